@@ -1,0 +1,287 @@
+"""The SSH door: an asyncssh server that puts each SSH user straight into this table's app."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import os
+import re
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import asyncssh
+
+from ono99tui.ssh.host_key import fingerprint, load_or_create_host_key
+from ono99tui.ssh.session import DoorSession
+
+log = logging.getLogger("ono99tui.ssh")
+
+# Variables of the host's environment the app needs to start; nothing else leaks through.
+_INHERITED_ENV = ("PATH", "HOME", "PYTHONPATH", "VIRTUAL_ENV", "ONO99_MDNS_INTERFACES", "TZ")
+# Variables an SSH client may send (OpenSSH: SendEnv) that decide colours and glyphs.
+_CLIENT_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "COLORTERM", "NO_COLOR", "ONO99_ASCII")
+_DEFAULT_LANG = "C.UTF-8"
+MAX_PLAYER_NAME = 64
+
+
+class DoorConfigError(ValueError):
+    """The door's settings are unusable (for example, no way to let anyone in)."""
+
+
+def join_command(table_address: str, player: str) -> list[str]:
+    """The app a door session runs: `ono99 join` straight to this table as *player*."""
+    return [sys.executable, "-m", "ono99tui", "join", table_address, "--name", player]
+
+
+@dataclass(frozen=True)
+class DoorConfig:
+    """Everything the SSH door needs; see `ono99 host --help` for the matching flags.
+
+    Access is closed unless one of *password*, *authorized_keys* or *open_access* is given.
+    """
+
+    table_address: str
+    host_key_path: Path
+    players_dir: Path
+    bind_host: str = ""
+    port: int = 0
+    password: str | None = None
+    authorized_keys: Path | None = None
+    open_access: bool = False
+    max_sessions: int = 8
+    idle_timeout: float = 30 * 60.0
+    login_timeout: float = 30.0
+    command: Callable[[str], Sequence[str]] | None = None
+    extra_env: Mapping[str, str] = field(default_factory=dict)
+
+    def validate(self) -> None:
+        """Raise DoorConfigError unless the settings make a usable, closed-by-default door."""
+        if not (self.password or self.authorized_keys or self.open_access):
+            raise DoorConfigError(
+                "the SSH door lets nobody in by default: give --ssh-password, "
+                "--ssh-authorized-keys FILE, or --ssh-open"
+            )
+        if self.open_access and (self.password or self.authorized_keys):
+            raise DoorConfigError("--ssh-open cannot be combined with a password or keys")
+        if self.authorized_keys is not None and not self.authorized_keys.is_file():
+            raise DoorConfigError(f"authorized keys file not found: {self.authorized_keys}")
+        if self.max_sessions < 1:
+            raise DoorConfigError("the SSH session cap must be at least 1")
+        if not 0 <= self.port <= 65535:
+            raise DoorConfigError(f"not a port number: {self.port}")
+
+
+def player_dir_name(player: str) -> str:
+    """A file name for *player*'s own config directory, distinct for distinct names."""
+    readable = re.sub(r"[^A-Za-z0-9_.-]", "_", player)[:32].lstrip(".") or "player"
+    digest = hashlib.sha256(player.encode()).hexdigest()[:10]
+    return f"{readable}-{digest}"
+
+
+def player_name_problem(player: str) -> str | None:
+    """Why an SSH user name cannot be used as a player name, or None if it can."""
+    if not player or len(player) > MAX_PLAYER_NAME or not player.isprintable():
+        return (
+            f"the SSH user name must be 1 to {MAX_PLAYER_NAME} printable characters; "
+            "it becomes your player name: ssh -p PORT NAME@HOST"
+        )
+    return None
+
+
+class _DoorServer(asyncssh.SSHServer):
+    """Per-connection policy: who gets in, and that only sessions are served."""
+
+    def __init__(self, door: SSHDoor) -> None:
+        self._door = door
+        self._conn: asyncssh.SSHServerConnection | None = None
+        self._username = ""
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._conn = conn
+        self._door._connection_opened(conn)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._conn is not None:
+            self._door._connection_closed(self._conn)
+
+    def begin_auth(self, username: str) -> bool:
+        self._username = username
+        return not self._door.config.open_access
+
+    def password_auth_supported(self) -> bool:
+        return bool(self._door.config.password)
+
+    def validate_password(self, username: str, password: str) -> bool:
+        expected = self._door.config.password or ""
+        return bool(expected) and hmac.compare_digest(password.encode(), expected.encode())
+
+    def session_requested(self) -> DoorSession:
+        door = self._door
+        if len(door.sessions) >= door.config.max_sessions:
+            raise asyncssh.ChannelOpenError(
+                asyncssh.OPEN_RESOURCE_SHORTAGE,
+                f"the door is full ({door.config.max_sessions} sessions); try again later",
+            )
+        session = DoorSession(door, self._username)
+        door.sessions.add(session)
+        return session
+
+    # Port forwarding in either direction is refused: the door reaches the app only.
+    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
+        log.info("refused port forwarding to %s:%s", dest_host, dest_port)
+        return False
+
+    def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        log.info("refused remote port forwarding from %s:%s", listen_host, listen_port)
+        return False
+
+    def unix_connection_requested(self, dest_path: str) -> bool:
+        return False
+
+    def unix_server_requested(self, listen_path: str) -> bool:
+        return False
+
+
+class SSHDoor:
+    """The SSH server of one table. Use start_ssh_door(), then close() when the table ends."""
+
+    def __init__(self, config: DoorConfig) -> None:
+        config.validate()
+        self.config = config
+        self.idle_timeout = config.idle_timeout
+        self.sessions: set[DoorSession] = set()
+        self._players: dict[str, DoorSession] = {}
+        self._connections: set[asyncssh.SSHServerConnection] = set()
+        self._acceptor: asyncssh.SSHAcceptor | None = None
+        self._host_key: asyncssh.SSHKey | None = None
+
+    async def start(self) -> None:
+        """Load (or make) the host key and start listening."""
+        self._host_key = load_or_create_host_key(self.config.host_key_path)
+        self._acceptor = await asyncssh.listen(
+            self.config.bind_host or None,
+            self.config.port,
+            server_factory=lambda: _DoorServer(self),
+            server_host_keys=[self._host_key],
+            authorized_client_keys=(
+                str(self.config.authorized_keys) if self.config.authorized_keys else None
+            ),
+            encoding=None,
+            line_editor=False,
+            allow_pty=True,
+            agent_forwarding=False,
+            x11_forwarding=False,
+            sftp_factory=None,
+            kbdint_auth=False,
+            gss_host=None,
+            host_based_auth=False,
+            login_timeout=self.config.login_timeout,
+            keepalive_interval=30,
+            keepalive_count_max=3,
+        )
+        log.info("SSH door listening on port %d", self.port)
+
+    @property
+    def port(self) -> int:
+        """The TCP port the door listens on."""
+        if self._acceptor is None:
+            raise RuntimeError("the SSH door has not been started")
+        return self._acceptor.get_port()
+
+    @property
+    def fingerprint(self) -> str:
+        """The host key's SHA256 fingerprint, for players to check on first connect."""
+        if self._host_key is None:
+            raise RuntimeError("the SSH door has not been started")
+        return fingerprint(self._host_key)
+
+    def ssh_command(self, host: str, player: str = "NAME") -> str:
+        """The line to give friends: `ssh -p PORT NAME@HOST`."""
+        return f"ssh -p {self.port} {player}@{host}"
+
+    async def close(self) -> None:
+        """Stop accepting, end every session (their seats are then held as for a drop)."""
+        if self._acceptor is not None:
+            self._acceptor.close()
+            await self._acceptor.wait_closed()
+        await asyncio.gather(
+            *(session.end("the table has closed.") for session in list(self.sessions)),
+            return_exceptions=True,
+        )
+        for conn in list(self._connections):
+            conn.close()
+        for conn in list(self._connections):
+            await conn.wait_closed()
+
+    async def __aenter__(self) -> SSHDoor:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    # -- bookkeeping used by _DoorServer and DoorSession --------------------------------
+
+    def _connection_opened(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._connections.add(conn)
+        # Unauthenticated connections are cheap to open: bound them too.
+        if len(self._connections) > 2 * self.config.max_sessions + 4:
+            log.warning("too many SSH connections; closing the newest")
+            asyncio.get_running_loop().call_soon(conn.close)
+
+    def _connection_closed(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._connections.discard(conn)
+
+    def claim_player(self, session: DoorSession, player: str) -> str | None:
+        """Reserve *player* for *session*; return why not, or None when granted."""
+        problem = player_name_problem(player)
+        if problem is not None:
+            return problem
+        holder = self._players.get(player)
+        if holder is not None and holder is not session:
+            # Two live sessions for one name would fight over the same saved seat.
+            return f"{player} is already playing through this door; connect as another name"
+        self._players[player] = session
+        return None
+
+    def child_argv(self, player: str) -> Sequence[str]:
+        """The command line of the app for *player*."""
+        if self.config.command is not None:
+            return list(self.config.command(player))
+        return join_command(self.config.table_address, player)
+
+    def child_env(self, player: str, term: str, client_env: Mapping[str, str]) -> dict[str, str]:
+        """The app's environment: a minimal one, plus what describes the player's terminal.
+
+        Each player gets a config directory of their own, so a returning player resumes
+        their own seat with the token saved there, never someone else's.
+        """
+        env = {name: os.environ[name] for name in _INHERITED_ENV if name in os.environ}
+        env.update(
+            {name: value for name, value in client_env.items() if name in _CLIENT_ENV and value}
+        )
+        env.setdefault("LANG", _DEFAULT_LANG)
+        env["TERM"] = term
+        config_home = self.config.players_dir / player_dir_name(player)
+        config_home.mkdir(mode=0o700, parents=True, exist_ok=True)
+        env["XDG_CONFIG_HOME"] = str(config_home)
+        env["ONO99_SSH_DOOR"] = "1"
+        env.update(self.config.extra_env)
+        return env
+
+    def session_ended(self, session: DoorSession) -> None:
+        """Forget *session* and free its player name."""
+        self.sessions.discard(session)
+        if self._players.get(session.player) is session:
+            del self._players[session.player]
+
+
+async def start_ssh_door(config: DoorConfig) -> SSHDoor:
+    """Start the SSH door described by *config* and return it (call close() to stop it)."""
+    door = SSHDoor(config)
+    await door.start()
+    return door
