@@ -15,6 +15,7 @@ from pathlib import Path
 
 import asyncssh
 
+from ono99tui.config import CONFIG_DIR_ENV
 from ono99tui.ssh.host_key import fingerprint, load_or_create_host_key
 from ono99tui.ssh.session import DoorSession
 
@@ -266,9 +267,9 @@ class SSHDoor:
         )
         env.setdefault("LANG", _DEFAULT_LANG)
         env["TERM"] = term
-        config_home = self.config.players_dir / player_dir_name(player)
-        config_home.mkdir(mode=0o700, parents=True, exist_ok=True)
-        env["XDG_CONFIG_HOME"] = str(config_home)
+        player_config = self.config.players_dir / player_dir_name(player)
+        player_config.mkdir(mode=0o700, parents=True, exist_ok=True)
+        env[CONFIG_DIR_ENV] = str(player_config)
         env["ONO99_SSH_DOOR"] = "1"
         env.update(self.config.extra_env)
         return env

@@ -27,7 +27,7 @@ def main() -> int:
         controlling = os.tcgetpgrp(0) == os.getpgrp()
         report(f"ARGV={' '.join(sys.argv[1:])}")
         report(f"TERM={os.environ.get('TERM')} LANG={os.environ.get('LANG')} TTY={tty_name}")
-        report(f"CONTROLLING={controlling} HOME_CONFIG={os.environ.get('XDG_CONFIG_HOME')}")
+        report(f"CONTROLLING={controlling} CONFIG_DIR={os.environ.get('ONO99_CONFIG_DIR')} PID={os.getpid()}")
         report_size()
         signal.signal(signal.SIGWINCH, report_size)
         report("READY")

@@ -1,0 +1,189 @@
+"""The SSH door's mechanics, with an asyncssh client and a probe program as the app."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import stat
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from ono99tui.ssh import DoorConfig, DoorConfigError, SSHDoor
+from ssh_helpers import PASSWORD, Screen, alive, connect, eventually
+
+pytestmark = pytest.mark.ssh
+
+
+async def open_probe(conn: asyncssh.SSHClientConnection, **options: object) -> tuple[asyncssh.SSHClientProcess, Screen]:
+    options.setdefault("term_type", "xterm-256color")
+    options.setdefault("term_size", (100, 30))
+    process = await conn.create_process(encoding=None, **options)
+    screen = Screen(process.stdout)
+    await screen.wait_for("READY")
+    return process, screen
+
+
+async def test_session_runs_the_app_on_a_terminal_like_the_clients(door_config, door_factory) -> None:
+    async with door_factory(door_config) as door, connect(door, "ana") as conn:
+        process, screen = await open_probe(conn, env={"LANG": "de_DE.UTF-8", "SECRET": "x"})
+        text = screen.text
+        assert "ARGV=ana" in text
+        assert "TERM=xterm-256color LANG=de_DE.UTF-8" in text
+        assert "CONTROLLING=True" in text
+        assert "SIZE=100x30" in text
+        config_dir = Path(screen.text.split("CONFIG_DIR=")[1].split()[0])
+        assert config_dir.parent == door_config.players_dir and config_dir.name.startswith("ana-")
+
+        screen.consume()
+        process.stdin.write(b"hi")
+        await screen.wait_for(r"GOT=b'hi'")
+        process.change_terminal_size(132, 43)
+        await screen.wait_for("SIZE=132x43")
+        process.stdin.write(b"q")
+        await process.wait_closed()
+        assert process.exit_status == 3  # the app's own status reaches the client
+
+
+async def test_a_client_that_sends_no_variables_gets_a_utf8_locale(door_config, door_factory) -> None:
+    async with door_factory(door_config) as door, connect(door) as conn:
+        _, screen = await open_probe(conn, term_type="vt100")
+        assert "TERM=vt100 LANG=C.UTF-8" in screen.text
+
+
+async def test_wrong_password_is_refused(door_config, door_factory) -> None:
+    async with door_factory(door_config) as door:
+        with pytest.raises(asyncssh.PermissionDenied):
+            async with connect(door, password="wrong"):
+                pass
+
+
+def test_door_is_closed_unless_access_is_given(door_config: DoorConfig) -> None:
+    from dataclasses import replace
+
+    with pytest.raises(DoorConfigError, match="--ssh-open"):
+        SSHDoor(replace(door_config, password=None))
+    with pytest.raises(DoorConfigError):
+        SSHDoor(replace(door_config, open_access=True))
+
+
+async def test_open_door_needs_no_credentials(door_config, door_factory) -> None:
+    async with door_factory(door_config, password=None, open_access=True) as door:
+        async with connect(door, "bo", password=None) as conn:
+            _, screen = await open_probe(conn)
+            assert "ARGV=bo" in screen.text
+
+
+async def test_authorized_key_lets_in_and_other_keys_do_not(door_config, door_factory, tmp_path: Path) -> None:
+    allowed = asyncssh.generate_private_key("ssh-ed25519")
+    other = asyncssh.generate_private_key("ssh-ed25519")
+    keys_file = tmp_path / "authorized_keys"
+    keys_file.write_bytes(allowed.export_public_key())
+    async with door_factory(door_config, password=None, authorized_keys=keys_file) as door:
+        async with connect(door, "cy", password=None, client_keys=[allowed]) as conn:
+            _, screen = await open_probe(conn)
+            assert "ARGV=cy" in screen.text
+        with pytest.raises(asyncssh.PermissionDenied):
+            async with connect(door, "cy", password=None, client_keys=[other]):
+                pass
+
+
+async def test_exec_and_subsystems_are_refused(door_config, door_factory) -> None:
+    async with door_factory(door_config) as door, connect(door) as conn:
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.create_process("id", term_type="xterm")
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.create_process(subsystem="sftp")
+        with pytest.raises((asyncssh.ChannelOpenError, asyncssh.SFTPError)):
+            await conn.start_sftp_client()
+        # The connection is still good for what the door is for.
+        _, screen = await open_probe(conn)
+        assert "ARGV=ana" in screen.text
+
+
+async def test_port_forwarding_is_refused(door_config, door_factory) -> None:
+    async with door_factory(door_config) as door, connect(door) as conn:
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.open_connection("127.0.0.1", door.port)
+        with pytest.raises(asyncssh.ChannelListenError):
+            await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", door.port)
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.open_unix_connection("/run/anything.sock")
+
+
+async def test_a_shell_without_a_terminal_is_told_to_use_ssh_t(door_config, door_factory) -> None:
+    async with door_factory(door_config) as door, connect(door) as conn:
+        result = await conn.run(term_type=None, encoding=None)
+        assert result.exit_status == 1
+        assert b"ssh -t" in result.stdout
+
+
+async def test_session_cap_holds(door_config, door_factory) -> None:
+    async with door_factory(door_config, max_sessions=2) as door:
+        async with connect(door, "ana") as first, connect(door, "bo") as second:
+            one, _ = await open_probe(first)
+            await open_probe(second)
+            with pytest.raises(asyncssh.ChannelOpenError, match="full"):
+                await first.create_process(term_type="xterm", encoding=None)
+            one.stdin.write(b"q")
+            await one.wait_closed()
+            # A freed place can be taken again.
+            await eventually(lambda: len(door.sessions) < 2)
+            _, screen = await open_probe(first)
+            assert "ARGV=ana" in screen.text
+
+
+async def test_one_live_session_per_player_name(door_config, door_factory) -> None:
+    async with door_factory(door_config) as door, connect(door, "ana") as first, connect(door, "ana") as second:
+        await open_probe(first)
+        result = await second.run(term_type="xterm", encoding=None)
+        assert result.exit_status == 1
+        assert b"ana is already playing" in result.stdout
+
+
+async def test_idle_session_is_closed_and_terminal_restored(door_config, door_factory) -> None:
+    async with door_factory(door_config, idle_timeout=0.5) as door, connect(door) as conn:
+        process, screen = await open_probe(conn)
+        pid = int(screen.text.split("PID=")[1].split()[0])
+        await screen.wait_for("no input for")
+        await process.wait_closed()
+        assert process.exit_status == 1
+        assert b"\x1b[?1049l" in screen.raw  # alternate screen left
+        await eventually(lambda: not alive(pid))
+
+
+async def test_dropping_the_connection_hangs_up_the_app(door_config, door_factory) -> None:
+    async with door_factory(door_config) as door:
+        conn = await connect(door)
+        _, screen = await open_probe(conn)
+        pid = int(screen.text.split("PID=")[1].split()[0])
+        assert alive(pid)
+        conn.abort()
+        await eventually(lambda: not alive(pid))
+        await eventually(lambda: not door.sessions)
+
+
+async def test_closing_the_door_ends_sessions(door_config, door_factory) -> None:
+    async with door_factory(door_config) as door:
+        conn = await connect(door)
+        process, screen = await open_probe(conn)
+        pid = int(screen.text.split("PID=")[1].split()[0])
+        await door.close()
+        await process.wait_closed()
+        assert "the table has closed" in screen.text + (await process.stdout.read()).decode(errors="replace")
+        assert not alive(pid)
+        conn.close()
+
+
+async def test_host_key_is_made_once_kept_private_and_shown_to_clients(door_config, door_factory) -> None:
+    async with door_factory(door_config) as door:
+        first = door.fingerprint
+        async with connect(door) as conn:
+            assert conn.get_server_host_key().get_fingerprint("sha256") == first
+    mode = stat.S_IMODE(os.stat(door_config.host_key_path).st_mode)
+    assert mode == 0o600
+    async with door_factory(door_config) as door:
+        assert door.fingerprint == first
+        assert door.ssh_command("table.local") == f"ssh -p {door.port} NAME@table.local"
+
