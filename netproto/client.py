@@ -1,0 +1,452 @@
+"""The asyncio client: one session with a table server, kept alive across drops.
+
+    client = await TableClient.connect("127.0.0.1", 7399, name="Ann")
+    async for message in client:          # Lobby, View, Error, Welcome, Disconnected, ...
+        if isinstance(message, View):
+            await client.send_move({...})  # based on the latest view's seq
+
+The client answers pings, watches the server's heartbeat and, when the link drops, reconnects
+with exponential backoff and resumes its seat with the resume token. While it does, the
+iterator yields `Disconnected` and then `Reconnected`; it ends after a final close (a `bye`
+from the server that is not worth retrying, `close()`, or giving up on reconnecting).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from netproto.connection import ConnectionClosed, Connection, Role, State, Violation
+from netproto.errors import LocalProtocolError
+from netproto.framing import MAX_FRAME_SIZE
+from netproto.messages import (
+    PROTOCOL_VERSION,
+    AddBot,
+    Bye,
+    Error,
+    Hello,
+    Lobby,
+    Message,
+    Move,
+    Ping,
+    Pong,
+    Ready,
+    RemoveBot,
+    Resume,
+    SetOptions,
+    Start,
+    View,
+    Welcome,
+)
+
+log = logging.getLogger(__name__)
+
+# Server bye codes after which reconnecting is pointless (or would fight another client).
+FINAL_BYE_CODES = frozenset(
+    {"normal", "shutdown", "replaced", "version-mismatch", "too-many-errors", "server-full",
+     "kicked"}
+)
+
+
+class ClientError(Exception):
+    """The client could not do what was asked; `code` is the wire code when there is one."""
+
+    def __init__(self, code: str, reason: str = "") -> None:
+        super().__init__(f"{code}: {reason}" if reason else code)
+        self.code = code
+        self.reason = reason
+
+
+class HandshakeRefused(ClientError):
+    """The server answered hello/resume with an error or a bye."""
+
+
+class NotConnected(ClientError):
+    """A send while the link is down (reconnecting) or closed."""
+
+
+@dataclass(frozen=True)
+class Disconnected:
+    """Local notice: the link dropped; the client is reconnecting (if `will_retry`)."""
+
+    reason: str
+    will_retry: bool
+
+
+@dataclass(frozen=True)
+class Reconnected:
+    """Local notice: the session was resumed after a drop; the next messages bring it up to date."""
+
+    attempts: int
+
+
+@dataclass(frozen=True)
+class Closed:
+    """Local notice, always the last item: the session is over for good."""
+
+    code: str
+    reason: str
+
+
+Incoming = Message | Disconnected | Reconnected | Closed
+
+
+@dataclass(frozen=True)
+class ClientSettings:
+    """Timing of the client; tests shorten everything."""
+
+    connect_timeout: float = 5.0
+    handshake_timeout: float = 10.0
+    # The server pings every few seconds; silence for this long means the link is dead.
+    heartbeat_timeout: float = 20.0
+    reconnect: bool = True
+    backoff_initial: float = 0.05
+    backoff_max: float = 2.0
+    # Give up resuming after this long; a table holds a seat 60 s by default.
+    reconnect_for: float = 60.0
+    max_frame_size: int = MAX_FRAME_SIZE
+
+
+class _Link:
+    """One TCP connection: a stream pair, its Connection and the reader task."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 max_frame_size: int) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.connection = Connection(Role.CLIENT, max_frame_size=max_frame_size,
+                                     error_budget=1 << 30)
+        self.last_received = time.monotonic()
+
+    def send(self, message: Message) -> None:
+        self.writer.write(self.connection.send(message))
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.writer.close()
+
+
+class TableClient:
+    """A session with one table server (see the module docstring)."""
+
+    def __init__(self, host: str, port: int, *, name: str = "", password: str | None = None,
+                 spectate: bool = False, host_key: str | None = None, token: str | None = None,
+                 settings: ClientSettings | None = None) -> None:
+        self.host = host
+        self.port = port
+        self.name = name
+        self.password = password
+        self.spectate = spectate
+        self.host_key = host_key
+        self.token = token
+        self.settings = settings or ClientSettings()
+        self.welcome: Welcome | None = None
+        self.lobby: Lobby | None = None
+        self.view: View | None = None
+        self._link: _Link | None = None
+        self._queue: asyncio.Queue[Incoming] = asyncio.Queue()
+        self._runner: asyncio.Task[None] | None = None
+        self._closing = False
+        self._closed: Closed | None = None
+
+    # --- lifecycle -----------------------------------------------------------------------
+
+    @classmethod
+    async def connect(cls, host: str, port: int, **options: Any) -> TableClient:
+        """Connect and complete the handshake (resume if `token` is given, else hello).
+
+        Raises HandshakeRefused (with the server's error code) or OSError.
+        """
+        client = cls(host, port, **options)
+        await client.open()
+        return client
+
+    async def open(self) -> None:
+        """Connect and complete the handshake; then start the background reader."""
+        link, welcome, extra = await self._handshake()
+        self._adopt(link, welcome, extra)
+        self._runner = asyncio.create_task(self._run(), name=f"table-client-{self.name}")
+
+    async def close(self, reason: str = "") -> None:
+        """Say bye, close the link and end the iteration."""
+        self._closing = True
+        link = self._link
+        if link is not None and link.connection.state is not State.CLOSED:
+            with contextlib.suppress(Exception):
+                link.send(Bye(code="normal", reason=reason))
+                await asyncio.wait_for(link.writer.drain(), 1.0)
+        if link is not None:
+            link.close()
+        if self._runner is not None and self._runner is not asyncio.current_task():
+            self._runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._runner
+        self._finish("normal", reason or "closed by the client")
+
+    async def __aenter__(self) -> TableClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    # --- state ---------------------------------------------------------------------------
+
+    @property
+    def seat(self) -> int | None:
+        """This session's seat, or None for a spectator."""
+        return self.welcome.seat if self.welcome else None
+
+    @property
+    def role(self) -> str | None:
+        """"player" or "spectator" once welcomed."""
+        return self.welcome.role if self.welcome else None
+
+    @property
+    def is_host(self) -> bool:
+        """Whether this seat may start, add bots and change options."""
+        if self.lobby is not None and self.seat is not None:
+            return self.lobby.host_seat == self.seat
+        return bool(self.welcome and self.welcome.host)
+
+    @property
+    def state(self) -> State:
+        """The protocol state of the current link (CLOSED while reconnecting)."""
+        return self._link.connection.state if self._link else State.CLOSED
+
+    @property
+    def closed(self) -> Closed | None:
+        """Why the session ended, once it has."""
+        return self._closed
+
+    # --- receiving -----------------------------------------------------------------------
+
+    def __aiter__(self) -> AsyncIterator[Incoming]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[Incoming]:
+        while True:
+            item = await self._queue.get()
+            yield item
+            if isinstance(item, Closed):
+                return
+
+    async def recv(self, timeout: float | None = None) -> Incoming:
+        """The next incoming item (raises TimeoutError after `timeout` seconds)."""
+        return await asyncio.wait_for(self._queue.get(), timeout)
+
+    async def wait_for(self, kind: type[Any], timeout: float | None = None,
+                       predicate: Any = None) -> Any:
+        """Skip incoming items until one of type `kind` (matching `predicate`) arrives.
+
+        Raises ClientError if the session closes first.
+        """
+        async def _wait() -> Any:
+            while True:
+                item = await self._queue.get()
+                if isinstance(item, kind) and (predicate is None or predicate(item)):
+                    return item
+                if isinstance(item, Closed):
+                    raise ClientError(item.code, item.reason)
+        return await asyncio.wait_for(_wait(), timeout)
+
+    # --- sending -------------------------------------------------------------------------
+
+    async def send(self, message: Message) -> None:
+        """Send any message allowed in the current state; raises NotConnected while down."""
+        link = self._link
+        if link is None or link.connection.state is State.CLOSED or self._closed:
+            raise NotConnected("not-connected", "the link to the table is down")
+        try:
+            link.send(message)
+        except LocalProtocolError as error:
+            raise ClientError("unexpected-message", str(error)) from None
+        await link.writer.drain()
+
+    async def send_move(self, move: dict[str, Any], seq: int | None = None) -> None:
+        """Play a move, based by default on the latest view received."""
+        if seq is None:
+            if self.view is None:
+                raise ClientError("no-view", "no view received yet")
+            seq = self.view.seq
+        await self.send(Move(seq=seq, move=move))
+
+    async def ready(self, ready: bool = True) -> None:
+        """Tell the table this seat is (not) ready for the next match."""
+        await self.send(Ready(ready=ready))
+
+    async def start(self) -> None:
+        """Host only: start the match or the rematch."""
+        await self.send(Start())
+
+    async def add_bot(self, bot: str) -> None:
+        """Host only: seat a bot of kind `bot`."""
+        await self.send(AddBot(bot=bot))
+
+    async def remove_bot(self, seat: int) -> None:
+        """Host only: remove the bot in `seat`."""
+        await self.send(RemoveBot(seat=seat))
+
+    async def set_options(self, **options: Any) -> None:
+        """Host only: change table options."""
+        await self.send(SetOptions(options=dict(options)))
+
+    async def ping(self, nonce: int = 0) -> None:
+        """Send a ping (the pong arrives as an incoming `Pong`)."""
+        await self.send(Ping(nonce=nonce))
+
+    # --- internals -----------------------------------------------------------------------
+
+    async def _handshake(self) -> tuple[_Link, Welcome, list[Message]]:
+        settings = self.settings
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(self.host, self.port), settings.connect_timeout)
+        link = _Link(reader, writer, settings.max_frame_size)
+        try:
+            return await asyncio.wait_for(self._greet(link), settings.handshake_timeout)
+        except BaseException:
+            link.close()
+            raise
+
+    async def _greet(self, link: _Link) -> tuple[_Link, Welcome, list[Message]]:
+        tried_resume = self.token is not None
+        if tried_resume:
+            link.send(Resume(proto=PROTOCOL_VERSION, token=self.token or ""))
+        else:
+            link.send(self._hello())
+        welcome: Welcome | None = None
+        extra: list[Message] = []
+        while welcome is None:
+            data = await link.reader.read(65536)
+            for event in link.connection.receive_data(data):
+                if welcome is not None:
+                    # Lobby and view often arrive in the same read as the welcome.
+                    if isinstance(event, Message) and not isinstance(event, (Ping, Pong, Bye)):
+                        extra.append(event)
+                    elif isinstance(event, Ping):
+                        link.send(Pong(nonce=event.nonce))
+                    elif isinstance(event, ConnectionClosed):
+                        raise HandshakeRefused(event.code, event.reason)
+                    continue
+                if isinstance(event, Welcome):
+                    welcome = event
+                elif isinstance(event, Ping):
+                    link.send(Pong(nonce=event.nonce))
+                elif isinstance(event, Error):
+                    if tried_resume and event.code == "bad-token" and self.name:
+                        # The seat is gone (new table, or expired): ask for a new one.
+                        tried_resume = False
+                        self.token = None
+                        link.send(self._hello())
+                        continue
+                    raise HandshakeRefused(event.code, event.reason)
+                elif isinstance(event, Bye):
+                    raise HandshakeRefused(event.code, event.reason)
+                elif isinstance(event, Violation) and event.error.fatal:
+                    raise HandshakeRefused(event.error.code, event.error.reason)
+                elif isinstance(event, ConnectionClosed):
+                    raise HandshakeRefused(event.code, event.reason)
+        return link, welcome, extra
+
+    def _hello(self) -> Hello:
+        return Hello(proto=PROTOCOL_VERSION, name=self.name, password=self.password,
+                     spectate=self.spectate, host_key=self.host_key)
+
+    def _adopt(self, link: _Link, welcome: Welcome, extra: list[Message],
+               notice: Reconnected | None = None) -> None:
+        self._link = link
+        if notice is not None:
+            self._queue.put_nowait(notice)
+        self.welcome = welcome
+        if welcome.token:
+            self.token = welcome.token
+        self._queue.put_nowait(welcome)
+        for message in extra:
+            self._deliver(message)
+
+    def _deliver(self, item: Incoming) -> None:
+        if isinstance(item, Lobby):
+            self.lobby = item
+        elif isinstance(item, View):
+            self.view = item
+        self._queue.put_nowait(item)
+
+    def _finish(self, code: str, reason: str) -> None:
+        if self._closed is None:
+            self._closed = Closed(code, reason)
+            self._queue.put_nowait(self._closed)
+
+    async def _run(self) -> None:
+        try:
+            while True:
+                code, reason = await self._pump(self._link)  # type: ignore[arg-type]
+                if self._closing:
+                    return
+                retry = (self.settings.reconnect and self.token is not None
+                         and code not in FINAL_BYE_CODES)
+                self._queue.put_nowait(Disconnected(reason=f"{code}: {reason}",
+                                                    will_retry=retry))
+                if not retry:
+                    self._finish(code, reason)
+                    return
+                if not await self._reconnect():
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # never leave the iterator hanging
+            log.exception("table client failed")
+            self._finish("client-error", str(error))
+
+    async def _pump(self, link: _Link) -> tuple[str, str]:
+        """Read one link until it ends; return (code, reason) of its end."""
+        timeout = self.settings.heartbeat_timeout
+        while True:
+            try:
+                data = await asyncio.wait_for(link.reader.read(65536), timeout)
+            except (TimeoutError, asyncio.TimeoutError):
+                link.close()
+                return "heartbeat-timeout", f"nothing heard from the table for {timeout:g} s"
+            except OSError as error:
+                link.close()
+                return "connection-lost", str(error)
+            for event in link.connection.receive_data(data):
+                if isinstance(event, Ping):
+                    with contextlib.suppress(Exception):
+                        link.send(Pong(nonce=event.nonce))
+                elif isinstance(event, ConnectionClosed):
+                    link.close()
+                    return event.code, event.reason
+                elif isinstance(event, Violation):
+                    log.warning("table sent something bad: %s", event.error)
+                elif isinstance(event, Bye):
+                    continue
+                else:
+                    self._deliver(event)
+            if not data:
+                link.close()
+                return "eof", "the table closed the connection"
+
+    async def _reconnect(self) -> bool:
+        settings = self.settings
+        deadline = time.monotonic() + settings.reconnect_for
+        delay = settings.backoff_initial
+        attempts = 0
+        while time.monotonic() < deadline and not self._closing:
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, settings.backoff_max)
+            attempts += 1
+            try:
+                link, welcome, extra = await self._handshake()
+            except HandshakeRefused as error:
+                self._finish(error.code, error.reason)
+                return False
+            except (OSError, TimeoutError, asyncio.TimeoutError):
+                continue
+            self._adopt(link, welcome, extra, Reconnected(attempts=attempts))
+            return True
+        self._finish("gave-up", f"could not reach the table for {settings.reconnect_for:g} s")
+        return False

@@ -1,0 +1,229 @@
+"""The sans-IO connection: bytes in -> events out, messages in -> bytes out. No sockets here.
+
+Both ends run the same state machine and move it with the same messages, so they always
+agree on the state (as in h11):
+
+    HANDSHAKE --welcome(role=player)--> LOBBY <--lobby(phase=playing / other)--> SEATED
+    HANDSHAKE --welcome(role=spectator)--> SPECTATING
+    any state --bye (either way), fatal error, end of stream--> CLOSED
+
+In each state a side may send only certain kinds (`CLIENT_MAY_SEND`, `SERVER_MAY_SEND`).
+A peer breaking that gets an `UnexpectedMessage` violation; sending it ourselves raises
+`LocalProtocolError` because that is a bug in the caller.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from netproto.errors import (
+    LocalProtocolError,
+    ProtocolError,
+    TooManyErrors,
+    UnexpectedMessage,
+    VersionMismatch,
+)
+from netproto.framing import MAX_FRAME_SIZE, FrameDecoder, encode_frame
+from netproto.messages import (
+    PROTOCOL_VERSION,
+    AddBot,
+    Bye,
+    Error,
+    Hello,
+    Lobby,
+    Message,
+    Move,
+    Ping,
+    Pong,
+    Ready,
+    RemoveBot,
+    Resume,
+    SetOptions,
+    Start,
+    View,
+    Welcome,
+    message_from_wire,
+)
+
+
+class Role(enum.Enum):
+    """Which end of the connection this object is."""
+
+    CLIENT = "client"
+    SERVER = "server"
+
+
+class State(enum.Enum):
+    """Where the session stands; see the module docstring for the transitions."""
+
+    HANDSHAKE = "handshake"
+    LOBBY = "lobby"
+    SEATED = "seated"
+    SPECTATING = "spectating"
+    CLOSED = "closed"
+
+
+_ALWAYS = frozenset({Ping, Pong, Bye})
+CLIENT_MAY_SEND: dict[State, frozenset[type[Message]]] = {
+    State.HANDSHAKE: _ALWAYS | {Hello, Resume},
+    State.LOBBY: _ALWAYS | {Ready, Start, AddBot, RemoveBot, SetOptions},
+    State.SEATED: _ALWAYS | {Move},
+    State.SPECTATING: _ALWAYS,
+    State.CLOSED: frozenset(),
+}
+_SERVER_IN_SESSION = _ALWAYS | {Lobby, View, Error}
+SERVER_MAY_SEND: dict[State, frozenset[type[Message]]] = {
+    State.HANDSHAKE: _ALWAYS | {Welcome, Error},
+    State.LOBBY: _SERVER_IN_SESSION,
+    State.SEATED: _SERVER_IN_SESSION,
+    State.SPECTATING: _SERVER_IN_SESSION,
+    State.CLOSED: frozenset(),
+}
+
+DEFAULT_ERROR_BUDGET = 32
+
+
+@dataclass(frozen=True)
+class Violation:
+    """The peer sent something bad. If `error.fatal`, the connection is now CLOSED."""
+
+    error: ProtocolError
+
+
+@dataclass(frozen=True)
+class ConnectionClosed:
+    """The connection ended: the peer said bye, the stream ended, or a fatal violation."""
+
+    code: str
+    reason: str
+    by_peer: bool
+
+
+Event = Message | Violation | ConnectionClosed
+
+
+class Connection:
+    """One end of a connection, as a pure state machine (feed it bytes, send messages)."""
+
+    def __init__(
+        self,
+        role: Role,
+        *,
+        max_frame_size: int = MAX_FRAME_SIZE,
+        error_budget: int = DEFAULT_ERROR_BUDGET,
+    ) -> None:
+        self.role = role
+        self.state = State.HANDSHAKE
+        self.max_frame_size = max_frame_size
+        self.error_budget = error_budget
+        self.errors = 0
+        self.close_code: str | None = None
+        self._decoder = FrameDecoder(max_size=max_frame_size)
+        self._bye_sent = False
+
+    # --- incoming ------------------------------------------------------------------------
+
+    def receive_data(self, data: bytes) -> list[Event]:
+        """Feed bytes from the peer (b"" means end of stream); return what they meant."""
+        if self.state is State.CLOSED:
+            return []
+        events: list[Event] = []
+        if not data:
+            truncated = self._decoder.end_of_stream()
+            if truncated is not None:
+                events.append(Violation(truncated))
+            self._close("eof", "the peer closed the stream")
+            events.append(ConnectionClosed("eof", "the peer closed the stream", by_peer=True))
+            return events
+        for item in self._decoder.feed(data):
+            if self.state is State.CLOSED:
+                break
+            if isinstance(item, ProtocolError):
+                events.extend(self._violation(item))
+                continue
+            try:
+                message = message_from_wire(item)
+                self._check_incoming(message)
+            except ProtocolError as error:
+                events.extend(self._violation(error))
+                continue
+            self._advance(message, from_server=self.role is Role.CLIENT)
+            events.append(message)
+            if isinstance(message, Bye):
+                self._close(message.code, message.reason)
+                events.append(ConnectionClosed(message.code, message.reason, by_peer=True))
+        return events
+
+    def _check_incoming(self, message: Message) -> None:
+        allowed = (SERVER_MAY_SEND if self.role is Role.CLIENT else CLIENT_MAY_SEND)[self.state]
+        if type(message) not in allowed:
+            raise UnexpectedMessage(
+                f"{message.kind!r} is not allowed in state {self.state.value}"
+            )
+        if isinstance(message, (Hello, Resume, Welcome)) and message.proto != PROTOCOL_VERSION:
+            raise VersionMismatch(
+                f"this side speaks protocol {PROTOCOL_VERSION}, the peer {message.proto}"
+            )
+
+    def _violation(self, error: ProtocolError) -> list[Event]:
+        events: list[Event] = [Violation(error)]
+        if error.fatal:
+            self._close(error.code, error.reason)
+            events.append(ConnectionClosed(error.code, error.reason, by_peer=False))
+            return events
+        self.errors += 1
+        if self.errors > self.error_budget:
+            budget = TooManyErrors(f"more than {self.error_budget} bad messages")
+            events.append(Violation(budget))
+            self._close(budget.code, budget.reason)
+            events.append(ConnectionClosed(budget.code, budget.reason, by_peer=False))
+        return events
+
+    # --- outgoing ------------------------------------------------------------------------
+
+    def send(self, message: Message) -> bytes:
+        """Frame a message for the peer, moving the state machine; bytes to write."""
+        if isinstance(message, Bye):
+            # A bye may follow a fatal violation (state already CLOSED), but only once.
+            if self._bye_sent:
+                raise LocalProtocolError("bye was already sent")
+            self._bye_sent = True
+            self._close(message.code, message.reason)
+            return encode_frame(message.to_wire(), max_size=self.max_frame_size)
+        allowed = (CLIENT_MAY_SEND if self.role is Role.CLIENT else SERVER_MAY_SEND)[self.state]
+        if type(message) not in allowed:
+            raise LocalProtocolError(
+                f"{self.role.value} may not send {message.kind!r} in state {self.state.value}"
+            )
+        frame = encode_frame(message.to_wire(), max_size=self.max_frame_size)
+        self._advance(message, from_server=self.role is Role.SERVER)
+        return frame
+
+    def bye_for(self, error: ProtocolError) -> bytes:
+        """The frame reporting a fatal error (or any closing reason) to the peer."""
+        return self.send(Bye(code=error.code, reason=error.reason))
+
+    def error_for(self, error: ProtocolError, ref: str | None = None) -> bytes:
+        """The frame reporting a non-fatal error; the connection goes on."""
+        return self.send(Error(code=error.code, reason=error.reason, ref=ref))
+
+    @property
+    def bye_sent(self) -> bool:
+        """Whether this side already said goodbye."""
+        return self._bye_sent
+
+    # --- state ---------------------------------------------------------------------------
+
+    def _advance(self, message: Message, *, from_server: bool) -> None:
+        if not from_server:
+            return
+        if isinstance(message, Welcome):
+            self.state = State.SPECTATING if message.role == "spectator" else State.LOBBY
+        elif isinstance(message, Lobby) and self.state in (State.LOBBY, State.SEATED):
+            self.state = State.SEATED if message.phase == "playing" else State.LOBBY
+
+    def _close(self, code: str, reason: str) -> None:
+        if self.state is not State.CLOSED:
+            self.state = State.CLOSED
+            self.close_code = code

@@ -1,0 +1,156 @@
+"""Typed protocol errors, each with the wire error code it is reported under.
+
+A `ProtocolError` raised while decoding a peer's bytes is turned into an `error` message
+(non-fatal: the connection goes on) or a `bye` message followed by a close (fatal: the byte
+stream can no longer be trusted, or the peer must not go on). Applications built on
+netproto define their own codes with `ApplicationError`; every code is a short kebab-case
+string, documented in docs/PROTOCOL.md.
+"""
+
+from __future__ import annotations
+
+
+class ProtocolError(Exception):
+    """Base class of every error a peer can cause; `code` is what goes on the wire."""
+
+    code: str = "protocol-error"
+    # Fatal errors end the connection: after them the stream is not trustworthy.
+    fatal: bool = False
+
+    def __init__(self, reason: str = "") -> None:
+        super().__init__(reason or self.code)
+        self.reason = reason or self.code
+
+
+class FrameTooLarge(ProtocolError):
+    """The length prefix announces a frame above the maximum; nothing of it is buffered."""
+
+    code = "frame-too-large"
+    fatal = True
+
+
+class TruncatedFrame(ProtocolError):
+    """The stream ended in the middle of a frame."""
+
+    code = "truncated-frame"
+    fatal = True
+
+
+class MalformedFrame(ProtocolError):
+    """A frame of acceptable size whose body is not one msgpack map with string keys."""
+
+    code = "malformed-frame"
+
+
+class BadMessage(ProtocolError):
+    """A map that lacks a field, has a field of the wrong type, or breaks a field's limit."""
+
+    code = "bad-message"
+
+
+class UnknownKind(ProtocolError):
+    """The message's `kind` is not one this protocol version knows."""
+
+    code = "unknown-kind"
+
+
+class UnexpectedMessage(ProtocolError):
+    """A known message that this side may not send in the connection's current state."""
+
+    code = "unexpected-message"
+
+
+class VersionMismatch(ProtocolError):
+    """The peer speaks a protocol version this side does not."""
+
+    code = "version-mismatch"
+    fatal = True
+
+
+class BadName(ProtocolError):
+    """A player name that is empty, too long, or nothing but unprintable characters."""
+
+    code = "bad-name"
+
+
+class BadPassword(ProtocolError):
+    """The table has a password and the hello did not carry it."""
+
+    code = "bad-password"
+
+
+class BadToken(ProtocolError):
+    """A resume token that matches no seat at this table."""
+
+    code = "bad-token"
+
+
+class HandshakeTimeout(ProtocolError):
+    """The peer did not finish its handshake in time."""
+
+    code = "handshake-timeout"
+    fatal = True
+
+
+class HeartbeatTimeout(ProtocolError):
+    """Nothing was heard from the peer for longer than the heartbeat timeout."""
+
+    code = "heartbeat-timeout"
+    fatal = True
+
+
+class TooManyErrors(ProtocolError):
+    """The peer used up its budget of bad messages."""
+
+    code = "too-many-errors"
+    fatal = True
+
+
+class ServerFull(ProtocolError):
+    """The server already holds its maximum number of connections."""
+
+    code = "server-full"
+    fatal = True
+
+
+class SlowConsumer(ProtocolError):
+    """The peer does not read: its unsent output passed the write-buffer limit."""
+
+    code = "slow-consumer"
+    fatal = True
+
+
+class ApplicationError(ProtocolError):
+    """An error the application (e.g. the card table) reports with its own code."""
+
+    def __init__(self, code: str, reason: str = "", *, fatal: bool = False) -> None:
+        super().__init__(reason or code)
+        self.code = code
+        self.fatal = fatal
+
+
+class LocalProtocolError(Exception):
+    """This side tried to send something the protocol forbids: a bug in the caller."""
+
+
+# Codes netproto itself produces, for docs and tests.
+PROTOCOL_ERROR_CODES: tuple[str, ...] = tuple(
+    cls.code
+    for cls in (
+        FrameTooLarge,
+        TruncatedFrame,
+        MalformedFrame,
+        BadMessage,
+        UnknownKind,
+        UnexpectedMessage,
+        VersionMismatch,
+        BadName,
+        BadPassword,
+        BadToken,
+        HandshakeTimeout,
+        HeartbeatTimeout,
+        TooManyErrors,
+        ServerFull,
+        SlowConsumer,
+    )
+)

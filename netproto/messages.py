@@ -1,0 +1,438 @@
+"""Every message of the protocol as a frozen dataclass, with strict decoding from wire maps.
+
+On the wire each message is a msgpack map whose "kind" field names it. Decoding checks
+every field's type and limits and raises `BadMessage` / `UnknownKind`; fields a message does
+not define are ignored, so a later minor version may add optional fields. Game payloads
+(`Move.move`, `View.view`, `View.events`, `SetOptions.options`, `Welcome.table`) are
+opaque maps here: the application validates them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from netproto.errors import BadMessage, UnknownKind
+
+PROTOCOL_VERSION = 1
+
+MAX_SHORT_TEXT = 64  # codes, bot names, roles, phases
+MAX_TEXT = 512  # reasons, passwords
+MAX_NAME_FIELD = 256  # raw names: cleaned and shortened by netproto.names
+MAX_SEQ = 2**53  # stays exact in every language's number type
+MAX_SEATS_LISTED = 16
+MAX_EVENTS = 256
+
+
+def _get(data: dict[str, Any], name: str, kind: str) -> Any:
+    if name not in data:
+        raise BadMessage(f"{kind}: missing field {name!r}")
+    return data[name]
+
+
+def _int(data: dict[str, Any], name: str, kind: str, *, low: int = 0, high: int = MAX_SEQ,
+         default: int | None = None, required: bool = True) -> int:
+    if not required and name not in data:
+        assert default is not None
+        return default
+    value = _get(data, name, kind)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BadMessage(f"{kind}.{name} must be an integer")
+    if not low <= value <= high:
+        raise BadMessage(f"{kind}.{name} must be between {low} and {high}")
+    return value
+
+
+def _optional_int(data: dict[str, Any], name: str, kind: str, *, low: int = 0,
+                  high: int = MAX_SEQ) -> int | None:
+    if data.get(name) is None:
+        return None
+    return _int(data, name, kind, low=low, high=high)
+
+
+def _str(data: dict[str, Any], name: str, kind: str, *, limit: int = MAX_SHORT_TEXT,
+         default: str | None = None) -> str:
+    if default is not None and name not in data:
+        return default
+    value = _get(data, name, kind)
+    if not isinstance(value, str):
+        raise BadMessage(f"{kind}.{name} must be a string")
+    if len(value) > limit:
+        raise BadMessage(f"{kind}.{name} may have at most {limit} characters")
+    return value
+
+
+def _optional_str(data: dict[str, Any], name: str, kind: str, *,
+                  limit: int = MAX_TEXT) -> str | None:
+    if data.get(name) is None:
+        return None
+    return _str(data, name, kind, limit=limit)
+
+
+def _bool(data: dict[str, Any], name: str, kind: str, *, default: bool | None = None) -> bool:
+    if default is not None and name not in data:
+        return default
+    value = _get(data, name, kind)
+    if not isinstance(value, bool):
+        raise BadMessage(f"{kind}.{name} must be true or false")
+    return value
+
+
+def _map(data: dict[str, Any], name: str, kind: str, *, default: bool = False) -> dict[str, Any]:
+    if default and name not in data:
+        return {}
+    value = _get(data, name, kind)
+    if not isinstance(value, dict):
+        raise BadMessage(f"{kind}.{name} must be a map")
+    return value
+
+
+def _choice(data: dict[str, Any], name: str, kind: str, choices: tuple[str, ...]) -> str:
+    value = _str(data, name, kind)
+    if value not in choices:
+        raise BadMessage(f"{kind}.{name} must be one of {', '.join(choices)}")
+    return value
+
+
+@dataclass(frozen=True)
+class Message:
+    """Base of all messages; `kind` is the wire name."""
+
+    kind: ClassVar[str] = ""
+
+    def to_wire(self) -> dict[str, Any]:
+        """The map that goes into a frame."""
+        wire: dict[str, Any] = {"kind": self.kind}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if value is not None:
+                wire[name] = value
+        return wire
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> Message:
+        """Build the message from its map; raises BadMessage on any bad field."""
+        raise NotImplementedError
+
+
+# --- handshake (client -> server) ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hello(Message):
+    """Ask for a seat (or to watch): the first message of a new session."""
+
+    kind: ClassVar[str] = "hello"
+    proto: int
+    name: str
+    password: str | None = None
+    spectate: bool = False
+    host_key: str | None = None
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> Hello:
+        return cls(
+            proto=_int(data, "proto", cls.kind, high=2**31),
+            name=_str(data, "name", cls.kind, limit=MAX_NAME_FIELD),
+            password=_optional_str(data, "password", cls.kind),
+            spectate=_bool(data, "spectate", cls.kind, default=False),
+            host_key=_optional_str(data, "host_key", cls.kind),
+        )
+
+
+@dataclass(frozen=True)
+class Resume(Message):
+    """Reclaim a seat after a drop, proving it with the seat's resume token."""
+
+    kind: ClassVar[str] = "resume"
+    proto: int
+    token: str
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> Resume:
+        return cls(
+            proto=_int(data, "proto", cls.kind, high=2**31),
+            token=_str(data, "token", cls.kind, limit=128),
+        )
+
+
+# --- handshake (server -> client) ---------------------------------------------------------
+
+
+ROLES = ("player", "spectator")
+
+
+@dataclass(frozen=True)
+class Welcome(Message):
+    """The handshake succeeded: the role, seat and resume token of this session."""
+
+    kind: ClassVar[str] = "welcome"
+    proto: int
+    role: str
+    seat: int | None = None
+    token: str | None = None
+    host: bool = False
+    table: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> Welcome:
+        return cls(
+            proto=_int(data, "proto", cls.kind, high=2**31),
+            role=_choice(data, "role", cls.kind, ROLES),
+            seat=_optional_int(data, "seat", cls.kind, high=MAX_SEATS_LISTED),
+            token=_optional_str(data, "token", cls.kind, limit=128),
+            host=_bool(data, "host", cls.kind, default=False),
+            table=_map(data, "table", cls.kind, default=True),
+        )
+
+
+# --- waiting room (client -> server) ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ready(Message):
+    """Say whether this seat is ready for the next match."""
+
+    kind: ClassVar[str] = "ready"
+    ready: bool = True
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> Ready:
+        return cls(ready=_bool(data, "ready", cls.kind, default=True))
+
+
+@dataclass(frozen=True)
+class Start(Message):
+    """Host only: deal a match (the first one, or a rematch)."""
+
+    kind: ClassVar[str] = "start"
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> Start:
+        return cls()
+
+
+@dataclass(frozen=True)
+class AddBot(Message):
+    """Host only: seat a computer player of the named kind."""
+
+    kind: ClassVar[str] = "add_bot"
+    bot: str
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> AddBot:
+        return cls(bot=_str(data, "bot", cls.kind))
+
+
+@dataclass(frozen=True)
+class RemoveBot(Message):
+    """Host only: remove the computer player in `seat`."""
+
+    kind: ClassVar[str] = "remove_bot"
+    seat: int
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> RemoveBot:
+        return cls(seat=_int(data, "seat", cls.kind, high=MAX_SEATS_LISTED))
+
+
+@dataclass(frozen=True)
+class SetOptions(Message):
+    """Host only: change table options (opaque to netproto)."""
+
+    kind: ClassVar[str] = "set_options"
+    options: dict[str, Any]
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> SetOptions:
+        return cls(options=_map(data, "options", cls.kind))
+
+
+# --- playing ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Move(Message):
+    """Play a move; `seq` is the sequence number of the view it was chosen from."""
+
+    kind: ClassVar[str] = "move"
+    seq: int
+    move: dict[str, Any]
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> Move:
+        return cls(seq=_int(data, "seq", cls.kind), move=_map(data, "move", cls.kind))
+
+
+PHASES = ("waiting", "playing", "finished")
+SEAT_KINDS = ("human", "bot")
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """One seat as the waiting room shows it."""
+
+    seat: int
+    name: str
+    kind: str
+    ready: bool
+    connected: bool
+
+    def to_wire(self) -> dict[str, Any]:
+        """The seat's map inside a `lobby` message."""
+        return {"seat": self.seat, "name": self.name, "kind": self.kind,
+                "ready": self.ready, "connected": self.connected}
+
+    @classmethod
+    def from_wire(cls, data: Any) -> SeatInfo:
+        """Decode one seat map; raises BadMessage."""
+        if not isinstance(data, dict):
+            raise BadMessage("lobby.seats entries must be maps")
+        return cls(
+            seat=_int(data, "seat", "lobby.seats", high=MAX_SEATS_LISTED),
+            name=_str(data, "name", "lobby.seats", limit=MAX_NAME_FIELD),
+            kind=_choice(data, "kind", "lobby.seats", SEAT_KINDS),
+            ready=_bool(data, "ready", "lobby.seats"),
+            connected=_bool(data, "connected", "lobby.seats"),
+        )
+
+
+@dataclass(frozen=True)
+class Lobby(Message):
+    """The table's public state: phase, seats, options; sent on every change."""
+
+    kind: ClassVar[str] = "lobby"
+    phase: str
+    seats: tuple[SeatInfo, ...]
+    host_seat: int | None = None
+    capacity: int = 0
+    spectators: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+    results: dict[str, Any] = field(default_factory=dict)
+
+    def to_wire(self) -> dict[str, Any]:
+        wire = super().to_wire()
+        wire["seats"] = [seat.to_wire() for seat in self.seats]
+        return wire
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> Lobby:
+        seats = _get(data, "seats", cls.kind)
+        if not isinstance(seats, list) or len(seats) > MAX_SEATS_LISTED:
+            raise BadMessage(f"lobby.seats must be a list of at most {MAX_SEATS_LISTED} maps")
+        return cls(
+            phase=_choice(data, "phase", cls.kind, PHASES),
+            seats=tuple(SeatInfo.from_wire(seat) for seat in seats),
+            host_seat=_optional_int(data, "host_seat", cls.kind, high=MAX_SEATS_LISTED),
+            capacity=_int(data, "capacity", cls.kind, high=MAX_SEATS_LISTED, default=0,
+                          required=False),
+            spectators=_int(data, "spectators", cls.kind, default=0, required=False),
+            options=_map(data, "options", cls.kind, default=True),
+            results=_map(data, "results", cls.kind, default=True),
+        )
+
+
+@dataclass(frozen=True)
+class View(Message):
+    """What one seat (or a spectator) may see now, and the events since its last view."""
+
+    kind: ClassVar[str] = "view"
+    seq: int
+    view: dict[str, Any]
+    events: tuple[dict[str, Any], ...] = ()
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seq": self.seq, "view": self.view,
+                "events": list(self.events)}
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> View:
+        events = data.get("events", [])
+        if not isinstance(events, list) or len(events) > MAX_EVENTS:
+            raise BadMessage(f"view.events must be a list of at most {MAX_EVENTS} maps")
+        if not all(isinstance(event, dict) for event in events):
+            raise BadMessage("view.events entries must be maps")
+        return cls(
+            seq=_int(data, "seq", cls.kind),
+            view=_map(data, "view", cls.kind),
+            events=tuple(events),
+        )
+
+
+# --- either direction ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Error(Message):
+    """A request was refused; the connection goes on. `ref` is the refused message's kind."""
+
+    kind: ClassVar[str] = "error"
+    code: str
+    reason: str = ""
+    ref: str | None = None
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> Error:
+        return cls(
+            code=_str(data, "code", cls.kind),
+            reason=_str(data, "reason", cls.kind, limit=MAX_TEXT, default=""),
+            ref=_optional_str(data, "ref", cls.kind, limit=MAX_SHORT_TEXT),
+        )
+
+
+@dataclass(frozen=True)
+class Ping(Message):
+    """Heartbeat: the receiver answers with a pong carrying the same nonce."""
+
+    kind: ClassVar[str] = "ping"
+    nonce: int = 0
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> Ping:
+        return cls(nonce=_int(data, "nonce", cls.kind, high=2**63, default=0, required=False))
+
+
+@dataclass(frozen=True)
+class Pong(Message):
+    """Heartbeat answer."""
+
+    kind: ClassVar[str] = "pong"
+    nonce: int = 0
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> Pong:
+        return cls(nonce=_int(data, "nonce", cls.kind, high=2**63, default=0, required=False))
+
+
+@dataclass(frozen=True)
+class Bye(Message):
+    """The sender closes the connection; `code` says why ("normal" when all is well)."""
+
+    kind: ClassVar[str] = "bye"
+    code: str = "normal"
+    reason: str = ""
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> Bye:
+        return cls(
+            code=_str(data, "code", cls.kind, default="normal"),
+            reason=_str(data, "reason", cls.kind, limit=MAX_TEXT, default=""),
+        )
+
+
+MESSAGE_TYPES: dict[str, type[Message]] = {
+    cls.kind: cls
+    for cls in (Hello, Resume, Welcome, Ready, Start, AddBot, RemoveBot, SetOptions, Move,
+                Lobby, View, Error, Ping, Pong, Bye)
+}
+
+
+def message_from_wire(data: dict[str, Any]) -> Message:
+    """Decode any message map; raises BadMessage or UnknownKind."""
+    kind = data.get("kind")
+    if not isinstance(kind, str):
+        raise BadMessage("every message needs a string field 'kind'")
+    cls = MESSAGE_TYPES.get(kind)
+    if cls is None:
+        raise UnknownKind(f"unknown message kind {kind[:MAX_SHORT_TEXT]!r}")
+    return cls.from_wire(data)

@@ -1,0 +1,124 @@
+"""The sans-IO state machine, driven through in-memory connection pairs."""
+
+from __future__ import annotations
+
+import pytest
+
+from netproto.connection import Connection, ConnectionClosed, Role, State, Violation
+from netproto.errors import LocalProtocolError
+from netproto.framing import encode_frame
+from netproto.messages import (
+    PROTOCOL_VERSION,
+    Bye,
+    Error,
+    Hello,
+    Lobby,
+    Move,
+    Ping,
+    Ready,
+    SeatInfo,
+    View,
+    Welcome,
+)
+
+
+def pair() -> tuple[Connection, Connection]:
+    return Connection(Role.CLIENT), Connection(Role.SERVER)
+
+
+def transfer(sender: Connection, receiver: Connection, message: object) -> list[object]:
+    return receiver.receive_data(sender.send(message))  # type: ignore[arg-type]
+
+
+def lobby(phase: str) -> Lobby:
+    return Lobby(phase=phase, seats=(SeatInfo(0, "Ann", "human", False, True),), host_seat=0)
+
+
+def test_player_walks_through_every_state() -> None:
+    client, server = pair()
+    hello = Hello(proto=PROTOCOL_VERSION, name="Ann")
+    assert transfer(client, server, hello) == [hello]
+    assert transfer(server, client, Welcome(proto=PROTOCOL_VERSION, role="player", seat=0,
+                                            token="t")) [0].seat == 0
+    assert client.state is server.state is State.LOBBY
+    transfer(client, server, Ready())
+    transfer(server, client, lobby("playing"))
+    assert client.state is server.state is State.SEATED
+    move = Move(seq=3, move={"type": "play", "card": 5})
+    assert transfer(client, server, move) == [move]
+    transfer(server, client, View(seq=4, view={"hand": []}, events=({"type": "x"},)))
+    transfer(server, client, lobby("finished"))
+    assert client.state is server.state is State.LOBBY
+    events = transfer(client, server, Bye(code="normal", reason="done"))
+    assert events[-1] == ConnectionClosed("normal", "done", by_peer=True)
+    assert client.state is server.state is State.CLOSED
+
+
+def test_spectator_state_ignores_phase_changes() -> None:
+    client, server = pair()
+    transfer(client, server, Hello(proto=PROTOCOL_VERSION, name="Sam", spectate=True))
+    transfer(server, client, Welcome(proto=PROTOCOL_VERSION, role="spectator"))
+    transfer(server, client, lobby("playing"))
+    assert client.state is server.state is State.SPECTATING
+    events = server.receive_data(encode_frame(Move(seq=1, move={}).to_wire()))
+    assert isinstance(events[0], Violation) and events[0].error.code == "unexpected-message"
+
+
+@pytest.mark.parametrize(
+    ("wire", "code"),
+    [
+        ({"kind": "move", "seq": 1, "move": {}}, "unexpected-message"),  # before handshake
+        ({"kind": "warp"}, "unknown-kind"),
+        ({"nokind": 1}, "bad-message"),
+        ({"kind": 5}, "bad-message"),
+        ({"kind": "hello", "proto": "1", "name": "x"}, "bad-message"),
+        ({"kind": "hello", "proto": 1, "name": 7}, "bad-message"),
+        ({"kind": "hello", "proto": 1, "name": "x", "spectate": 1}, "bad-message"),
+        ({"kind": "hello", "proto": True, "name": "x"}, "bad-message"),
+        ({"kind": "welcome", "proto": 1, "role": "player"}, "unexpected-message"),
+    ],
+)
+def test_bad_messages_are_typed_violations_and_the_connection_goes_on(wire: dict, code: str) -> None:
+    server = Connection(Role.SERVER)
+    events = server.receive_data(encode_frame(wire))
+    assert len(events) == 1 and isinstance(events[0], Violation)
+    assert events[0].error.code == code and not events[0].error.fatal
+    assert server.state is State.HANDSHAKE
+    hello = Hello(proto=PROTOCOL_VERSION, name="Ann")
+    assert server.receive_data(encode_frame(hello.to_wire())) == [hello]
+
+
+def test_version_mismatch_is_fatal() -> None:
+    server = Connection(Role.SERVER)
+    events = server.receive_data(encode_frame({"kind": "hello", "proto": 99, "name": "x"}))
+    assert events[0].error.code == "version-mismatch"
+    assert isinstance(events[1], ConnectionClosed) and server.state is State.CLOSED
+    # Only a bye may still go out, once.
+    server.send(Bye(code="version-mismatch"))
+    with pytest.raises(LocalProtocolError):
+        server.send(Bye())
+
+
+def test_error_budget_closes_the_connection() -> None:
+    server = Connection(Role.SERVER, error_budget=3)
+    events = server.receive_data(encode_frame({"kind": "nope"}) * 5)
+    codes = [event.error.code for event in events if isinstance(event, Violation)]
+    assert codes == ["unknown-kind"] * 4 + ["too-many-errors"]
+    assert server.state is State.CLOSED
+
+
+def test_truncated_stream_then_closed() -> None:
+    server = Connection(Role.SERVER)
+    server.receive_data(encode_frame(Ping().to_wire())[:3])
+    events = server.receive_data(b"")
+    assert isinstance(events[0], Violation) and events[0].error.code == "truncated-frame"
+    assert isinstance(events[-1], ConnectionClosed)
+
+
+def test_sending_out_of_state_is_a_local_error() -> None:
+    client, server = pair()
+    with pytest.raises(LocalProtocolError):
+        client.send(Move(seq=0, move={}))
+    with pytest.raises(LocalProtocolError):
+        server.send(View(seq=0, view={}))
+    server.send(Error(code="bad-name"))  # allowed during the handshake

@@ -1,0 +1,151 @@
+"""The asyncio server pump on real loopback sockets: limits, timeouts, bad peers."""
+
+from __future__ import annotations
+
+import asyncio
+import struct
+
+from netproto.client import ClientSettings, Disconnected, Reconnected, TableClient
+from netproto.framing import MAX_FRAME_SIZE, encode_frame
+from netproto.messages import Lobby, View, Welcome
+from netproto.server import Server
+
+from loopback_helpers import EchoTable, RawPeer, hello_wire
+
+FAST_CLIENT = ClientSettings(heartbeat_timeout=1.0, backoff_initial=0.01, reconnect_for=3.0)
+
+
+async def test_client_handshake_and_move(echo_server: tuple[Server, EchoTable]) -> None:
+    server, table = echo_server
+    client = await TableClient.connect("127.0.0.1", server.port, name="\x1b[2JAnn",
+                                       settings=FAST_CLIENT)
+    assert client.seat == 0 and client.token and len(client.token) >= 22
+    assert table.names[0] == "Ann"
+    assert isinstance(await client.recv(1), Welcome)
+    assert isinstance(await client.recv(1), Lobby)
+    await client.ready()
+    lobby = await client.wait_for(Lobby, 1)
+    assert lobby.phase == "playing" and client.lobby is lobby
+    await client.send_move({"card": 5}, seq=10)
+    view = await client.wait_for(View, 1)
+    assert view.seq == 11 and view.view == {"card": 5}
+    await client.close()
+
+
+async def test_oversize_frame_closes_only_that_connection(
+        echo_server: tuple[Server, EchoTable]) -> None:
+    server, table = echo_server
+    good = await TableClient.connect("127.0.0.1", server.port, name="Good", settings=FAST_CLIENT)
+    bad = await RawPeer.open(server.port)
+    await bad.send_bytes(struct.pack(">I", MAX_FRAME_SIZE + 1) + b"x" * 1000)
+    frames = await bad.until_closed()
+    assert frames[-1]["kind"] == "bye" and frames[-1]["code"] == "frame-too-large"
+    await good.ready()
+    assert (await good.wait_for(Lobby, 1, lambda m: m.phase == "playing")).phase == "playing"
+    await good.close()
+
+
+async def test_garbage_gets_typed_errors_then_the_budget_closes(
+        echo_server: tuple[Server, EchoTable]) -> None:
+    server, _ = echo_server
+    peer = await RawPeer.open(server.port)
+    await peer.send_bytes(struct.pack(">I", 3) + b"\xc1\xc1\xc1")
+    assert (await peer.next())["code"] == "malformed-frame"
+    await peer.send({"kind": "teleport"})
+    assert (await peer.next())["code"] == "unknown-kind"
+    await peer.send({"kind": "move", "seq": 1, "move": {}})
+    assert (await peer.next())["code"] == "unexpected-message"
+    await peer.send(hello_wire("\x1b[0m"))
+    reply = await peer.next()
+    assert reply["code"] == "bad-name" and reply["ref"] == "hello"
+    await peer.send({"kind": "hello", "proto": 1, "name": ["x"]})
+    assert (await peer.next())["code"] == "bad-message"
+    for _ in range(3):
+        await peer.send({"kind": "teleport"})
+    frames = await peer.until_closed()
+    assert frames[-1] == {"kind": "bye", "code": "too-many-errors",
+                          "reason": "more than 5 bad messages"}
+
+
+async def test_handshake_timeout_and_connection_cap(
+        echo_server: tuple[Server, EchoTable]) -> None:
+    server, _ = echo_server
+    idle = [await RawPeer.open(server.port) for _ in range(16)]
+    refused = await RawPeer.open(server.port)
+    frames = await refused.until_closed()
+    assert frames == [{"kind": "bye", "code": "server-full",
+                       "reason": "this server takes at most 16 connections"}]
+    for peer in idle:
+        frames = await peer.until_closed()
+        assert frames[-1]["code"] == "handshake-timeout"
+    # The idle crowd is gone; a real player gets in.
+    client = await TableClient.connect("127.0.0.1", server.port, name="Late", settings=FAST_CLIENT)
+    assert client.seat is not None
+    await client.close()
+
+
+async def test_hundreds_of_idle_connections_do_not_stop_players(
+        echo_server: tuple[Server, EchoTable]) -> None:
+    server, _ = echo_server
+    player = await TableClient.connect("127.0.0.1", server.port, name="Ann", settings=FAST_CLIENT)
+    await player.ready()
+    await player.wait_for(Lobby, 1, lambda m: m.phase == "playing")
+    crowd = await asyncio.gather(*(RawPeer.open(server.port) for _ in range(300)))
+    await player.send_move({"n": 1}, seq=0)
+    assert (await player.wait_for(View, 2)).view == {"n": 1}
+    for peer in crowd:
+        peer.close()
+    await player.close()
+
+
+async def test_silent_peer_is_dropped_by_the_heartbeat(
+        echo_server: tuple[Server, EchoTable]) -> None:
+    server, table = echo_server
+    silent = await RawPeer.open(server.port)
+    await silent.send(hello_wire("Mute"))
+    # It never answers the pings: after the heartbeat timeout it is closed.
+    frames = []
+    while True:
+        data = await asyncio.wait_for(silent.reader.read(65536), 3)
+        if not data:
+            break
+        frames.extend(silent.decoder.feed(data))
+    kinds = [frame["kind"] for frame in frames]
+    assert "ping" in kinds and frames[-1]["code"] == "heartbeat-timeout"
+
+
+async def test_client_answers_pings_and_stays(echo_server: tuple[Server, EchoTable]) -> None:
+    server, table = echo_server
+    client = await TableClient.connect("127.0.0.1", server.port, name="Ann", settings=FAST_CLIENT)
+    await client.ready()
+    await asyncio.sleep(1.0)  # twice the server's heartbeat timeout
+    await client.send_move({"still": "here"}, seq=1)
+    assert (await client.wait_for(View, 1)).view == {"still": "here"}
+    await client.close()
+
+
+async def test_client_reconnects_and_resumes_its_seat(
+        echo_server: tuple[Server, EchoTable]) -> None:
+    server, table = echo_server
+    client = await TableClient.connect("127.0.0.1", server.port, name="Ann", settings=FAST_CLIENT)
+    token = client.token
+    table.peers[0].abort()  # the link drops without a goodbye
+    notice = await client.wait_for(Disconnected, 2)
+    assert notice.will_retry
+    assert isinstance(await client.wait_for(Reconnected, 3), Reconnected)
+    assert client.seat == 0 and client.token == token
+    await client.ready()
+    await client.wait_for(Lobby, 1, lambda m: m.phase == "playing")
+    await client.send_move({"after": "resume"}, seq=5)
+    assert (await client.wait_for(View, 1)).view == {"after": "resume"}
+    assert table.moves[-1] == (0, {"after": "resume"})
+    await client.close()
+
+
+async def test_truncated_frame_then_close(echo_server: tuple[Server, EchoTable]) -> None:
+    server, table = echo_server
+    peer = await RawPeer.open(server.port)
+    await peer.send_bytes(encode_frame(hello_wire())[:-3])
+    peer.writer.write_eof()
+    frames = await peer.until_closed()
+    assert frames[-1]["code"] == "truncated-frame"
