@@ -1,0 +1,32 @@
+"""Computer players behind one interface: `make_bot(name).choose(view, rng) -> Move`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ono99tui.bots.base import Bot
+from ono99tui.bots.greedy import GreedyBot
+from ono99tui.bots.random_bot import RandomBot
+
+_FACTORIES: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
+
+
+class UnknownBot(ValueError):
+    """No bot has this name; the message lists the valid ones."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"unknown bot {name!r}; valid bots: {', '.join(BOT_NAMES)}")
+        self.name = name
+
+
+def make_bot(name: str) -> Bot:
+    """A new bot of the named kind ("random", "greedy"); UnknownBot lists the valid names."""
+    try:
+        factory = _FACTORIES[name]
+    except (KeyError, TypeError):
+        raise UnknownBot(str(name)) from None
+    return factory()
+
+
+__all__ = ["BOT_NAMES", "Bot", "GreedyBot", "RandomBot", "UnknownBot", "make_bot"]

@@ -1,0 +1,195 @@
+"""Plain-data forms of views, moves and events for the wire (msgpack-safe values only).
+
+Wire values are str, int, bool, None, list and dict. Cards travel as their tokens ("7",
+"-10", "play2", …). Every `*_from_wire` checks types strictly: a move that is wrong in any
+way raises MalformedMove; a bad view or event raises ValueError.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from typing import Any, Union
+
+from ono99tui.game.cards import Card
+from ono99tui.game.errors import InvalidRules, MalformedMove
+from ono99tui.game.events import EVENTS_BY_KIND, Event
+from ono99tui.game.moves import Discard, Draw, Move, Play, SwapFour
+from ono99tui.game.rules import Rules
+from ono99tui.game.view import PlayerView
+
+Wire = dict[str, Any]
+
+_MOVE_KINDS: dict[type, str] = {Play: "play", SwapFour: "swap_four", Draw: "draw", Discard: "discard"}
+_MOVES_BY_KIND: dict[str, type] = {kind: cls for cls, kind in _MOVE_KINDS.items()}
+_MAX_SEAT = 64
+
+
+# ---------------------------------------------------------------------------------------
+# Moves
+
+
+def move_to_wire(move: Move) -> Wire:
+    """{"kind": "play", "seat": 1, "card": "7"} and the like."""
+    wire: Wire = {"kind": _MOVE_KINDS[type(move)], "seat": move.seat}
+    if isinstance(move, (Play, Discard)):
+        wire["card"] = move.card.token
+    return wire
+
+
+def move_from_wire(wire: object) -> Move:
+    """The move a wire dict describes; anything wrong raises MalformedMove."""
+    if not isinstance(wire, dict):
+        raise MalformedMove("not_a_move", f"a move must be a map, not {type(wire).__name__}")
+    kind = wire.get("kind")
+    cls = _MOVES_BY_KIND.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise MalformedMove("unknown_kind", f"unknown move kind {kind!r}")
+    expected = {"kind", "seat", "card"} if cls in (Play, Discard) else {"kind", "seat"}
+    if set(wire) != expected:
+        raise MalformedMove("bad_fields", f"a {kind} move has the fields {sorted(expected)}")
+    seat = wire["seat"]
+    if type(seat) is not int or not 0 <= seat < _MAX_SEAT:
+        raise MalformedMove("bad_seat", f"seat {seat!r} is not a seat number")
+    if cls in (Play, Discard):
+        return cls(seat, _card_for_move(wire["card"]))
+    return cls(seat)
+
+
+def _card_for_move(token: object) -> Card:
+    if type(token) is not str:
+        raise MalformedMove("bad_card", f"a card is a string, not {type(token).__name__}")
+    try:
+        return Card.from_token(token)
+    except KeyError:
+        raise MalformedMove("bad_card", f"{token!r} is not a card") from None
+
+
+# ---------------------------------------------------------------------------------------
+# Type-directed conversion for views and events
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, Card):
+        return value.token
+    if isinstance(value, tuple):
+        return [_encode(item) for item in value]
+    if isinstance(value, Rules):
+        return rules_to_wire(value)
+    if type(value) in _MOVE_KINDS:
+        return move_to_wire(value)
+    return value
+
+
+def _decode(value: Any, hint: Any, where: str) -> Any:
+    origin = typing.get_origin(hint)
+    if hint is Card:
+        if type(value) is not str:
+            raise ValueError(f"{where}: a card token must be a string")
+        try:
+            return Card.from_token(value)
+        except KeyError:
+            raise ValueError(f"{where}: {value!r} is not a card") from None
+    if hint is int or hint is bool or hint is str:
+        if type(value) is not hint:
+            raise ValueError(f"{where}: expected {hint.__name__}, got {type(value).__name__}")
+        return value
+    if hint is type(None):
+        if value is not None:
+            raise ValueError(f"{where}: expected null")
+        return None
+    if hint is Rules:
+        return rules_from_wire(value)
+    if hint is Move:
+        try:
+            return move_from_wire(value)
+        except MalformedMove as error:
+            raise ValueError(f"{where}: {error.reason}") from None
+    if origin in (Union, types.UnionType):
+        options = typing.get_args(hint)
+        if value is None and type(None) in options:
+            return None
+        errors = []
+        for option in options:
+            if option is type(None):
+                continue
+            try:
+                return _decode(value, option, where)
+            except ValueError as error:
+                errors.append(str(error))
+        raise ValueError("; ".join(errors) or f"{where}: bad value")
+    if origin is tuple:
+        if type(value) is not list:
+            raise ValueError(f"{where}: expected a list")
+        item_hint = typing.get_args(hint)[0]
+        return tuple(_decode(item, item_hint, where) for item in value)
+    raise TypeError(f"{where}: no wire form for {hint!r}")
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    hints = typing.get_type_hints(cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
+
+
+# ---------------------------------------------------------------------------------------
+# Rules
+
+
+def rules_to_wire(rules: Rules) -> Wire:
+    """Every option by name; the answers as card tokens."""
+    return {name: _encode(value) for name, value in rules.options().items()}
+
+
+def rules_from_wire(wire: object) -> Rules:
+    """Rules from their wire form; bad options raise InvalidRules (a ValueError)."""
+    if not isinstance(wire, dict):
+        raise ValueError("rules must be a map")
+    answers = wire.get("obligation_answers")
+    options = dict(wire)
+    if answers is not None:
+        if type(answers) is not list:
+            raise InvalidRules("obligation_answers", "must be a list of card tokens")
+        options["obligation_answers"] = answers
+    return Rules().replace(**options)
+
+
+# ---------------------------------------------------------------------------------------
+# Views and events
+
+_VIEW_HINTS = _hints(PlayerView)
+_EVENT_HINTS = {kind: _hints(cls) for kind, cls in EVENTS_BY_KIND.items()}
+
+
+def view_to_wire(view: PlayerView) -> Wire:
+    """A view as a plain map, one key per field."""
+    return {name: _encode(getattr(view, name)) for name in _VIEW_HINTS}
+
+
+def view_from_wire(wire: object) -> PlayerView:
+    """The view a wire map describes; a missing, unknown or mistyped field raises ValueError."""
+    if not isinstance(wire, dict) or set(wire) != set(_VIEW_HINTS):
+        raise ValueError("a view must be a map with exactly the PlayerView fields")
+    return PlayerView(**{name: _decode(wire[name], hint, name) for name, hint in _VIEW_HINTS.items()})
+
+
+def event_to_wire(event: Event) -> Wire:
+    """{"kind": "played", "seat": 0, "card": "7", "total": 17} and the like."""
+    wire: Wire = {"kind": event.kind}
+    for field in dataclasses.fields(event):
+        wire[field.name] = _encode(getattr(event, field.name))
+    return wire
+
+
+def event_from_wire(wire: object) -> Event:
+    """The event a wire map describes; anything wrong raises ValueError."""
+    if not isinstance(wire, dict):
+        raise ValueError("an event must be a map")
+    kind = wire.get("kind")
+    hints = _EVENT_HINTS.get(kind) if isinstance(kind, str) else None
+    if hints is None:
+        raise ValueError(f"unknown event kind {kind!r}")
+    if set(wire) != set(hints) | {"kind"}:
+        raise ValueError(f"a {kind} event has the fields {sorted(hints)}")
+    cls = EVENTS_BY_KIND[kind]
+    return cls(**{name: _decode(wire[name], hint, f"{kind}.{name}") for name, hint in hints.items()})
