@@ -16,6 +16,7 @@ from pathlib import Path
 import asyncssh
 
 from ono99tui.config import CONFIG_DIR_ENV
+from ono99tui.ssh import ssh_command_line
 from ono99tui.ssh.host_key import fingerprint, load_or_create_host_key
 from ono99tui.ssh.session import DoorSession
 
@@ -202,7 +203,7 @@ class SSHDoor:
 
     def ssh_command(self, host: str, player: str = "NAME") -> str:
         """The line to give friends: `ssh -p PORT NAME@HOST`."""
-        return f"ssh -p {self.port} {player}@{host}"
+        return ssh_command_line(host, self.port, player)
 
     async def close(self) -> None:
         """Stop accepting, end every session (their seats are then held as for a drop)."""

@@ -187,3 +187,10 @@ async def test_host_key_is_made_once_kept_private_and_shown_to_clients(door_conf
         assert door.fingerprint == first
         assert door.ssh_command("table.local") == f"ssh -p {door.port} NAME@table.local"
 
+
+
+def test_invite_line_names_port_player_and_host() -> None:
+    from ono99tui.ssh import ssh_command_line
+
+    assert ssh_command_line("192.168.1.20", 2222) == "ssh -p 2222 NAME@192.168.1.20"
+    assert ssh_command_line("[fe80::1]", 2222, "ana") == "ssh -p 2222 ana@fe80::1"
