@@ -396,14 +396,22 @@ class TableBrowser:
             for queue in self._subscribers:
                 queue.put_nowait(None)
 
-    async def events(self) -> AsyncIterator[TableEvent]:
-        """Yield an ADDED event for each table already known, then every change until close."""
-        if self._closed:
-            return
+    def events(self) -> AsyncIterator[TableEvent]:
+        """An ADDED event for each table known now, then every change until the browser closes.
+
+        The subscription starts at this call, so nothing is missed between the call and
+        the first iteration.
+        """
         queue: asyncio.Queue[TableEvent | None] = asyncio.Queue()
-        for table in self._tables.values():
-            queue.put_nowait(TableEvent(TableChange.ADDED, table))
-        self._subscribers.add(queue)
+        if self._closed:
+            queue.put_nowait(None)
+        else:
+            for table in self._tables.values():
+                queue.put_nowait(TableEvent(TableChange.ADDED, table))
+            self._subscribers.add(queue)
+        return self._drain(queue)
+
+    async def _drain(self, queue: asyncio.Queue[TableEvent | None]) -> AsyncIterator[TableEvent]:
         try:
             while (event := await queue.get()) is not None:
                 yield event

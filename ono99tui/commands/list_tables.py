@@ -1,0 +1,90 @@
+"""`ono99 list`: print the tables advertised on the LAN."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from netproto.interfaces import InterfaceError, add_mdns_interface_option, resolve_interfaces
+
+if TYPE_CHECKING:
+    from netproto.discovery import DiscoveredTable
+
+HELP = "list the tables advertised on the local network"
+DEFAULT_TIMEOUT_SECONDS = 1.5
+_COLUMNS = ("TABLE", "HOST", "ADDRESS", "RULES", "SEATS", "STATE", "PASSWORD")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add `--timeout`, `--json` and `--mdns-interface`."""
+    parser.add_argument(
+        "--timeout",
+        type=_positive_seconds,
+        default=DEFAULT_TIMEOUT_SECONDS,
+        metavar="S",
+        help=f"seconds to listen for tables (default {DEFAULT_TIMEOUT_SECONDS})",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print a JSON array of tables instead of a table"
+    )
+    add_mdns_interface_option(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Browse for `args.timeout` seconds and print what was found; 0 even when nothing was."""
+    try:
+        interfaces = resolve_interfaces(args.mdns_interface)
+    except InterfaceError as error:
+        print(f"ono99 list: {error}", file=sys.stderr)
+        return 2
+
+    import asyncio
+
+    from netproto.discovery import find_tables
+
+    try:
+        tables = asyncio.run(find_tables(interfaces, args.timeout))
+    except OSError as error:
+        print(f"ono99 list: cannot use mDNS on {', '.join(interfaces)}: {error}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps([table.as_dict() for table in tables], indent=2))
+    elif tables:
+        print(format_tables(tables))
+    else:
+        print(f"No tables found on {', '.join(interfaces)} within {args.timeout:g} s.")
+    return 0
+
+
+def format_tables(tables: Sequence[DiscoveredTable]) -> str:
+    """The tables as aligned plain-text columns under a header line."""
+    rows = [_COLUMNS] + [
+        (
+            table.info.name,
+            table.info.host_player,
+            ", ".join(f"{address}:{table.info.port}" for address in table.info.addresses),
+            table.info.rules,
+            f"{table.info.seats_taken}/{table.info.seats_total}",
+            table.info.state.value,
+            "yes" if table.info.password_required else "no",
+        )
+        for table in tables
+    ]
+    widths = [max(len(row[column]) for row in rows) for column in range(len(_COLUMNS))]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    )
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < seconds <= 3600:
+        raise argparse.ArgumentTypeError("the timeout must be more than 0 and at most 3600 s")
+    return seconds
