@@ -1,0 +1,159 @@
+"""The characters the app draws with: a Unicode set and an ASCII-only set.
+
+Some terminals (a bare Linux console, an SSH session with `LANG=C`) cannot show box
+drawing, arrows or card symbols. `detect_ascii()` reads the locale the way C programs do
+(LC_ALL, then LC_CTYPE, then LANG): unless the first one set names UTF-8, the app draws
+with plain ASCII. `ono99 solo --ascii` and the command palette switch it by hand.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+# Seven-segment digits, three rows high, so the running total and card values read from
+# across the room. Each glyph is three rows of equal width.
+_UNICODE_FONT: dict[str, tuple[str, str, str]] = {
+    "0": ("╭─╮", "│ │", "╰─╯"),
+    "1": ("╶╮ ", " │ ", "╶┴╴"),
+    "2": ("╶─╮", "┌─┘", "└─╴"),
+    "3": ("╶─╮", " ─┤", "╶─╯"),
+    "4": ("╷ ╷", "╰─┤", "  ╵"),
+    "5": ("┌─╴", "└─╮", "╶─╯"),
+    "6": ("╭─╴", "├─╮", "╰─╯"),
+    "7": ("╶─┐", "  │", "  ╵"),
+    "8": ("╭─╮", "├─┤", "╰─╯"),
+    "9": ("╭─╮", "╰─┤", "╶─╯"),
+    "-": ("   ", "╶─╴", "   "),
+    "+": ("   ", "╶┼╴", "   "),
+    "x": ("   ", " ╳ ", "   "),
+    " ": ("   ", "   ", "   "),
+}
+_ASCII_FONT: dict[str, tuple[str, str, str]] = {
+    "0": (" _ ", "| |", "|_|"),
+    "1": ("   ", "  |", "  |"),
+    "2": (" _ ", " _|", "|_ "),
+    "3": (" _ ", " _|", " _|"),
+    "4": ("   ", "|_|", "  |"),
+    "5": (" _ ", "|_ ", " _|"),
+    "6": (" _ ", "|_ ", "|_|"),
+    "7": (" _ ", "  |", "  |"),
+    "8": (" _ ", "|_|", "|_|"),
+    "9": (" _ ", "|_|", " _|"),
+    "-": ("   ", " _ ", "   "),
+    "+": ("   ", "_|_", " | "),
+    "x": ("   ", " \\/", " /\\"),
+    " ": ("   ", "   ", "   "),
+}
+
+
+@dataclass(frozen=True)
+class Glyphs:
+    """One consistent set of characters; widgets never hard-code a non-ASCII character."""
+
+    ascii: bool
+    clockwise: str
+    counterclockwise: str
+    turn_marker: str
+    eliminated: str
+    disconnected: str
+    bot: str
+    token: str
+    spent_token: str
+    arrow: str
+    number: str
+    ten: str
+    minus_ten: str
+    reverse: str
+    play_two: str
+    hold: str
+    ono99: str
+    blocked: str
+    font: Mapping[str, tuple[str, str, str]]
+
+    def big(self, text: str) -> tuple[str, str, str]:
+        """`text` (digits, '-', '+', 'x', ' ') in the three-row font, one string per row."""
+        rows = (
+            [self.font.get(char, self.font[" "])[row] for char in text] for row in range(3)
+        )
+        top, middle, bottom = ("".join(parts) for parts in rows)
+        return top, middle, bottom
+
+
+UNICODE = Glyphs(
+    ascii=False,
+    clockwise="↻ clockwise",
+    counterclockwise="↺ counter-clockwise",
+    turn_marker="▶",
+    eliminated="✗",
+    disconnected="⌁",
+    bot="⚙",
+    token="●",
+    spent_token="○",
+    arrow="→",
+    number="#",
+    ten="▲",
+    minus_ten="▼",
+    reverse="⇄",
+    play_two="×2",
+    hold="‖",
+    ono99="✖",
+    blocked="⊘",
+    font=_UNICODE_FONT,
+)
+
+ASCII = Glyphs(
+    ascii=True,
+    clockwise=">> clockwise",
+    counterclockwise="<< counter-clockwise",
+    turn_marker=">",
+    eliminated="X",
+    disconnected="!",
+    bot="B",
+    token="o",
+    spent_token=".",
+    arrow="->",
+    number="#",
+    ten="^",
+    minus_ten="v",
+    reverse="R",
+    play_two="x2",
+    hold="H",
+    ono99="X",
+    blocked="/",
+    font=_ASCII_FONT,
+)
+
+_LOCALE_VARIABLES = ("LC_ALL", "LC_CTYPE", "LANG")
+
+
+def detect_ascii(environ: Mapping[str, str] | None = None) -> bool:
+    """True when the locale does not promise UTF-8, so the app should draw in ASCII.
+
+    The first of LC_ALL, LC_CTYPE, LANG that is set decides (the POSIX precedence); none
+    set at all is the "C" locale, which is ASCII.
+    """
+    environ = os.environ if environ is None else environ
+    for variable in _LOCALE_VARIABLES:
+        value = environ.get(variable, "")
+        if value:
+            normalized = value.lower().replace("-", "").replace("_", "")
+            return "utf8" not in normalized
+    return True
+
+
+def glyphs_for(ascii_only: bool) -> Glyphs:
+    """The glyph set for the given mode."""
+    return ASCII if ascii_only else UNICODE
+
+
+def current_glyphs(node: object) -> Glyphs:
+    """The glyph set of the app `node` belongs to (Unicode when the app does not choose).
+
+    Widgets call this while rendering, so switching the app's set and refreshing is all a
+    switch takes.
+    """
+    app = getattr(node, "app", None)
+    glyphs = getattr(app, "glyphs", None)
+    return glyphs if isinstance(glyphs, Glyphs) else UNICODE

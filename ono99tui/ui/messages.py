@@ -1,0 +1,79 @@
+"""Messages the connection worker posts to the app ("messages up").
+
+The worker is the only code that reads the network. It turns what the `TableClient`
+yields into these messages, decoding the game payloads with the engine's codec, so every
+handler in the app deals with typed values and never with wire maps.
+"""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+from netproto.messages import Lobby, Welcome
+from ono99tui.game import Event, PlayerView
+
+
+class TableMessage(Message):
+    """Base of everything the connection worker reports."""
+
+
+class Welcomed(TableMessage):
+    """The table accepted us (first connection or resume)."""
+
+    def __init__(self, welcome: Welcome) -> None:
+        super().__init__()
+        self.welcome = welcome
+
+
+class LobbyUpdated(TableMessage):
+    """The table's public state changed: seats, names, phase, options, spectators."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        super().__init__()
+        self.lobby = lobby
+
+
+class ViewUpdated(TableMessage):
+    """A new view of the match, with the events that led to it (oldest first)."""
+
+    def __init__(self, seq: int, view: PlayerView, events: tuple[Event, ...]) -> None:
+        super().__init__()
+        self.seq = seq
+        self.view = view
+        self.events = events
+
+
+class ServerRefused(TableMessage):
+    """The table refused something we sent; `reason` is in words, `code` for programs."""
+
+    def __init__(self, code: str, reason: str, ref: str | None = None) -> None:
+        super().__init__()
+        self.code = code
+        self.reason = reason
+        self.ref = ref
+
+
+class ConnectionDropped(TableMessage):
+    """The link dropped; the client is reconnecting with the resume token if `will_retry`."""
+
+    def __init__(self, reason: str, will_retry: bool) -> None:
+        super().__init__()
+        self.reason = reason
+        self.will_retry = will_retry
+
+
+class ConnectionResumed(TableMessage):
+    """The seat was resumed after a drop."""
+
+    def __init__(self, attempts: int) -> None:
+        super().__init__()
+        self.attempts = attempts
+
+
+class ConnectionEnded(TableMessage):
+    """The session is over for good (or never started); `reason` says why, in words."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__()
+        self.code = code
+        self.reason = reason

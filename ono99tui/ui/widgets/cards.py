@@ -1,0 +1,259 @@
+"""The player's hand: one focusable widget per card, and the row that holds them.
+
+A card shows its key (1-4), its kind's symbol, its value in large digits and a one-word
+effect. Each kind has a CSS class (`kind-number`, `kind-reverse`, ...) for its colour, and
+its own symbol, so a player who cannot tell the colours apart loses nothing. A card that
+cannot be played now is dimmed, carries a "blocked" mark, and says why when focused.
+
+Widgets here only display and report: `CardWidget.Chosen` travels up when a card is clicked
+or Enter is pressed; the screen decides what that means (play, discard).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+
+from ono99tui.game.cards import Card
+from ono99tui.game.rules import Rules
+from ono99tui.ui.glyphs import Glyphs, current_glyphs
+
+# Kind -> the attribute of `Glyphs` holding its symbol.
+_KIND_SYMBOL = {
+    "number": "number",
+    "ten": "ten",
+    "minus-ten": "minus_ten",
+    "reverse": "reverse",
+    "play-two": "play_two",
+    "hold": "hold",
+    "ono99": "ono99",
+}
+
+
+@dataclass(frozen=True)
+class CardFace:
+    """What a card looks like, independent of the glyph set.
+
+    `kind` is one of the keys of `_KIND_SYMBOL` and names the CSS class; `big` is drawn in
+    the three-row font (empty for cards without a number); `title` is the card's name and
+    `effect` a few words on what it does.
+    """
+
+    kind: str
+    big: str
+    title: str
+    effect: str
+
+    def symbol(self, glyphs: Glyphs) -> str:
+        """The kind's symbol in the given glyph set."""
+        return str(getattr(glyphs, _KIND_SYMBOL[self.kind]))
+
+
+_ONO99_EFFECT = {"dead": "dead card", "tens": "0 on tens", "set99": "sets 99"}
+
+
+def face_for(card: Card, rules: Rules) -> CardFace:
+    """How `card` looks at a table playing `rules` (names and effects depend on the edition)."""
+    title = card.label(rules)
+    if card.is_number:
+        kind = "ten" if card is Card.TEN else "number"
+        return CardFace(kind, str(int(card)), title, f"+{int(card)}")
+    if card is Card.MINUS_TEN:
+        return CardFace("minus-ten", "-10", title, "-10" if rules.negative_totals else "-10, min 0")
+    if card is Card.REVERSE:
+        return CardFace("reverse", "", title, "turn back")
+    if card is Card.PLAY2:
+        return CardFace("play-two", "x2", title, "next plays 2")
+    if card is Card.HOLD:
+        return CardFace("hold", "", title, "total +0")
+    return CardFace("ono99", "99", title, _ONO99_EFFECT.get(rules.ono99_card, rules.ono99_card))
+
+
+@dataclass(frozen=True)
+class CardSlot:
+    """One card in the hand as the screen hands it down: its face and whether it may go now.
+
+    `reason` says why a card cannot be chosen (empty when it can).
+    """
+
+    face: CardFace
+    playable: bool
+    reason: str = ""
+
+
+class CardWidget(Widget, can_focus=True):
+    """One card of the hand. Posts `Chosen` on click or Enter."""
+
+    DEFAULT_CSS = """
+    CardWidget {
+        width: 14;
+        height: 7;
+        border: round $foreground 60%;
+        padding: 0;
+        margin: 0 1 0 0;
+        text-style: bold;
+    }
+    CardWidget.kind-number { color: $text-primary; border: round $primary; }
+    CardWidget.kind-ten { color: $text-success; border: round $success; }
+    CardWidget.kind-minus-ten { color: $text-secondary; border: round $secondary; }
+    CardWidget.kind-reverse { color: $text-accent; border: heavy $accent; }
+    CardWidget.kind-play-two { color: $text-warning; border: heavy $warning; }
+    CardWidget.kind-hold { color: $foreground; border: heavy $foreground; }
+    CardWidget.kind-ono99 { color: $text-error; border: double $error; }
+    CardWidget.-unplayable {
+        color: $text-muted;
+        border: dashed $foreground 30%;
+        text-style: not bold;
+    }
+    CardWidget:focus { background: $boost; border: thick $accent; }
+    CardWidget.-unplayable:focus { border: thick $foreground 50%; }
+    CardWidget.-compact { height: 3; width: 14; }
+    """
+
+    BINDINGS = [Binding("enter", "choose", "Play", show=False)]
+
+    slot: reactive[CardSlot | None] = reactive(None, layout=True)
+
+    class Chosen(Message):
+        """The player picked this card (click or Enter)."""
+
+        def __init__(self, card: CardWidget) -> None:
+            super().__init__()
+            self.card = card
+
+        @property
+        def index(self) -> int:
+            """Position of the card in the hand, from 0."""
+            return self.card.index
+
+    class Focused(Message):
+        """This card got the focus; the hand shows its reason, if any."""
+
+        def __init__(self, card: CardWidget) -> None:
+            super().__init__()
+            self.card = card
+
+    def __init__(self, index: int, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.index = index
+
+    def watch_slot(self, old: CardSlot | None, new: CardSlot | None) -> None:
+        if old is not None:
+            self.remove_class(f"kind-{old.face.kind}")
+        if new is not None:
+            self.add_class(f"kind-{new.face.kind}")
+            self.set_class(not new.playable, "-unplayable")
+            self.tooltip = new.reason or None
+
+    def render(self) -> Content:
+        slot = self.slot
+        if slot is None:
+            return Content("")
+        glyphs = current_glyphs(self)
+        face = slot.face
+        width = max(self.content_size.width, 1)
+        key = str(self.index + 1)
+        mark = f" {glyphs.blocked}" if not slot.playable else ""
+        symbol = face.symbol(glyphs)
+        if self.content_size.height < 5:
+            label = face.big or face.title
+            return Content(f"{key}{mark} {symbol} {label}")
+        corner = f"{key}{mark}"
+        top = corner + symbol.rjust(width - len(corner))
+        if face.big:
+            big_rows = glyphs.big(face.big)
+        else:
+            big_rows = ("", face.title.upper(), "")
+        rows = [top, *(row.center(width) for row in big_rows), face.effect.center(width)]
+        return Content("\n".join(rows))
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.focus()
+        self.post_message(self.Chosen(self))
+
+    def on_focus(self, event: events.Focus) -> None:
+        self.post_message(self.Focused(self))
+
+    def action_choose(self) -> None:
+        self.post_message(self.Chosen(self))
+
+
+class HandView(Widget):
+    """The row of cards plus a hint line that explains the focused card.
+
+    `show()` updates the cards in place (no recompose), so a new hand costs only the
+    repaint of the cards that changed.
+    """
+
+    DEFAULT_CSS = """
+    HandView { height: auto; width: 1fr; }
+    HandView > Horizontal { height: auto; width: 1fr; align-horizontal: center; }
+    HandView > #hand-hint { height: 1; width: 1fr; content-align: center middle; color: $text-muted; }
+    HandView > #hand-hint.-blocked { color: $text-warning; }
+    """
+
+    BINDINGS = [
+        Binding("left", "move(-1)", "Left", show=False),
+        Binding("right", "move(1)", "Right", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Horizontal(id="hand-cards")
+        yield Static("", id="hand-hint")
+
+    @property
+    def cards(self) -> list[CardWidget]:
+        """The card widgets, in hand order."""
+        return list(self.query_one("#hand-cards").query_children(CardWidget))
+
+    def show(self, slots: Sequence[CardSlot], *, compact: bool = False) -> None:
+        """Display these cards, reusing the existing widgets where possible."""
+        row = self.query_one("#hand-cards", Horizontal)
+        widgets = self.cards
+        for extra in widgets[len(slots) :]:
+            extra.remove()
+        missing = [CardWidget(index) for index in range(len(widgets), len(slots))]
+        if missing:
+            row.mount_all(missing)
+        for widget, slot in zip([*widgets[: len(slots)], *missing], slots):
+            widget.set_class(compact, "-compact")
+            if widget.slot != slot:
+                widget.slot = slot
+            elif widget.has_focus:
+                self._explain(widget)
+
+    def set_hint(self, text: str, *, blocked: bool = False) -> None:
+        """Replace the hint line (the screen uses it for prompts like "choose a discard")."""
+        hint = self.query_one("#hand-hint", Static)
+        hint.update(text)
+        hint.set_class(blocked, "-blocked")
+
+    def on_card_widget_focused(self, message: CardWidget.Focused) -> None:
+        self._explain(message.card)
+
+    def _explain(self, card: CardWidget) -> None:
+        slot = card.slot
+        if slot is None:
+            return
+        if slot.playable:
+            self.set_hint(f"{card.index + 1}: {slot.face.title} - {slot.face.effect}")
+        else:
+            self.set_hint(f"{card.index + 1}: {slot.face.title} cannot be played: {slot.reason}", blocked=True)
+
+    def action_move(self, step: int) -> None:
+        cards = self.cards
+        if not cards:
+            return
+        focused = next((i for i, card in enumerate(cards) if card.has_focus), -1)
+        cards[(focused + step) % len(cards)].focus()

@@ -1,0 +1,127 @@
+"""Every seat at the table, one line each: whose turn, name, cards, tokens or score, marks.
+
+Marks are glyphs *and* words where space allows, so nothing depends on colour: the turn
+marker, "(you)", bot, disconnected, eliminated, out of the round, owes two cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from textual.app import ComposeResult
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+
+from ono99tui.ui.glyphs import Glyphs, current_glyphs
+from ono99tui.ui.widgets.static_text import update_if_changed
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """One seat as the seat list shows it.
+
+    `tokens` is None unless the table plays with tokens; `score` None unless with points.
+    """
+
+    name: str
+    cards: int
+    is_you: bool = False
+    is_turn: bool = False
+    is_bot: bool = False
+    connected: bool = True
+    eliminated: bool = False
+    out_of_round: bool = False
+    owes_two: bool = False
+    tokens: int | None = None
+    score: int | None = None
+
+    def marks(self, glyphs: Glyphs) -> str:
+        """The status marks after the name, in the given glyph set."""
+        parts: list[str] = []
+        if self.is_bot:
+            parts.append(glyphs.bot)
+        if not self.connected:
+            parts.append(f"{glyphs.disconnected}away")
+        if self.eliminated:
+            parts.append(f"{glyphs.eliminated}out")
+        elif self.out_of_round:
+            parts.append(f"{glyphs.eliminated}sits out")
+        if self.owes_two:
+            parts.append("owes 2")
+        return " ".join(parts)
+
+
+class SeatLine(Widget):
+    """One seat's line; repaints only when its `SeatInfo` changes."""
+
+    DEFAULT_CSS = """
+    SeatLine { height: 1; width: 1fr; }
+    SeatLine.-turn { background: $boost; text-style: bold; color: $text-accent; }
+    SeatLine.-you { text-style: underline; }
+    SeatLine.-eliminated { color: $text-muted; text-style: strike; }
+    SeatLine.-away { color: $text-muted; }
+    SeatLine.-owes { color: $text-warning; }
+    """
+
+    info: reactive[SeatInfo | None] = reactive(None)
+
+    def watch_info(self, info: SeatInfo | None) -> None:
+        if info is None:
+            return
+        self.set_class(info.is_turn, "-turn")
+        self.set_class(info.is_you, "-you")
+        self.set_class(info.eliminated or info.out_of_round, "-eliminated")
+        self.set_class(not info.connected, "-away")
+        self.set_class(info.owes_two, "-owes")
+
+    def render(self) -> Content:
+        info = self.info
+        if info is None:
+            return Content("")
+        glyphs = current_glyphs(self)
+        turn = glyphs.turn_marker if info.is_turn else " "
+        name = info.name + (" (you)" if info.is_you else "")
+        standing = ""
+        if info.tokens is not None:
+            standing = glyphs.token * info.tokens if info.tokens <= 5 else f"{info.tokens}{glyphs.token}"
+        elif info.score is not None:
+            standing = f"{info.score}pt"
+        width = max(self.content_size.width, 10)
+        left = f"{turn} {name}"
+        right = " ".join(part for part in (f"{info.cards}c", standing, info.marks(glyphs)) if part)
+        room = width - len(right) - 1
+        if room < 4:
+            return Content(f"{left[:width]}")
+        if len(left) > room:
+            left = left[: room - 1] + "~"
+        return Content(left.ljust(room) + " " + right)
+
+
+class SeatList(Widget):
+    """The seat lines plus a spectator count."""
+
+    DEFAULT_CSS = """
+    SeatList { height: auto; width: 1fr; }
+    SeatList > #spectators { height: 1; color: $text-muted; }
+    SeatList > #spectators.-none { display: none; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="spectators", classes="-none")
+
+    def show(self, seats: Sequence[SeatInfo], spectators: int = 0) -> None:
+        """Display these seats, updating existing lines in place."""
+        lines = list(self.query_children(SeatLine))
+        for extra in lines[len(seats) :]:
+            extra.remove()
+        missing = [SeatLine() for _ in range(len(lines), len(seats))]
+        if missing:
+            self.mount_all(missing, before="#spectators")
+        for line, info in zip([*lines[: len(seats)], *missing], seats):
+            line.info = info
+        watchers = self.query_one("#spectators", Static)
+        update_if_changed(watchers, f"{spectators} watching" if spectators else "")
+        watchers.set_class(not spectators, "-none")

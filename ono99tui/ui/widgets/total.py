@@ -1,0 +1,94 @@
+"""The middle of the table: the running total in large digits, the limit, the direction of
+play and any pending Play 2 / Double Play.
+
+Each part is its own small widget, updated only when its value changes, so an opponent's
+move repaints a few cells rather than the whole panel. Parts that draw glyphs do so in
+`render()`, so switching the glyph set only needs a refresh.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+
+from ono99tui.ui.glyphs import current_glyphs
+from ono99tui.ui.widgets.static_text import update_if_changed
+
+
+class BigNumber(Widget):
+    """A number drawn three rows high in the app's glyph set."""
+
+    DEFAULT_CSS = """
+    BigNumber { width: 1fr; height: 3; text-style: bold; text-align: center; }
+    """
+
+    value: reactive[str] = reactive("", layout=True)
+
+    def render(self) -> Content:
+        return Content("\n".join(current_glyphs(self).big(self.value)))
+
+
+class DirectionLine(Widget):
+    """"↻ clockwise" or "↺ counter-clockwise"."""
+
+    DEFAULT_CSS = """
+    DirectionLine { width: 1fr; height: 1; content-align-horizontal: center; }
+    """
+
+    direction: reactive[int] = reactive(1)
+
+    def render(self) -> Content:
+        glyphs = current_glyphs(self)
+        return Content(glyphs.clockwise if self.direction >= 0 else glyphs.counterclockwise)
+
+
+class TotalPanel(Widget):
+    """Running total, limit, direction and the pending two-card obligation."""
+
+    DEFAULT_CSS = """
+    TotalPanel { height: auto; width: 1fr; align-horizontal: center; padding: 0 1; }
+    TotalPanel > Static { width: 1fr; height: auto; text-align: center; }
+    TotalPanel > BigNumber { color: $text-accent; }
+    TotalPanel > #total-small { display: none; text-style: bold; color: $text-accent; }
+    TotalPanel.-near-limit > BigNumber { color: $text-error; }
+    TotalPanel.-near-limit > #total-small { color: $text-error; }
+    TotalPanel > #limit { color: $text-muted; }
+    TotalPanel > #obligation { text-style: bold; color: $text-warning; }
+    TotalPanel > #obligation.-mine { background: $warning; color: $background; }
+    TotalPanel > #obligation.-none { display: none; }
+    TotalPanel.-compact > BigNumber { display: none; }
+    TotalPanel.-compact > #total-small { display: block; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield BigNumber(id="total-big")
+        yield Static("", id="total-small")
+        yield Static("", id="limit")
+        yield DirectionLine(id="direction")
+        yield Static("", id="obligation", classes="-none")
+
+    def show(
+        self,
+        *,
+        total: int,
+        limit_text: str,
+        near_limit: bool,
+        direction: int,
+        obligation: str,
+        obligation_mine: bool,
+    ) -> None:
+        """Display the middle of the table; parts whose value is unchanged are not touched."""
+        big = self.query_one(BigNumber)
+        if big.value != str(total):
+            big.value = str(total)
+            self.query_one("#total-small", Static).update(f"Total {total}")
+        self.set_class(near_limit, "-near-limit")
+        update_if_changed(self.query_one("#limit", Static), limit_text)
+        self.query_one(DirectionLine).direction = direction
+        line = self.query_one("#obligation", Static)
+        update_if_changed(line, obligation)
+        line.set_class(not obligation, "-none")
+        line.set_class(obligation_mine and bool(obligation), "-mine")
