@@ -198,8 +198,12 @@ class TableClient:
 
     @property
     def seat(self) -> int | None:
-        """This session's seat, or None for a spectator."""
-        return self.welcome.seat if self.welcome else None
+        """This session's seat, or None for a spectator (the lobby's `you` is the latest)."""
+        if self.welcome is None or self.welcome.role != "player":
+            return None
+        if self.lobby is not None and self.lobby.you is not None:
+            return self.lobby.you
+        return self.welcome.seat
 
     @property
     def role(self) -> str | None:
@@ -359,6 +363,7 @@ class TableClient:
     def _adopt(self, link: _Link, welcome: Welcome, extra: list[Message],
                notice: Reconnected | None = None) -> None:
         self._link = link
+        self.lobby = None  # the server follows the welcome with a fresh lobby
         if notice is not None:
             self._queue.put_nowait(notice)
         self.welcome = welcome

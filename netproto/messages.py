@@ -305,6 +305,8 @@ class Lobby(Message):
     phase: str
     seats: tuple[SeatInfo, ...]
     host_seat: int | None = None
+    # The receiver's own seat (seats shift when someone leaves the waiting room).
+    you: int | None = None
     capacity: int = 0
     spectators: int = 0
     options: dict[str, Any] = field(default_factory=dict)
@@ -324,6 +326,7 @@ class Lobby(Message):
             phase=_choice(data, "phase", cls.kind, PHASES),
             seats=tuple(SeatInfo.from_wire(seat) for seat in seats),
             host_seat=_optional_int(data, "host_seat", cls.kind, high=MAX_SEATS_LISTED),
+            you=_optional_int(data, "you", cls.kind, high=MAX_SEATS_LISTED),
             capacity=_int(data, "capacity", cls.kind, high=MAX_SEATS_LISTED, default=0,
                           required=False),
             spectators=_int(data, "spectators", cls.kind, default=0, required=False),

@@ -1,0 +1,84 @@
+"""A bot that plays over the network like any other client (`ono99 bot`, load tests)."""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass, field
+
+from netproto.client import Closed, Disconnected, TableClient
+from netproto.connection import State
+from netproto.messages import Error, Lobby, View
+
+from ono99tui.bots import Bot
+from ono99tui.game.codec import move_to_wire, view_from_wire
+
+log = logging.getLogger(__name__)
+
+# Errors a well-behaved client can still get: a move in flight when the view changed
+# (e.g. the late-draw race), or an action that crossed a phase change.
+HARMLESS_ERROR_CODES = frozenset({"stale-seq", "unexpected-message"})
+
+
+class BotPlayerError(Exception):
+    """The table refused the bot or went away before the matches were played."""
+
+
+@dataclass
+class BotReport:
+    """What a network bot saw: matches finished, moves sent, harmless refusals."""
+
+    matches: int = 0
+    moves: int = 0
+    stale: int = 0
+    reconnects: int = 0
+    winners: list[list[int]] = field(default_factory=list)
+
+
+async def play_matches(client: TableClient, bot: Bot, matches: int,
+                       rng: random.Random | None = None) -> BotReport:
+    """Play `matches` matches at the client's table, then say bye.
+
+    Raises BotPlayerError if the table refuses a move, closes the session, or seats the
+    bot as a spectator.
+    """
+    rng = rng or random.Random()
+    report = BotReport()
+    if client.role != "player":
+        await client.close()
+        raise BotPlayerError("the table is full or playing: the bot was seated as a spectator")
+    phase = None
+    async for item in client:
+        if isinstance(item, View):
+            # Act only on the newest view: an older one would only earn a stale-seq error.
+            if item is not client.view or client.state is not State.SEATED:
+                continue
+            player_view = view_from_wire(item.view)
+            if player_view.legal_moves:
+                move = bot.choose(player_view, rng)
+                await client.send_move(move_to_wire(move), seq=item.seq)
+                report.moves += 1
+        elif isinstance(item, Lobby):
+            if phase == "playing" and item.phase == "finished":
+                report.matches += 1
+                report.winners.append(list(item.results.get("winners", [])))
+                if report.matches >= matches:
+                    await client.close("played enough matches")
+                    return report
+            # Only answer the newest lobby: a rematch may already be under way.
+            if (item.phase == "finished" and item.you is not None and item is client.lobby
+                    and client.state is State.LOBBY):
+                seat = item.seats[item.you]
+                if not seat.ready:
+                    await client.ready()
+            phase = item.phase
+        elif isinstance(item, Error):
+            if item.code not in HARMLESS_ERROR_CODES:
+                await client.close("refused")
+                raise BotPlayerError(f"the table refused: {item.code}: {item.reason}")
+            report.stale += 1
+        elif isinstance(item, Disconnected):
+            report.reconnects += 1
+        elif isinstance(item, Closed):
+            raise BotPlayerError(f"the session ended early: {item.code}: {item.reason}")
+    raise BotPlayerError("the session ended early")

@@ -1,0 +1,84 @@
+"""The settings of one table: who may sit, which rules, how long a dropped seat is held."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ono99tui.game import MAX_PLAYERS, MIN_PLAYERS, Rules, preset
+from ono99tui.game.codec import rules_to_wire
+
+ABANDON_POLICIES = ("bot",)
+DEFAULT_GRACE_SECONDS = 60.0
+# RULES.md §3: with the late-draw penalty a bot next in turn waits this long for a human.
+LATE_DRAW_BOT_WAIT = 2.0
+
+
+class TableConfigError(ValueError):
+    """A table setting out of range; the message names it."""
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """Everything a host decides about a table before (and, for some, while) it runs."""
+
+    name: str = "ONO 99 table"
+    rules: Rules = field(default_factory=preset)
+    capacity: int = 4
+    password: str | None = None
+    # Only the hello carrying this key gets host rights; None: the first human seated.
+    host_key: str | None = None
+    # Deal automatically once this many seats are taken (None: the host starts).
+    start_when: int | None = None
+    grace_seconds: float = DEFAULT_GRACE_SECONDS
+    # What happens to a seat whose player never comes back: a bot plays it on.
+    abandon_policy: str = "bot"
+    takeover_bot: str = "greedy"
+    # Pause before a bot acts, so humans can follow; 0 in tests and benchmarks.
+    bot_delay: float = 0.6
+    late_draw_bot_wait: float = LATE_DRAW_BOT_WAIT
+    seed: int | None = None
+
+    def __post_init__(self) -> None:
+        if not MIN_PLAYERS <= self.capacity <= MAX_PLAYERS:
+            raise TableConfigError(f"seats must be {MIN_PLAYERS} to {MAX_PLAYERS}")
+        if self.start_when is not None and not MIN_PLAYERS <= self.start_when <= self.capacity:
+            raise TableConfigError(f"start-when must be {MIN_PLAYERS} to the number of seats")
+        if self.grace_seconds < 0 or self.bot_delay < 0 or self.late_draw_bot_wait < 0:
+            raise TableConfigError("times must not be negative")
+        if self.abandon_policy not in ABANDON_POLICIES:
+            raise TableConfigError(f"abandon policy must be one of {', '.join(ABANDON_POLICIES)}")
+        if not self.name.strip():
+            raise TableConfigError("a table needs a name")
+
+    def public_options(self) -> dict[str, Any]:
+        """The options every seat may see (in `lobby.options`)."""
+        return {
+            "preset": self.rules.name,
+            "rules": rules_to_wire(self.rules),
+            "grace_seconds": self.grace_seconds,
+            "abandon_policy": self.abandon_policy,
+            "password": self.password is not None,
+        }
+
+
+def rules_from_options(current: Rules, options: dict[str, Any]) -> Rules:
+    """Rules after a host's `set_options`: {"preset": name, "rules": {option: value}}.
+
+    Raises ValueError (UnknownPreset, InvalidRules) for anything the engine refuses.
+    """
+    rules = current
+    if "preset" in options:
+        name = options["preset"]
+        if not isinstance(name, str):
+            raise ValueError("preset must be a preset name")
+        rules = preset(name)
+    overrides = options.get("rules", {})
+    if not isinstance(overrides, dict):
+        raise ValueError("rules must be a map of option names to values")
+    if overrides:
+        if "name" in overrides:
+            raise ValueError("the rules' name follows the preset")
+        rules = rules.replace(**overrides)
+    return rules
+

@@ -1,0 +1,68 @@
+"""One seat at the table: who plays it (a connected human, a bot, or a bot standing in)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from netproto.messages import MAX_EVENTS, SeatInfo
+from netproto.server import Peer
+
+from ono99tui.bots import Bot
+
+
+@dataclass(eq=False)
+class Seat:
+    """A seat; identity (not its index, which shifts in the waiting room) keys its token."""
+
+    name: str
+    human: bool
+    bot: Bot | None = None
+    peer: Peer | None = None
+    ready: bool = False
+    # A bot plays for a human who left or dropped past the grace period.
+    taken_over: bool = False
+    # Sequence number of the last view sent to this seat (strictly increasing, never reset).
+    seq: int = 0
+    # Events (wire form) not yet delivered with a view, e.g. while the player is away.
+    pending_events: list[dict[str, Any]] = field(default_factory=list)
+    grace_timer: asyncio.TimerHandle | None = None
+
+    @property
+    def connected(self) -> bool:
+        """A bot is always there; a human when their connection is up."""
+        return not self.human or self.peer is not None
+
+    @property
+    def bot_plays(self) -> bool:
+        """Whether the host chooses this seat's moves."""
+        return self.bot is not None and (not self.human or self.taken_over)
+
+    def queue_events(self, events: list[dict[str, Any]]) -> None:
+        """Keep events for the next view, dropping the oldest past the per-view limit."""
+        self.pending_events.extend(events)
+        if len(self.pending_events) > MAX_EVENTS:
+            del self.pending_events[: len(self.pending_events) - MAX_EVENTS]
+
+    def take_events(self) -> tuple[dict[str, Any], ...]:
+        """The queued events, emptying the queue."""
+        events = tuple(self.pending_events)
+        self.pending_events.clear()
+        return events
+
+    def cancel_grace(self) -> None:
+        """Stop the countdown that would hand this seat to a bot (or free it)."""
+        if self.grace_timer is not None:
+            self.grace_timer.cancel()
+            self.grace_timer = None
+
+    def info(self, index: int) -> SeatInfo:
+        """This seat as the waiting room lists it."""
+        return SeatInfo(
+            seat=index,
+            name=self.name,
+            kind="bot" if self.bot_plays else "human",
+            ready=self.ready or not self.human,
+            connected=self.connected,
+        )
