@@ -1,0 +1,58 @@
+"""`ono99 join [HOST[:PORT]]`: the lobby of tables on the LAN, or straight to one table."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from netproto.constants import DEFAULT_PORT
+from netproto.interfaces import add_mdns_interface_option
+
+HELP = "join a table: pick one found on the network, or give its address"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The join options; with no address the lobby lists the tables found on the LAN."""
+    parser.add_argument(
+        "address",
+        nargs="?",
+        metavar="HOST[:PORT]",
+        help=f"go straight to the table at this address (default port {DEFAULT_PORT})",
+    )
+    parser.add_argument("--name", default=None, help="your name at the table (remembered)")
+    parser.add_argument("--spectate", action="store_true", help="watch instead of playing")
+    parser.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
+    add_mdns_interface_option(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the lobby (or the table at `address`); returns the exit status."""
+    from netproto.interfaces import InterfaceError, resolve_interfaces
+    from ono99tui.ui.joining import AddressError, parse_address
+
+    if args.address is not None:
+        try:
+            address = parse_address(args.address)
+        except AddressError as error:
+            print(f"ono99 join: {error}", file=sys.stderr)
+            return 2
+        interfaces = None  # an address needs no mDNS at all
+    else:
+        address = None
+        try:
+            interfaces = resolve_interfaces(args.mdns_interface)
+        except InterfaceError as error:
+            print(f"ono99 join: {error}", file=sys.stderr)
+            return 2
+
+    from ono99tui.ui.app import Ono99App
+    from ono99tui.ui.screens.lobby import LobbyScreen
+
+    def lobby() -> LobbyScreen:
+        return LobbyScreen(
+            interfaces, name=args.name, join_address=address, spectate=args.spectate
+        )
+
+    app = Ono99App(start_screen=lobby, ascii_glyphs=True if args.ascii else None)
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,138 @@
+"""`ono99 host` with its Textual app: the table server, its advertisement and the host's seat.
+
+Everything runs on one event loop: the `TableServer` and the `TableAdvertiser` start
+first, then the app connects to the table over loopback like any player (with the host
+key that gives it host rights) and opens the waiting room. Quitting the app closes the
+table and withdraws its advertisement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import getpass
+import ipaddress
+import secrets
+import sys
+from dataclasses import replace
+
+from netproto.client import TableClient
+from netproto.discovery import InvalidTableInfo, TableAdvertiser
+from netproto.interfaces import InterfaceError, resolve_interfaces
+from ono99tui.commands.host import table_config_from_args
+from ono99tui.config import ConfigError, load_settings
+from ono99tui.headless import table_info
+from ono99tui.table import TableServer, TableSummary
+from ono99tui.table_config import TableConfig
+from ono99tui.ui.app import Ono99App
+from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+
+
+class HostError(Exception):
+    """The table could not be opened; the message says why, for the terminal."""
+
+
+def host_player_name() -> str:
+    """The host's own name at the table: the remembered one, else the login name."""
+    try:
+        name = load_settings().player_name
+    except ConfigError:
+        name = ""
+    if name:
+        return name
+    try:
+        return getpass.getuser() or "host"
+    except (KeyError, OSError):
+        return "host"
+
+
+def loopback_for(bind: str) -> str:
+    """The address the host's own app connects to for a server bound to `bind`."""
+    try:
+        address = ipaddress.ip_address(bind)
+    except ValueError:
+        return bind  # a host name
+    if address.is_unspecified:
+        return "::1" if address.version == 6 else "127.0.0.1"
+    return bind
+
+
+def invitation(addresses: list[str], port: int) -> str:
+    """What the host tells friends to type."""
+    if not addresses:
+        return ""
+    return f"Others join with: ono99 join   (or ono99 join {addresses[0]}:{port})"
+
+
+async def host_table(args: argparse.Namespace, config: TableConfig) -> int:
+    """Serve the table, advertise it, run the host's app; everything stops when it quits."""
+    server: TableServer | None = None
+    advertiser: TableAdvertiser | None = None
+    updates: set[asyncio.Task[None]] = set()
+    loop = asyncio.get_running_loop()
+
+    def on_change(summary: TableSummary) -> None:
+        if advertiser is not None and server is not None:
+            task = loop.create_task(advertiser.update(table_info(summary, server.port)))
+            updates.add(task)
+            task.add_done_callback(updates.discard)
+
+    try:
+        interfaces = [] if args.no_advertise else resolve_interfaces(args.mdns_interface)
+    except InterfaceError as error:
+        raise HostError(str(error)) from None
+    server = TableServer(config, on_change=on_change)
+    try:
+        await server.start(args.bind, args.port)
+    except OSError as error:
+        raise HostError(
+            f"cannot listen on {args.bind}:{args.port}: {error.strerror or error}"
+        ) from None
+    try:
+        for _ in range(args.bots):
+            server.table.add_bot(args.bot)
+        if interfaces:
+            try:
+                advertiser = TableAdvertiser(
+                    table_info(server.table.summary(), server.port), interfaces
+                )
+            except InvalidTableInfo as error:
+                raise HostError(str(error)) from None
+            await advertiser.start()
+        player = host_player_name()
+        connect_to = loopback_for(args.bind)
+
+        async def connect() -> TableClient:
+            return await TableClient.connect(
+                connect_to, server.port, name=player, password=config.password,
+                host_key=config.host_key,
+            )
+
+        invite = invitation(interfaces, server.port)
+        app = Ono99App(connect, start_screen=lambda: WaitingRoomScreen(invite=invite))
+        await app.run_async()
+        return app.return_code or 0
+    finally:
+        await server.stop()
+        for task in list(updates):
+            task.cancel()
+        if advertiser is not None:
+            with contextlib.suppress(Exception):
+                await advertiser.close()
+
+
+def run_host(args: argparse.Namespace) -> int:
+    """The non-headless `ono99 host`: returns the exit status."""
+    try:
+        config = table_config_from_args(args, headless=False)
+    except ValueError as error:
+        print(f"ono99 host: {error}", file=sys.stderr)
+        return 2
+    # Only the app started here may act as the host, whoever else connects first.
+    config = replace(config, host_key=secrets.token_urlsafe(24))
+    try:
+        return asyncio.run(host_table(args, config))
+    except HostError as error:
+        print(f"ono99 host: {error}", file=sys.stderr)
+        return 1

@@ -1,0 +1,355 @@
+"""The lobby of `ono99 join`: tables found on the LAN, live, and a way to any other table.
+
+The list follows a `TableBrowser` (added / updated / removed as the hosts announce them);
+a typed `HOST[:PORT]` reaches a table when multicast is blocked. The player's name is
+remembered in the config directory. Joining connects here, asks for the password when the
+table wants one, then hands the connected client to the app and opens the waiting room.
+"""
+
+from __future__ import annotations
+
+import getpass
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, DataTable, Footer, Input, Label, Static
+
+from netproto.client import ClientSettings, TableClient
+from netproto.discovery import DiscoveredTable, TableBrowser, TableChange, TableEvent
+from netproto.names import clean_name
+from netproto.errors import BadName
+from ono99tui.config import ConfigError, ResumeTokens, Settings, load_settings, save_settings
+from ono99tui.ssh import ssh_command_line
+from ono99tui.ui.joining import Address, AddressError, JoinError, JoinRequest, connect, parse_address
+from ono99tui.ui.screens.password_prompt import PasswordPrompt
+from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+
+if TYPE_CHECKING:
+    from ono99tui.ui.app import Ono99App
+
+_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("name", "Table"),
+    ("host", "Host"),
+    ("rules", "Rules"),
+    ("seats", "Seats"),
+    ("state", "State"),
+    ("password", "Password"),
+)
+
+
+def default_player_name() -> str:
+    """A name to start from when none is remembered: the login name."""
+    try:
+        return clean_name(getpass.getuser())
+    except (BadName, KeyError, OSError):
+        return ""
+
+
+def describe_table(table: DiscoveredTable) -> str:
+    """One line about a table for the detail bar: where it is and how to reach it by ssh."""
+    info = table.info
+    where = ", ".join(f"{address}:{info.port}" for address in info.addresses) or "no address"
+    line = f"{info.name} by {info.host_player} at {where}"
+    if info.ssh_port is not None and info.addresses:
+        line += f"  |  {ssh_command_line(info.addresses[0], info.ssh_port)}"
+    return line
+
+
+class LobbyScreen(Screen[None]):
+    """Pick a table (or type its address), say who you are, join or watch."""
+
+    CSS_PATH = "lobby.tcss"
+    AUTO_FOCUS = "#tables"
+
+    BINDINGS = [
+        Binding("j", "join", "Join"),
+        Binding("w", "spectate", "Watch"),
+        Binding("a", "focus_address", "Address"),
+        Binding("n", "focus_name", "Name"),
+        Binding("escape", "focus_tables", "Tables", show=False),
+    ]
+
+    def __init__(
+        self,
+        interfaces: list[str] | None,
+        *,
+        config_directory: Path | None = None,
+        client_settings: ClientSettings | None = None,
+        name: str | None = None,
+        join_address: Address | None = None,
+        spectate: bool = False,
+    ) -> None:
+        """`interfaces`: where to browse for tables (None: no browsing, addresses only).
+
+        `name` overrides the remembered player name (from `--name`); `join_address` joins
+        that table at once (`ono99 join HOST:PORT`); `spectate` makes watching the default.
+        """
+        super().__init__()
+        self.interfaces = interfaces
+        self.join_address = join_address
+        self.spectate_default = spectate
+        self.config_directory = config_directory
+        self.client_settings = client_settings
+        self.tables: dict[str, DiscoveredTable] = {}
+        try:
+            self.settings = load_settings(config_directory)
+            self._settings_problem: str | None = None
+        except ConfigError as error:
+            self.settings = Settings()
+            self._settings_problem = str(error)
+        if name:
+            self.settings = replace(self.settings, player_name=name)
+        elif not self.settings.player_name:
+            self.settings = replace(self.settings, player_name=default_player_name())
+        if join_address is not None:
+            self.settings = replace(self.settings, last_address=str(join_address))
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="lobby"):
+            yield Static(self._title_text(), id="lobby-title")
+            yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="table-detail")
+            with Horizontal(classes="field-row"):
+                yield Label("Your name", classes="field-label")
+                yield Input(
+                    value=self.settings.player_name,
+                    placeholder="how others see you",
+                    max_length=24,
+                    id="player-name",
+                )
+            with Horizontal(classes="field-row"):
+                yield Label("Address", classes="field-label")
+                yield Input(
+                    value=self.settings.last_address,
+                    placeholder="HOST or HOST:PORT, for a table not listed",
+                    id="address",
+                )
+                yield Button("Join", id="join-button", variant="primary")
+                yield Button("Watch", id="watch-button")
+            yield Static("", id="lobby-status")
+        yield Footer()
+
+    def _title_text(self) -> str:
+        if self.interfaces:
+            return f"Tables on your network ({', '.join(self.interfaces)})"
+        return "Tables on your network (not browsing: type an address)"
+
+    def on_mount(self) -> None:
+        tables = self.query_one("#tables", DataTable)
+        for key, label in _COLUMNS:
+            tables.add_column(label, key=key)
+        if self._settings_problem:
+            self.notify(self._settings_problem, title="Settings not read", severity="warning")
+        if self.interfaces:
+            self.set_status("Looking for tables...")
+            self.browse()
+        else:
+            self.set_status("Type the host's address, e.g. 192.168.1.20:9099")
+        if not self.settings.player_name:
+            self.query_one("#player-name", Input).focus()
+        elif self.join_address is not None:
+            self._join_address(spectate=self.spectate_default)
+
+    # --- the live list ----------------------------------------------------------------------
+
+    @work(exclusive=True, group="browse", exit_on_error=False)
+    async def browse(self) -> None:
+        """Follow the tables advertised on the chosen interfaces for as long as the screen lives."""
+        assert self.interfaces
+        try:
+            async with TableBrowser(self.interfaces) as browser:
+                async for event in browser.events():
+                    self.apply_table_event(event)
+        except OSError as error:
+            self.set_status(f"Cannot browse the network ({error}); type an address instead.")
+
+    def apply_table_event(self, event: TableEvent) -> None:
+        """Show one change of the set of tables (added, updated or removed)."""
+        tables = self.query_one("#tables", DataTable)
+        key = event.table.service_name
+        if event.change is TableChange.REMOVED:
+            if self.tables.pop(key, None) is not None:
+                tables.remove_row(key)
+        elif key in self.tables:
+            self.tables[key] = event.table
+            for column, value in self._cells(event.table).items():
+                tables.update_cell(key, column, value)
+        else:
+            self.tables[key] = event.table
+            tables.add_row(*self._cells(event.table).values(), key=key)
+        count = len(self.tables)
+        self.set_status(
+            "No table found yet: start one with `ono99 host`, or type an address."
+            if count == 0
+            else f"{count} table{'s' if count != 1 else ''} found. Enter joins, w watches."
+        )
+        self._show_detail()
+
+    @staticmethod
+    def _cells(table: DiscoveredTable) -> dict[str, Text]:
+        info = table.info
+        # Text, not str: a str cell would be read as Rich markup, and names are the players'.
+        return {
+            "name": Text(info.name),
+            "host": Text(info.host_player),
+            "rules": Text(info.rules),
+            "seats": Text(f"{info.seats_taken}/{info.seats_total}"),
+            "state": Text(info.state.value),
+            "password": Text("yes" if info.password_required else "no"),
+        }
+
+    def selected_table(self) -> DiscoveredTable | None:
+        """The table under the cursor, if the list has any."""
+        tables = self.query_one("#tables", DataTable)
+        if tables.row_count == 0:
+            return None
+        row_key, _ = tables.coordinate_to_cell_key(tables.cursor_coordinate)
+        return self.tables.get(str(row_key.value))
+
+    @on(DataTable.RowHighlighted, "#tables")
+    def _show_detail(self) -> None:
+        table = self.selected_table()
+        detail = self.query_one("#table-detail", Static)
+        detail.update(Text(describe_table(table)) if table else "")
+
+    def set_status(self, text: str) -> None:
+        """The one-line status under the form."""
+        self.query_one("#lobby-status", Static).update(Text(text))
+
+    # --- actions ----------------------------------------------------------------------------
+
+    @on(DataTable.RowSelected, "#tables")
+    def _row_chosen(self) -> None:
+        self.action_join()
+
+    @on(Input.Submitted, "#address")
+    def _address_submitted(self) -> None:
+        self._join_address(spectate=self.spectate_default)
+
+    @on(Input.Submitted, "#player-name")
+    def _name_submitted(self) -> None:
+        if self.query_one("#address", Input).value.strip() and not self.tables:
+            self._join_address(spectate=False)
+        else:
+            self.query_one("#tables", DataTable).focus()
+
+    @on(Button.Pressed, "#join-button")
+    def _join_pressed(self) -> None:
+        self._join_address(spectate=self.spectate_default)
+
+    @on(Button.Pressed, "#watch-button")
+    def _watch_pressed(self) -> None:
+        self._join_address(spectate=True)
+
+    def action_join(self) -> None:
+        """Join the highlighted table (or the typed address when the list is empty)."""
+        self._join_selected(spectate=self.spectate_default)
+
+    def action_spectate(self) -> None:
+        """Watch the highlighted table (or the typed address when the list is empty)."""
+        self._join_selected(spectate=True)
+
+    def action_focus_address(self) -> None:
+        """Move to the address field."""
+        self.query_one("#address", Input).focus()
+
+    def action_focus_name(self) -> None:
+        """Move to the name field."""
+        self.query_one("#player-name", Input).focus()
+
+    def action_focus_tables(self) -> None:
+        """Back to the list of tables."""
+        self.query_one("#tables", DataTable).focus()
+
+    def _player_name(self) -> str | None:
+        field = self.query_one("#player-name", Input)
+        try:
+            name = clean_name(field.value)
+        except BadName as error:
+            self.set_status(f"Your name: {error.reason}")
+            field.focus()
+            return None
+        return name
+
+    def _join_selected(self, *, spectate: bool) -> None:
+        table = self.selected_table()
+        if table is None:
+            self._join_address(spectate=spectate)
+            return
+        name = self._player_name()
+        if name is None:
+            return
+        self._remember(player_name=name)
+        self.start_join(JoinRequest.for_table(table, name, spectate=spectate))
+
+    def _join_address(self, *, spectate: bool) -> None:
+        field = self.query_one("#address", Input)
+        try:
+            address = parse_address(field.value)
+        except AddressError as error:
+            self.set_status(f"Address: {error}")
+            field.focus()
+            return
+        name = self._player_name()
+        if name is None:
+            return
+        self._remember(player_name=name, last_address=field.value.strip())
+        self.start_join(JoinRequest.for_address(address, name, spectate=spectate))
+
+    def _remember(self, **changes: str) -> None:
+        settings = replace(self.settings, **changes)
+        if settings == self.settings:
+            return
+        self.settings = settings
+        try:
+            save_settings(settings, self.config_directory)
+        except ConfigError as error:
+            self.notify(str(error), title="Name not remembered", severity="warning")
+
+    @work(exclusive=True, group="join", exit_on_error=False)
+    async def start_join(self, request: JoinRequest) -> None:
+        """Connect to the table; ask for its password if it wants one; hand over the client."""
+        verb = "Watching" if request.spectate else "Joining"
+        self.set_status(f"{verb} {request.label}...")
+        tokens = ResumeTokens(self.config_directory)
+        try:
+            client = await connect(request, tokens, self.client_settings)
+        except JoinError as error:
+            if error.code == "bad-password":
+                self._ask_password(request, retry=request.password is not None)
+                return
+            self.set_status(f"Could not join {request.label}: {error.reason}")
+            self.notify(error.reason, title=f"Could not join {request.label}", severity="error")
+            return
+        self.set_status(f"{verb} {request.label}.")
+        self.enter_table(client)
+
+    def enter_table(self, client: TableClient) -> None:
+        """Hand the connected client to the app and show the table's waiting room.
+
+        The app's connection worker reads the client from here on; the app opens the
+        table screen by itself once a match is being played.
+        """
+
+        async def connected() -> TableClient:
+            return client
+
+        app = cast("Ono99App", self.app)
+        app.connect(connected)
+        app.push_screen(WaitingRoomScreen())
+
+    def _ask_password(self, request: JoinRequest, *, retry: bool) -> None:
+        def answered(password: str | None) -> None:
+            if password is None:
+                self.set_status(f"Not joined: {request.label} needs a password.")
+            else:
+                self.start_join(request.with_password(password))
+
+        self.app.push_screen(PasswordPrompt(request.label, wrong=retry), answered)

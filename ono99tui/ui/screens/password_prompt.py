@@ -1,0 +1,55 @@
+"""A modal asking for a table's password; dismissed with the password, or None if cancelled."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+
+class PasswordPrompt(ModalScreen[str | None]):
+    """Enter sends the password, Escape gives up."""
+
+    DEFAULT_CSS = """
+    PasswordPrompt {
+        align: center middle;
+    }
+    PasswordPrompt > Vertical {
+        width: 56;
+        max-width: 100%;
+        height: auto;
+        border: thick $accent;
+        background: $surface;
+        padding: 1 2;
+    }
+    PasswordPrompt #password-wrong {
+        color: $error;
+    }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, table_label: str, *, wrong: bool = False) -> None:
+        super().__init__()
+        self.table_label = table_label
+        self.wrong = wrong
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(f"{self.table_label} needs a password."))
+            if self.wrong:
+                yield Static("That password was not right; try again.", id="password-wrong")
+            yield Input(password=True, placeholder="password", id="password", max_length=512)
+            yield Static("Enter to join, Escape to cancel.", classes="hint")
+
+    @on(Input.Submitted, "#password")
+    def _submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        """Give up joining this table."""
+        self.dismiss(None)
