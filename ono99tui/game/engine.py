@@ -15,7 +15,6 @@ from ono99tui.game.errors import IllegalMove, InvalidPlayerCount, MalformedMove
 from ono99tui.game.events import (
     Busted,
     Discarded,
-    Drew,
     Eliminated,
     Event,
     MatchEnded,
@@ -31,6 +30,8 @@ from ono99tui.game.events import (
     RoundEnded,
     SwappedFour,
     TokenLost,
+    drew,
+    played,
 )
 from ono99tui.game.moves import Discard, Draw, Move, Play, SwapFour
 from ono99tui.game.rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -76,6 +77,7 @@ HOLD = Card.HOLD
 ONO99 = Card.ONO99
 
 Events = tuple[Event, ...]
+_new_tuple = tuple.__new__
 
 
 # ---------------------------------------------------------------------------------------
@@ -301,7 +303,7 @@ def _draw(
     s[DRAW_PILE] = pile
     s[DRAW_INDEX] = index
     if drawn:
-        events.append(Drew(seat, drawn))
+        events.append(drew(seat, drawn))
     return hand
 
 
@@ -315,28 +317,37 @@ def apply(state: State, move: Move, rng: random.Random) -> tuple[State, Events]:
     Busts that follow (a seat with no legal move), round ends and new deals are resolved
     here too. Raises MalformedMove or IllegalMove; the given state is never changed.
     """
-    kind = type(move)
-    if kind is Play:
-        if (
-            move.seat == state[TURN]
-            and move in state[LEGAL]
-            and state[PHASE] == PLAYING
-            and type(move.card) is Card
-            and type(move.seat) is int
-        ):
-            return _apply_play(state, move.seat, move.card, rng)
-    elif kind is SwapFour:
-        if move.seat == state[TURN] and move in state[LEGAL] and type(move.seat) is int:
+    # Legal plays are the preallocated move objects of the rules' tables, so a move that
+    # *is* one of them (what bots return) is well formed and legal: no further checks.
+    for legal in state[LEGAL]:
+        if legal is move:
+            if type(move) is Play:
+                return _apply_play(state, move.seat, move.card, rng)
             return _apply_swap(state, move.seat, rng)
+    return _apply_checked(state, move, rng)
+
+
+def _apply_checked(state: State, move: Move, rng: random.Random) -> tuple[State, Events]:
+    """`apply` for a move object built elsewhere (the wire, a test): check, then apply."""
+    kind = type(move)
+    if kind is Play or kind is SwapFour:
+        seat = move.seat
+        card = getattr(move, "card", None)
+        if type(seat) is int and 0 <= seat < state[1] and (kind is SwapFour or type(card) is Card):
+            tab: Tables = state[TABLES]
+            canonical = tab.swap_move[seat] if kind is SwapFour else tab.play[seat][card]
+            if any(legal is canonical for legal in state[LEGAL]):
+                return apply(state, canonical, rng)
     elif kind is Draw:
-        if move.seat == state[PENDING_DRAW] and state[PHASE] == PLAYING and type(move.seat) is int:
-            return _apply_draw(state, move.seat, rng)
+        seat = move.seat
+        if type(seat) is int and seat == state[PENDING_DRAW] and state[PHASE] == PLAYING:
+            return _apply_draw(state, seat, rng)
     elif kind is Discard:
         if (
             state[PHASE] == DISCARDING
-            and move.seat == state[DISCARDING_SEAT]
             and type(move.card) is Card
             and type(move.seat) is int
+            and move.seat == state[DISCARDING_SEAT]
             and move.card in state[HANDS][move.seat]
         ):
             return _apply_discard(state, move.seat, move.card, rng)
@@ -344,6 +355,49 @@ def apply(state: State, move: Move, rng: random.Random) -> tuple[State, Events]:
 
 
 def _apply_play(state: State, seat: int, card: Card, rng: random.Random) -> tuple[State, Events]:
+    """The hot path of every simulation: a number card or −10 played on a plain turn.
+
+    Everything is unpacked into locals and one new tuple is built; any other case (an
+    obligation, a special card, the late-draw rule, an empty draw pile) takes
+    `_apply_play_general`.
+    """
+    (
+        rules, seats, hands, pile, index, discard, total, direction, _turn, owed, obligated,
+        _obligation_next, _ono99_this_turn, pending, _discarding, alive, in_round, busted,
+        tokens, scores, revealed, dealer, round_no, phase, winners, plays, _legal, tab,
+    ) = state
+    if card >= REVERSE or owed == 2 or obligated or pending >= 0 or tab.late_draw or index >= len(pile):
+        return _apply_play_general(state, seat, card, rng)
+    hand = hands[seat]
+    i = hand.index(card)
+    hand = hand[:i] + hand[i + 1 :] + (pile[index],)
+    if card <= 10:
+        total += card
+    else:  # −10
+        total -= 10
+        if total < 0 and tab.floor is not None:
+            total = tab.floor
+    hands = hands[:seat] + (hand,) + hands[seat + 1 :]
+    nxt = (seat + direction) % seats
+    while not in_round[nxt]:
+        nxt = (nxt + direction) % seats
+    legal = _legal_plays(tab, nxt, hands[nxt], total, 1, False, False)
+    new_state: State = _new_tuple(
+        State,
+        (
+            rules, seats, hands, pile, index + 1, discard + (card,), total, direction, nxt, 1,
+            False, False, False, -1, -1, alive, in_round, busted, tokens, scores, revealed,
+            dealer, round_no, phase, winners, plays + 1, legal, tab,
+        ),
+    )
+    events = (played(seat, card, total), drew(seat, 1))
+    if legal:
+        return new_state, events
+    return _settle(list(new_state), list(events), rng)
+
+
+def _apply_play_general(state: State, seat: int, card: Card, rng: random.Random) -> tuple[State, Events]:
+    """Any play: obligations, special cards, late draws, reshuffles."""
     s = list(state)
     tab: Tables = s[TABLES]
     events: list[Event] = []
@@ -360,7 +414,7 @@ def _apply_play(state: State, seat: int, card: Card, rng: random.Random) -> tupl
         total += card
     elif card == MINUS_TEN:
         total -= 10
-        if tab.floor is not None and total < tab.floor:
+        if total < 0 and tab.floor is not None:
             total = tab.floor
     elif card == ONO99:
         if tab.ono99_mode == "set99":
@@ -369,25 +423,27 @@ def _apply_play(state: State, seat: int, card: Card, rng: random.Random) -> tupl
     s[TOTAL] = total
     s[DISCARD_PILE] += (card,)
     s[PLAYS] += 1
-    events.append(Played(seat, card, total))
-    answered = s[OWED] == 2 and tab.is_answer[card]
+    events.append(played(seat, card, total))
+    owed = s[OWED]
+    answered = owed == 2 and tab.is_answer[card]
     direction = s[DIRECTION]
-    if card == REVERSE:
-        # With two players in the round a Reverse changes nothing (RULES.md §2).
-        if sum(s[IN_ROUND]) > 2:
-            direction = s[DIRECTION] = -direction
-            events.append(Reversed(direction))
-    elif card == PLAY2 and not answered:
-        s[OBLIGATION_NEXT] = True
+    if card >= REVERSE:
+        if card == REVERSE:
+            # With two players in the round a Reverse changes nothing (RULES.md §2).
+            if sum(s[IN_ROUND]) > 2:
+                direction = s[DIRECTION] = -direction
+                events.append(Reversed(direction))
+        elif card == PLAY2 and not answered:
+            s[OBLIGATION_NEXT] = True
     if tab.late_draw:
         s[PENDING_DRAW] = seat
     else:
         pile = s[DRAW_PILE]
         index = s[DRAW_INDEX]
         if index < len(pile):
-            hand = hand + (pile[index],)
+            hand += (pile[index],)
             s[DRAW_INDEX] = index + 1
-            events.append(Drew(seat, 1))
+            events.append(drew(seat, 1))
         else:
             hand = _draw(s, hand, 1, seat, events, rng)
     hands = s[HANDS]
@@ -398,10 +454,22 @@ def _apply_play(state: State, seat: int, card: Card, rng: random.Random) -> tupl
         s[OBLIGATION_NEXT] = False
         s[ONO99_THIS_TURN] = False
         events.append(ObligationPassed(seat, nxt))
-    elif s[OWED] == 2:
+    elif owed == 2:
         s[OWED] = 1
-    else:
+    elif s[OBLIGATED] or s[OBLIGATION_NEXT]:
         _end_turn(s, seat, direction, events)
+    else:
+        in_round = s[IN_ROUND]
+        seats = s[1]
+        nxt = (seat + direction) % seats
+        while not in_round[nxt]:
+            nxt = (nxt + direction) % seats
+        s[TURN] = nxt
+        s[ONO99_THIS_TURN] = False
+        legal = _legal_plays(tab, nxt, s[HANDS][nxt], total, 1, False, False)
+        if legal:
+            s[LEGAL] = legal
+            return _make_state(s), tuple(events)
     return _settle(s, events, rng)
 
 

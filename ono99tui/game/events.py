@@ -185,3 +185,30 @@ Event = (
 )
 EVENT_TYPES: tuple[type, ...] = Event.__args__  # type: ignore[attr-defined]
 EVENTS_BY_KIND: dict[str, type] = {cls.kind: cls for cls in EVENT_TYPES}
+
+
+# Hot-path constructors: a played card and its draw happen on every turn, and setting the
+# slots directly costs about half of the frozen dataclass __init__.
+_new = object.__new__
+_played_seat = Played.__dict__["seat"].__set__
+_played_card = Played.__dict__["card"].__set__
+_played_total = Played.__dict__["total"].__set__
+_drew_seat = Drew.__dict__["seat"].__set__
+_drew_count = Drew.__dict__["count"].__set__
+
+
+def played(seat: int, card: Card, total: int) -> Played:
+    """Played(seat, card, total), built without the dataclass __init__."""
+    event = _new(Played)
+    _played_seat(event, seat)
+    _played_card(event, card)
+    _played_total(event, total)
+    return event
+
+
+def drew(seat: int, count: int) -> Drew:
+    """Drew(seat, count), built without the dataclass __init__."""
+    event = _new(Drew)
+    _drew_seat(event, seat)
+    _drew_count(event, count)
+    return event

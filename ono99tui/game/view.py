@@ -12,39 +12,10 @@ from ono99tui.game.cards import Card
 from ono99tui.game.engine import legal_moves
 from ono99tui.game.moves import Move
 from ono99tui.game.rules import Rules
-from ono99tui.game.state import (
-    ALIVE,
-    BUSTED,
-    DEALER,
-    DIRECTION,
-    DISCARD_PILE,
-    DISCARDING,
-    DISCARDING_SEAT,
-    DRAW_INDEX,
-    DRAW_PILE,
-    HANDS,
-    IN_ROUND,
-    LEGAL,
-    OBLIGATED,
-    OWED,
-    PENDING_DRAW,
-    PHASE,
-    PLAYING,
-    PLAYS,
-    REVEALED,
-    ROUND_NO,
-    RULES,
-    SCORES,
-    TABLES,
-    TOKENS,
-    TOTAL,
-    TURN,
-    WINNERS,
-    State,
-)
+from ono99tui.game.state import DISCARDING, PLAYING, State
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PlayerView:
     """One seat's knowledge of the match (seat None: a spectator, who holds no hand)."""
 
@@ -93,66 +64,78 @@ class PlayerView:
 
 
 _new_view = object.__new__
-# Slot setters bypass the frozen __setattr__ check: building a view this way costs a
-# fraction of the generated __init__, which matters because bots get one view per move.
-_SETTERS = tuple(PlayerView.__dict__[name].__set__ for name in PlayerView.__dataclass_fields__)
+_set_attr = object.__setattr__
+# The last (alive, in_round) tuples seen and the flags derived from them: these tuples are
+# shared from state to state until someone is eliminated, so an identity check is enough.
+_last_flags: tuple[object, object, tuple[bool, ...], tuple[bool, ...]] = ((), (), (), ())
 
 
-def _build(values: tuple[object, ...]) -> PlayerView:
-    view = _new_view(PlayerView)
-    for setter, value in zip(_SETTERS, values):
-        setter(view, value)
-    return view
+def _flags(alive: tuple[bool, ...], in_round: tuple[bool, ...]) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+    """(eliminated, out_of_round) per seat."""
+    global _last_flags
+    last = _last_flags
+    if last[0] is alive and last[1] is in_round:
+        return last[2], last[3]
+    eliminated = tuple(not on for on in alive)
+    out_of_round = tuple(on and not now for on, now in zip(alive, in_round))
+    _last_flags = (alive, in_round, eliminated, out_of_round)
+    return eliminated, out_of_round
 
 
 def _make(state: State, seat: int | None) -> PlayerView:
-    phase = state[PHASE]
-    turn = state[TURN]
-    pending = state[PENDING_DRAW]
-    discarding = state[DISCARDING_SEAT]
-    discard_pile = state[DISCARD_PILE]
+    (
+        rules, _seats, hands, draw_pile, draw_index, discard_pile, total, direction, turn, owed,
+        obligated, _obligation_next, _ono99_this_turn, pending, discarding, alive, in_round,
+        busted, tokens, scores, revealed, dealer, round_no, phase, winners, plays, legal, tables,
+    ) = state
     if seat is None:
         hand: tuple[Card, ...] = ()
         moves: tuple[Move, ...] = ()
     else:
-        hand = state[HANDS][seat]
-        if phase == PLAYING and seat == turn and pending < 0:
-            moves = state[LEGAL]
+        hand = hands[seat]
+        if seat == turn and pending < 0 and phase == PLAYING:
+            moves = legal
         else:
             moves = legal_moves(state, seat)
-    alive = state[ALIVE]
-    playing = phase == PLAYING
-    return _build(
-        (
-            state[RULES],
-            seat,
-            hand,
-            tuple(map(len, state[HANDS])),
-            state[TOKENS],
-            state[SCORES],
-            tuple(not on for on in alive),
-            tuple(on and not now for on, now in zip(alive, state[IN_ROUND])),
-            state[BUSTED],
-            state[REVEALED],
-            state[TOTAL],
-            state[TABLES].bust_at,
-            state[DIRECTION],
-            turn if turn >= 0 else None,
-            turn if playing and state[OBLIGATED] else None,
-            state[OWED] if playing and state[OBLIGATED] else 0,
-            pending if pending >= 0 else None,
-            discarding if phase == DISCARDING and discarding >= 0 else None,
-            state[DEALER],
-            state[ROUND_NO],
-            phase,
-            state[WINNERS],
-            len(state[DRAW_PILE]) - state[DRAW_INDEX],
-            len(discard_pile),
-            discard_pile[-1] if discard_pile else None,
-            state[PLAYS],
-            moves,
-        )
+    eliminated, out_of_round = _flags(alive, in_round)
+    obligation = phase == PLAYING and obligated
+    # Filling __dict__ in one step skips the frozen dataclass's per-field __init__ checks:
+    # bots get one view per move, so this is on the simulator's hot path.
+    view = _new_view(PlayerView)
+    _set_attr(
+        view,
+        "__dict__",
+        {
+            "rules": rules,
+            "seat": seat,
+            "hand": hand,
+            "hand_sizes": tuple(map(len, hands)),
+            "tokens": tokens,
+            "scores": scores,
+            "eliminated": eliminated,
+            "out_of_round": out_of_round,
+            "busted": busted,
+            "revealed": revealed,
+            "total": total,
+            "bust_at": tables.bust_at,
+            "direction": direction,
+            "turn": turn if turn >= 0 else None,
+            "obligation_seat": turn if obligation else None,
+            "obligation_owed": owed if obligation else 0,
+            "pending_draw": pending if pending >= 0 else None,
+            "discarding": discarding if phase == DISCARDING and discarding >= 0 else None,
+            "dealer": dealer,
+            "round_no": round_no,
+            "phase": phase,
+            "winners": winners,
+            "draw_pile_size": len(draw_pile) - draw_index,
+            "discard_pile_size": len(discard_pile),
+            "discard_top": discard_pile[-1] if discard_pile else None,
+            "plays": plays,
+            "legal_moves": moves,
+        },
     )
+    return view
 
 
 def view(state: State, seat: int) -> PlayerView:
