@@ -1,4 +1,4 @@
-"""Messages the connection worker posts to the app ("messages up").
+"""Messages up to the app: from the connection worker, and from screens asking for actions.
 
 The worker is the only code that reads the network. It turns what the `TableClient`
 yields into these messages, decoding the game payloads with the engine's codec, so every
@@ -10,7 +10,7 @@ from __future__ import annotations
 from textual.message import Message
 
 from netproto.messages import Lobby, Welcome
-from ono99tui.game import Event, PlayerView
+from ono99tui.game import Event, Move, PlayerView
 
 
 class TableMessage(Message):
@@ -77,3 +77,15 @@ class ConnectionEnded(TableMessage):
         super().__init__()
         self.code = code
         self.reason = reason
+
+
+class MoveChosen(Message):
+    """A screen asks the app to send this move to the table."""
+
+    def __init__(self, move: Move) -> None:
+        super().__init__()
+        self.move = move
+
+
+class RematchRequested(Message):
+    """The player wants another match (the host starts it; others say they are ready)."""

@@ -117,7 +117,6 @@ class CardWidget(Widget, can_focus=True):
     }
     CardWidget:focus { background: $boost; border: thick $accent; }
     CardWidget.-unplayable:focus { border: thick $foreground 50%; }
-    CardWidget.-compact { height: 3; width: 14; }
     """
 
     BINDINGS = [Binding("enter", "choose", "Play", show=False)]
@@ -165,7 +164,7 @@ class CardWidget(Widget, can_focus=True):
         key = str(self.index + 1)
         mark = f" {glyphs.blocked}" if not slot.playable else ""
         symbol = face.symbol(glyphs)
-        if self.content_size.height < 5:
+        if self.content_size.height < 5:  # the screen's compact layout
             label = face.big or face.title
             return Content(f"{key}{mark} {symbol} {label}")
         corner = f"{key}{mark}"
@@ -203,11 +202,6 @@ class HandView(Widget):
     HandView > #hand-hint.-blocked { color: $text-warning; }
     """
 
-    BINDINGS = [
-        Binding("left", "move(-1)", "Left", show=False),
-        Binding("right", "move(1)", "Right", show=False),
-    ]
-
     def compose(self) -> ComposeResult:
         yield Horizontal(id="hand-cards")
         yield Static("", id="hand-hint")
@@ -217,7 +211,7 @@ class HandView(Widget):
         """The card widgets, in hand order."""
         return list(self.query_one("#hand-cards").query_children(CardWidget))
 
-    def show(self, slots: Sequence[CardSlot], *, compact: bool = False) -> None:
+    def show(self, slots: Sequence[CardSlot]) -> None:
         """Display these cards, reusing the existing widgets where possible."""
         row = self.query_one("#hand-cards", Horizontal)
         widgets = self.cards
@@ -227,7 +221,6 @@ class HandView(Widget):
         if missing:
             row.mount_all(missing)
         for widget, slot in zip([*widgets[: len(slots)], *missing], slots):
-            widget.set_class(compact, "-compact")
             if widget.slot != slot:
                 widget.slot = slot
             elif widget.has_focus:
@@ -252,6 +245,7 @@ class HandView(Widget):
             self.set_hint(f"{card.index + 1}: {slot.face.title} cannot be played: {slot.reason}", blocked=True)
 
     def action_move(self, step: int) -> None:
+        """Move the focus `step` cards to the right (wrapping round)."""
         cards = self.cards
         if not cards:
             return

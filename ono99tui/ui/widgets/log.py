@@ -15,7 +15,7 @@ class EventLog(RichLog):
     MAX_LINES = 200
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, max_lines=self.MAX_LINES, wrap=True, markup=False, highlight=False)
+        super().__init__(id=id, max_lines=self.MAX_LINES, min_width=8, wrap=True, markup=False, highlight=False)
         self.can_focus = False
 
     def add(self, line: str) -> None:

@@ -59,8 +59,6 @@ class TotalPanel(Widget):
     TotalPanel > #obligation { text-style: bold; color: $text-warning; }
     TotalPanel > #obligation.-mine { background: $warning; color: $background; }
     TotalPanel > #obligation.-none { display: none; }
-    TotalPanel.-compact > BigNumber { display: none; }
-    TotalPanel.-compact > #total-small { display: block; }
     """
 
     def compose(self) -> ComposeResult:

@@ -1,0 +1,116 @@
+"""`ono99 solo`: play against bots at once, on a table served in-process on loopback.
+
+Nothing is advertised on the network: the table listens on 127.0.0.1 on a free port, the
+app connects to it like any other player, and both stop when the app quits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ono99tui.table import TableServer
+    from ono99tui.table_config import TableConfig
+    from ono99tui.ui.app import Ono99App
+
+HELP = "play a match against bots right away (no network needed)"
+DEFAULT_BOTS = 3
+DEFAULT_BOT_DELAY = 0.6
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--bots`, `--rules`, `--name`, `--ascii`, plus `--seed`/`--bot-delay` for replays."""
+    parser.add_argument(
+        "--bots", type=int, default=DEFAULT_BOTS, metavar="N",
+        help=f"computer opponents, 1 to 7 (default {DEFAULT_BOTS})",
+    )
+    parser.add_argument(
+        "--rules", default="2022", metavar="R", help="rules preset: 2022, 1980 or 1980-set99"
+    )
+    parser.add_argument("--name", default=None, help="your name at the table (default: remembered, or 'you')")
+    parser.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
+    parser.add_argument("--bot", default="greedy", metavar="KIND", help="bot kind: greedy or random")
+    parser.add_argument("--seed", type=int, default=None, help="deal from this seed (replays a match)")
+    parser.add_argument(
+        "--bot-delay", type=float, default=DEFAULT_BOT_DELAY, metavar="S",
+        help=f"seconds a bot waits before playing (default {DEFAULT_BOT_DELAY})",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the table, open the app on the table screen, stop both on quit."""
+    import asyncio
+
+    from ono99tui.bots import BOT_NAMES
+    from ono99tui.game import MAX_PLAYERS, PRESET_NAMES
+
+    if not 1 <= args.bots <= MAX_PLAYERS - 1:
+        print(f"ono99 solo: --bots must be 1 to {MAX_PLAYERS - 1}", file=sys.stderr)
+        return 2
+    if args.rules not in PRESET_NAMES:
+        print(f"ono99 solo: unknown rules {args.rules!r}; presets: {', '.join(PRESET_NAMES)}", file=sys.stderr)
+        return 2
+    if args.bot not in BOT_NAMES:
+        print(f"ono99 solo: unknown bot {args.bot!r}; bots: {', '.join(BOT_NAMES)}", file=sys.stderr)
+        return 2
+    if args.bot_delay < 0:
+        print("ono99 solo: --bot-delay must not be negative", file=sys.stderr)
+        return 2
+    return asyncio.run(_play(args))
+
+
+def player_name(requested: str | None) -> str:
+    """The name to sit down with: the one asked for, the remembered one, or "you"."""
+    if requested and requested.strip():
+        return requested.strip()
+    from ono99tui.config import ConfigError, load_settings
+
+    try:
+        remembered = load_settings().player_name
+    except ConfigError:
+        remembered = ""
+    return remembered or "you"
+
+
+def solo_app(
+    server: TableServer, *, name: str, bots: int, bot: str = "greedy", ascii_glyphs: bool | None = None
+) -> Ono99App:
+    """The app for a solo match at `server`: connects, seats the bots after the player
+    (who thus sits first and hosts the rematch), and opens on the table screen."""
+    from netproto.client import TableClient
+    from ono99tui.ui.app import Ono99App
+    from ono99tui.ui.screens.table import TableScreen
+
+    async def connect() -> TableClient:
+        client = await TableClient.connect("127.0.0.1", server.port, name=name)
+        for _ in range(bots):
+            server.table.add_bot(bot)  # the table deals once every seat is taken
+        return client
+
+    return Ono99App(connect, start_screen=TableScreen, ascii_glyphs=ascii_glyphs)
+
+
+def solo_config(*, bots: int, rules: str, seed: int | None, bot_delay: float) -> TableConfig:
+    """The table settings of a solo match: one human and `bots` bots, dealt when all sit."""
+    from ono99tui.game import preset
+    from ono99tui.table_config import TableConfig
+
+    return TableConfig(
+        name="Solo", rules=preset(rules), capacity=bots + 1, start_when=bots + 1,
+        seed=seed, bot_delay=bot_delay,
+    )
+
+
+async def _play(args: argparse.Namespace) -> int:
+    from ono99tui.table import TableServer
+
+    config = solo_config(bots=args.bots, rules=args.rules, seed=args.seed, bot_delay=args.bot_delay)
+    async with TableServer(config) as server:
+        app = solo_app(
+            server, name=player_name(args.name), bots=args.bots, bot=args.bot,
+            ascii_glyphs=True if args.ascii else None,
+        )
+        await app.run_async()
+    return app.return_code or 0

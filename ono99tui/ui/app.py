@@ -1,0 +1,361 @@
+"""The ONO 99 Textual app: one connection to one table, and the screens that show it.
+
+Public entry points (used by `ono99 solo`, `ono99 join`, `ono99 host` and the SSH door):
+
+- `Ono99App(client_factory=None, *, start_screen=None, ascii_glyphs=None)`:
+  `client_factory` is an async callable returning a connected `netproto.client.TableClient`
+  (for example `lambda: TableClient.connect(host, port, name=...)`); `start_screen` is the
+  screen shown first (a `Screen` instance, or a callable making one; the lobby passes its
+  lobby or waiting room, solo passes `TableScreen`). `ascii_glyphs=None` detects ASCII
+  mode from the locale.
+- `Ono99App.connect(client_factory)`: start (or replace) the connection, e.g. once the
+  lobby has picked a table. The app pushes the table screen by itself when the first view
+  of a match arrives.
+- State other screens may read or watch: `app.view` (the current `PlayerView`, reactive),
+  `app.lobby` (the latest `netproto.messages.Lobby`, reactive), `app.connection_state`
+  (reactive: "offline", "connecting", "connected", "reconnecting", "closed"), `app.client`
+  (the `TableClient`, None until connected), `app.glyphs` (reactive `Glyphs`).
+- `ConnectionBanner` (in `ono99tui.ui.widgets.banner`) can be put on any screen: it shows
+  itself while the connection is down.
+
+How the parts talk: one exclusive worker reads the `TableClient` and posts the messages
+of `ono99tui.ui.messages`; their handlers here set the reactives above, which screens
+watch ("attributes down, messages up"). Screens ask for moves with `MoveChosen`, which
+the app sends. Nothing from the network reaches a widget without going through here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.theme import BUILTIN_THEMES, Theme
+
+from netproto.client import (
+    ClientError,
+    Closed,
+    Disconnected,
+    HandshakeRefused,
+    Reconnected,
+    TableClient,
+)
+from netproto.messages import Error, Lobby, View, Welcome
+from ono99tui.game import Eliminated, Event, MatchEnded, PlayerView, RoundDealt, RoundEnded
+from ono99tui.game.codec import event_from_wire, move_to_wire, view_from_wire
+from ono99tui.game.state import MATCH_OVER
+from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
+from ono99tui.ui.messages import (
+    ConnectionDropped,
+    ConnectionEnded,
+    ConnectionResumed,
+    LobbyUpdated,
+    MoveChosen,
+    RematchRequested,
+    ServerRefused,
+    ViewUpdated,
+    Welcomed,
+)
+from ono99tui.ui.present import event_line, names_of, seat_name
+
+ClientFactory = Callable[[], Awaitable[TableClient]]
+ScreenSource = Screen[Any] | Callable[[], Screen[Any]]
+
+# A theme for 16-colour terminals: the built-in ANSI theme uses green for both "success"
+# and "accent", and the cards need them apart.
+SIXTEEN_COLOUR_THEME = Theme(
+    **{
+        **{
+            name: getattr(BUILTIN_THEMES["ansi-dark"], name)
+            for name in BUILTIN_THEMES["ansi-dark"].__dataclass_fields__
+        },
+        "name": "ono99-16",
+        "accent": "ansi_magenta",
+    }
+)
+
+
+class Ono99App(App[None]):
+    """One player's (or spectator's) window on one table. See the module docstring."""
+
+    TITLE = "ONO 99"
+    BINDINGS = [
+        # Screens show their own "q" and "?" in the Footer; these work everywhere.
+        Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
+        Binding("f1", "rules", "Rules", show=False),
+        Binding("f2", "toggle_ascii", "ASCII", show=False),
+    ]
+
+    view: reactive[PlayerView | None] = reactive(None, always_update=True)
+    lobby: reactive[Lobby | None] = reactive(None, always_update=True)
+    connection_state: reactive[str] = reactive("offline")
+    glyphs: reactive[Glyphs] = reactive(glyphs_for(False))
+
+    def __init__(
+        self,
+        client_factory: ClientFactory | None = None,
+        *,
+        start_screen: ScreenSource | None = None,
+        ascii_glyphs: bool | None = None,
+    ) -> None:
+        super().__init__()
+        self._client_factory = client_factory
+        self._start_screen = start_screen
+        self.client: TableClient | None = None
+        self.welcome: Welcome | None = None
+        self.view_seq = -1
+        # Every log line of this match, so a screen opened late can show the whole story.
+        self.log_lines: list[str] = []
+        # Each finished round of this match, for the round-end and match-end screens.
+        self.round_results: list[RoundEnded] = []
+        # Seats in the order they left the match, for the standings.
+        self.out_order: list[int] = []
+        self.set_reactive(
+            Ono99App.glyphs, glyphs_for(detect_ascii() if ascii_glyphs is None else ascii_glyphs)
+        )
+        self.register_theme(SIXTEEN_COLOUR_THEME)
+
+    # --- start-up -------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        if self.console.color_system in ("standard", "windows"):
+            self.theme = SIXTEEN_COLOUR_THEME.name
+        if self._start_screen is not None:
+            screen = self._start_screen
+            self.push_screen(screen() if callable(screen) and not isinstance(screen, Screen) else screen)
+        if self._client_factory is not None:
+            self.connect(self._client_factory)
+
+    def connect(self, client_factory: ClientFactory) -> None:
+        """Connect to a table (replacing any current connection) and follow it."""
+        self._client_factory = client_factory
+        self.view_seq = -1
+        self._new_match()
+        self._read_table(client_factory)
+
+    def _new_match(self) -> None:
+        self.log_lines.clear()
+        self.round_results.clear()
+        self.out_order.clear()
+
+    # --- the connection worker -----------------------------------------------------------
+
+    @work(exclusive=True, group="connection", exit_on_error=False)
+    async def _read_table(self, client_factory: ClientFactory) -> None:
+        """Connect, then turn everything the client yields into app messages."""
+        self.connection_state = "connecting"
+        try:
+            client = await client_factory()
+        except HandshakeRefused as error:
+            self.post_message(ConnectionEnded(error.code, error.reason or error.code))
+            return
+        except (OSError, TimeoutError) as error:
+            self.post_message(ConnectionEnded("unreachable", f"cannot reach the table: {error}"))
+            return
+        self.client = client
+        try:
+            async for item in client:
+                self.post_message(self._translate(item))
+        finally:
+            await client.close()
+
+    def _translate(self, item: object) -> Any:
+        """The app message for one item from the client (runs in the worker)."""
+        if isinstance(item, View):
+            try:
+                view = view_from_wire(item.view)
+                events = tuple(event_from_wire(event) for event in item.events)
+            except ValueError as error:
+                return ServerRefused("bad-view", f"the table sent a view this app cannot read ({error})")
+            return ViewUpdated(item.seq, view, events)
+        if isinstance(item, Lobby):
+            return LobbyUpdated(item)
+        if isinstance(item, Welcome):
+            return Welcomed(item)
+        if isinstance(item, Error):
+            return ServerRefused(item.code, item.reason, item.ref)
+        if isinstance(item, Disconnected):
+            return ConnectionDropped(item.reason, item.will_retry)
+        if isinstance(item, Reconnected):
+            return ConnectionResumed(item.attempts)
+        if isinstance(item, Closed):
+            return ConnectionEnded(item.code, item.reason)
+        return ServerRefused("unexpected", f"the table sent something unexpected: {type(item).__name__}")
+
+    # --- handlers: messages up, attributes down -----------------------------------------
+
+    def on_welcomed(self, message: Welcomed) -> None:
+        self.welcome = message.welcome
+        self.connection_state = "connected"
+
+    def on_lobby_updated(self, message: LobbyUpdated) -> None:
+        self.lobby = message.lobby
+
+    def on_view_updated(self, message: ViewUpdated) -> None:
+        if message.seq <= self.view_seq:
+            return  # a resumed session may repeat the last view
+        self.view_seq = message.seq
+        self._record(message.events, message.view)
+        self.view = message.view
+        self._show_table()
+        self._announce(message.events, message.view)
+
+    def on_server_refused(self, message: ServerRefused) -> None:
+        reason = message.reason or message.code.replace("-", " ")
+        self.notify(reason, title="The table said no", severity="error", timeout=6)
+
+    def on_connection_dropped(self, message: ConnectionDropped) -> None:
+        self.connection_state = "reconnecting" if message.will_retry else "closed"
+        if message.will_retry:
+            self.notify("Connection lost: reconnecting...", severity="warning")
+
+    def on_connection_resumed(self, message: ConnectionResumed) -> None:
+        self.connection_state = "connected"
+        self.notify("Reconnected: your seat is back.")
+
+    def on_connection_ended(self, message: ConnectionEnded) -> None:
+        self.connection_state = "closed"
+        self.client = None
+        if message.code != "normal":
+            reason = message.reason or message.code.replace("-", " ")
+            self.notify(f"Disconnected from the table: {reason}", severity="error", timeout=10)
+
+    async def on_move_chosen(self, message: MoveChosen) -> None:
+        await self._send(lambda client: client.send_move(move_to_wire(message.move), self.view_seq))
+
+    async def on_rematch_requested(self, message: RematchRequested) -> None:
+        client = self.client
+        if client is None:
+            self.notify("Not connected to the table.", severity="error")
+            return
+        await self._send(lambda c: c.start() if c.is_host else c.ready(True))
+
+    async def _send(self, action: Callable[[TableClient], Awaitable[None]]) -> None:
+        client = self.client
+        if client is None:
+            self.notify("Not connected to the table: nothing was sent.", severity="error")
+            return
+        try:
+            await action(client)
+        except ClientError as error:
+            self.notify(error.reason or error.code, title="Not sent", severity="error")
+        except OSError as error:
+            self.notify(f"Not sent: {error}", severity="error")
+
+    # --- the story of the match ---------------------------------------------------------
+
+    def _record(self, events: tuple[Event, ...], view: PlayerView) -> None:
+        seats = self.lobby.seats if self.lobby else ()
+        names = names_of(view, seats)
+        lines = []
+        for event in events:
+            if isinstance(event, RoundDealt) and event.round_no == 1:
+                self._new_match()
+            elif isinstance(event, RoundEnded):
+                self.round_results.append(event)
+            elif isinstance(event, Eliminated):
+                self.out_order.append(event.seat)
+            line = event_line(event, names, view, self.glyphs)
+            if line is not None:
+                lines.append(line)
+        self.log_lines.extend(lines)
+        del self.log_lines[: -self.MAX_LOG_LINES]
+        table = self._table_screen()
+        if table is not None and lines:
+            table.add_log_lines(lines)
+
+    MAX_LOG_LINES = 200
+
+    def _announce(self, events: tuple[Event, ...], view: PlayerView) -> None:
+        """Toasts and end-of-round / end-of-match screens."""
+        from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen
+
+        seats = self.lobby.seats if self.lobby else ()
+        match_over = any(isinstance(event, MatchEnded) for event in events)
+        if any(isinstance(event, RoundDealt) for event in events):
+            # A new round or a rematch: the previous results are history.
+            while isinstance(self.screen, (RoundEndScreen, MatchEndScreen)) and not match_over:
+                self.pop_screen()
+        for event in events:
+            if isinstance(event, Eliminated):
+                who = "You are" if event.seat == view.seat else f"{seat_name(event.seat, seats)} is"
+                self.notify(f"{who} out of the match.", severity="warning")
+        if match_over:
+            self.push_screen(MatchEndScreen())
+        elif any(isinstance(event, RoundEnded) for event in events):
+            if isinstance(self.screen, RoundEndScreen):
+                self.pop_screen()
+            self.push_screen(RoundEndScreen(self.round_results[-1]))
+
+    def _table_screen(self) -> Any:
+        from ono99tui.ui.screens.table import TableScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                return screen
+        return None
+
+    def _show_table(self) -> None:
+        """Open the table screen once a match is on (from the lobby or the waiting room)."""
+        from ono99tui.ui.screens.table import TableScreen
+
+        if self._table_screen() is None:
+            self.push_screen(TableScreen())
+
+    # --- glyphs, themes, quitting, help -------------------------------------------------
+
+    def watch_glyphs(self) -> None:
+        for screen in self.screen_stack:
+            for widget in screen.query("*"):
+                widget.refresh(layout=True)
+
+    def action_toggle_ascii(self) -> None:
+        """Switch between Unicode and ASCII-only glyphs."""
+        self.glyphs = glyphs_for(not self.glyphs.ascii)
+        self.notify("ASCII glyphs" if self.glyphs.ascii else "Unicode glyphs", timeout=2)
+
+    def action_rules(self) -> None:
+        """Show the rules of this table's preset and options."""
+        from ono99tui.ui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def in_game(self) -> bool:
+        """Is this player seated in a match that is still going?"""
+        view = self.view
+        return (
+            view is not None
+            and view.seat is not None
+            and view.phase != MATCH_OVER
+            and not view.eliminated[view.seat]
+            and self.connection_state != "closed"
+        )
+
+    async def action_quit(self) -> None:
+        """Quit; in the middle of a match, ask first."""
+        from ono99tui.ui.screens.confirm_quit import ConfirmQuitScreen
+
+        if isinstance(self.screen, ConfirmQuitScreen):
+            self.exit()
+            return
+        if not self.in_game():
+            self.exit()
+            return
+
+        def answered(quit_now: bool | None) -> None:
+            if quit_now:
+                self.exit()
+
+        self.push_screen(ConfirmQuitScreen(), answered)
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand(
+            "ASCII glyphs", "Switch between Unicode and plain ASCII characters", self.action_toggle_ascii
+        )
+        yield SystemCommand("Rules", "The rules of this table's preset and options", self.action_rules)

@@ -1,0 +1,112 @@
+"""The rules of this table's preset and options, and the keys, in one scrollable page."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from ono99tui.game import Card, Rules, preset
+
+KEYS = """\
+1-4            play (or discard) that card; arrows + Enter work too, so does a click
+s              swap four ONO 99 cards (2022 rules, when you hold four)
+d              draw your card (late-draw rule only: before the next player plays!)
+? or F1        this page
+Ctrl+P         command palette: themes, ASCII glyphs, quit
+F2             switch between Unicode and ASCII glyphs
+q or Ctrl+Q    quit (asks first in the middle of a match)"""
+
+
+def _answers(rules: Rules) -> str:
+    return " or ".join(card.label(rules) for card in rules.obligation_answers) or "nothing"
+
+
+def rules_sections(rules: Rules) -> list[tuple[str, str]]:
+    """(heading, text) pairs describing `rules` in plain words."""
+    play_two = Card.PLAY2.label(rules)
+    deck = "112-card 2022 deck" if rules.deck == "2022" else "54-card 1980 deck"
+    max_total = rules.bust_at - 1
+    turn = (
+        "Play one card from your hand: the running total changes by its value and the new "
+        f"total is announced. Then draw back to four. A play that would take the total above "
+        f"{max_total} is not allowed; if you have no play allowed, you bust."
+    )
+    if rules.late_draw_penalty:
+        turn += " Late-draw rule: press d to draw yourself before the next player plays, or play on one card short."
+    cards = [
+        "0-10: add their value.",
+        f"-10: subtracts 10{'' if rules.negative_totals else ' (the total never goes below 0)'}.",
+        "Reverse: the direction of play turns round (with two players it is worth 0).",
+        f"{play_two}: the next player must play two cards; they may answer with {_answers(rules)} "
+        "to pass the obligation on instead.",
+    ]
+    if not rules.obligation_card_first:
+        cards.append(f"A {play_two} may not be the first of your two cards.")
+    if rules.deck == "1980":
+        cards.append("Hold: the total stays the same.")
+    ono99 = {
+        "dead": "ONO 99: can never be played; it only takes up room in your hand.",
+        "tens": "ONO 99: may be played, worth 0, when the total ends in 0 (one per turn).",
+        "set99": "ONO 99: sets the total to exactly 99.",
+    }[rules.ono99_card]
+    if rules.four_ono99_swap:
+        ono99 += " Holding four, you may discard all four as your play and draw four new ones (s)."
+    if rules.dead_hand_busts:
+        ono99 += " A hand of only ONO 99 cards busts."
+    cards.append(ono99)
+    scoring = {
+        "single": "One round: who busts is out; the last player left wins.",
+        "tokens": f"Everyone starts with {rules.tokens} tokens. Who busts loses one and a new round is "
+        "dealt, started by them; busting with no tokens left puts you out. Last player left wins.",
+        "points-elimination": "Who busts sits out the rest of the round after discarding one card. "
+        f"At the end of each round everyone scores their hand; reaching {rules.target} puts you out. "
+        "Last player left wins.",
+        "points-lowest": "Who busts sits out the rest of the round after discarding one card. "
+        f"At the end of each round everyone scores their hand; when anyone reaches {rules.target} "
+        "the match ends and the lowest score wins.",
+    }[rules.scoring]
+    if rules.scoring.startswith("points"):
+        scoring += (
+            " Hand scores: number cards their value, ONO 99 20, other cards 15, 15 per missing "
+            "card, +25 for busting."
+        )
+    return [
+        (f"Rules: {rules.name} ({deck})", turn),
+        ("The cards", "\n".join(f"- {line}" for line in cards)),
+        ("Winning", scoring),
+        ("Keys", KEYS),
+    ]
+
+
+class HelpScreen(ModalScreen[None]):
+    """The rules of the current table (its view's rules, else the lobby's preset)."""
+
+    CSS_PATH = "help.tcss"
+    BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            for heading, text in rules_sections(self._rules()):
+                yield Static(heading, classes="help-heading")
+                yield Static(text, classes="help-text", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#help").border_title = "How to play (Esc to close)"
+
+    def _rules(self) -> Rules:
+        view = getattr(self.app, "view", None)
+        if view is not None:
+            return view.rules
+        lobby = getattr(self.app, "lobby", None)
+        if lobby is not None and isinstance(lobby.options.get("rules"), dict):
+            from ono99tui.game.codec import rules_from_wire
+
+            try:
+                return rules_from_wire(lobby.options["rules"])
+            except ValueError:
+                pass
+        return preset()

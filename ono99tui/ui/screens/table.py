@@ -1,0 +1,200 @@
+"""The table screen: your hand, the running total, every seat and the story of the match.
+
+It watches `app.view` and `app.lobby` and hands display values down to its widgets, which
+update in place: an opponent's move repaints the total, two seat lines, the prompt and
+one log line, and nothing else. Choices go up as `MoveChosen` messages; the app sends them.
+
+Layout: seats | total | log across the middle, the prompt and the hand below, the Footer
+last. Below 80 columns the log is hidden; below 24 rows cards and total shrink to one line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from netproto.messages import Lobby
+from ono99tui.game import Card, Discard, Draw, Move, Play, PlayerView, SwapFour
+from ono99tui.ui.messages import MoveChosen
+from ono99tui.ui.present import (
+    can_swap,
+    card_slots,
+    limit_text,
+    must_draw,
+    near_limit,
+    obligation_line,
+    prompt,
+    seat_infos,
+)
+from ono99tui.ui.widgets.banner import ConnectionBanner
+from ono99tui.ui.widgets.cards import CardWidget, HandView
+from ono99tui.ui.widgets.log import EventLog
+from ono99tui.ui.widgets.seats import SeatList
+from ono99tui.ui.widgets.static_text import update_if_changed
+from ono99tui.ui.widgets.total import TotalPanel
+
+
+class TableScreen(Screen[None]):
+    """Where a match is played (see the module docstring)."""
+
+    CSS_PATH = "table.tcss"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
+
+    BINDINGS = [
+        Binding("1", "choose(0)", "Play", key_display="1-4"),
+        Binding("2", "choose(1)", "Play 2nd", show=False),
+        Binding("3", "choose(2)", "Play 3rd", show=False),
+        Binding("4", "choose(3)", "Play 4th", show=False),
+        Binding("left", "move_focus(-1)", "Left", show=False),
+        Binding("right", "move_focus(1)", "Right", show=False),
+        Binding("s", "swap", "Swap 4x99"),
+        Binding("d", "draw", "Draw"),
+        Binding("question_mark", "app.rules", "Rules", key_display="?"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._was_my_turn = False
+        self._swap_open = False
+        self._draw_open = False
+
+    def compose(self) -> ComposeResult:
+        yield ConnectionBanner()
+        yield Static("", id="table-title")
+        with Horizontal(id="middle"):
+            with Vertical(id="seats-pane"):
+                yield SeatList()
+            yield TotalPanel(id="center")
+            yield EventLog(id="log")
+        yield Static("Waiting for the deal...", id="prompt")
+        yield HandView()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#seats-pane").border_title = "Seats"
+        self.query_one("#log").border_title = "Log"
+        log = self.query_one(EventLog)
+        for line in getattr(self.app, "log_lines", ()):
+            log.add(line)
+        self.watch(self.app, "view", self._show, init=False)
+        self.watch(self.app, "lobby", self._show, init=False)
+        self._show()
+
+    # --- attributes down ----------------------------------------------------------------
+
+    @property
+    def current_view(self) -> PlayerView | None:
+        """The view the screen shows (the app's)."""
+        return getattr(self.app, "view", None)
+
+    def _seats(self) -> Sequence[Any]:
+        lobby: Lobby | None = getattr(self.app, "lobby", None)
+        return lobby.seats if lobby is not None else ()
+
+    def _show(self, *_: object) -> None:
+        view = self.current_view
+        if view is None:
+            return
+        seats = self._seats()
+        lobby: Lobby | None = getattr(self.app, "lobby", None)
+        self.query_one(SeatList).show(seat_infos(view, seats), lobby.spectators if lobby else 0)
+        obligation, mine = obligation_line(view, seats)
+        self.query_one(TotalPanel).show(
+            total=view.total,
+            limit_text=limit_text(view),
+            near_limit=near_limit(view),
+            direction=view.direction,
+            obligation=obligation,
+            obligation_mine=mine,
+        )
+        title = f"Rules {view.preset}  Round {view.round_no}  Draw pile {view.draw_pile_size}"
+        if view.discard_top is not None:
+            title += f"  Top card {view.discard_top.label(view.rules)}"
+        update_if_changed(self.query_one("#table-title", Static), title)
+        text, act = prompt(view, seats)
+        prompt_line = self.query_one("#prompt", Static)
+        update_if_changed(prompt_line, text)
+        prompt_line.set_class(act, "-act")
+        prompt_line.set_class(mine, "-owes")
+        self.set_class(mine, "-owes")
+        hand = self.query_one(HandView)
+        hand.show(card_slots(view, seats))
+        self._follow_turn(view, act, hand)
+        swap_open, draw_open = can_swap(view), must_draw(view)
+        if (swap_open, draw_open) != (self._swap_open, self._draw_open):
+            self._swap_open, self._draw_open = swap_open, draw_open
+            self.refresh_bindings()
+
+    def _follow_turn(self, view: PlayerView, act: bool, hand: HandView) -> None:
+        """When the viewer's turn starts, put the focus on the first card they may play."""
+        if act and not self._was_my_turn:
+            cards = hand.cards
+            target = next((card for card in cards if card.slot and card.slot.playable), None)
+            if target is not None and not any(card.has_focus for card in cards):
+                target.focus()
+        self._was_my_turn = act
+
+    def add_log_lines(self, lines: Sequence[str]) -> None:
+        """Append lines to the event log (the app calls this as events arrive)."""
+        log = self.query_one(EventLog)
+        for line in lines:
+            log.add(line)
+
+    # --- messages up ----------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        view = self.current_view
+        if action == "swap":
+            if view is None or not view.rules.four_ono99_swap:
+                return False
+            return True if can_swap(view) else None
+        if action == "draw":
+            if view is None or not view.rules.late_draw_penalty:
+                return False
+            return True if must_draw(view) else None
+        return True
+
+    def on_card_widget_chosen(self, message: CardWidget.Chosen) -> None:
+        self.action_choose(message.index)
+
+    def action_choose(self, index: int) -> None:
+        """Play (or, after a points-mode bust, discard) the card in position `index`."""
+        view = self.current_view
+        hand = self.query_one(HandView)
+        cards = hand.cards
+        if view is None or view.seat is None or not 0 <= index < len(cards):
+            return
+        card_widget = cards[index]
+        card_widget.focus()
+        slot = card_widget.slot
+        if slot is None:
+            return
+        if not slot.playable:
+            self.app.bell()
+            return
+        card: Card = view.hand[index]
+        move: Move = Discard(view.seat, card) if view.discarding == view.seat else Play(view.seat, card)
+        self.post_message(MoveChosen(move))
+
+    def action_move_focus(self, step: int) -> None:
+        self.query_one(HandView).action_move(step)
+
+    def action_swap(self) -> None:
+        """Discard four ONO 99 cards at once and draw four new ones."""
+        view = self.current_view
+        if view is not None and view.seat is not None and can_swap(view):
+            self.post_message(MoveChosen(SwapFour(view.seat)))
+
+    def action_draw(self) -> None:
+        """Late-draw rule: draw the card owed before the next player plays."""
+        view = self.current_view
+        if view is not None and view.seat is not None and must_draw(view):
+            self.post_message(MoveChosen(Draw(view.seat)))
