@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import re
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -166,3 +168,50 @@ def test_namespaces_are_gone_after_the_lan_closes() -> None:
 
     assert namespaces.host_ns in made and namespaces.guest_ns in made
     assert namespaces.host_ns not in left and namespaces.guest_ns not in left
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("ono99tui.commands.host") is None,
+    reason="`ono99 host` is not part of this checkout yet",
+)
+async def test_a_game_is_found_joined_and_played_across_the_lan(
+    lan: NamespaceLan, tmp_path: Path
+) -> None:
+    name = unique_table_name()
+    log = tmp_path / "host.log"
+    with log.open("wb") as host_stderr:
+        host = await asyncio.create_subprocess_exec(
+            *lan.exec_prefix(lan.host_ns), sys.executable, "-m", "ono99tui", "host",
+            "--headless", "--bind", lan.host_address, "--port", "0", "--name", name,
+            "--seats", "2", "--bots", "1", "--bot-delay", "0", "--exit-after", "1",
+            "--mdns-interface", lan.host_address,
+            stdout=asyncio.subprocess.PIPE, stderr=host_stderr, env=child_env(),
+        )  # fmt: skip
+    try:
+        assert (await next_line(host))["event"] == "listening", log.read_text()
+
+        status, stdout, stderr = await run_ono99_list(
+            "--json", "--timeout", "1.5", netns=lan.guest_ns, interface=lan.guest_address
+        )
+        assert status == 0, stderr
+        [table] = tables_named(json.loads(stdout), name)
+        assert table["addresses"] == [lan.host_address]
+
+        bot = await asyncio.create_subprocess_exec(
+            *lan.exec_prefix(lan.guest_ns), sys.executable, "-m", "ono99tui", "bot",
+            f"{table['addresses'][0]}:{table['port']}", "--matches", "1",
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=child_env(),
+        )  # fmt: skip
+        async with asyncio.timeout(60):
+            bot_out, bot_err = await bot.communicate()
+        assert bot.returncode == 0, bot_err.decode()
+        assert json.loads(bot_out)["matches"] == 1
+
+        # --exit-after 1: the host stops by itself once the match across the LAN is over.
+        assert await next_line(host) == {"event": "stopped", "matches": 1}
+        async with asyncio.timeout(10):
+            assert await host.wait() == 0, log.read_text()
+    finally:
+        if host.returncode is None:
+            host.kill()
+            await host.wait()
