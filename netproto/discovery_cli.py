@@ -1,11 +1,12 @@
 """A small mDNS tool for debugging discovery, in the spirit of avahi-publish / avahi-browse.
 
-    python -m netproto.discovery_cli advertise --interface IF --info '{"name": ...}'
-    python -m netproto.discovery_cli browse --interface IF
+    python -m netproto.discovery_cli advertise --mdns-interface IF --info '{"name": ...}'
+    python -m netproto.discovery_cli browse --mdns-interface IF
 
 `advertise` publishes one table built from a JSON object of `TableInfo` fields, reads
 further JSON objects from standard input (each one's fields replace the current ones and
-are advertised as an update), and withdraws the table on end of input, SIGINT or SIGTERM.
+are advertised as an update), and withdraws the table on end of input, SIGINT, SIGTERM
+or SIGHUP.
 `browse` prints every table event. Both print one JSON object per line, stamped with
 `time.monotonic()` (one clock for every process of the machine, so timings can be
 compared across processes and network namespaces); the tests and bench/discovery.py use it.
@@ -45,7 +46,8 @@ async def advertise(info: TableInfo, interfaces: list[str]) -> None:
     """Advertise until end of input or a stop signal, applying updates read from stdin."""
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
-    for signal_number in (signal.SIGINT, signal.SIGTERM):
+    # SIGHUP too: closing the terminal must withdraw the table like Ctrl-C does.
+    for signal_number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         loop.add_signal_handler(signal_number, stop.set)
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)

@@ -20,6 +20,7 @@ from netproto.discovery import TableChange, TableEvent
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 EVENT_TIMEOUT_SECONDS = 10.0
+STOP_SIGNALS = {"sigterm": signal.SIGTERM, "sigint": signal.SIGINT, "sighup": signal.SIGHUP}
 
 
 def child_env(**extra: str) -> dict[str, str]:
@@ -107,12 +108,12 @@ class AdvertiserProcess:
         await self.read_until("updated")
 
     async def stop(self, how: str = "eof") -> int:
-        """Stop the child by end of input, SIGTERM or SIGINT; returns its exit status."""
+        """Stop the child by end of input, SIGTERM, SIGINT or SIGHUP; returns its exit status."""
         assert self.process is not None and self.process.stdin is not None
         if how == "eof":
             self.process.stdin.close()
         else:
-            self.process.send_signal({"sigterm": signal.SIGTERM, "sigint": signal.SIGINT}[how])
+            self.process.send_signal(STOP_SIGNALS[how])
         await self.read_until("closed")
         async with asyncio.timeout(EVENT_TIMEOUT_SECONDS):
             return await self.process.wait()

@@ -38,7 +38,7 @@ def sample_info(name: str, **changes: object) -> TableInfo:
     return TableInfo(**fields)
 
 
-@pytest.mark.parametrize("way_out", ["eof", "sigterm", "sigint"])
+@pytest.mark.parametrize("way_out", ["eof", "sigterm", "sigint", "sighup"])
 async def test_table_from_another_process_is_added_updated_and_removed(
     events: AsyncIterator[TableEvent], advertiser_process: StartAdvertiser, way_out: str
 ) -> None:
