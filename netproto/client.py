@@ -188,6 +188,14 @@ class TableClient:
                 await self._runner
         self._finish("normal", reason or "closed by the client")
 
+    def abort_link(self) -> None:
+        """Drop the TCP connection at once, as a network failure would (for tests and drills).
+
+        The session goes on: the client reconnects and resumes its seat as after any drop.
+        """
+        if self._link is not None:
+            self._link.writer.transport.abort()
+
     async def __aenter__(self) -> TableClient:
         return self
 
@@ -269,7 +277,11 @@ class TableClient:
             link.send(message)
         except LocalProtocolError as error:
             raise ClientError("unexpected-message", str(error)) from None
-        await link.writer.drain()
+        try:
+            await link.writer.drain()
+        except (ConnectionError, OSError) as error:
+            # The reader notices the drop too and starts reconnecting.
+            raise NotConnected("not-connected", f"the link to the table dropped: {error}") from None
 
     async def send_move(self, move: dict[str, Any], seq: int | None = None) -> None:
         """Play a move, based by default on the latest view received."""

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 from dataclasses import dataclass, field
 
-from netproto.client import Closed, Disconnected, TableClient
+from netproto.client import Closed, Disconnected, NotConnected, TableClient
 from netproto.connection import State
 from netproto.messages import Error, Lobby, View
 
@@ -47,17 +48,32 @@ async def play_matches(client: TableClient, bot: Bot, matches: int,
     if client.role != "player":
         await client.close()
         raise BotPlayerError("the table is full or playing: the bot was seated as a spectator")
-    phase = None
+    acted_on = -1
+
+    async def act(latest: View) -> None:
+        nonlocal acted_on
+        if latest.seq <= acted_on:
+            return
+        acted_on = latest.seq
+        player_view = view_from_wire(latest.view)
+        if not player_view.legal_moves:
+            return
+        move = bot.choose(player_view, rng)
+        try:
+            await client.send_move(move_to_wire(move), seq=latest.seq)
+        except NotConnected:
+            return  # after the resume a fresh view comes and the bot plays then
+        report.moves += 1
+
+    # The caller may already have read the view that says it is our turn.
+    if client.view is not None and client.state is State.SEATED:
+        await act(client.view)
+    phase = client.lobby.phase if client.lobby is not None else None
     async for item in client:
         if isinstance(item, View):
             # Act only on the newest view: an older one would only earn a stale-seq error.
-            if item is not client.view or client.state is not State.SEATED:
-                continue
-            player_view = view_from_wire(item.view)
-            if player_view.legal_moves:
-                move = bot.choose(player_view, rng)
-                await client.send_move(move_to_wire(move), seq=item.seq)
-                report.moves += 1
+            if item is client.view and client.state is State.SEATED:
+                await act(item)
         elif isinstance(item, Lobby):
             if phase == "playing" and item.phase == "finished":
                 report.matches += 1
@@ -70,7 +86,8 @@ async def play_matches(client: TableClient, bot: Bot, matches: int,
                     and client.state is State.LOBBY):
                 seat = item.seats[item.you]
                 if not seat.ready:
-                    await client.ready()
+                    with contextlib.suppress(NotConnected):
+                        await client.ready()
             phase = item.phase
         elif isinstance(item, Error):
             if item.code not in HARMLESS_ERROR_CODES:

@@ -18,7 +18,7 @@ import logging
 import random
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from netproto.errors import ApplicationError, BadPassword, BadToken
@@ -55,7 +55,14 @@ from ono99tui.game import (
 )
 from ono99tui.game import Move as GameMove
 from ono99tui.game import State as GameState
-from ono99tui.game.codec import event_to_wire, move_from_wire, move_to_wire, view_to_wire
+from ono99tui.game.codec import (
+    event_to_wire,
+    move_from_wire,
+    move_to_wire,
+    rules_to_wire,
+    view_to_wire,
+)
+from ono99tui.journal import MatchRecord
 from ono99tui.table_config import TableConfig, rules_from_options
 from ono99tui.table_seats import Seat
 
@@ -100,17 +107,6 @@ class TableSummary:
     password_required: bool
 
 
-@dataclass
-class MatchRecord:
-    """A journal entry: enough to replay a match exactly (seed + every applied move)."""
-
-    seed: int
-    rules: dict[str, Any]
-    names: tuple[str, ...]
-    moves: list[dict[str, Any]] = field(default_factory=list)
-    winners: tuple[int, ...] = ()
-
-
 class Table:
     """One table's authority (see the module docstring)."""
 
@@ -134,6 +130,7 @@ class Table:
         self._bot_timers: list[asyncio.TimerHandle] = []
         self._last_summary: TableSummary | None = None
         self._results: dict[str, Any] = {}
+        self._closed = False
 
     # --- netproto Application ------------------------------------------------------------
 
@@ -147,6 +144,8 @@ class Table:
         """A connection ended: hold its seat for the grace period, or forget a spectator."""
         session = peer.session
         peer.session = None
+        if self._closed:
+            return
         if peer in self.spectators:
             del self.spectators[peer]
             self._broadcast_lobby()
@@ -215,9 +214,8 @@ class Table:
         seed = self._seeds.getrandbits(64)
         self._rng = random.Random(seed)
         state, events = start_match(self.rules, len(self.seats), self._rng)
-        self.journal.append(MatchRecord(seed=seed, rules=self.rules.options() | {
-            "obligation_answers": [c.token for c in self.rules.obligation_answers]},
-            names=tuple(seat.name for seat in self.seats)))
+        self.journal.append(MatchRecord(seed=seed, rules=rules_to_wire(self.rules),
+                                        names=tuple(seat.name for seat in self.seats)))
         self.state = state
         self.phase = PLAYING
         for seat in self.seats:
@@ -230,6 +228,7 @@ class Table:
 
     def close(self) -> None:
         """Cancel every timer (the server is stopping)."""
+        self._closed = True
         self._cancel_bot_timers()
         for seat in self.seats:
             seat.cancel_grace()
@@ -405,6 +404,7 @@ class Table:
         self.phase = FINISHED
         self.journal[-1].winners = tuple(self.state.winners)
         self._results = {"winners": list(self.state.winners),
+                         "winner_names": [self.seats[seat].name for seat in self.state.winners],
                          "scores": list(self.state.scores), "tokens": list(self.state.tokens)}
         self._cancel_bot_timers()
         names = ", ".join(self.seats[seat].name for seat in self.state.winners)

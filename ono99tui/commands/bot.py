@@ -1,0 +1,81 @@
+"""`ono99 bot HOST:PORT`: a computer player that joins a table over the network."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from netproto.constants import DEFAULT_PORT
+
+HELP = "join a table as a computer player (for load and tests)"
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """HOST, HOST:PORT or [IPv6]:PORT -> (host, port); raises ValueError."""
+    host, port = text, DEFAULT_PORT
+    if text.startswith("["):
+        end = text.find("]")
+        if end < 0:
+            raise ValueError(f"unclosed [ in {text!r}")
+        host, rest = text[1:end], text[end + 1:]
+        if rest:
+            if not rest.startswith(":"):
+                raise ValueError(f"expected :PORT after ] in {text!r}")
+            port = int(rest[1:])
+    elif text.count(":") == 1:
+        host, port_text = text.split(":")
+        port = int(port_text)
+    if not host or not 0 < port < 65536:
+        raise ValueError(f"{text!r} is not HOST:PORT")
+    return host, port
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The table's address, the bot's kind, name and number of matches."""
+    parser.add_argument("address", metavar="HOST:PORT", help=f"the table (port {DEFAULT_PORT} "
+                        "if omitted)")
+    parser.add_argument("--bot", default="greedy", metavar="KIND", help="greedy or random")
+    parser.add_argument("--name", default=None, help="player name (default: the bot's kind)")
+    parser.add_argument("--matches", type=int, default=1, metavar="N",
+                        help="leave after N matches (default 1)")
+    parser.add_argument("--password", default=None, help="the table's password, if it has one")
+    parser.add_argument("--seed", type=int, default=None, help="seed the bot's choices")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play, print a one-line JSON report; 0 after N matches, 1 on any error."""
+    import asyncio
+    import json
+    import random
+
+    from netproto.client import ClientError, TableClient
+    from ono99tui.bot_player import BotPlayerError, play_matches
+    from ono99tui.bots import UnknownBot, make_bot
+
+    try:
+        host, port = parse_address(args.address)
+        bot = make_bot(args.bot)
+    except (ValueError, UnknownBot) as error:
+        print(f"ono99 bot: {error}", file=sys.stderr)
+        return 2
+    if args.matches < 1:
+        print("ono99 bot: --matches must be at least 1", file=sys.stderr)
+        return 2
+
+    async def play() -> int:
+        client = await TableClient.connect(host, port, name=args.name or f"{args.bot} bot",
+                                           password=args.password)
+        report = await play_matches(client, bot, args.matches, random.Random(args.seed))
+        print(json.dumps({"seat": client.seat, "matches": report.matches,
+                          "moves": report.moves, "stale": report.stale,
+                          "reconnects": report.reconnects, "winners": report.winners}))
+        return 0
+
+    try:
+        return asyncio.run(play())
+    except (ClientError, BotPlayerError) as error:
+        print(f"ono99 bot: {error}", file=sys.stderr)
+    except OSError as error:
+        print(f"ono99 bot: cannot reach {host}:{port}: {error.strerror or error}",
+              file=sys.stderr)
+    return 1

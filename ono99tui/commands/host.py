@@ -1,0 +1,103 @@
+"""`ono99 host`: run a table on this machine and advertise it on the LAN.
+
+`--headless` runs the table with no UI at all (servers, tests): Textual is never imported.
+Without it the Textual app hosts the table and gives the host a seat (ono99tui.ui).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from netproto.constants import DEFAULT_PORT
+from netproto.interfaces import add_mdns_interface_option
+
+if TYPE_CHECKING:
+    from ono99tui.table_config import TableConfig
+
+HELP = "host a table on this network (--headless: no UI, for servers and tests)"
+PRESETS = ("2022", "1980", "1980-set99")
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("must not be negative")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The table's options; every one has a default, so `ono99 host` alone works."""
+    parser.add_argument("--headless", action="store_true",
+                        help="run the table without a UI (never imports Textual)")
+    parser.add_argument("--bind", default="0.0.0.0", metavar="ADDR",
+                        help="address to listen on (default 0.0.0.0: every interface)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)")
+    parser.add_argument("--name", default="ONO 99 table", help="the table's name")
+    parser.add_argument("--rules", choices=PRESETS, default="2022", help="rules preset")
+    parser.add_argument("--seats", type=int, default=4, help="seats at the table (2-8)")
+    parser.add_argument("--bots", type=int, default=0, metavar="K",
+                        help="seat K bots from the start")
+    parser.add_argument("--bot", default="greedy", metavar="KIND",
+                        help="kind of the bots seated by --bots and of stand-ins (greedy, random)")
+    parser.add_argument("--password", default=None, help="players must give this password")
+    parser.add_argument("--start-when", type=int, default=None, metavar="N",
+                        help="deal once N seats are taken (headless default: all seats)")
+    parser.add_argument("--grace", type=_seconds, default=60.0, metavar="S",
+                        help="seconds a dropped player's seat is held before a bot plays on")
+    parser.add_argument("--bot-delay", type=_seconds, default=0.6, metavar="S",
+                        help="pause before a bot moves, so people can follow (0: none)")
+    parser.add_argument("--seed", type=int, default=None, help="seed every deal (replays)")
+    parser.add_argument("--exit-after", type=int, default=None, metavar="N",
+                        help="headless: stop after N matches have been played")
+    parser.add_argument("--no-advertise", action="store_true",
+                        help="do not advertise the table with mDNS")
+    add_mdns_interface_option(parser)
+
+
+def table_config_from_args(args: argparse.Namespace, *, headless: bool) -> TableConfig:
+    """The TableConfig the options describe; raises ValueError with a readable message."""
+    from ono99tui.game import preset
+    from ono99tui.table_config import TableConfig
+
+    start_when = args.start_when
+    if start_when is None and headless:
+        start_when = args.seats
+    if not 0 <= args.bots <= args.seats:
+        raise ValueError("--bots must be between 0 and --seats")
+    return TableConfig(
+        name=args.name, rules=preset(args.rules), capacity=args.seats,
+        password=args.password, start_when=start_when, grace_seconds=args.grace,
+        takeover_bot=args.bot, bot_delay=args.bot_delay, seed=args.seed)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the table until interrupted (or --exit-after matches); returns the exit status."""
+    if not args.headless:
+        try:
+            from ono99tui.ui.host_launch import run_host  # type: ignore[import-not-found]
+        except ModuleNotFoundError as error:
+            if error.name is None or not error.name.startswith("ono99tui.ui"):
+                raise
+            print("ono99 host: the Textual app is not installed here; "
+                  "use `ono99 host --headless`", file=sys.stderr)
+            return 2
+        return int(run_host(args))
+    try:
+        config = table_config_from_args(args, headless=True)
+    except ValueError as error:
+        print(f"ono99 host: {error}", file=sys.stderr)
+        return 2
+
+    import asyncio
+
+    from ono99tui.headless import serve_headless
+
+    try:
+        return asyncio.run(serve_headless(args, config))
+    except OSError as error:
+        print(f"ono99 host: cannot listen on {args.bind}:{args.port}: {error.strerror or error}",
+              file=sys.stderr)
+        return 1

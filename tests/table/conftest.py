@@ -1,0 +1,1 @@
+"""Fixtures of the table tests (helpers live in table_helpers.py)."""
