@@ -74,6 +74,7 @@ class LobbyScreen(Screen[None]):
         Binding("a", "focus_address", "Address"),
         Binding("n", "focus_name", "Name"),
         Binding("escape", "focus_tables", "Tables", show=False),
+        Binding("q", "app.quit", "Quit"),
     ]
 
     def __init__(
@@ -104,6 +105,8 @@ class LobbyScreen(Screen[None]):
         except ConfigError as error:
             self.settings = Settings()
             self._settings_problem = str(error)
+        # What the file holds, so a name given with --name is saved once it is used.
+        self._stored_settings = self.settings
         if name:
             self.settings = replace(self.settings, player_name=name)
         elif not self.settings.player_name:
@@ -305,11 +308,12 @@ class LobbyScreen(Screen[None]):
 
     def _remember(self, **changes: str) -> None:
         settings = replace(self.settings, **changes)
-        if settings == self.settings:
-            return
         self.settings = settings
+        if settings == self._stored_settings:
+            return
         try:
             save_settings(settings, self.config_directory)
+            self._stored_settings = settings
         except ConfigError as error:
             self.notify(str(error), title="Name not remembered", severity="warning")
 

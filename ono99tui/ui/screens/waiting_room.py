@@ -125,6 +125,7 @@ class WaitingRoomScreen(Screen[None]):
         Binding("s", "start", "Start"),
         Binding("o", "focus_rules", "Rules"),
         Binding("escape", "focus_seats", "Seats", show=False),
+        Binding("q", "app.quit", "Quit"),
     ]
 
     def __init__(self, invite: str = "") -> None:
@@ -202,7 +203,8 @@ class WaitingRoomScreen(Screen[None]):
     @property
     def is_host(self) -> bool:
         """Whether this player may change the table (the lobby says who the host is)."""
-        return self.client is not None and self.client.is_host
+        lobby = self.lobby
+        return lobby is not None and lobby.you is not None and lobby.you == lobby.host_seat
 
     @property
     def my_seat_number(self) -> int | None:

@@ -1,0 +1,176 @@
+"""The lobby, driven with Pilot: a real table advertised on loopback, typed addresses, passwords."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from textual.widgets import DataTable, Input, Static
+
+from lobby_helpers import running_table, wait_until
+from netproto.discovery import TableAdvertiser
+from netproto.messages import PROTOCOL_VERSION
+from ono99tui.config import load_settings
+from ono99tui.headless import table_info
+from ono99tui.table import TableServer, TableSummary
+from ono99tui.ui.app import Ono99App
+from ono99tui.ui.screens.lobby import LobbyScreen
+from ono99tui.ui.screens.password_prompt import PasswordPrompt
+from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+
+LOOPBACK = ["127.0.0.1"]
+
+
+@asynccontextmanager
+async def advertised(server: TableServer) -> AsyncIterator[TableAdvertiser]:
+    """Advertise the table on loopback and keep the advertisement current, as `ono99 host` does."""
+    advertiser = TableAdvertiser(table_info(server.table.summary(), server.port), LOOPBACK)
+    pending: set[asyncio.Task[None]] = set()
+
+    def changed(summary: TableSummary) -> None:
+        task = asyncio.get_running_loop().create_task(
+            advertiser.update(table_info(summary, server.port)))
+        pending.add(task)
+        task.add_done_callback(pending.discard)
+
+    server.table.on_change = changed
+    await advertiser.start()
+    try:
+        yield advertiser
+    finally:
+        await asyncio.gather(*pending, return_exceptions=True)
+        await advertiser.close()
+
+
+def row_texts(lobby: LobbyScreen, table_name: str) -> list[list[str]]:
+    """The lobby's rows for one table (other test runs may advertise on loopback too)."""
+    table = lobby.query_one("#tables", DataTable)
+    rows = [[str(cell) for cell in table.get_row_at(index)] for index in range(table.row_count)]
+    return [row for row in rows if row[0] == table_name]
+
+
+def listed(lobby: LobbyScreen, table_name: str) -> bool:
+    return any(table.info.name == table_name for table in lobby.tables.values())
+
+
+def status(app: Ono99App, widget_id: str = "#lobby-status") -> str:
+    return str(app.screen.query_one(widget_id, Static).render())
+
+
+async def test_lobby_follows_a_real_advertised_table_and_joins_it(tmp_path: Path) -> None:
+    name = f"kitchen {secrets.token_hex(3)}"
+    async with running_table(name=name, capacity=4) as server:
+        server.table.add_bot("greedy")  # the host's first seat, so the TXT names a host
+        async with advertised(server) as advertiser:
+            lobby = LobbyScreen(LOOPBACK, config_directory=tmp_path, name="bob")
+            app = Ono99App(start_screen=lobby, ascii_glyphs=False)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await wait_until(pilot, lambda: listed(lobby, name), timeout=15, what="the table")
+                assert row_texts(lobby, name) == [[name, "Greedy bot", "2022", "1/4", "waiting",
+                                                   "no"]]
+
+                server.table.add_bot("random")  # a seat change must show up live
+                await wait_until(pilot, lambda: row_texts(lobby, name)[0][3] == "2/4",
+                                 timeout=15, what="the seat update")
+
+                table = lobby.query_one("#tables", DataTable)
+                for _ in range(table.row_count):
+                    selected = lobby.selected_table()
+                    if selected is not None and selected.info.name == name:
+                        break
+                    await pilot.press("down")
+                assert f"127.0.0.1:{server.port}" in status(app, "#table-detail")
+                await pilot.press("enter")
+                await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
+                                 and app.lobby is not None, what="the waiting room")
+                assert [seat.name for seat in app.lobby.seats] == ["Greedy bot", "Random bot", "bob"]
+                assert app.client is not None and app.client.seat == 2
+                assert load_settings(tmp_path).player_name == "bob"
+
+                # Seats taken by players show up in the list too.
+                await wait_until(pilot, lambda: row_texts(lobby, name)[0][3] == "3/4",
+                                 timeout=15, what="the joined seat")
+                assert table.row_count >= 1 and advertiser.info.protocol_version == PROTOCOL_VERSION
+                await advertiser.close()  # the host leaves: the table disappears from the list
+                await wait_until(pilot, lambda: not listed(lobby, name), timeout=15,
+                                 what="the removal")
+
+
+async def test_typed_address_with_password_prompt(tmp_path: Path) -> None:
+    async with running_table(password="open sesame") as server:
+        lobby = LobbyScreen(None, config_directory=tmp_path, name="ana")
+        app = Ono99App(start_screen=lobby, ascii_glyphs=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("a")  # focus the address field
+            await pilot.press(*f"127.0.0.1:{server.port}", "enter")
+            await wait_until(pilot, lambda: isinstance(app.screen, PasswordPrompt), what="prompt")
+            await pilot.press(*"wrong", "enter")
+            await wait_until(pilot, lambda: isinstance(app.screen, PasswordPrompt)
+                             and app.screen.wrong, what="the second prompt")
+            assert "not right" in str(app.screen.query_one("#password-wrong", Static).render())
+            await pilot.press(*"open sesame", "enter")
+            await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
+                             and app.lobby is not None, what="the waiting room")
+            assert app.lobby.seats[0].name == "ana"
+        assert load_settings(tmp_path).last_address == f"127.0.0.1:{server.port}"
+
+
+async def test_cancelled_password_prompt_stays_in_the_lobby(tmp_path: Path) -> None:
+    async with running_table(password="pw") as server:
+        lobby = LobbyScreen(None, config_directory=tmp_path, name="ana")
+        app = Ono99App(start_screen=lobby, ascii_glyphs=True)
+        async with app.run_test() as pilot:
+            lobby.query_one("#address", Input).value = f"127.0.0.1:{server.port}"
+            await pilot.click("#join-button")
+            await wait_until(pilot, lambda: isinstance(app.screen, PasswordPrompt), what="prompt")
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: app.screen is lobby, what="the lobby")
+            assert "needs a password" in status(app)
+            assert server.table.seats == []
+
+
+async def test_bad_input_is_explained_and_changes_nothing(tmp_path: Path) -> None:
+    lobby = LobbyScreen(None, config_directory=tmp_path, name="ana")
+    app = Ono99App(start_screen=lobby, ascii_glyphs=True)
+    async with app.run_test() as pilot:
+        await pilot.press("a", *"host:99999", "enter")
+        assert "not a port" in status(app)
+        name = lobby.query_one("#player-name", Input)
+        name.value = "\x1b[31m  "
+        lobby.query_one("#address", Input).value = "127.0.0.1:1"
+        await pilot.press("enter")
+        assert "Your name" in status(app) and name.has_focus
+        assert app.screen is lobby and app.client is None
+    assert not (tmp_path / "settings.json").exists() or load_settings(tmp_path).player_name == "ana"
+
+
+async def test_unreachable_table_is_reported(tmp_path: Path) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    lobby = LobbyScreen(None, config_directory=tmp_path, name="ana")
+    app = Ono99App(start_screen=lobby, ascii_glyphs=True)
+    async with app.run_test() as pilot:
+        lobby.query_one("#address", Input).value = f"127.0.0.1:{port}"
+        await pilot.click("#watch-button")
+        await wait_until(pilot, lambda: "Could not join" in status(app), what="the error")
+        assert "could not reach the table" in status(app)
+        assert app.screen is lobby
+
+
+async def test_join_address_from_the_command_line_goes_straight_in(tmp_path: Path) -> None:
+    from ono99tui.ui.joining import Address
+
+    async with running_table() as server:
+        lobby = LobbyScreen(None, config_directory=tmp_path, name="cy",
+                            join_address=Address("127.0.0.1", server.port), spectate=True)
+        app = Ono99App(start_screen=lobby, ascii_glyphs=True)
+        async with app.run_test() as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
+                             and app.lobby is not None, what="the waiting room")
+            assert app.client is not None and app.client.role == "spectator"
+            assert app.lobby.spectators == 1
