@@ -75,7 +75,13 @@ def player_name(requested: str | None) -> str:
 
 
 def solo_app(
-    server: TableServer, *, name: str, bots: int, bot: str = "greedy", ascii_glyphs: bool | None = None
+    server: TableServer,
+    *,
+    name: str,
+    bots: int,
+    bot: str = "greedy",
+    ascii_glyphs: bool | None = None,
+    sixteen_colours: bool | None = None,
 ) -> Ono99App:
     """The app for a solo match at `server`: connects, seats the bots after the player
     (who thus sits first and hosts the rematch), and opens on the table screen."""
@@ -89,7 +95,9 @@ def solo_app(
             server.table.add_bot(bot)  # the table deals once every seat is taken
         return client
 
-    return Ono99App(connect, start_screen=TableScreen, ascii_glyphs=ascii_glyphs)
+    return Ono99App(
+        connect, start_screen=TableScreen, ascii_glyphs=ascii_glyphs, sixteen_colours=sixteen_colours
+    )
 
 
 def solo_config(*, bots: int, rules: str, seed: int | None, bot_delay: float) -> TableConfig:

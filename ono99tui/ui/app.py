@@ -7,7 +7,8 @@ Public entry points (used by `ono99 solo`, `ono99 join`, `ono99 host` and the SS
   (for example `lambda: TableClient.connect(host, port, name=...)`); `start_screen` is the
   screen shown first (a `Screen` instance, or a callable making one; the lobby passes its
   lobby or waiting room, solo passes `TableScreen`). `ascii_glyphs=None` detects ASCII
-  mode from the locale.
+  mode from the locale; `sixteen_colours=None` picks the 16-colour theme when the
+  terminal reports no more than 16 colours (tests pin both for repeatable snapshots).
 - `Ono99App.connect(client_factory)`: start (or replace) the connection, e.g. once the
   lobby has picked a table. The app pushes the table screen by itself when the first view
   of a match arrives.
@@ -101,8 +102,10 @@ class Ono99App(App[None]):
         *,
         start_screen: ScreenSource | None = None,
         ascii_glyphs: bool | None = None,
+        sixteen_colours: bool | None = None,
     ) -> None:
         super().__init__()
+        self._sixteen_colours = sixteen_colours
         self._client_factory = client_factory
         self._start_screen = start_screen
         self.client: TableClient | None = None
@@ -122,7 +125,10 @@ class Ono99App(App[None]):
     # --- start-up -------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        if self.console.color_system in ("standard", "windows"):
+        sixteen = self._sixteen_colours
+        if sixteen is None:
+            sixteen = self.console.color_system in ("standard", "windows")
+        if sixteen:
             self.theme = SIXTEEN_COLOUR_THEME.name
         if self._start_screen is not None:
             screen = self._start_screen

@@ -1,0 +1,186 @@
+"""Helpers for the table-screen tests: real tables on loopback, engine-made views, a cuttable
+TCP proxy, and waiting on the app without sleeping blindly."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from textual.pilot import Pilot
+
+from netproto.messages import Lobby, SeatInfo
+from ono99tui.commands.solo import solo_app, solo_config
+from ono99tui.game import PlayerView, Rules, State, apply, legal_moves, start_match, view
+from ono99tui.game.events import Event
+from ono99tui.table import TableServer
+from ono99tui.ui.app import Ono99App
+from ono99tui.ui.messages import LobbyUpdated, ViewUpdated
+from ono99tui.ui.screens.table import TableScreen
+from ono99tui.ui.widgets.cards import HandView
+
+NAMES = ("ana", "bob", "cy", "dee", "eve", "fay", "gus", "hal")
+
+
+async def wait_until(pilot: Pilot[Any], predicate: Callable[[], object], timeout: float = 15.0) -> None:
+    """Let the app run until `predicate()` is true; fail after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {getattr(predicate, '__name__', predicate)}")
+        await pilot.pause(0.01)
+
+
+def screen_text(app: Ono99App) -> str:
+    """What the terminal shows, as plain text (one line per row)."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+def lobby_for(seats: int, *, you: int = 0, bots: Sequence[int] = (), spectators: int = 0,
+              away: Sequence[int] = ()) -> Lobby:
+    """A lobby message naming `seats` players (ana, bob, ...)."""
+    return Lobby(
+        phase="playing",
+        seats=tuple(
+            SeatInfo(seat, NAMES[seat], "bot" if seat in bots else "human", True, seat not in away)
+            for seat in range(seats)
+        ),
+        host_seat=0,
+        capacity=seats,
+        spectators=spectators,
+        you=you,
+    )
+
+
+class LocalMatch:
+    """A match run by the engine in the test itself, fed to an app as the worker would.
+
+    It exercises everything from the app's message handlers down, with no network, so
+    screenshots are exactly repeatable.
+    """
+
+    def __init__(self, rules: Rules, seats: int, seed: int, *, me: int = 0) -> None:
+        self.rng = random.Random(seed)
+        self.me = me
+        self.seq = 0
+        self.state: State
+        self.state, self.pending = start_match(rules, seats, self.rng)
+
+    def view(self) -> PlayerView:
+        """The viewer's view of the current state."""
+        return view(self.state, self.me)
+
+    def step(self, choose: Callable[[State, int], Any] | None = None) -> tuple[Event, ...]:
+        """Apply one move of whoever acts (the first legal move unless `choose` says)."""
+        acting = next(s for s in range(self.state.seats) if legal_moves(self.state, s))
+        moves = legal_moves(self.state, acting)
+        move = choose(self.state, acting) if choose else moves[0]
+        self.state, events = apply(self.state, move, self.rng)
+        self.pending = self.pending + events
+        return events
+
+    def run_until(self, predicate: Callable[[State], bool], limit: int = 5000) -> None:
+        """Play random legal moves until `predicate(state)` holds."""
+        for _ in range(limit):
+            if predicate(self.state):
+                return
+            self.step(lambda state, seat: self.rng.choice(legal_moves(state, seat)))
+        raise AssertionError("the position never came up")
+
+    async def show(self, app: Ono99App, pilot: Pilot[Any]) -> None:
+        """Post the viewer's view with the events since the last one, and let it render."""
+        self.seq += 1
+        app.post_message(ViewUpdated(self.seq, self.view(), self.pending))
+        self.pending = ()
+        await pilot.pause()
+
+
+async def open_local(app: Ono99App, pilot: Pilot[Any], match: LocalMatch, lobby: Lobby) -> None:
+    """Give the app a lobby and the match's first view."""
+    app.post_message(LobbyUpdated(lobby))
+    await match.show(app, pilot)
+    await wait_until(pilot, lambda: isinstance(app.screen, TableScreen) and app.view is not None)
+
+
+def local_app(**options: Any) -> Ono99App:
+    """An app with no connection, opened on the table screen, colours and glyphs pinned."""
+    options.setdefault("ascii_glyphs", False)
+    options.setdefault("sixteen_colours", False)
+    return Ono99App(start_screen=TableScreen, **options)
+
+
+def hand(app: Ono99App) -> HandView:
+    """The table screen's hand."""
+    return app.screen.query_one(HandView)
+
+
+def first_playable(app: Ono99App) -> int | None:
+    """Index of the first card the player may play now, if any."""
+    for index, card in enumerate(hand(app).cards):
+        if card.slot is not None and card.slot.playable:
+            return index
+    return None
+
+
+def start_solo_table(*, bots: int = 2, rules: str = "2022", seed: int = 5) -> TableServer:
+    """A solo table with instant bots (not started: use `async with`)."""
+    return TableServer(solo_config(bots=bots, rules=rules, seed=seed, bot_delay=0.0))
+
+
+def solo(server: TableServer, *, bots: int = 2, **options: Any) -> Ono99App:
+    """The solo app for `server`, colours and glyphs pinned."""
+    options.setdefault("ascii_glyphs", False)
+    options.setdefault("sixteen_colours", False)
+    return solo_app(server, name="ana", bots=bots, **options)
+
+
+class CuttableProxy:
+    """A TCP relay on 127.0.0.1 in front of a table: `cut()` drops every live connection
+    (as a dead Wi-Fi link would) while new connections keep working."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.port = 0
+        self._server: asyncio.Server | None = None
+        self._writers: set[asyncio.StreamWriter] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.connections = 0
+
+    async def start(self) -> CuttableProxy:
+        self._server = await asyncio.start_server(self._accept, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+        self._writers |= {writer, up_writer}
+        for source, sink in ((reader, up_writer), (up_reader, writer)):
+            task = asyncio.create_task(self._pipe(source, sink))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _pipe(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(OSError, asyncio.CancelledError):
+            while data := await source.read(65536):
+                sink.write(data)
+                await sink.drain()
+        sink.close()
+
+    def cut(self) -> None:
+        """Reset every relayed connection."""
+        for writer in list(self._writers):
+            transport = writer.transport
+            transport.abort()
+        self._writers.clear()
+
+    async def stop(self) -> None:
+        self.cut()
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+        for task in list(self._tasks):
+            task.cancel()
