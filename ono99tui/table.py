@@ -526,7 +526,9 @@ class Table:
     def _broadcast_lobby(self) -> None:
         seats = tuple(seat.info(index) for index, seat in enumerate(self.seats))
         host_seat = self.seats.index(self.host) if self.host in self.seats else None
-        options = self.config.public_options() | {"preset": self.rules.name}
+        # The rules in force now, not the config's: the host may have changed them.
+        options = self.config.public_options() | {"preset": self.rules.name,
+                                                  "rules": rules_to_wire(self.rules)}
         results = self._results if self.phase == FINISHED else {}
         common = dict(phase=self.phase, seats=seats, host_seat=host_seat,
                       capacity=self.config.capacity, spectators=len(self.spectators),
