@@ -65,6 +65,21 @@ def invitation(addresses: list[str], port: int) -> str:
     return f"Others join with: ono99 join   (or ono99 join {addresses[0]}:{port})"
 
 
+def host_app(
+    server: TableServer, *, player: str, connect_to: str = "127.0.0.1", invite: str = ""
+) -> Ono99App:
+    """The host's own app: seated at `server` with its host key, opening on the waiting room."""
+    config = server.table.config
+
+    async def connect() -> TableClient:
+        return await TableClient.connect(
+            connect_to, server.port, name=player, password=config.password,
+            host_key=config.host_key,
+        )
+
+    return Ono99App(connect, start_screen=lambda: WaitingRoomScreen(invite=invite))
+
+
 async def host_table(args: argparse.Namespace, config: TableConfig) -> int:
     """Serve the table, advertise it, run the host's app; everything stops when it quits."""
     server: TableServer | None = None
@@ -100,17 +115,12 @@ async def host_table(args: argparse.Namespace, config: TableConfig) -> int:
             except InvalidTableInfo as error:
                 raise HostError(str(error)) from None
             await advertiser.start()
-        player = host_player_name()
-        connect_to = loopback_for(args.bind)
-
-        async def connect() -> TableClient:
-            return await TableClient.connect(
-                connect_to, server.port, name=player, password=config.password,
-                host_key=config.host_key,
-            )
-
-        invite = invitation(interfaces, server.port)
-        app = Ono99App(connect, start_screen=lambda: WaitingRoomScreen(invite=invite))
+        app = host_app(
+            server,
+            player=host_player_name(),
+            connect_to=loopback_for(args.bind),
+            invite=invitation(interfaces, server.port),
+        )
         await app.run_async()
         return app.return_code or 0
     finally:

@@ -1,0 +1,99 @@
+"""The waiting room with Pilot, against a real table on loopback: the host's controls and a
+player's read-only view of the same table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Checkbox, DataTable, Input, Select, Static
+
+from lobby_helpers import running_table, wait_until
+from ono99tui.ui.app import Ono99App
+from ono99tui.ui.host_launch import host_app
+from ono99tui.ui.joining import Address
+from ono99tui.ui.screens.lobby import LobbyScreen
+from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+
+HOST_KEY = "the-host-key-for-tests"
+
+
+def seat_names(app: Ono99App) -> list[str]:
+    return [seat.name for seat in app.lobby.seats] if app.lobby else []
+
+
+def room(app: Ono99App) -> WaitingRoomScreen:
+    screen = app.screen
+    assert isinstance(screen, WaitingRoomScreen)
+    return screen
+
+
+def rules(app: Ono99App) -> dict[str, object]:
+    assert app.lobby is not None
+    return app.lobby.options["rules"]
+
+
+async def test_host_adds_and_removes_bots_changes_rules_and_starts(tmp_path: Path) -> None:
+    async with running_table(name="den", capacity=4, host_key=HOST_KEY) as server:
+        app = host_app(server, player="ana", invite="Others join with: ono99 join")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: seat_names(app) == ["ana"], what="the host's seat")
+            screen = room(app)
+            assert screen.is_host and "(host)" in str(screen.query_one("#room-title", Static).render())
+            assert "ono99 join" in str(screen.query_one("#invite", Static).render())
+
+            await pilot.press("b")
+            await wait_until(pilot, lambda: len(seat_names(app)) == 2, what="the bot")
+            assert app.lobby.seats[1].kind == "bot"
+            await pilot.press("down", "x")  # remove the highlighted bot
+            await wait_until(pilot, lambda: seat_names(app) == ["ana"], what="the removal")
+            await pilot.press("x")  # on the host's own seat: refused locally, in words
+            assert "Highlight a bot" in str(screen.query_one("#room-status", Static).render())
+
+            screen.query_one("#opt-preset", Select).value = "1980"
+            await wait_until(pilot, lambda: app.lobby.options["preset"] == "1980", what="preset")
+            assert rules(app)["scoring"] == "tokens"
+            screen.query_one("#opt-scoring", Select).value = "points-lowest"
+            await wait_until(pilot, lambda: rules(app)["scoring"] == "points-lowest",
+                             what="the scoring")
+            target = screen.query_one("#opt-target", Input)
+            target.focus()
+            target.value = "150"
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: rules(app)["target"] == 150, what="the target")
+            late_draw = screen.query_one("#opt-late_draw_penalty", Checkbox)
+            late_draw.focus()
+            await pilot.press("space")
+            await wait_until(pilot, lambda: rules(app)["late_draw_penalty"] is True,
+                             what="the late-draw rule")
+            assert "target 150" in str(screen.query_one("#rules-summary", Static).render())
+
+            await pilot.press("escape", "s")  # one player only: the table refuses, in words
+            await pilot.pause(0.2)
+            assert app.lobby.phase == "waiting"
+            await pilot.press("b", "s")
+            await wait_until(pilot, lambda: app.view is not None, what="the deal")
+            assert app.view.rules.scoring == "points-lowest" and app.view.rules.target == 150
+
+
+async def test_players_see_the_room_read_only_and_say_ready(tmp_path: Path) -> None:
+    async with running_table(name="den", capacity=3, host_key=HOST_KEY) as server:
+        host = host_app(server, player="ana")
+        guest = Ono99App(start_screen=LobbyScreen(
+            None, config_directory=tmp_path, name="bob",
+            join_address=Address("127.0.0.1", server.port)))
+        async with host.run_test() as host_pilot, guest.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: seat_names(guest) == ["ana", "bob"], what="seats")
+            screen = room(guest)
+            assert not screen.is_host and screen.my_seat_number == 1
+            assert all(field.disabled for field in screen.query("#rules-panel Select"))
+            assert guest.screen.check_action("start", ()) is False
+            await pilot.press("s", "b")  # host-only keys do nothing for a player
+            await pilot.press("r")
+            await wait_until(pilot, lambda: guest.lobby.seats[1].ready, what="ready")
+            assert host.lobby is not None
+            await wait_until(host_pilot, lambda: host.lobby.seats[1].ready, what="host sees it")
+            table = screen.query_one("#seats", DataTable)
+            assert "you" in str(table.get_row_at(1)[1]) and "host" in str(table.get_row_at(0)[1])
+            assert guest.lobby.phase == "waiting" and len(guest.lobby.seats) == 2
+            await pilot.press("r")
+            await wait_until(pilot, lambda: not guest.lobby.seats[1].ready, what="not ready")
