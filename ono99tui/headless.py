@@ -11,29 +11,32 @@ import contextlib
 import json
 import logging
 import signal
+import socket
 import sys
 from typing import TYPE_CHECKING
 
 from netproto.messages import PROTOCOL_VERSION
 
+from ono99tui.ssh.options import door_announcement, open_door
 from ono99tui.table import FINISHED, TableServer, TableSummary
 from ono99tui.table_config import TableConfig
 
 if TYPE_CHECKING:
     from netproto.discovery import TableAdvertiser, TableInfo
+    from ono99tui.ssh.door import SSHDoor
 
 log = logging.getLogger(__name__)
 
 
-def table_info(summary: TableSummary, port: int) -> TableInfo:
-    """The discovery record for a table summary."""
+def table_info(summary: TableSummary, port: int, ssh_port: int | None = None) -> TableInfo:
+    """The discovery record for a table summary (with the SSH door's port, if one is open)."""
     from netproto.discovery import TableInfo, TableState
 
     return TableInfo(
         protocol_version=PROTOCOL_VERSION, name=summary.name, host_player=summary.host_player,
         rules=summary.rules, seats_taken=summary.seats_taken, seats_total=summary.capacity,
         state=TableState(summary.phase), password_required=summary.password_required,
-        port=port)
+        port=port, ssh_port=ssh_port)
 
 
 async def serve_headless(args: argparse.Namespace, config: TableConfig) -> int:
@@ -46,6 +49,7 @@ async def serve_headless(args: argparse.Namespace, config: TableConfig) -> int:
         loop.add_signal_handler(signal_number, stop.set)
 
     advertiser: TableAdvertiser | None = None
+    door: SSHDoor | None = None
     updates: set[asyncio.Task[None]] = set()
     finished_matches = 0
 
@@ -56,23 +60,36 @@ async def serve_headless(args: argparse.Namespace, config: TableConfig) -> int:
             if args.exit_after is not None and finished_matches >= args.exit_after:
                 stop.set()
         if advertiser is not None:
-            task = loop.create_task(advertiser.update(table_info(summary, server.port)))
+            ssh_port = door.port if door is not None else None
+            task = loop.create_task(advertiser.update(table_info(summary, server.port, ssh_port)))
             updates.add(task)
             task.add_done_callback(updates.discard)
 
     server = TableServer(config, on_change=on_change)
     await server.start(args.bind, args.port)
     try:
+        try:
+            door = await open_door(args, server.port)
+        except OSError as error:
+            print(f"ono99 host: cannot open the SSH door on port {args.ssh_port}: "
+                  f"{error.strerror or error}", file=sys.stderr)
+            return 1
         if not args.no_advertise:
-            advertiser = await _advertise(args, server)
+            advertiser = await _advertise(args, server, door)
             if advertiser is None:
                 return 2
         print(json.dumps({"event": "listening", "address": server.address[0],
                           "port": server.port, "name": config.name}), flush=True)
+        if door is not None:
+            print(door_announcement(door, socket.gethostname()), flush=True)
+            log.info("SSH door open: %s  (host key %s)", door.ssh_command(socket.gethostname()),
+                     door.fingerprint)
         for _ in range(args.bots):
             server.table.add_bot(args.bot)
         await stop.wait()
     finally:
+        if door is not None:
+            await door.close()
         await server.stop()
         for task in list(updates):
             task.cancel()
@@ -83,13 +100,16 @@ async def serve_headless(args: argparse.Namespace, config: TableConfig) -> int:
     return 0
 
 
-async def _advertise(args: argparse.Namespace, server: TableServer) -> TableAdvertiser | None:
+async def _advertise(args: argparse.Namespace, server: TableServer,
+                     door: SSHDoor | None = None) -> TableAdvertiser | None:
     from netproto.discovery import InvalidTableInfo, TableAdvertiser
     from netproto.interfaces import InterfaceError, resolve_interfaces
 
     try:
         interfaces = resolve_interfaces(args.mdns_interface)
-        advertiser = TableAdvertiser(table_info(server.table.summary(), server.port), interfaces)
+        ssh_port = door.port if door is not None else None
+        advertiser = TableAdvertiser(table_info(server.table.summary(), server.port, ssh_port),
+                                     interfaces)
     except (InterfaceError, InvalidTableInfo) as error:
         print(f"ono99 host: {error}", file=sys.stderr)
         return None

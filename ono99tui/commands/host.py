@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from netproto.constants import DEFAULT_PORT
 from netproto.interfaces import add_mdns_interface_option
+from ono99tui.ssh.options import add_door_arguments, door_arguments_problem
 
 if TYPE_CHECKING:
     from ono99tui.table_config import TableConfig
@@ -55,6 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-advertise", action="store_true",
                         help="do not advertise the table with mDNS")
     add_mdns_interface_option(parser)
+    add_door_arguments(parser)
 
 
 def table_config_from_args(args: argparse.Namespace, *, headless: bool) -> TableConfig:
@@ -75,6 +77,10 @@ def table_config_from_args(args: argparse.Namespace, *, headless: bool) -> Table
 
 def run(args: argparse.Namespace) -> int:
     """Run the table until interrupted (or --exit-after matches); returns the exit status."""
+    door_problem = door_arguments_problem(args)
+    if door_problem is not None:
+        print(f"ono99 host: {door_problem}", file=sys.stderr)
+        return 2
     if not args.headless:
         try:
             from ono99tui.ui.host_launch import run_host  # type: ignore[import-not-found]

@@ -163,6 +163,10 @@ class SSHDoor:
 
     async def start(self) -> None:
         """Load (or make) the host key and start listening."""
+        asyncssh_log = logging.getLogger("asyncssh")
+        if asyncssh_log.level == logging.NOTSET:
+            # asyncssh logs every connection and channel at INFO: too much beside a table's log.
+            asyncssh_log.setLevel(logging.WARNING)
         self._host_key = load_or_create_host_key(self.config.host_key_path)
         self._acceptor = await asyncssh.listen(
             self.config.bind_host or None,

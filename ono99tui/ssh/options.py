@@ -1,13 +1,22 @@
-"""The `ono99 host` flags that open the SSH door, and the DoorConfig they describe."""
+"""The `ono99 host` flags that open the SSH door, and starting the door they describe.
+
+Importing this module is cheap (the CLI imports every command's options at start-up);
+asyncssh is loaded only when a door is actually opened.
+"""
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
+import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ono99tui.config import config_dir, ssh_host_key_path
-from ono99tui.ssh.door import DoorConfig
+
+if TYPE_CHECKING:
+    from ono99tui.ssh.door import DoorConfig, SSHDoor
 
 # A password on the command line is visible to every user in `ps`; the environment is not.
 PASSWORD_ENV = "ONO99_SSH_PASSWORD"
@@ -45,19 +54,32 @@ def add_door_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def door_config_from_args(args: argparse.Namespace, table_address: str) -> DoorConfig | None:
-    """The door described by the parsed flags, or None when --ssh-port was not given.
+def table_address_for(bind: str, port: int) -> str:
+    """HOST:PORT where the door's sessions reach a table bound to *bind* on this machine."""
+    try:
+        address = ipaddress.ip_address(bind or "0.0.0.0")
+    except ValueError:
+        return f"{bind}:{port}"  # a host name
+    if address.is_unspecified:
+        address = ipaddress.ip_address("::1" if address.version == 6 else "127.0.0.1")
+    return f"[{address}]:{port}" if address.version == 6 else f"{address}:{port}"
 
-    *table_address* is HOST:PORT where the door's sessions reach the table (loopback).
-    Raises DoorConfigError when the flags leave the door with no way in.
+
+def door_config_from_args(args: argparse.Namespace, table_port: int) -> DoorConfig | None:
+    """The door the parsed flags describe, or None when --ssh-port was not given.
+
+    Raises DoorConfigError when the flags leave the door unusable (no way in, bad port…).
     """
-    if args.ssh_port is None:
+    from ono99tui.ssh.door import DoorConfig
+
+    if getattr(args, "ssh_port", None) is None:
         return None
+    bind = getattr(args, "bind", "") or ""
     config = DoorConfig(
-        table_address=table_address,
+        table_address=table_address_for(bind, table_port),
         host_key_path=ssh_host_key_path(),
         players_dir=config_dir() / PLAYERS_SUBDIR,
-        bind_host=getattr(args, "bind", None) or "",
+        bind_host=bind,
         port=args.ssh_port,
         password=args.ssh_password or os.environ.get(PASSWORD_ENV) or None,
         authorized_keys=args.ssh_authorized_keys,
@@ -67,3 +89,36 @@ def door_config_from_args(args: argparse.Namespace, table_address: str) -> DoorC
     )
     config.validate()
     return config
+
+
+def door_arguments_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the --ssh-* flags (checked before the table opens), or None."""
+    from ono99tui.ssh.door import DoorConfigError
+
+    try:
+        door_config_from_args(args, 0)
+    except DoorConfigError as error:
+        return str(error)
+    return None
+
+
+async def open_door(args: argparse.Namespace, table_port: int) -> SSHDoor | None:
+    """Start the door the flags ask for (None without --ssh-port); raises OSError, DoorConfigError."""
+    config = door_config_from_args(args, table_port)
+    if config is None:
+        return None
+    from ono99tui.ssh.door import start_ssh_door
+
+    return await start_ssh_door(config)
+
+
+def door_announcement(door: SSHDoor, host: str = "HOST") -> str:
+    """The JSON line a headless host prints once its door is open."""
+    return json.dumps(
+        {
+            "event": "ssh-door",
+            "port": door.port,
+            "fingerprint": door.fingerprint,
+            "command": door.ssh_command(host),
+        }
+    )
