@@ -154,3 +154,11 @@ PROTOCOL_ERROR_CODES: tuple[str, ...] = tuple(
         SlowConsumer,
     )
 )
+
+# Codes that end a connection without anything being wrong with the peer's bytes.
+CLOSE_CODES: tuple[str, ...] = (
+    "normal",  # a side said goodbye
+    "eof",  # the peer closed its end of the stream
+    "shutdown",  # the server is stopping
+    "replaced",  # the seat was resumed from another connection
+)

@@ -1,0 +1,154 @@
+"""Every frame every seat (and a spectator) receives, scanned for cards it may not see.
+
+The server records, for each frame it sends, the connection's seat and the true game state
+at that moment; the clients keep the raw bytes they read off their sockets. Frame by frame,
+each view must show exactly its own seat's hand, only revealed hands that the rules reveal,
+only legal moves of its own seat, and only public events; no other frame kind carries any
+game data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+
+from netproto.connection import Connection, Role, State
+from netproto.framing import FrameDecoder
+from netproto.messages import PROTOCOL_VERSION, Bye, Hello, Lobby, Move, Ping, Pong, Ready, View
+from netproto.server import Peer
+
+from ono99tui.game import MATCH_OVER, Eliminated
+from ono99tui.game.codec import event_from_wire, move_to_wire, view_from_wire
+from ono99tui.table import Table
+from ono99tui.table_seats import Seat
+from table_helpers import PRESETS, serve
+
+SentRecord = tuple[str, int | None, Any]
+
+
+class RawPlayer:
+    """A client written against the sans-IO Connection that keeps every frame it reads."""
+
+    def __init__(self, name: str, seed: int, *, spectate: bool = False) -> None:
+        self.name = name
+        self.rng = random.Random(seed)
+        self.spectate = spectate
+        self.frames: list[dict[str, Any]] = []
+        self.address = ""
+        self.matches = 0
+
+    async def play(self, port: int, matches: int) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        host, local_port = writer.get_extra_info("sockname")[:2]
+        self.address = f"{host}:{local_port}"
+        connection = Connection(Role.CLIENT)
+        raw = FrameDecoder()
+        writer.write(connection.send(Hello(proto=PROTOCOL_VERSION, name=self.name,
+                                           spectate=self.spectate)))
+        phase = None
+        while True:
+            data = await asyncio.wait_for(reader.read(65536), 10)
+            self.frames.extend(frame for frame in raw.feed(data) if isinstance(frame, dict))
+            events = connection.receive_data(data)
+            if connection.state is State.CLOSED:
+                return
+            views = [event for event in events if isinstance(event, View)]
+            for event in events:
+                if isinstance(event, Ping):
+                    writer.write(connection.send(Pong(nonce=event.nonce)))
+                elif isinstance(event, Lobby):
+                    if phase == "playing" and event.phase == "finished":
+                        self.matches += 1
+                        if not self.spectate and self.matches >= matches:
+                            writer.write(connection.send(Bye()))
+                            await writer.drain()
+                            writer.close()
+                            return
+                    phase = event.phase
+            if connection.state is State.LOBBY and phase == "finished" and not self.spectate:
+                writer.write(connection.send(Ready()))
+            if views and connection.state is State.SEATED:
+                latest = views[-1]
+                moves = view_from_wire(latest.view).legal_moves
+                if moves:
+                    move = self.rng.choice(moves)
+                    writer.write(connection.send(Move(seq=latest.seq, move=move_to_wire(move))))
+            await writer.drain()
+
+
+def check_view(frame: dict[str, Any], seat: int | None, state: Any) -> None:
+    view = view_from_wire(frame["view"])  # strict: exactly the PlayerView fields
+    assert view.seat == seat
+    assert view.hand == (state.hands[seat] if seat is not None else ())
+    for other, revealed in enumerate(view.revealed):
+        if revealed is not None:
+            assert state.rules.reveal_eliminated and not state.alive[other]
+            assert revealed == state.hands[other] or revealed == state.revealed[other]
+    assert view.discard_top == (state.discard_pile[-1] if state.discard_pile else None)
+    for move in view.legal_moves:
+        assert move.seat == seat
+        card = getattr(move, "card", None)
+        assert card is None or card in view.hand
+    for wire in frame["events"]:
+        event = event_from_wire(wire)  # strict: exactly the event's public fields
+        if isinstance(event, Eliminated):
+            assert event.hand is None or state.rules.reveal_eliminated
+
+
+NON_VIEW_KEYS = {
+    "welcome": {"kind", "proto", "role", "seat", "token", "host", "table"},
+    "lobby": {"kind", "phase", "seats", "host_seat", "you", "capacity", "spectators",
+              "options", "results"},
+    "ping": {"kind", "nonce"}, "pong": {"kind", "nonce"},
+    "error": {"kind", "code", "reason", "ref"}, "bye": {"kind", "code", "reason"},
+}
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+async def test_no_frame_carries_a_card_its_seat_may_not_see(
+        rules: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    sent: dict[str, list[SentRecord]] = {}
+    tables: list[Table] = []
+    original_send = Peer.send
+
+    def recording_send(peer: Peer, message: Any) -> None:
+        if peer.is_open:
+            table = tables[0]
+            session = peer.session
+            seat = table.seats.index(session) if isinstance(session, Seat) \
+                and session in table.seats else None
+            sent.setdefault(peer.address, []).append((message.kind, seat, table.state))
+        original_send(peer, message)
+
+    monkeypatch.setattr(Peer, "send", recording_send)
+    server = await serve(rules=rules, capacity=4, start_when=4, seed=len(rules))
+    tables.append(server.table)
+    players = [RawPlayer(f"P{n}", seed=n) for n in range(3)]
+    watcher = RawPlayer("Watcher", seed=9, spectate=True)
+    try:
+        watching = asyncio.create_task(watcher.play(server.port, 0))
+        server.table.add_bot("random")
+        await asyncio.wait_for(
+            asyncio.gather(*(player.play(server.port, 3) for player in players)), 30)
+    finally:
+        await server.stop()
+        await asyncio.wait_for(watching, 5)
+    assert all(player.matches == 3 for player in players)
+    assert server.table.journal[2].winners
+    views_checked = 0
+    for client in [*players, watcher]:
+        records = sent[client.address]
+        frames = [frame for frame in client.frames if frame["kind"] != "bye"]
+        assert len(frames) == len([r for r in records if r[0] != "bye"])
+        for frame, (kind, seat, state) in zip(frames, records):
+            assert frame["kind"] == kind
+            if kind == "view":
+                check_view(frame, seat, state)
+                views_checked += 1
+            else:
+                assert set(frame) <= NON_VIEW_KEYS[kind], frame
+    assert views_checked > 100
+    assert any(r[2] is not None and r[2].phase == MATCH_OVER for r in sent[watcher.address])
