@@ -41,7 +41,6 @@ sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / "tests" / "discovery")]
 from netns_lan import NamespaceLan, netns_unavailable_reason  # noqa: E402
 
 from netproto.discovery import (  # noqa: E402
-    TableAdvertiser,
     TableBrowser,
     TableChange,
     TableInfo,
@@ -155,7 +154,7 @@ class Advertiser:
         """The next line of the child with this event."""
         assert self.process.stdout is not None
         for line in self.process.stdout:
-            parsed = json.loads(line)
+            parsed: dict[str, Any] = json.loads(line)
             if parsed["event"] == event:
                 return parsed
         raise RuntimeError(f"advertiser ended before {event}")

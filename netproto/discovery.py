@@ -19,10 +19,10 @@ import re
 import secrets
 import socket
 import unicodedata
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypeGuard
 
 from zeroconf import DNSQuestionType, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
@@ -85,10 +85,15 @@ class TableInfo:
     ssh_port: int | None = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.protocol_version, int) or not 0 <= self.protocol_version <= 65535:
+        for field_name in ("protocol_version", "seats_taken", "seats_total"):
+            if not _is_int(getattr(self, field_name)):
+                raise InvalidTableInfo(f"{field_name} must be an integer")
+        if not 0 <= self.protocol_version <= 65535:
             raise InvalidTableInfo(f"protocol version {self.protocol_version!r} out of range")
         for field_name in ("name", "host_player", "rules"):
             _check_text(field_name, getattr(self, field_name))
+        if not isinstance(self.password_required, bool):
+            raise InvalidTableInfo("password_required must be true or false")
         if not 1 <= self.seats_total <= MAX_SEATS:
             raise InvalidTableInfo(f"seats_total must be 1..{MAX_SEATS}, not {self.seats_total}")
         if not 0 <= self.seats_taken <= self.seats_total:
@@ -306,7 +311,9 @@ class TableAdvertiser:
             parsed_addresses=list(info.addresses or self._interfaces),
         )
 
-    def _track(self, broadcast: asyncio.Future[Any]) -> None:
+    def _track(self, awaitable: Awaitable[Any]) -> None:
+        # zeroconf hands back the future of its re-broadcasts; keep it so close() can stop it.
+        broadcast = asyncio.ensure_future(awaitable)
         self._broadcasts.add(broadcast)
         broadcast.add_done_callback(self._broadcasts.discard)
 
@@ -502,8 +509,12 @@ def _check_text(field_name: str, value: object) -> None:
             raise InvalidTableInfo(f"{field_name} contains the unprintable character {char!r}")
 
 
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _check_port(field_name: str, value: object) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 65535:
+    if not _is_int(value) or not 1 <= value <= 65535:
         raise InvalidTableInfo(f"{field_name} must be 1..65535, not {value!r}")
 
 

@@ -57,7 +57,7 @@ def resolve_interfaces(
     if environ is None:
         environ = os.environ
     if adapters is None:
-        adapters = ifaddr.get_adapters()
+        adapters = list(ifaddr.get_adapters())
     spec = cli_value if cli_value is not None else environ.get(INTERFACES_ENV_VAR)
     if spec is None or not spec.strip():
         if cli_value is not None:

@@ -127,6 +127,10 @@ def test_any_valid_table_round_trips_through_dns(
         ({"ssh_port": 0}, "ssh_port"),
         ({"addresses": ("not-an-ip",)}, "IPv4"),
         ({"protocol_version": -1}, "protocol version"),
+        ({"seats_total": "4"}, "seats_total must be an integer"),
+        ({"seats_taken": True}, "seats_taken must be an integer"),
+        ({"password_required": "no"}, "password_required"),
+        ({"port": 9099.0}, "port"),
     ],
 )
 def test_invalid_table_info_is_refused(changes: dict[str, object], complaint: str) -> None:
