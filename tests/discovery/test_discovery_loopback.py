@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
@@ -139,8 +140,9 @@ async def test_cancelling_the_hosting_task_withdraws_the_table(
 
 
 async def test_malformed_advertisement_is_ignored_and_browsing_goes_on(
-    events: AsyncIterator[TableEvent], browser: TableBrowser
+    events: AsyncIterator[TableEvent], browser: TableBrowser, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.WARNING, logger="netproto.discovery")
     good_name = unique_table_name()
     bad_name = unique_table_name("Evil")
     bad_txt = {**sample_info(bad_name).txt_properties(), "table": "\x1b[2J\x1b]0;pwned\x07"}
@@ -153,11 +155,19 @@ async def test_malformed_advertisement_is_ignored_and_browsing_goes_on(
         parsed_addresses=[LOOPBACK],
     )
     raw = AsyncZeroconf(interfaces=[LOOPBACK], ip_version=IPVersion.V4Only)
+    good = TableAdvertiser(sample_info(good_name), [LOOPBACK])
     try:
-        await (await raw.async_register_service(bad_service, allow_name_change=True))
-        async with TableAdvertiser(sample_info(good_name), [LOOPBACK]):
-            await wait_for_event(events, about(good_name, TableChange.ADDED))
+        # Both probe at once; the bad one is announced no later than the good one.
+        announced, _ = await asyncio.gather(
+            raw.async_register_service(bad_service, allow_name_change=True), good.start()
+        )
+        await announced
+        await wait_for_event(events, about(good_name, TableChange.ADDED))
+        async with asyncio.timeout(10):  # the bad one was heard, and refused
+            while not any(bad_name in record.getMessage() for record in caplog.records):
+                await asyncio.sleep(0.05)
     finally:
+        await good.close()
         await raw.async_close()
 
     assert not [t for t in browser.tables if t.startswith(bad_name)]
