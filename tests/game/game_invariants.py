@@ -162,8 +162,13 @@ def play_match(
     check: bool = True,
     max_moves: int = 200_000,
 ) -> Iterator[tuple[State, tuple[Event, ...], Move | None]]:
-    """Yield (state, events, move) after the deal and after every move of one match."""
+    """Yield (state, events, move) after the deal and after every move of one match.
+
+    The engine draws from `random.Random(seed)` only; the bots have their own generator,
+    so the match replays from the seed and the move list alone.
+    """
     rng = random.Random(seed)
+    bot_rng = random.Random(seed + 1)
     state, events = start_match(rules, seats, rng)
     checker = InvariantChecker(state, events) if check else None
     yield state, events, None
@@ -171,7 +176,7 @@ def play_match(
         if state.phase == MATCH_OVER:
             return
         seat = acting_seats(state)[0]
-        move = choose(state, seat, rng)
+        move = choose(state, seat, bot_rng)
         state, events = apply(state, move, rng)
         if checker is not None:
             checker.check(state, events, move)
