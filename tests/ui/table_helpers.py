@@ -18,7 +18,7 @@ from ono99tui.game import PlayerView, Rules, State, apply, legal_moves, start_ma
 from ono99tui.game.events import Event
 from ono99tui.table import TableServer
 from ono99tui.ui.app import Ono99App
-from ono99tui.ui.messages import LobbyUpdated, ViewUpdated
+from ono99tui.ui.messages import LobbyUpdated, MoveChosen, ViewUpdated
 from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.widgets.cards import HandView
 
@@ -62,12 +62,22 @@ class LocalMatch:
     screenshots are exactly repeatable.
     """
 
-    def __init__(self, rules: Rules, seats: int, seed: int, *, me: int = 0) -> None:
+    def __init__(self, rules: Rules, seats: int, seed: int, *, me: int = 0,
+                 state: State | None = None) -> None:
         self.rng = random.Random(seed)
         self.me = me
         self.seq = 0
         self.state: State
-        self.state, self.pending = start_match(rules, seats, self.rng)
+        self.pending: tuple[Event, ...] = ()
+        if state is None:
+            self.state, self.pending = start_match(rules, seats, self.rng)
+        else:
+            self.state = state
+
+    @classmethod
+    def at(cls, state: State, *, me: int = 0, seed: int = 1) -> LocalMatch:
+        """A match from a hand-made position (see `ono99tui.game.position`)."""
+        return cls(state.rules, state.seats, seed, me=me, state=state)
 
     def view(self) -> PlayerView:
         """The viewer's view of the current state."""
@@ -102,14 +112,33 @@ async def open_local(app: Ono99App, pilot: Pilot[Any], match: LocalMatch, lobby:
     """Give the app a lobby and the match's first view."""
     app.post_message(LobbyUpdated(lobby))
     await match.show(app, pilot)
-    await wait_until(pilot, lambda: isinstance(app.screen, TableScreen) and app.view is not None)
+    await wait_until(pilot, lambda: app.view is not None and app._table_screen() is not None)
 
 
-def local_app(**options: Any) -> Ono99App:
-    """An app with no connection, opened on the table screen, colours and glyphs pinned."""
-    options.setdefault("ascii_glyphs", False)
-    options.setdefault("sixteen_colours", False)
-    return Ono99App(start_screen=TableScreen, **options)
+class RecordingApp(Ono99App):
+    """An app with no connection that keeps the moves it would send."""
+
+    def __init__(self, **options: Any) -> None:
+        options.setdefault("ascii_glyphs", False)
+        options.setdefault("sixteen_colours", False)
+        super().__init__(start_screen=TableScreen, **options)
+        self.sent: list[Any] = []
+
+    async def on_move_chosen(self, message: MoveChosen) -> None:
+        self.sent.append(message.move)
+
+
+def record_notices(app: Ono99App) -> list[str]:
+    """Keep the text of every notification the app shows from now on."""
+    notices: list[str] = []
+    show = app.notify
+
+    def notify(message: str, **options: Any) -> None:
+        notices.append(message)
+        show(message, **options)
+
+    app.notify = notify  # type: ignore[method-assign]
+    return notices
 
 
 def hand(app: Ono99App) -> HandView:

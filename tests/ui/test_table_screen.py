@@ -1,0 +1,329 @@
+"""The table screen with engine-made positions: what it shows and what each key sends."""
+
+from __future__ import annotations
+
+import pytest
+from table_helpers import (
+    LocalMatch,
+    RecordingApp,
+    first_playable,
+    hand,
+    lobby_for,
+    open_local,
+    record_notices,
+    screen_text,
+    wait_until,
+)
+
+from ono99tui.game import (
+    DISCARDING,
+    MATCH_OVER,
+    Card,
+    Discard,
+    Draw,
+    Eliminated,
+    Play,
+    RoundEnded,
+    SwapFour,
+    legal_moves,
+    position,
+    preset,
+)
+from ono99tui.ui.screens.confirm_quit import ConfirmQuitScreen
+from ono99tui.ui.screens.help import HelpScreen
+from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen
+from ono99tui.ui.screens.table import TableScreen
+from ono99tui.ui.widgets.log import EventLog
+from ono99tui.ui.widgets.seats import SeatLine
+from ono99tui.ui.widgets.total import TotalPanel
+
+C = Card
+
+
+def example_2() -> LocalMatch:
+    """RULES.md example 2: 2022, total 92, hand {ONO 99, 0, 7, Reverse}."""
+    state = position(preset("2022"), [[C.ONO99, C.ZERO, C.SEVEN, C.REVERSE], [C.FIVE] * 4], total=92)
+    return LocalMatch.at(state)
+
+
+async def test_unplayable_cards_look_different_and_say_why() -> None:
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, example_2(), lobby_for(2))
+        cards = hand(app).cards
+        assert [card.has_class("-unplayable") for card in cards] == [True, False, True, False]
+        await pilot.press("right")  # from the 0 (focused first, being playable) to the 7
+        assert cards[2].has_focus
+        hint = str(app.screen.query_one("#hand-hint").content)
+        assert hint == "3: 7 cannot be played: 7 would make the total 99"
+        await pilot.press("1")
+        assert "the ONO 99 card can never be played" in str(app.screen.query_one("#hand-hint").content)
+        assert app.sent == []  # an unplayable card is never sent
+        await pilot.press("2")
+        assert app.sent == [Play(0, C.ZERO)]
+
+
+async def test_a_click_plays_the_card() -> None:
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, example_2(), lobby_for(2))
+        await pilot.click(hand(app).cards[3])
+        assert app.sent == [Play(0, C.REVERSE)]
+
+
+async def test_swap_key_sends_the_four_ono99_swap_only_when_allowed() -> None:
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        match = example_2()
+        await open_local(app, pilot, match, lobby_for(2))
+        assert app.screen.check_action("swap", ()) is None  # shown, greyed out
+        await pilot.press("s")
+        assert app.sent == []
+        match.state = position(preset("2022"), [[C.ONO99] * 4, [C.FIVE] * 4], total=40)
+        await match.show(app, pilot)
+        assert all(card.has_class("-unplayable") for card in hand(app).cards)
+        assert "s to swap four ONO 99" in str(app.screen.query_one("#prompt").content)
+        await pilot.press("s")
+        assert app.sent == [SwapFour(0)]
+
+
+async def test_late_draw_key_appears_with_the_rule_and_sends_the_draw() -> None:
+    rules = preset("1980").replace(late_draw_penalty=True)
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        match = LocalMatch(rules, 3, seed=4)
+        match.run_until(lambda state: state.turn == 0)
+        match.step()  # seat 0 plays and now owes a draw
+        assert match.state.pending_draw == 0
+        await open_local(app, pilot, match, lobby_for(3))
+        assert app.screen.check_action("draw", ()) is True
+        assert "Press d to draw" in str(app.screen.query_one("#prompt").content)
+        await pilot.press("d")
+        assert app.sent == [Draw(0)]
+
+
+async def test_draw_key_is_hidden_without_the_late_draw_rule() -> None:
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, example_2(), lobby_for(2))
+        assert app.screen.check_action("draw", ()) is False
+
+
+async def test_points_buster_chooses_a_discard() -> None:
+    rules = preset("1980").replace(scoring="points-elimination")
+    match = LocalMatch(rules, 3, seed=2)
+    match.run_until(lambda state: state.phase == DISCARDING)
+    match.me = match.state.discarding
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, match, lobby_for(3))
+        prompt = str(app.screen.query_one("#prompt").content)
+        assert prompt.startswith("You busted: choose a card to discard")
+        index = first_playable(app)
+        assert index is not None
+        await pilot.press(str(index + 1))
+        assert app.sent == [Discard(match.me, match.state.hands[match.me][index])]
+
+
+async def test_pending_play_two_is_unmistakable_for_the_one_who_owes_it() -> None:
+    state = position(preset("2022"), [[C.ONE] * 4, [C.TWO] * 4, [C.THREE] * 4], total=30, turn=1, owed=2)
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        match = LocalMatch.at(state, me=1)
+        await open_local(app, pilot, match, lobby_for(3, you=1))
+        line = app.screen.query_one("#obligation")
+        assert str(line.content) == "Play 2! YOU must play 2 cards"
+        assert line.has_class("-mine") and app.screen.has_class("-owes")
+        assert app.screen.query_one("#prompt").has_class("-owes")
+        match.me = 0  # the same moment, seen by ana
+        await match.show(app, pilot)
+        assert str(line.content) == "Play 2: bob owes 2 cards"
+        assert not line.has_class("-mine")
+        seat_lines = list(app.screen.query(SeatLine))
+        assert [seat.info.owes_two for seat in seat_lines] == [False, True, False]
+        assert "owes 2" in seat_lines[1].render().plain
+
+
+async def test_seats_show_turn_bots_absent_spectators_and_eliminations() -> None:
+    match = LocalMatch(preset("2022"), 4, seed=9)
+    match.run_until(lambda state: not all(state.alive))
+    out = match.state.alive.index(False)
+    app = RecordingApp()
+    notices = record_notices(app)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_local(app, pilot, match, lobby_for(4, bots=(2,), away=(3,), spectators=2))
+        lines = [line.render().plain for line in app.screen.query(SeatLine)]
+        assert "(you)" in lines[0]
+        assert "⚙" in lines[2]
+        assert "away" in lines[3]
+        assert "out" in lines[out]
+        turn = match.state.turn
+        assert lines[turn].startswith("▶")
+        assert "2 watching" in screen_text(app)
+        assert any(f"{('You are' if out == 0 else ['ana', 'bob', 'cy', 'dee'][out] + ' is')} out of the match" in n
+                   for n in notices)
+        assert any("is out of the match" in line for line in app.log_lines)
+
+
+async def test_total_direction_limit_and_log() -> None:
+    match = LocalMatch(preset("2022"), 3, seed=1)
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, match, lobby_for(3))
+        for _ in range(6):
+            match.step()
+        await match.show(app, pilot)
+        total = match.state.total
+        panel = app.screen.query_one(TotalPanel)
+        assert panel.query_one("#total-big").value == str(total)
+        assert str(panel.query_one("#limit").content) == "limit: max 98"
+        direction = panel.query_one("#direction").render().plain
+        assert direction == ("↻ clockwise" if match.state.direction > 0 else "↺ counter-clockwise")
+        played = [line for line in app.log_lines if " played " in line]
+        assert len(played) == 6
+        assert played[-1].endswith(f"→ {total}")
+        shown = [strip.text for strip in app.screen.query_one(EventLog).lines]
+        assert any(line.startswith(played[-1][:20]) for line in shown)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (79, 23), (60, 18), (40, 12), (20, 6), (8, 3)])
+async def test_any_size_and_resizing_never_crash(size: tuple[int, int]) -> None:
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, example_2(), lobby_for(2))
+        await pilot.resize_terminal(*size)
+        await pilot.pause()
+        screen = app.screen
+        assert screen.has_class("-wide") == (size[0] >= 80)
+        assert screen.has_class("-short") == (size[1] < 24)
+        screen_text(app)  # renders every widget at this size
+        await pilot.resize_terminal(80, 24)
+        await pilot.press("2")
+        assert app.sent == [Play(0, C.ZERO)]
+
+
+async def test_compact_layout_keeps_total_and_cards_on_one_line() -> None:
+    app = RecordingApp()
+    async with app.run_test(size=(60, 18)) as pilot:
+        await open_local(app, pilot, example_2(), lobby_for(2))
+        text = screen_text(app)
+        assert "Total 92" in text
+        assert "1 ⊘ ✖ 99" in text and "2 # 0" in text
+        assert not app.screen.query_one("#log").display
+
+
+async def test_ascii_mode_from_the_locale_and_the_switch(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANG", "C")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_CTYPE", raising=False)
+    app = RecordingApp(ascii_glyphs=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, example_2(), lobby_for(2))
+        assert app.glyphs.ascii
+        cards = "\n".join(card.render().plain for card in hand(app).cards)
+        assert cards.isascii() and " _ " in cards
+        seats = "\n".join(line.render().plain for line in app.screen.query(SeatLine))
+        assert seats.isascii() and seats.startswith(">")
+        await pilot.press("f2")
+        assert not app.glyphs.ascii
+        assert "▶" in app.screen.query(SeatLine).first().render().plain
+        assert "✖" in hand(app).cards[0].render().plain
+
+
+async def test_help_screen_shows_the_tables_rules() -> None:
+    state = position(preset("1980-set99"), [[C.TWO] * 3 + [C.HOLD], [C.FIVE] * 3 + [C.SIX]], total=40)
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, LocalMatch.at(state), lobby_for(2))
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = "\n".join(str(s.content) for s in app.screen.query(".help-text, .help-heading"))
+        assert "Rules: 1980-set99" in text
+        assert "sets the total to exactly 99" in text
+        assert "Double Play" in text and "Hold" in text
+        await pilot.press("escape")
+        assert isinstance(app.screen, TableScreen)
+
+
+async def test_quitting_mid_game_asks_first() -> None:
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, example_2(), lobby_for(2))
+        await pilot.press("q")
+        assert isinstance(app.screen, ConfirmQuitScreen)
+        await pilot.press("n")
+        assert isinstance(app.screen, TableScreen)
+        await pilot.press("ctrl+q")
+        assert isinstance(app.screen, ConfirmQuitScreen)
+        await pilot.press("y")
+        await pilot.pause()
+    assert app.return_code == 0 and not app.is_running
+
+
+async def test_round_end_screen_after_a_tokens_round() -> None:
+    match = LocalMatch(preset("1980"), 3, seed=6)
+    match.run_until(lambda state: state.round_no == 2)
+    assert any(isinstance(event, RoundEnded) for event in match.pending)
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, match, lobby_for(3))
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundEndScreen))
+        text = "\n".join(str(s.content) for s in app.screen.query(".results-table, .results-title"))
+        assert "Round 1 is over" in text
+        assert "Tokens" in text and "ana" in text
+        await pilot.press("enter")
+        assert isinstance(app.screen, TableScreen)
+
+
+async def test_match_end_screen_standings_and_rematch_request() -> None:
+    match = LocalMatch(preset("2022"), 3, seed=8)
+    match.run_until(lambda state: state.phase == MATCH_OVER)
+    out = [e.seat for e in match.pending if isinstance(e, Eliminated)]
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, match, lobby_for(3))
+        await wait_until(pilot, lambda: isinstance(app.screen, MatchEndScreen))
+        standings = str(app.screen.query_one("#standings").content).splitlines()
+        names = ["ana", "bob", "cy"]
+        winner = match.state.winners[0]
+        assert standings[0] == f"1. {names[winner]}"
+        assert standings[1:] == [f"{place}. {names[seat]}" for place, seat in enumerate(reversed(out), 2)]
+        assert app.in_game() is False
+        await pilot.press("q")  # the match is over: no question asked
+        await pilot.pause()
+    assert not app.is_running
+
+
+async def test_spectator_view_has_no_hand_and_says_watching() -> None:
+    match = LocalMatch(preset("2022"), 3, seed=1)
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        from ono99tui.game import spectator_view
+        from ono99tui.ui.messages import LobbyUpdated, ViewUpdated
+
+        app.post_message(LobbyUpdated(lobby_for(3, spectators=1)))
+        app.post_message(ViewUpdated(1, spectator_view(match.state), match.pending))
+        await wait_until(pilot, lambda: app.view is not None)
+        assert hand(app).cards == []
+        assert str(app.screen.query_one("#prompt").content).startswith("Watching:")
+        assert app.in_game() is False
+        assert not any(line.info.is_you for line in app.screen.query(SeatLine))
+
+
+def test_legal_moves_match_playable_cards_on_many_positions() -> None:
+    """Every card the engine allows is playable on screen and every other one has a reason."""
+    from ono99tui.ui.present import card_slots
+
+    for seed in range(20):
+        match = LocalMatch(preset("2022" if seed % 2 else "1980"), 3, seed=seed)
+        for _ in range(30):
+            if match.state.phase == MATCH_OVER:
+                break
+            seat = match.state.turn
+            match.me = seat
+            view = match.view()
+            allowed = {m.card for m in legal_moves(match.state, seat) if isinstance(m, Play)}
+            for card, slot in zip(view.hand, card_slots(view)):
+                assert slot.playable == (card in allowed)
+                assert slot.playable or slot.reason
+            match.step(lambda state, s: match.rng.choice(legal_moves(state, s)))
