@@ -1,0 +1,78 @@
+"""`ono99 sim`: the command line of the simulator."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from ono99tui.cli import main
+
+
+def run_sim(capsys, *args: str) -> tuple[int, str, str]:
+    status = main(["sim", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("rules", ["2022", "1980", "1980-set99"])
+def test_sim_json_fields(capsys, rules) -> None:
+    status, out, _ = run_sim(
+        capsys, "--rules", rules, "--players", "5", "--games", "20", "--seed", "7",
+        "--bots", "greedy,random", "--json",
+    )  # fmt: skip
+    assert status == 0
+    summary = json.loads(out)
+    assert summary["rules"] == rules and summary["games"] == 20 and summary["players"] == 5
+    assert summary["bots"] == ["greedy", "random", "greedy", "random", "greedy"]
+    assert set(summary["win_rates"]) == {"greedy", "random"}
+    assert sum(summary["wins"].values()) == pytest.approx(20)
+    assert summary["mean_turns"] > 0 and summary["matches_per_s"] > 0
+    # The seed fixes the matches: the same command gives the same results.
+    _, again, _ = run_sim(
+        capsys, "--rules", rules, "--players", "5", "--games", "20", "--seed", "7",
+        "--bots", "greedy,random", "--json",
+    )  # fmt: skip
+    repeat = json.loads(again)
+    for key in ("wins", "mean_turns", "mean_rounds"):
+        assert repeat[key] == summary[key]
+
+
+def test_sim_rule_overrides_and_text_output(capsys) -> None:
+    status, out, _ = run_sim(
+        capsys, "--games", "5", "--players", "3", "--bots", "random",
+        "--set", "scoring=points-lowest", "--set", "target=60",
+    )  # fmt: skip
+    assert status == 0
+    assert "5 matches of 2022 rules, 3 players" in out
+    assert "random" in out and "matches/s" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--rules", "1999"], "valid presets: 2022, 1980, 1980-set99"),
+        (["--bots", "greedy,nobody"], "valid bots: random, greedy"),
+        (["--players", "9"], "2 to 8 players"),
+        (["--set", "scoring=best"], "scoring"),
+        (["--set", "nonsense"], "OPTION=VALUE"),
+        (["--games", "0"], "--games"),
+    ],
+)
+def test_sim_bad_arguments_exit_2_with_a_clear_message(capsys, args, message) -> None:
+    status, out, err = run_sim(capsys, "--games", "1", *args)
+    assert status == 2
+    assert message in err and out == ""
+
+
+def test_sim_runs_as_a_real_process() -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "ono99tui", "sim", "--games", "3", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert json.loads(completed.stdout)["games"] == 3
