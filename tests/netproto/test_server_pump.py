@@ -12,7 +12,7 @@ from netproto.server import Server
 
 from loopback_helpers import EchoTable, RawPeer, hello_wire
 
-FAST_CLIENT = ClientSettings(heartbeat_timeout=1.0, backoff_initial=0.01, reconnect_for=3.0)
+FAST_CLIENT = ClientSettings(heartbeat_timeout=5.0, backoff_initial=0.01, reconnect_for=3.0)
 
 
 async def test_client_handshake_and_move(echo_server: tuple[Server, EchoTable]) -> None:
@@ -99,8 +99,8 @@ async def test_hundreds_of_idle_connections_do_not_stop_players(
 
 
 async def test_silent_peer_is_dropped_by_the_heartbeat(
-        echo_server: tuple[Server, EchoTable]) -> None:
-    server, table = echo_server
+        heartbeat_server: tuple[Server, EchoTable]) -> None:
+    server, table = heartbeat_server
     silent = await RawPeer.open(server.port)
     await silent.send(hello_wire("Mute"))
     # It never answers the pings: after the heartbeat timeout it is closed.
@@ -114,11 +114,12 @@ async def test_silent_peer_is_dropped_by_the_heartbeat(
     assert "ping" in kinds and frames[-1]["code"] == "heartbeat-timeout"
 
 
-async def test_client_answers_pings_and_stays(echo_server: tuple[Server, EchoTable]) -> None:
-    server, table = echo_server
+async def test_client_answers_pings_and_stays(
+        heartbeat_server: tuple[Server, EchoTable]) -> None:
+    server, table = heartbeat_server
     client = await TableClient.connect("127.0.0.1", server.port, name="Ann", settings=FAST_CLIENT)
     await client.ready()
-    await asyncio.sleep(1.0)  # twice the server's heartbeat timeout
+    await asyncio.sleep(1.6)  # twice the server's heartbeat timeout
     await client.send_move({"still": "here"}, seq=1)
     assert (await client.wait_for(View, 1)).view == {"still": "here"}
     await client.close()

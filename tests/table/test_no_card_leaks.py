@@ -142,7 +142,10 @@ async def test_no_frame_carries_a_card_its_seat_may_not_see(
     for client in [*players, watcher]:
         records = sent[client.address]
         frames = [frame for frame in client.frames if frame["kind"] != "bye"]
-        assert len(frames) == len([r for r in records if r[0] != "bye"])
+        sent_frames = [record for record in records if record[0] != "bye"]
+        # A player stops reading once it said bye; the server may have sent a little more.
+        assert len(frames) == len(sent_frames) if client.spectate else \
+            0 < len(frames) <= len(sent_frames)
         for frame, (kind, seat, state) in zip(frames, records):
             assert frame["kind"] == kind
             if kind == "view":
