@@ -51,8 +51,8 @@ def seat_name(seat: int, seats: Sequence[LobbySeat]) -> str:
 
 
 def names_of(view: PlayerView, seats: Sequence[LobbySeat]) -> list[str]:
-    """Every seat's name, in seat order; the viewer's own seat is "you"."""
-    return ["you" if seat == view.seat else seat_name(seat, seats) for seat in range(view.seats)]
+    """Every seat's name, in seat order (the log says "ana played 7", even to ana)."""
+    return [seat_name(seat, seats) for seat in range(view.seats)]
 
 
 def obligation_card_name(view: PlayerView) -> str:

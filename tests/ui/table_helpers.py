@@ -179,9 +179,20 @@ class CuttableProxy:
         self.connections = 0
 
     async def start(self) -> CuttableProxy:
-        self._server = await asyncio.start_server(self._accept, "127.0.0.1", 0)
+        self._server = await asyncio.start_server(self._accept, "127.0.0.1", self.port)
         self.port = self._server.sockets[0].getsockname()[1]
         return self
+
+    async def go_down(self) -> None:
+        """Reset every connection and stop listening: the table is unreachable."""
+        assert self._server is not None
+        self._server.close()
+        await self._server.wait_closed()
+        self.cut()
+
+    async def come_back(self) -> None:
+        """Listen again on the same port."""
+        await self.start()
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.connections += 1

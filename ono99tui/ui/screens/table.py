@@ -65,22 +65,30 @@ class TableScreen(Screen[None]):
         self._was_my_turn = False
         self._swap_open = False
         self._draw_open = False
+        self._following = False
 
     def compose(self) -> ComposeResult:
         yield ConnectionBanner()
         yield Static("", id="table-title")
         with Horizontal(id="middle"):
-            with Vertical(id="seats-pane"):
+            with Vertical(id="seats-pane") as seats_pane:
+                seats_pane.border_title = "Seats"
                 yield SeatList()
             yield TotalPanel(id="center")
-            yield EventLog(id="log")
+            log = EventLog(id="log")
+            log.border_title = "Log"
+            yield log
         yield Static("Waiting for the deal...", id="prompt")
         yield HandView()
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#seats-pane").border_title = "Seats"
-        self.query_one("#log").border_title = "Log"
+        # Widgets compose their own children after this screen mounts: follow the app once
+        # the whole tree is there.
+        self.call_after_refresh(self._follow_app)
+
+    def _follow_app(self) -> None:
+        self._following = True
         log = self.query_one(EventLog)
         for line in getattr(self.app, "log_lines", ()):
             log.add(line)
@@ -144,6 +152,8 @@ class TableScreen(Screen[None]):
 
     def add_log_lines(self, lines: Sequence[str]) -> None:
         """Append lines to the event log (the app calls this as events arrive)."""
+        if not self._following:
+            return  # `_follow_app` will show the app's whole log
         log = self.query_one(EventLog)
         for line in lines:
             log.add(line)

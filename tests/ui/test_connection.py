@@ -1,0 +1,119 @@
+"""The app and the network: drops and automatic resume, refusals in words, spectating."""
+
+from __future__ import annotations
+
+from table_helpers import (
+    CuttableProxy,
+    first_playable,
+    record_notices,
+    solo,
+    start_solo_table,
+    wait_until,
+)
+
+from netproto.client import TableClient
+from ono99tui.game import Card, Play
+from ono99tui.ui.app import Ono99App
+from ono99tui.ui.messages import MoveChosen
+from ono99tui.ui.screens.table import TableScreen
+from ono99tui.ui.widgets.banner import ConnectionBanner
+
+
+async def test_lost_connection_shows_a_banner_and_resumes_the_seat() -> None:
+    async with start_solo_table(bots=2, seed=4) as server:
+        proxy = await CuttableProxy(server.port).start()
+
+        async def through_proxy() -> TableClient:
+            client = await TableClient.connect("127.0.0.1", proxy.port, name="ana")
+            for _ in range(2):
+                server.table.add_bot("greedy")
+            return client
+
+        app = Ono99App(through_proxy, start_screen=TableScreen, ascii_glyphs=False, sixteen_colours=False)
+        notices = record_notices(app)
+        try:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await wait_until(pilot, lambda: app.view is not None and bool(app.view.legal_moves))
+                seat = app.view.seat
+                banner = app.screen.query_one(ConnectionBanner)
+                assert not banner.display or not banner.has_class("-shown")
+
+                await proxy.go_down()
+                await wait_until(pilot, lambda: app.connection_state == "reconnecting")
+                await pilot.pause()
+                assert banner.has_class("-shown")
+                assert "reconnecting" in str(banner.content)
+                assert "Connection lost: reconnecting..." in notices
+
+                await proxy.come_back()
+                await wait_until(pilot, lambda: app.connection_state == "connected")
+                await pilot.pause()
+                assert not banner.has_class("-shown")
+                assert "Reconnected: your seat is back." in notices
+                assert proxy.connections == 2  # the same client came back, not a new player
+                assert len(server.table.seats) == 3
+                assert app.client is not None and app.client.seat == seat
+
+                # Play goes on over the new link.
+                await wait_until(pilot, lambda: first_playable(app) is not None)
+                await pilot.press(str(first_playable(app) + 1))
+                await wait_until(pilot, lambda: any(line.startswith("ana played") for line in app.log_lines))
+        finally:
+            await proxy.stop()
+
+
+async def test_a_refused_move_is_explained_in_words_and_play_goes_on() -> None:
+    async with start_solo_table(bots=2, seed=4) as server:
+        app = solo(server, bots=2)
+        notices = record_notices(app)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: app.view is not None and bool(app.view.legal_moves))
+            view = app.view
+            missing = next(card for card in Card if card not in view.hand)
+            app.post_message(MoveChosen(Play(view.seat, missing)))
+            await wait_until(pilot, lambda: any("rules forbid" in notice for notice in notices))
+            refusal = next(notice for notice in notices if "rules forbid" in notice)
+            assert "Traceback" not in refusal and f"you hold no {missing.label(view.rules)}" in refusal
+            before = app.view_seq
+            await pilot.press(str(first_playable(app) + 1))
+            await wait_until(pilot, lambda: app.view_seq > before)
+
+
+async def test_an_unreachable_table_is_said_in_words() -> None:
+    async with start_solo_table(bots=1) as server:
+        port = server.port
+    # The table is gone: nothing listens on its port any more.
+
+    async def connect() -> TableClient:
+        return await TableClient.connect("127.0.0.1", port, name="ana")
+
+    app = Ono99App(connect, start_screen=TableScreen, ascii_glyphs=False, sixteen_colours=False)
+    notices = record_notices(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.connection_state == "closed")
+        await pilot.pause()
+        assert any(notice.startswith("Disconnected from the table: cannot reach the table") for notice in notices)
+        banner = app.screen.query_one(ConnectionBanner)
+        assert banner.has_class("-shown") and "Disconnected" in str(banner.content)
+        assert app.in_game() is False
+
+
+async def test_a_spectator_watches_a_running_match() -> None:
+    async with start_solo_table(bots=2, seed=4) as server:
+        player = solo(server, bots=2)
+        async with player.run_test(size=(80, 24)) as player_pilot:
+            await wait_until(player_pilot, lambda: player.view is not None)
+
+            async def watch() -> TableClient:
+                return await TableClient.connect("127.0.0.1", server.port, name="zed", spectate=True)
+
+            spectator = Ono99App(watch, ascii_glyphs=False, sixteen_colours=False)
+            async with spectator.run_test(size=(80, 24)) as pilot:
+                await wait_until(pilot, lambda: spectator.view is not None and isinstance(spectator.screen, TableScreen))
+                prompt = lambda: spectator.screen.query("#prompt").first()  # noqa: E731
+                await wait_until(pilot, lambda: str(prompt().content).startswith("Watching:"))
+                assert spectator.view.seat is None and spectator.view.hand == ()
+                assert len(spectator.screen.query("CardWidget")) == 0
+                await wait_until(player_pilot, lambda: player.lobby is not None and player.lobby.spectators == 1)
+                await player_pilot.pause()
+                assert "1 watching" in str(player.screen.query_one("#spectators").content)
