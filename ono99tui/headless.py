@@ -68,6 +68,9 @@ async def serve_headless(args: argparse.Namespace, config: TableConfig) -> int:
     server = TableServer(config, on_change=on_change)
     await server.start(args.bind, args.port)
     try:
+        # Seat the bots first, so the first advertisement already counts them.
+        for _ in range(args.bots):
+            server.table.add_bot(args.bot)
         try:
             door = await open_door(args, server.port)
         except OSError as error:
@@ -84,8 +87,6 @@ async def serve_headless(args: argparse.Namespace, config: TableConfig) -> int:
             print(door_announcement(door, socket.gethostname()), flush=True)
             log.info("SSH door open: %s  (host key %s)", door.ssh_command(socket.gethostname()),
                      door.fingerprint)
-        for _ in range(args.bots):
-            server.table.add_bot(args.bot)
         await stop.wait()
     finally:
         if door is not None:

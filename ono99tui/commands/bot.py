@@ -12,22 +12,18 @@ HELP = "join a table as a computer player (for load and tests)"
 
 def parse_address(text: str) -> tuple[str, int]:
     """HOST, HOST:PORT or [IPv6]:PORT -> (host, port); raises ValueError."""
-    host, port = text, DEFAULT_PORT
+    host, port_text = text, str(DEFAULT_PORT)
     if text.startswith("["):
         end = text.find("]")
-        if end < 0:
-            raise ValueError(f"unclosed [ in {text!r}")
-        host, rest = text[1:end], text[end + 1:]
-        if rest:
-            if not rest.startswith(":"):
-                raise ValueError(f"expected :PORT after ] in {text!r}")
-            port = int(rest[1:])
+        rest = text[end + 1:] if end > 0 else "?"
+        if end < 0 or (rest and not rest.startswith(":")):
+            raise ValueError(f"{text!r} is not HOST:PORT")
+        host, port_text = text[1:end], rest[1:] or port_text
     elif text.count(":") == 1:
         host, port_text = text.split(":")
-        port = int(port_text)
-    if not host or not 0 < port < 65536:
+    if not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
         raise ValueError(f"{text!r} is not HOST:PORT")
-    return host, port
+    return host, int(port_text)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

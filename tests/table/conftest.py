@@ -1,1 +1,1 @@
-"""Fixtures of the table tests (helpers live in table_helpers.py)."""
+"""Fixtures of the table tests (helpers live in host_table_helpers.py)."""

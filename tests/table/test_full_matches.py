@@ -13,7 +13,7 @@ from ono99tui.bot_player import play_matches
 from ono99tui.bots import make_bot
 from ono99tui.game import MATCH_OVER
 from ono99tui.journal import replay
-from table_helpers import FAST_CLIENT, PRESETS, serve
+from host_table_helpers import FAST_CLIENT, PRESETS, serve
 
 
 @pytest.mark.parametrize("rules", PRESETS)

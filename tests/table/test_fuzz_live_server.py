@@ -30,7 +30,7 @@ from ono99tui.game import Card
 from ono99tui.game.codec import move_to_wire, view_from_wire
 from ono99tui.journal import replay
 from ono99tui.table import TABLE_ERROR_CODES, TableServer
-from table_helpers import config
+from host_table_helpers import config
 
 KNOWN_CODES = set(PROTOCOL_ERROR_CODES) | set(TABLE_ERROR_CODES) | set(CLOSE_CODES)
 

@@ -16,7 +16,7 @@ from ono99tui.game import MATCH_OVER
 from ono99tui.game.codec import move_to_wire, view_from_wire
 from ono99tui.journal import replay
 from ono99tui.table import FINISHED, PLAYING, Table
-from table_helpers import FAST_CLIENT, serve
+from host_table_helpers import FAST_CLIENT, serve
 
 
 async def until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
