@@ -39,6 +39,12 @@ def screen_text(app: Ono99App) -> str:
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
+def prompt_text(app: Ono99App) -> str:
+    """The table screen's prompt line ("" until the screen has built it)."""
+    found = app.screen.query("#prompt")
+    return str(found.first().content) if found else ""
+
+
 def lobby_for(seats: int, *, you: int = 0, bots: Sequence[int] = (), spectators: int = 0,
               away: Sequence[int] = ()) -> Lobby:
     """A lobby message naming `seats` players (ana, bob, ...)."""
@@ -147,8 +153,12 @@ def hand(app: Ono99App) -> HandView:
 
 
 def first_playable(app: Ono99App) -> int | None:
-    """Index of the first card the player may play now, if any."""
-    for index, card in enumerate(hand(app).cards):
+    """Index of the first card the player may play now, if any (None before the screen
+    has built its hand)."""
+    found = app.screen.query(HandView)
+    if not found:
+        return None
+    for index, card in enumerate(found.first().cards):
         if card.slot is not None and card.slot.playable:
             return index
     return None

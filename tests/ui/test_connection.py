@@ -5,6 +5,7 @@ from __future__ import annotations
 from table_helpers import (
     CuttableProxy,
     first_playable,
+    prompt_text,
     record_notices,
     solo,
     start_solo_table,
@@ -110,8 +111,7 @@ async def test_a_spectator_watches_a_running_match() -> None:
             spectator = Ono99App(watch, ascii_glyphs=False, sixteen_colours=False)
             async with spectator.run_test(size=(80, 24)) as pilot:
                 await wait_until(pilot, lambda: spectator.view is not None and isinstance(spectator.screen, TableScreen))
-                prompt = lambda: spectator.screen.query("#prompt").first()  # noqa: E731
-                await wait_until(pilot, lambda: str(prompt().content).startswith("Watching:"))
+                await wait_until(pilot, lambda: prompt_text(spectator).startswith("Watching:"))
                 assert spectator.view.seat is None and spectator.view.hand == ()
                 assert len(spectator.screen.query("CardWidget")) == 0
                 await wait_until(player_pilot, lambda: player.lobby is not None and player.lobby.spectators == 1)
