@@ -7,7 +7,6 @@ docstring); this module only drives whole matches.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable, Iterator
 
 from ono99tui.bots import make_bot
@@ -34,13 +33,14 @@ from ono99tui.game import (
 )
 
 
-def cards_in_play(state: State) -> Counter[Card]:
-    """Every card in hands, the draw pile and the discard pile."""
-    counts: Counter[Card] = Counter(state.draw_cards)
-    counts.update(state.discard_pile)
+def cards_in_play(state: State) -> list[Card]:
+    """Every card in hands, the draw pile and the discard pile, sorted."""
+    cards = list(state.draw_cards)
+    cards += state.discard_pile
     for hand in state.hands:
-        counts.update(hand)
-    return counts
+        cards += hand
+    cards.sort()
+    return cards
 
 
 class InvariantChecker:
@@ -48,7 +48,7 @@ class InvariantChecker:
 
     def __init__(self, state: State, opening: tuple[Event, ...]) -> None:
         self.rules: Rules = state.rules
-        self.deck = Counter(deck(state.rules))
+        self.deck = sorted(deck(state.rules))
         self.previous = state
         self.consecutive = 0
         self.last_player: int | None = None
@@ -70,13 +70,15 @@ class InvariantChecker:
         # Obligations: at most two cards, and only while obligated.
         assert state.owed in (1, 2)
         assert state.owed == 1 or state.obligated
-        # Acting seats: alive, in the round (or the buster discarding), each with a legal move.
-        for seat in acting_seats(state):
-            assert state.alive[seat], (seat, state)
-            assert state.in_round[seat] or state.discarding == seat, (seat, state)
-            assert legal_moves(state, seat), (seat, state)
+        # Acting seats: alive, in the round (or the buster discarding), each with a legal
+        # move; every other seat has none.
+        acting = acting_seats(state)
         for seat in range(state.seats):
-            if seat not in acting_seats(state):
+            if seat in acting:
+                assert state.alive[seat], (seat, state)
+                assert state.in_round[seat] or state.discarding == seat, (seat, state)
+                assert legal_moves(state, seat), (seat, state)
+            else:
                 assert legal_moves(state, seat) == ()
         if move is not None:
             assert previous.alive[move.seat], "an eliminated seat acted"
