@@ -27,6 +27,7 @@ from netproto.names import clean_name
 from netproto.errors import BadName
 from ono99tui.config import ConfigError, ResumeTokens, Settings, load_settings, save_settings
 from ono99tui.ssh import ssh_command_line
+from ono99tui.ui.glyphs import Glyphs
 from ono99tui.ui.joining import Address, AddressError, JoinError, JoinRequest, connect, parse_address
 from ono99tui.ui.screens.password_prompt import PasswordPrompt
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
@@ -34,13 +35,15 @@ from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 if TYPE_CHECKING:
     from ono99tui.ui.app import Ono99App
 
-_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("name", "Table"),
-    ("host", "Host"),
-    ("rules", "Rules"),
-    ("seats", "Seats"),
-    ("state", "State"),
-    ("password", "Password"),
+# (key, header, width): fixed widths keep the list steady as tables come and go, and fit
+# 80 columns with the border and cell padding.
+_COLUMNS: tuple[tuple[str, str, int], ...] = (
+    ("name", "Table", 20),
+    ("host", "Host", 13),
+    ("rules", "Rules", 10),
+    ("seats", "Seats", 5),
+    ("state", "State", 8),
+    ("password", "Password", 8),
 )
 
 
@@ -126,6 +129,7 @@ class LobbyScreen(Screen[None]):
                     placeholder="how others see you",
                     max_length=24,
                     id="player-name",
+                    compact=True,
                 )
             with Horizontal(classes="field-row"):
                 yield Label("Address", classes="field-label")
@@ -133,9 +137,10 @@ class LobbyScreen(Screen[None]):
                     value=self.settings.last_address,
                     placeholder="HOST or HOST:PORT, for a table not listed",
                     id="address",
+                    compact=True,
                 )
-                yield Button("Join", id="join-button", variant="primary")
-                yield Button("Watch", id="watch-button")
+                yield Button("Join", id="join-button", variant="primary", compact=True)
+                yield Button("Watch", id="watch-button", compact=True)
             yield Static("", id="lobby-status")
         yield Footer()
 
@@ -146,8 +151,11 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         tables = self.query_one("#tables", DataTable)
-        for key, label in _COLUMNS:
-            tables.add_column(label, key=key)
+        for key, label, width in _COLUMNS:
+            tables.add_column(label, key=key, width=width)
+        glyphs_owner = self.app if hasattr(self.app, "glyphs") else None
+        if glyphs_owner is not None:
+            self.watch(glyphs_owner, "glyphs", self._glyphs_changed, init=True)
         if self._settings_problem:
             self.notify(self._settings_problem, title="Settings not read", severity="warning")
         if self.interfaces:
@@ -159,6 +167,10 @@ class LobbyScreen(Screen[None]):
             self.query_one("#player-name", Input).focus()
         elif self.join_address is not None:
             self._join_address(spectate=self.spectate_default)
+
+    def _glyphs_changed(self, glyphs: Glyphs) -> None:
+        # Borders follow the glyph set: ASCII mode must not draw box-drawing characters.
+        self.set_class(glyphs.ascii, "-ascii")
 
     # --- the live list ----------------------------------------------------------------------
 

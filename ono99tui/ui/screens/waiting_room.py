@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -24,7 +24,7 @@ from netproto.messages import Lobby, SeatInfo
 from ono99tui.bots import BOT_NAMES
 from ono99tui.game import PRESET_NAMES, SCORING_MODES
 from ono99tui.game.rules import ONO99_MODES
-from ono99tui.ui.glyphs import current_glyphs
+from ono99tui.ui.glyphs import Glyphs, current_glyphs
 
 SCORING_LABELS: dict[str, str] = {
     "single": "single round",
@@ -33,9 +33,9 @@ SCORING_LABELS: dict[str, str] = {
     "points-lowest": "points, lowest wins",
 }
 ONO99_LABELS: dict[str, str] = {
-    "dead": "dead (never played)",
-    "tens": "on a total ending in 0",
-    "set99": "sets the total to 99",
+    "dead": "dead, never played",
+    "tens": "on 0, 10, 20...",
+    "set99": "sets total to 99",
 }
 # Rule options shown as check boxes: (option, label).
 RULE_SWITCHES: tuple[tuple[str, str], ...] = (
@@ -44,6 +44,9 @@ RULE_SWITCHES: tuple[tuple[str, str], ...] = (
     ("late_draw_penalty", "Late-draw penalty"),
 )
 DEFAULT_BOT = "greedy"
+NARROW_WIDTH = 76
+# Fixed, so the seat list fits beside the rules at 80 columns whatever the names.
+PLAYER_COLUMN_WIDTH = 23
 
 
 class RuleCheckbox(Checkbox):
@@ -186,10 +189,26 @@ class WaitingRoomScreen(Screen[None]):
     def on_mount(self) -> None:
         seats = self.query_one("#seats", DataTable)
         seats.add_column("#", key="number", width=2)
-        seats.add_column("Player", key="player")
+        seats.add_column("Player", key="player", width=PLAYER_COLUMN_WIDTH)
         seats.add_column("Status", key="status", width=9)
+        if hasattr(self.app, "glyphs"):
+            self.watch(self.app, "glyphs", self._glyphs_changed, init=True)
         # The app's connection worker keeps `app.lobby` current; follow it.
         self.watch(self.app, "lobby", self._lobby_changed, init=True)
+
+    def _glyphs_changed(self, glyphs: Glyphs) -> None:
+        # ASCII mode: no box drawing in borders, no triangles on the drop-downs.
+        self.set_class(glyphs.ascii, "-ascii")
+        for arrow in self.query("SelectCurrent .down-arrow").results(Static):
+            arrow.update("v" if glyphs.ascii else "▼")
+        for arrow in self.query("SelectCurrent .up-arrow").results(Static):
+            arrow.update("^" if glyphs.ascii else "▲")
+        if self.lobby is not None:
+            self.show_lobby(self.lobby)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Below 76 columns the seats and the rules stack instead of sitting side by side."""
+        self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
 
     def _lobby_changed(self, lobby: Lobby | None) -> None:
         if lobby is None:
