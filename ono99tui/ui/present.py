@@ -27,7 +27,6 @@ from ono99tui.game import (
     Played,
     PlayerView,
     Reshuffled,
-    Reversed,
     RoundDealt,
     RoundEnded,
     SwapFour,
@@ -201,7 +200,8 @@ def prompt(view: PlayerView, seats: Sequence[LobbySeat]) -> tuple[str, bool]:
     if me is not None and view.turn == me and view.legal_moves:
         extra = ", s to swap four ONO 99" if can_swap(view) else ""
         if view.obligation_seat == me:
-            return f"Your turn: play {view.obligation_owed} (1-4, arrows+Enter{extra}).", True
+            which = "the first of your two cards" if view.obligation_owed == 2 else "your second card"
+            return f"{obligation_card_name(view)}! Play {which} (1-4, arrows+Enter{extra}).", True
         return f"Your turn: play a card (1-4, arrows+Enter{extra}).", True
     if view.turn is None:
         return "", False
@@ -210,7 +210,8 @@ def prompt(view: PlayerView, seats: Sequence[LobbySeat]) -> tuple[str, bool]:
 
 
 def event_line(event: Event, names: Sequence[str], view: PlayerView, glyphs: Glyphs) -> str | None:
-    """One log line for an event ("ana played 7 -> 57"), or None for events not worth a line."""
+    """One log line for an event ("ana played 7 -> 57"), or None for events not worth a line
+    (draws; a reversal, which the played Reverse and the direction line already show)."""
 
     def name(seat: int) -> str:
         return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
@@ -227,8 +228,6 @@ def event_line(event: Event, names: Sequence[str], view: PlayerView, glyphs: Gly
             return f"Discards reshuffled: {size} to draw"
         case MissedDraw(seat=seat):
             return f"{name(seat)} missed a draw"
-        case Reversed(direction=direction):
-            return f"Direction {glyphs.clockwise if direction > 0 else glyphs.counterclockwise}"
         case ObligationCreated(seat=seat):
             return f"{name(seat)} must play two ({obligation_card_name(view)})"
         case ObligationPassed(from_seat=from_seat, to_seat=to_seat):

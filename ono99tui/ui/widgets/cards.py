@@ -240,7 +240,7 @@ class HandView(Widget):
         if slot is None:
             return
         if slot.playable:
-            self.set_hint(f"{card.index + 1}: {slot.face.title} - {slot.face.effect}")
+            self.set_hint(f"{card.index + 1} plays {slot.face.title} ({slot.face.effect})")
         else:
             self.set_hint(f"{card.index + 1}: {slot.face.title} cannot be played: {slot.reason}", blocked=True)
 

@@ -1,0 +1,66 @@
+"""SVG snapshots of the table screen (pytest-textual-snapshot). Every view comes from the
+engine with a fixed seed, glyphs and colours are pinned, and nothing on screen depends on
+the clock, so the pictures repeat exactly. Update with `pytest --snapshot-update`."""
+
+from __future__ import annotations
+
+from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, wait_until
+
+from ono99tui.game import MATCH_OVER, Card, position, preset
+from ono99tui.ui.screens.results import MatchEndScreen
+
+
+def mid_match(seed: int = 21, plays: int = 7) -> LocalMatch:
+    """A 4-seat 2022 match a few plays in, seen by seat 0 on its turn."""
+    match = LocalMatch(preset("2022"), 4, seed=seed)
+    for _ in range(plays):
+        match.step()
+    match.run_until(lambda state: state.turn == 0)
+    return match
+
+
+def feed(match: LocalMatch, **lobby: object):
+    async def run_before(pilot) -> None:
+        await open_local(pilot.app, pilot, match, lobby_for(match.state.seats, **lobby))
+        await pilot.pause()
+
+    return run_before
+
+
+def test_table_roomy_terminal(snap_compare) -> None:
+    assert snap_compare(RecordingApp(), terminal_size=(120, 36),
+                        run_before=feed(mid_match(), bots=(1, 2, 3), spectators=1))
+
+
+def test_table_80x24(snap_compare) -> None:
+    assert snap_compare(RecordingApp(), terminal_size=(80, 24),
+                        run_before=feed(mid_match(), bots=(1, 2), away=(3,)))
+
+
+def test_table_80x24_ascii(snap_compare) -> None:
+    assert snap_compare(RecordingApp(ascii_glyphs=True), terminal_size=(80, 24),
+                        run_before=feed(mid_match(), bots=(1, 2, 3)))
+
+
+def test_table_compact_60x18(snap_compare) -> None:
+    assert snap_compare(RecordingApp(), terminal_size=(60, 18),
+                        run_before=feed(mid_match(), bots=(1, 2, 3)))
+
+
+def test_table_you_owe_a_play_two_16_colours(snap_compare) -> None:
+    state = position(preset("2022"), [[Card.ONO99, Card.SEVEN, Card.PLAY2, Card.MINUS_TEN],
+                                      [Card.TWO] * 4, [Card.THREE] * 4], total=85, owed=2)
+    assert snap_compare(RecordingApp(sixteen_colours=True), terminal_size=(80, 24),
+                        run_before=feed(LocalMatch.at(state), bots=(1, 2)))
+
+
+def test_match_end(snap_compare) -> None:
+    match = LocalMatch(preset("2022"), 3, seed=8)
+    match.run_until(lambda state: state.phase == MATCH_OVER)
+
+    async def run_before(pilot) -> None:
+        await feed(match, bots=(1, 2))(pilot)
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, MatchEndScreen))
+        pilot.app.clear_notifications()  # the elimination toasts have timers
+
+    assert snap_compare(RecordingApp(), terminal_size=(80, 24), run_before=run_before)
