@@ -2,7 +2,7 @@
 
 Prints ONE JSON object: matches/s and turns/s of full play-outs through the public API
 (view → bot → apply for every move), the mean cost of `legal_moves`, `apply` and `view`
-on positions sampled from real play, and, measured in the same run, the same figures for
+timed call by call inside real play-outs, and, measured in the same run, the same figures for
 the minimal flat-list play-out in bench/flat_baseline.py.
 
     python bench/engine.py [--seconds 3] [--seed 1]
@@ -11,7 +11,6 @@ the minimal flat-list play-out in bench/flat_baseline.py.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import platform
 import random
@@ -63,43 +62,34 @@ def baseline_playouts(seconds: float, seed: int) -> tuple[int, int, float]:
     return matches, plays, time.perf_counter() - start
 
 
-def sample_positions(count: int, seed: int) -> list[tuple[object, int, object]]:
-    """(state, acting seat, chosen move) triples from real random play-outs."""
+def mean_us(matches: int, seed: int) -> dict[str, float]:
+    """Mean microseconds per call of legal_moves, view and apply, timed inside real
+    play-outs (each call timed alone; the cost of reading the clock is subtracted)."""
     rules = preset("2022")
     bot = make_bot("random")
     rng = random.Random(seed)
-    samples: list[tuple[object, int, object]] = []
-    while len(samples) < count:
+    clock = time.perf_counter_ns
+    overhead = min(-(clock() - clock()) for _ in range(2000))
+    spent = {"legal_moves": 0, "view": 0, "apply": 0}
+    calls = 0
+    for _ in range(matches):
         state = new_match(rules, PLAYERS, rng)
         while state.phase != MATCH_OVER:
             seat = acting_seats(state)[0]
-            move = bot.choose(view(state, seat), rng)
-            samples.append((state, seat, move))
+            t0 = clock()
+            legal_moves(state, seat)
+            t1 = clock()
+            seen = view(state, seat)
+            t2 = clock()
+            move = bot.choose(seen, rng)
+            t3 = clock()
             state, _events = apply(state, move, rng)
-    return samples[:count]
-
-
-def mean_us(samples: list[tuple[object, int, object]], seed: int) -> dict[str, float]:
-    """Mean microseconds per call of legal_moves, apply and view over the samples."""
-    states = [s for s, _, _ in samples]
-    seats = [seat for _, seat, _ in samples]
-    moves = [m for _, _, m in samples]
-    rng = random.Random(seed)
-    n = len(samples)
-    figures: dict[str, float] = {}
-    start = time.perf_counter()
-    for state, seat in zip(states, seats):
-        legal_moves(state, seat)
-    figures["legal_moves"] = (time.perf_counter() - start) / n * 1e6
-    start = time.perf_counter()
-    for state, move in zip(states, moves):
-        apply(state, move, rng)
-    figures["apply"] = (time.perf_counter() - start) / n * 1e6
-    start = time.perf_counter()
-    for state, seat in zip(states, seats):
-        view(state, seat)
-    figures["view"] = (time.perf_counter() - start) / n * 1e6
-    return {name: round(value, 3) for name, value in figures.items()}
+            t4 = clock()
+            spent["legal_moves"] += t1 - t0 - overhead
+            spent["view"] += t2 - t1 - overhead
+            spent["apply"] += t4 - t3 - overhead
+            calls += 1
+    return {name: round(total / calls / 1000, 3) for name, total in spent.items()}
 
 
 def main() -> None:
@@ -110,12 +100,7 @@ def main() -> None:
 
     matches, moves, elapsed = engine_playouts(args.seconds, args.seed)
     base_matches, base_plays, base_elapsed = baseline_playouts(args.seconds, args.seed)
-    samples = sample_positions(20_000, args.seed + 1)
-    # The 20,000 kept states would otherwise be re-scanned by every full GC pass during
-    # the per-call timings, charging the collector's work to the functions measured.
-    gc.collect()
-    gc.freeze()
-    per_call = mean_us(samples, args.seed + 2)
+    per_call = mean_us(max(200, matches // 4), args.seed + 1)
     engine_rate = matches / elapsed
     baseline_rate = base_matches / base_elapsed
     print(

@@ -278,32 +278,45 @@ def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
 # Drawing
 
 
-def _draw(
-    s: list[Any], hand: tuple[Card, ...], count: int, seat: int, events: list[Event], rng: random.Random
-) -> tuple[Card, ...]:
-    """Draw `count` cards into `hand`, reshuffling the discard pile when the draw pile runs out."""
-    pile = s[DRAW_PILE]
-    index = s[DRAW_INDEX]
+def _draw_cards(
+    hand: tuple[Card, ...],
+    count: int,
+    seat: int,
+    pile: tuple[Card, ...],
+    index: int,
+    discard: tuple[Card, ...],
+    events: list[Event],
+    rng: random.Random,
+) -> tuple[tuple[Card, ...], tuple[Card, ...], int, tuple[Card, ...]]:
+    """Draw `count` cards into `hand`, reshuffling the discard pile when the draw pile is
+    empty. Returns the new (hand, draw pile, draw index, discard pile)."""
     drawn = 0
     while drawn < count:
         if index >= len(pile):
-            discards = s[DISCARD_PILE]
-            if not discards:
+            if not discard:
                 break  # both piles empty: the player simply does not draw
-            cards = list(discards)
+            cards = list(discard)
             rng.shuffle(cards)
             pile = tuple(cards)
             index = 0
-            s[DISCARD_PILE] = ()
+            discard = ()
             events.append(Reshuffled(len(pile)))
         take = min(count - drawn, len(pile) - index)
         hand = hand + pile[index : index + take]
         index += take
         drawn += take
-    s[DRAW_PILE] = pile
-    s[DRAW_INDEX] = index
     if drawn:
         events.append(drew(seat, drawn))
+    return hand, pile, index, discard
+
+
+def _draw(
+    s: list[Any], hand: tuple[Card, ...], count: int, seat: int, events: list[Event], rng: random.Random
+) -> tuple[Card, ...]:
+    """`_draw_cards` on a state being built as a list."""
+    hand, s[DRAW_PILE], s[DRAW_INDEX], s[DISCARD_PILE] = _draw_cards(
+        hand, count, seat, s[DRAW_PILE], s[DRAW_INDEX], s[DISCARD_PILE], events, rng
+    )
     return hand
 
 
@@ -355,61 +368,24 @@ def _apply_checked(state: State, move: Move, rng: random.Random) -> tuple[State,
 
 
 def _apply_play(state: State, seat: int, card: Card, rng: random.Random) -> tuple[State, Events]:
-    """The hot path of every simulation: a number card or −10 played on a plain turn.
+    """Play `card` (already known legal): the hot path of every simulation.
 
-    Everything is unpacked into locals and one new tuple is built; any other case (an
-    obligation, a special card, the late-draw rule, an empty draw pile) takes
-    `_apply_play_general`.
+    The state is unpacked into locals and one new tuple is built, with no per-field
+    copies; only a bust (no legal move for the next seat) goes through `_settle`.
     """
     (
         rules, seats, hands, pile, index, discard, total, direction, _turn, owed, obligated,
-        _obligation_next, _ono99_this_turn, pending, _discarding, alive, in_round, busted,
-        tokens, scores, revealed, dealer, round_no, phase, winners, plays, _legal, tab,
+        obligation_next, ono_turn, pending, discarding, alive, in_round, busted, tokens,
+        scores, revealed, dealer, round_no, phase, winners, plays, _legal, tab,
     ) = state
-    if card >= REVERSE or owed == 2 or obligated or pending >= 0 or tab.late_draw or index >= len(pile):
-        return _apply_play_general(state, seat, card, rng)
-    hand = hands[seat]
-    i = hand.index(card)
-    hand = hand[:i] + hand[i + 1 :] + (pile[index],)
-    if card <= 10:
-        total += card
-    else:  # −10
-        total -= 10
-        if total < 0 and tab.floor is not None:
-            total = tab.floor
-    hands = hands[:seat] + (hand,) + hands[seat + 1 :]
-    nxt = (seat + direction) % seats
-    while not in_round[nxt]:
-        nxt = (nxt + direction) % seats
-    legal = _legal_plays(tab, nxt, hands[nxt], total, 1, False, False)
-    new_state: State = _new_tuple(
-        State,
-        (
-            rules, seats, hands, pile, index + 1, discard + (card,), total, direction, nxt, 1,
-            False, False, False, -1, -1, alive, in_round, busted, tokens, scores, revealed,
-            dealer, round_no, phase, winners, plays + 1, legal, tab,
-        ),
-    )
-    events = (played(seat, card, total), drew(seat, 1))
-    if legal:
-        return new_state, events
-    return _settle(list(new_state), list(events), rng)
-
-
-def _apply_play_general(state: State, seat: int, card: Card, rng: random.Random) -> tuple[State, Events]:
-    """Any play: obligations, special cards, late draws, reshuffles."""
-    s = list(state)
-    tab: Tables = s[TABLES]
     events: list[Event] = []
-    pending = s[PENDING_DRAW]
     if pending >= 0:
         # Late-draw penalty: a play made before the pending draw forfeits it.
         events.append(MissedDraw(pending))
-        s[PENDING_DRAW] = -1
-    hand = s[HANDS][seat]
+        pending = -1
+    hand = hands[seat]
     i = hand.index(card)
     hand = hand[:i] + hand[i + 1 :]
-    total = s[TOTAL]
     if card <= 10:
         total += card
     elif card == MINUS_TEN:
@@ -419,58 +395,54 @@ def _apply_play_general(state: State, seat: int, card: Card, rng: random.Random)
     elif card == ONO99:
         if tab.ono99_mode == "set99":
             total = 99
-        s[ONO99_THIS_TURN] = True
-    s[TOTAL] = total
-    s[DISCARD_PILE] += (card,)
-    s[PLAYS] += 1
+        ono_turn = True
+    discard += (card,)
     events.append(played(seat, card, total))
-    owed = s[OWED]
     answered = owed == 2 and tab.is_answer[card]
-    direction = s[DIRECTION]
-    if card >= REVERSE:
-        if card == REVERSE:
-            # With two players in the round a Reverse changes nothing (RULES.md §2).
-            if sum(s[IN_ROUND]) > 2:
-                direction = s[DIRECTION] = -direction
-                events.append(Reversed(direction))
-        elif card == PLAY2 and not answered:
-            s[OBLIGATION_NEXT] = True
+    if card == REVERSE:
+        # With two players in the round a Reverse changes nothing (RULES.md §2).
+        if sum(in_round) > 2:
+            direction = -direction
+            events.append(Reversed(direction))
+    elif card == PLAY2 and not answered:
+        obligation_next = True
     if tab.late_draw:
-        s[PENDING_DRAW] = seat
+        pending = seat
+    elif index < len(pile):
+        hand += (pile[index],)
+        index += 1
+        events.append(drew(seat, 1))
     else:
-        pile = s[DRAW_PILE]
-        index = s[DRAW_INDEX]
-        if index < len(pile):
-            hand += (pile[index],)
-            s[DRAW_INDEX] = index + 1
-            events.append(drew(seat, 1))
-        else:
-            hand = _draw(s, hand, 1, seat, events, rng)
-    hands = s[HANDS]
-    s[HANDS] = hands[:seat] + (hand,) + hands[seat + 1 :]
-    if answered:
-        nxt = _next_in_round(s, seat, direction)
-        s[TURN] = nxt
-        s[OBLIGATION_NEXT] = False
-        s[ONO99_THIS_TURN] = False
-        events.append(ObligationPassed(seat, nxt))
-    elif owed == 2:
-        s[OWED] = 1
-    elif s[OBLIGATED] or s[OBLIGATION_NEXT]:
-        _end_turn(s, seat, direction, events)
+        hand, pile, index, discard = _draw_cards(hand, 1, seat, pile, index, discard, events, rng)
+    hands = hands[:seat] + (hand,) + hands[seat + 1 :]
+    if owed == 2 and not answered:
+        nxt = seat  # the first of two owed cards: the same seat plays again
+        owed = 1
     else:
-        in_round = s[IN_ROUND]
-        seats = s[1]
         nxt = (seat + direction) % seats
         while not in_round[nxt]:
             nxt = (nxt + direction) % seats
-        s[TURN] = nxt
-        s[ONO99_THIS_TURN] = False
-        legal = _legal_plays(tab, nxt, s[HANDS][nxt], total, 1, False, False)
-        if legal:
-            s[LEGAL] = legal
-            return _make_state(s), tuple(events)
-    return _settle(s, events, rng)
+        ono_turn = False
+        if answered:
+            obligation_next = False  # owed stays 2, obligated stays True: passed on
+            events.append(ObligationPassed(seat, nxt))
+        else:
+            if obligated:
+                events.append(ObligationCleared(seat))
+            if obligation_next:
+                owed, obligated, obligation_next = 2, True, False
+                events.append(ObligationCreated(nxt))
+            else:
+                obligated = False
+    legal = _legal_plays(tab, nxt, hands[nxt], total, owed, obligated, ono_turn)
+    fields = (
+        rules, seats, hands, pile, index, discard, total, direction, nxt, owed, obligated,
+        obligation_next, ono_turn, pending, discarding, alive, in_round, busted, tokens,
+        scores, revealed, dealer, round_no, phase, winners, plays + 1, legal, tab,
+    )  # fmt: skip
+    if legal or pending == nxt:
+        return _new_tuple(State, fields), tuple(events)
+    return _settle(list(fields), events, rng)
 
 
 def _end_turn(s: list[Any], seat: int, direction: int, events: list[Event]) -> None:
