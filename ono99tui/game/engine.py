@@ -565,9 +565,9 @@ def _bust(s: list[Any], seat: int, events: list[Event], rng: random.Random) -> N
             s[TURN] = _next_in_round(s, seat, s[DIRECTION])
         hand = s[HANDS][seat]
         if hand and not (len(hand) == HAND_SIZE and all(card == ONO99 for card in hand)):
+            # Another seat's pending late draw waits until the discard is done.
             s[PHASE] = DISCARDING
             s[DISCARDING_SEAT] = seat
-            s[PENDING_DRAW] = -1
         elif sum(s[IN_ROUND]) <= 1:
             _end_points_round(s, events, rng)
 

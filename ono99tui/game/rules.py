@@ -45,6 +45,8 @@ class Rules:
 
     def __post_init__(self) -> None:
         _validate(self)
+        # One canonical order, so equal option sets compare (and hash) equal.
+        object.__setattr__(self, "obligation_answers", tuple(sorted(self.obligation_answers)))
 
     def replace(self, **options: Any) -> Rules:
         """A copy with some options changed; bad names or values raise InvalidRules."""
