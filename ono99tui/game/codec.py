@@ -71,6 +71,7 @@ def _card_for_move(token: object) -> Card:
 
 
 def _encode(value: Any) -> Any:
+    """Any engine value to its wire form (the slow, general path)."""
     if isinstance(value, Card):
         return value.token
     if isinstance(value, tuple):
@@ -80,6 +81,43 @@ def _encode(value: Any) -> Any:
     if type(value) in _MOVE_KINDS:
         return move_to_wire(value)
     return value
+
+
+_TOKENS: dict[Card, str] = {card: card.token for card in Card}
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _encoder(hint: Any) -> Any:
+    """A converter for values of type `hint`, chosen once per field (views and events are
+    converted often: one view per seat after every move)."""
+    if hint in (int, bool, str, type(None)):
+        return _same
+    if hint is Card:
+        return _TOKENS.__getitem__
+    if hint is Rules:
+        return rules_to_wire
+    if hint is Move:
+        return move_to_wire
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType):
+        options = [option for option in typing.get_args(hint) if option is not type(None)]
+        if len(options) == 1:
+            inner = _encoder(options[0])
+            if inner is _same:
+                return _same
+            return lambda value: None if value is None else inner(value)
+        return _encode
+    if origin is tuple:
+        inner = _encoder(typing.get_args(hint)[0])
+        if inner is _same:
+            return list
+        if inner is _TOKENS.__getitem__:
+            return lambda values: [_TOKENS[card] for card in values]
+        return lambda values: [inner(item) for item in values]
+    return _encode
 
 
 def _decode(value: Any, hint: Any, where: str) -> Any:
@@ -136,9 +174,18 @@ def _hints(cls: type) -> dict[str, Any]:
 # Rules
 
 
+_RULES_WIRE: dict[Rules, Wire] = {}
+
+
 def rules_to_wire(rules: Rules) -> Wire:
-    """Every option by name; the answers as card tokens."""
-    return {name: _encode(value) for name, value in rules.options().items()}
+    """Every option by name; the answers as card tokens. (A fresh map each call.)"""
+    wire = _RULES_WIRE.get(rules)
+    if wire is None:
+        if len(_RULES_WIRE) > 64:  # a handful of rule sets in practice: never grow unbounded
+            _RULES_WIRE.clear()
+        wire = _RULES_WIRE[rules] = {name: _encode(value) for name, value in rules.options().items()}
+    # Copied so that a caller changing its map cannot change the next one.
+    return {**wire, "obligation_answers": list(wire["obligation_answers"])}
 
 
 def rules_from_wire(wire: object) -> Rules:
@@ -161,9 +208,17 @@ _VIEW_HINTS = _hints(PlayerView)
 _EVENT_HINTS = {kind: _hints(cls) for kind, cls in EVENTS_BY_KIND.items()}
 
 
+_VIEW_ENCODERS = tuple((name, _encoder(hint)) for name, hint in _VIEW_HINTS.items())
+_EVENT_ENCODERS = {
+    kind: tuple((name, _encoder(hint)) for name, hint in hints.items())
+    for kind, hints in _EVENT_HINTS.items()
+}
+
+
 def view_to_wire(view: PlayerView) -> Wire:
     """A view as a plain map, one key per field."""
-    return {name: _encode(getattr(view, name)) for name in _VIEW_HINTS}
+    fields = view.__dict__
+    return {name: encode(fields[name]) for name, encode in _VIEW_ENCODERS}
 
 
 def view_from_wire(wire: object) -> PlayerView:
@@ -176,8 +231,8 @@ def view_from_wire(wire: object) -> PlayerView:
 def event_to_wire(event: Event) -> Wire:
     """{"kind": "played", "seat": 0, "card": "7", "total": 17} and the like."""
     wire: Wire = {"kind": event.kind}
-    for field in dataclasses.fields(event):
-        wire[field.name] = _encode(getattr(event, field.name))
+    for name, encode in _EVENT_ENCODERS[event.kind]:
+        wire[name] = encode(getattr(event, name))
     return wire
 
 
