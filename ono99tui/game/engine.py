@@ -23,7 +23,6 @@ from ono99tui.game.events import (
     ObligationCreated,
     ObligationPassed,
     OutOfRound,
-    Played,
     Reshuffled,
     Reversed,
     RoundDealt,
