@@ -169,3 +169,14 @@ def time_now() -> float:
     import time
 
     return time.monotonic()
+
+
+def eventually_sync(condition: Callable[[], bool], timeout: float = 15.0) -> None:
+    """Poll *condition* (from a synchronous test) until it holds; fail after *timeout* s."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        time.sleep(0.05)
