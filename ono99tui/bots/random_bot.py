@@ -14,4 +14,7 @@ class RandomBot:
 
     def choose(self, view: PlayerView, rng: random.Random) -> Move:
         """A uniformly random legal move."""
-        return rng.choice(view.legal_moves)
+        moves = view.legal_moves
+        # Indexing by rng.random() costs a fifth of rng.choice's Python-level
+        # _randbelow; the bias (below 2**-50 for at most a handful of moves) is nil.
+        return moves[int(rng.random() * len(moves))]
