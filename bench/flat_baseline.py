@@ -52,7 +52,7 @@ def play_match(rng: random.Random, players: int = 4) -> int:
             while not alive[seat]:
                 seat = (seat + direction) % players
             continue
-        choice = rng.choice(options)
+        choice = options[int(rng.random() * len(options))]  # as the random bot picks
         plays += 1
         answered = False
         next_obligated = False
