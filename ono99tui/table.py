@@ -60,11 +60,11 @@ from ono99tui.game.codec import (
     move_from_wire,
     move_to_wire,
     rules_to_wire,
-    view_to_wire,
 )
 from ono99tui.journal import MatchRecord
 from ono99tui.table_config import TableConfig, rules_from_options
 from ono99tui.table_seats import Seat
+from ono99tui.view_wire import fast_view_to_wire
 
 log = logging.getLogger(__name__)
 
@@ -390,14 +390,14 @@ class Table:
     def _send_view(self, index: int, seat: Seat) -> None:
         assert self.state is not None and seat.peer is not None
         seat.seq += 1
-        seat.peer.send(View(seq=seat.seq, view=view_to_wire(view(self.state, index)),
+        seat.peer.send(View(seq=seat.seq, view=fast_view_to_wire(view(self.state, index)),
                             events=seat.take_events()))
 
     def _send_spectator_view(self, peer: Peer, events: tuple[dict[str, Any], ...]) -> None:
         assert self.state is not None
         seq = self.spectators[peer] + 1
         self.spectators[peer] = seq
-        peer.send(View(seq=seq, view=view_to_wire(spectator_view(self.state)), events=events))
+        peer.send(View(seq=seq, view=fast_view_to_wire(spectator_view(self.state)), events=events))
 
     def _finish_match(self) -> None:
         assert self.state is not None
