@@ -9,6 +9,8 @@ from collections.abc import Callable
 MATCH_OVER = re.compile(r"Match\s+over|The\s+match\s+is\s+over")
 ROUND_OVER = re.compile(r"Round\s+\d+\s+is\s+over")
 YOUR_TURN = "Your turn"
+# The prompt under the hand whenever this player must play (a turn, a Play 2, a Double Play).
+MUST_PLAY = re.compile(r"Your turn|\(1-4, arrows")
 # How long to wait for the screen to answer a keypress before pressing again.
 ANSWER_WAIT = 1.5
 
@@ -46,7 +48,7 @@ def play_until(
                 tries = 0
             if ROUND_OVER.search(text) and not MATCH_OVER.search(text):
                 key = "Enter"
-            elif YOUR_TURN in text:
+            elif MUST_PLAY.search(text):
                 keys = playable_keys(text) or ["1"]
                 key = keys[tries % len(keys)]
                 tries += 1
