@@ -410,7 +410,7 @@ def _apply_play(state: State, seat: int, card: Card, rng: random.Random) -> tupl
     elif index < len(pile):
         hand += (pile[index],)
         index += 1
-        events.append(drew(seat, 1))
+        events.append(tab.drew_one[seat])
     else:
         hand, pile, index, discard = _draw_cards(hand, 1, seat, pile, index, discard, events, rng)
     hands = hands[:seat] + (hand,) + hands[seat + 1 :]

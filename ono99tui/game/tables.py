@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ono99tui.game.cards import Card, deck
+from ono99tui.game.events import Drew
 from ono99tui.game.moves import Discard, Draw, Play, SwapFour
 from ono99tui.game.rules import MAX_PLAYERS, Rules
 
@@ -31,6 +32,7 @@ class Tables:
         "swap_move",
         "draw_move",
         "discard_move",
+        "drew_one",
     )
 
     def __init__(self, rules: Rules) -> None:
@@ -53,6 +55,8 @@ class Tables:
         )
         self.swap_move = tuple(SwapFour(seat) for seat in range(MAX_PLAYERS))
         self.draw_move = tuple(Draw(seat) for seat in range(MAX_PLAYERS))
+        # Events are immutable, so the commonest one (a seat drew one card) is shared.
+        self.drew_one = tuple(Drew(seat, 1) for seat in range(MAX_PLAYERS))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Tables) and other.rules == self.rules
