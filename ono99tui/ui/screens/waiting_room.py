@@ -305,14 +305,17 @@ class WaitingRoomScreen(Screen[None]):
 
     def _status_line(self, lobby: Lobby) -> str:
         taken = len(lobby.seats)
-        waiting_for = [seat.name for seat in lobby.seats if not seat.ready]
+        # The host starts the game: only the others' readiness matters.
+        waiting_for = [seat.name for seat in lobby.seats
+                       if not seat.ready and seat.seat != lobby.host_seat]
         if self.my_seat_number is None:
             return f"Watching: {taken} of {lobby.capacity} seats taken. The game starts when the host says."
         if self.is_host:
             if taken < 2:
                 return "Add a bot (b) or wait for players; s starts with two or more."
             return "s starts the game" + (
-                f" (not ready: {', '.join(waiting_for)})." if waiting_for else "; everyone is ready."
+                f" (not ready yet: {', '.join(waiting_for)})." if waiting_for
+                else "; everyone is ready."
             )
         mine = self.my_seat
         you = "You are ready" if mine and mine.ready else "Press r when you are ready"

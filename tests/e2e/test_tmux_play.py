@@ -1,0 +1,97 @@
+"""The real program in a real terminal: `ono99 solo`, and `ono99 host` + `ono99 join`, each
+played to the end of a match with tmux `send-keys`, read back with `capture-pane`."""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tmux_session import TmuxSession, TmuxTimeout
+
+pytestmark = pytest.mark.tmux
+
+ONO99 = [sys.executable, "-m", "ono99tui"]
+# The match-end screen (the log also says "Match over", so look for its buttons).
+MATCH_OVER = re.compile(r"Rematch \(r\)")
+ROUND_OVER = re.compile(r"Continue \(Enter\)")
+# The seat list marks whose turn it is (▶) and which seat is yours, on one line.
+YOUR_TURN = re.compile(r"▶[^│\n]*\(you\)")
+
+
+def playable_keys(screen: str) -> list[str]:
+    """The keys of the cards the hand shows as playable (an unplayable card is marked ⊘)."""
+    return [
+        str(position)
+        for position in range(1, 5)
+        if re.search(rf"[╏┃│█]{position} ", screen) and not re.search(rf"{position} ⊘", screen)
+    ]
+
+
+def play_to_the_end(tmux: TmuxSession, panes: list[int], *, timeout: float = 120.0) -> None:
+    """Play a playable card whenever a pane says it is that player's turn, until every pane
+    shows the match-end screen.
+
+    One key at a time, then wait for the screen to change: the table answers a move sent
+    from an outdated view with an error, and too many errors end the connection.
+    """
+    deadline = time.monotonic() + timeout
+    finished: set[int] = set()
+    while len(finished) < len(panes):
+        for pane in panes:
+            if pane in finished:
+                continue
+            screen = tmux.capture(pane)
+            if MATCH_OVER.search(screen):
+                finished.add(pane)
+            elif ROUND_OVER.search(screen):
+                tmux.send_keys("Enter", pane=pane)
+                tmux.wait_until_changed(screen, pane=pane, timeout=5)
+            elif YOUR_TURN.search(screen):
+                keys = playable_keys(screen) or ["s", "1"]  # swap four ONO 99, or bust
+                tmux.send_keys(keys[0], pane=pane)
+                tmux.wait_until_changed(screen, pane=pane, timeout=5)
+        if time.monotonic() > deadline:
+            screens = "\n\n".join(tmux.capture(pane) for pane in panes)
+            raise TmuxTimeout(f"no match end within {timeout} s; screens:\n{screens}")
+        time.sleep(0.05)
+
+
+def quit_and_check_exit(tmux: TmuxSession, pane: int) -> None:
+    tmux.send_keys("q", pane=pane)
+    tmux.wait_for(r"\[exit 0\]", pane=pane, timeout=20)
+
+
+def test_solo_match_to_the_end(tmux: TmuxSession) -> None:
+    tmux.start([*ONO99, "solo", "--bots", "2", "--bot-delay", "0", "--seed", "7",
+                "--name", "tess"])
+    tmux.wait_for(r"tess", timeout=30)
+    play_to_the_end(tmux, [0])
+    screen = tmux.capture(0)
+    assert re.search(r"1\. ", screen), screen  # the standings are listed
+    quit_and_check_exit(tmux, 0)
+
+
+def test_host_and_join_in_two_terminals_to_the_end(tmux: TmuxSession, tmp_path: Path) -> None:
+    tmux.start([*ONO99, "host", "--bind", "127.0.0.1", "--port", "0", "--name", "e2e table",
+                "--seats", "3", "--bots", "1", "--bot-delay", "0", "--seed", "3",
+                "--mdns-interface", "127.0.0.1"])
+    port = tmux.wait_for(r"ono99 join 127\.0\.0\.1:(\d+)", timeout=30).group(1)
+    tmux.wait_for(r"\(you, host\)", timeout=30)
+
+    tmux.env["ONO99_CONFIG_DIR"] = str(tmp_path / "guest-config")
+    guest = tmux.new_window([*ONO99, "join", f"127.0.0.1:{port}", "--name", "gus"])
+    tmux.wait_for(r"gus\s+\(you\)", pane=guest, timeout=30)
+    tmux.wait_for(r"gus", pane=0, timeout=30)  # the host sees the guest sit down
+    tmux.send_keys("r", pane=guest)
+    tmux.wait_for(r"everyone is ready", pane=0, timeout=30)
+    tmux.send_keys("s", pane=0)
+
+    play_to_the_end(tmux, [0, guest])
+    for pane in (0, guest):
+        assert "Match over:" in tmux.capture(pane)
+    quit_and_check_exit(tmux, guest)
+    quit_and_check_exit(tmux, 0)

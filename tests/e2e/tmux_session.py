@@ -1,0 +1,140 @@
+"""A real terminal for end-to-end tests: one private tmux server per test.
+
+Each session gets its own server socket (`tmux -L NAME`), so tests running at the same
+time never see each other's panes, and `kill()` (always called from a fixture's finally)
+takes the whole server down with every process it started.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+
+class TmuxTimeout(AssertionError):
+    """The screen never showed what the test waited for; the message holds the last screen."""
+
+
+class TmuxSession:
+    """One tmux server with one session; panes are addressed by index (0 is the first)."""
+
+    def __init__(
+        self,
+        *,
+        width: int = 80,
+        height: int = 24,
+        env: Mapping[str, str] | None = None,
+        cwd: Path | None = None,
+    ) -> None:
+        if shutil.which("tmux") is None:
+            raise RuntimeError("tmux is not installed")
+        self.socket = f"ono99-test-{uuid.uuid4().hex[:12]}"
+        self.width = width
+        self.height = height
+        self.env = dict(env or {})
+        self.cwd = cwd
+        self._panes: list[str] = []
+
+    def _tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
+            check=check,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+
+    def _shell_command(self, command: Sequence[str]) -> str:
+        # `exec` so the pane's process is the program itself; the trailing read keeps the
+        # pane (and what the program printed last) visible after it exits.
+        exports = " ".join(f"{key}={shlex.quote(value)}" for key, value in self.env.items())
+        program = " ".join(shlex.quote(part) for part in command)
+        return f"env {exports} {program}; echo; echo \"[exit $?]\"; sleep 3600"
+
+    def start(self, command: Sequence[str]) -> int:
+        """Start the session running `command` in its first pane; returns the pane index."""
+        args = ["new-session", "-d", "-s", "main", "-x", str(self.width), "-y", str(self.height)]
+        if self.cwd is not None:
+            args += ["-c", str(self.cwd)]
+        self._tmux(*args, self._shell_command(command))
+        # Keep the size fixed whatever clients attach (none do here).
+        self._tmux("set-option", "-t", "main", "window-size", "manual", check=False)
+        pane = self._tmux("display-message", "-p", "-t", "main", "#{pane_id}").stdout.strip()
+        self._panes.append(pane)
+        return 0
+
+    def new_window(self, command: Sequence[str]) -> int:
+        """Run `command` in a new window of the same size; returns its pane index."""
+        args = ["new-window", "-d", "-P", "-F", "#{pane_id}", "-t", "main"]
+        if self.cwd is not None:
+            args += ["-c", str(self.cwd)]
+        pane = self._tmux(*args, self._shell_command(command)).stdout.strip()
+        self._tmux("resize-window", "-t", pane, "-x", str(self.width), "-y", str(self.height), check=False)
+        self._panes.append(pane)
+        return len(self._panes) - 1
+
+    def send_keys(self, *keys: str, pane: int = 0) -> None:
+        """Send tmux key names (`Enter`, `Down`, `q`, …) to a pane, in order."""
+        self._tmux("send-keys", "-t", self._panes[pane], *keys)
+
+    def send_text(self, text: str, pane: int = 0) -> None:
+        """Type literal text into a pane."""
+        self._tmux("send-keys", "-t", self._panes[pane], "-l", text)
+
+    def capture(self, pane: int = 0) -> str:
+        """The pane's visible screen as plain text."""
+        return self._tmux("capture-pane", "-p", "-t", self._panes[pane]).stdout
+
+    def wait_for(
+        self, pattern: str, *, pane: int = 0, timeout: float = 30.0, interval: float = 0.1
+    ) -> re.Match[str]:
+        """Poll the pane until `pattern` (a regular expression) appears; return the match."""
+        regex = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        screen = ""
+        while True:
+            screen = self.capture(pane)
+            match = regex.search(screen)
+            if match is not None:
+                return match
+            if time.monotonic() > deadline:
+                raise TmuxTimeout(f"{pattern!r} not seen within {timeout} s; screen:\n{screen}")
+            time.sleep(interval)
+
+    def wait_until_changed(
+        self, before: str, *, pane: int = 0, timeout: float = 5.0, interval: float = 0.05
+    ) -> str:
+        """Poll until the pane's screen differs from `before`; return it (or the same screen
+        after `timeout`: the caller decides whether no change is a failure)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.capture(pane)
+            if screen != before or time.monotonic() > deadline:
+                return screen
+            time.sleep(interval)
+
+    def kill(self) -> None:
+        """Stop the tmux server and every program running in it."""
+        self._tmux("kill-server", check=False)
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """Environment for the program under test: a UTF-8 locale and the test's own settings."""
+    env = {
+        "LANG": os.environ.get("LANG", "C.UTF-8") or "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "TERM": "xterm-256color",
+        "COLORTERM": "truecolor",
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": os.environ.get("HOME", "/root"),
+        "ONO99_MDNS_INTERFACES": os.environ.get("ONO99_MDNS_INTERFACES", "127.0.0.1"),
+    }
+    env.update(extra)
+    return env
