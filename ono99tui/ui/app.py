@@ -91,10 +91,12 @@ class Ono99App(App[None]):
         Binding("f2", "toggle_ascii", "ASCII", show=False),
     ]
 
-    view: reactive[PlayerView | None] = reactive(None, always_update=True)
-    lobby: reactive[Lobby | None] = reactive(None, always_update=True)
-    connection_state: reactive[str] = reactive("offline")
-    glyphs: reactive[Glyphs] = reactive(glyphs_for(False))
+    # repaint=False: an App reactive would otherwise repaint the whole screen on every
+    # change, and each repaint is bytes on the wire; the screens repaint what changed.
+    view: reactive[PlayerView | None] = reactive(None, always_update=True, repaint=False)
+    lobby: reactive[Lobby | None] = reactive(None, always_update=True, repaint=False)
+    connection_state: reactive[str] = reactive("offline", repaint=False)
+    glyphs: reactive[Glyphs] = reactive(glyphs_for(False), repaint=False)
 
     def __init__(
         self,

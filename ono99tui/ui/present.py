@@ -15,6 +15,7 @@ from ono99tui.game import (
     Card,
     Discard,
     Discarded,
+    Draw,
     Eliminated,
     Event,
     IllegalMove,
@@ -107,7 +108,7 @@ def seat_infos(view: PlayerView, seats: Sequence[LobbySeat]) -> list[SeatInfo]:
     return infos
 
 
-def unplayable_reason(view: PlayerView, card: Card, seats: Sequence[LobbySeat] = ()) -> str:
+def unplayable_reason(view: PlayerView, card: Card) -> str:
     """Why the viewer may not play `card` now, in the engine's own words.
 
     The engine explains refusals from a full State, which only the host holds. The viewer's
@@ -123,9 +124,9 @@ def unplayable_reason(view: PlayerView, card: Card, seats: Sequence[LobbySeat] =
     if view.out_of_round[view.seat]:
         return "you sit out the rest of this round"
     if view.turn != view.seat or view.phase == DISCARDING:
-        if view.discarding is not None and view.discarding != view.seat:
-            return f"{seat_name(view.discarding, seats)} is choosing a discard"
-        return f"it is {seat_name(view.turn, seats) if view.turn is not None else 'nobody'}'s turn"
+        # Whose turn it is stands in the prompt line; a reason that named them would change
+        # (and be repainted) with every opponent's move.
+        return "it is not your turn"
     rules = view.rules
     ono99_played = (
         rules.ono99_card == "tens"
@@ -148,7 +149,7 @@ def unplayable_reason(view: PlayerView, card: Card, seats: Sequence[LobbySeat] =
     return error.reason if isinstance(error, IllegalMove) else str(error)
 
 
-def card_slots(view: PlayerView, seats: Sequence[LobbySeat] = ()) -> list[CardSlot]:
+def card_slots(view: PlayerView) -> list[CardSlot]:
     """The viewer's hand as card slots: playable (or discardable) or not, and why not."""
     discarding = view.discarding == view.seat and view.seat is not None
     allowed = {
@@ -156,13 +157,16 @@ def card_slots(view: PlayerView, seats: Sequence[LobbySeat] = ()) -> list[CardSl
         for move in view.legal_moves
         if isinstance(move, Discard if discarding else Play)
     }
+    # Acting: there is a card to play, swap or discard now (a pending draw alone is not).
+    acting = any(not isinstance(move, Draw) for move in view.legal_moves)
     slots = []
     reasons: dict[Card, str] = {}
     for card in view.hand:
         playable = card in allowed
         if not playable and card not in reasons:
-            reasons[card] = unplayable_reason(view, card, seats)
-        slots.append(CardSlot(face_for(card, view.rules), playable, "" if playable else reasons[card]))
+            reasons[card] = unplayable_reason(view, card)
+        reason = "" if playable else reasons[card]
+        slots.append(CardSlot(face_for(card, view.rules), playable, reason, waiting=not acting))
     return slots
 
 

@@ -182,7 +182,7 @@ async def test_total_direction_limit_and_log() -> None:
         played = [line for line in app.log_lines if " played " in line]
         assert len(played) == 6
         assert played[-1].endswith(f"→ {total}")
-        shown = [strip.text for strip in app.screen.query_one(EventLog).lines]
+        shown = app.screen.query_one(EventLog).lines
         assert any(line.startswith(played[-1][:20]) for line in shown)
 
 
@@ -209,7 +209,7 @@ async def test_compact_layout_keeps_total_and_cards_on_one_line() -> None:
         text = screen_text(app)
         assert "Total 92" in text
         assert "1 ⊘ ✖ 99" in text and "2 # 0" in text
-        assert not app.screen.query_one("#log").display
+        assert not app.screen.query_one("#log-pane").display
 
 
 async def test_ascii_mode_from_the_locale_and_the_switch(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -75,9 +75,11 @@ class TableScreen(Screen[None]):
                 seats_pane.border_title = "Seats"
                 yield SeatList()
             yield TotalPanel(id="center")
-            log = EventLog(id="log")
-            log.border_title = "Log"
-            yield log
+            # The border sits on a container: the log repaints its lines as it scrolls,
+            # and the border need not go with them.
+            with Vertical(id="log-pane") as log_pane:
+                log_pane.border_title = "Log"
+                yield EventLog(id="log")
         yield Static("Waiting for the deal...", id="prompt")
         yield HandView()
         yield Footer()
@@ -134,7 +136,7 @@ class TableScreen(Screen[None]):
         prompt_line.set_class(mine, "-owes")
         self.set_class(mine, "-owes")
         hand = self.query_one(HandView)
-        hand.show(card_slots(view, seats))
+        hand.show(card_slots(view))
         self._follow_turn(view, act, hand)
         swap_open, draw_open = can_swap(view), must_draw(view)
         if (swap_open, draw_open) != (self._swap_open, self._draw_open):

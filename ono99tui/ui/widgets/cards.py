@@ -12,7 +12,7 @@ or Enter is pressed; the screen decides what that means (play, discard).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from textual import events
 from textual.app import ComposeResult
@@ -27,6 +27,7 @@ from textual.widgets import Static
 from ono99tui.game.cards import Card
 from ono99tui.game.rules import Rules
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
+from ono99tui.ui.widgets.static_text import update_if_changed
 
 # Kind -> the attribute of `Glyphs` holding its symbol.
 _KIND_SYMBOL = {
@@ -83,12 +84,23 @@ def face_for(card: Card, rules: Rules) -> CardFace:
 class CardSlot:
     """One card in the hand as the screen hands it down: its face and whether it may go now.
 
-    `reason` says why a card cannot be chosen (empty when it can).
+    `reason` says why a card cannot be chosen (empty when it can). It is not part of the
+    comparison: a new reason alone ("it is bob's turn" after "it is ana's turn") changes
+    nothing drawn on the card, so it must not cost a repaint.
     """
 
     face: CardFace
     playable: bool
-    reason: str = ""
+    reason: str = field(default="", compare=False)
+    # Not the viewer's moment to act: the card is drawn plainly (nothing about it is wrong)
+    # and cannot be chosen. Dimming the whole hand on every opponent's turn would repaint
+    # all four cards twice a round.
+    waiting: bool = False
+
+    @property
+    def blocked(self) -> bool:
+        """Drawn as unplayable: the viewer is to act and this card may not go."""
+        return not self.playable and not self.waiting
 
 
 class CardWidget(Widget, can_focus=True):
@@ -151,7 +163,7 @@ class CardWidget(Widget, can_focus=True):
             self.remove_class(f"kind-{old.face.kind}")
         if new is not None:
             self.add_class(f"kind-{new.face.kind}")
-            self.set_class(not new.playable, "-unplayable")
+            self.set_class(new.blocked, "-unplayable")
             self.tooltip = new.reason or None
 
     def render(self) -> Content:
@@ -162,7 +174,7 @@ class CardWidget(Widget, can_focus=True):
         face = slot.face
         width = max(self.content_size.width, 1)
         key = str(self.index + 1)
-        mark = f" {glyphs.blocked}" if not slot.playable else ""
+        mark = f" {glyphs.blocked}" if slot.blocked else ""
         symbol = face.symbol(glyphs)
         if self.content_size.height < 5:  # the screen's compact layout
             label = face.big or face.title
@@ -223,13 +235,16 @@ class HandView(Widget):
         for widget, slot in zip([*widgets[: len(slots)], *missing], slots):
             if widget.slot != slot:
                 widget.slot = slot
-            elif widget.has_focus:
+            else:
+                widget.set_reactive(CardWidget.slot, slot)  # only the reason is new
+                widget.tooltip = slot.reason or None
+            if widget.has_focus:
                 self._explain(widget)
 
     def set_hint(self, text: str, *, blocked: bool = False) -> None:
         """Replace the hint line (the screen uses it for prompts like "choose a discard")."""
         hint = self.query_one("#hand-hint", Static)
-        hint.update(text)
+        update_if_changed(hint, text)
         hint.set_class(blocked, "-blocked")
 
     def on_card_widget_focused(self, message: CardWidget.Focused) -> None:
@@ -241,6 +256,8 @@ class HandView(Widget):
             return
         if slot.playable:
             self.set_hint(f"{card.index + 1} plays {slot.face.title} ({slot.face.effect})")
+        elif slot.waiting:
+            self.set_hint(f"{card.index + 1}: {slot.face.title} ({slot.face.effect}), {slot.reason}")
         else:
             self.set_hint(f"{card.index + 1}: {slot.face.title} cannot be played: {slot.reason}", blocked=True)
 
