@@ -1,7 +1,7 @@
 """`ono99 host` with its Textual app: the table server, its advertisement and the host's seat.
 
-Everything runs on one event loop: the `TableServer` and the `TableAdvertiser` start
-first, then the app connects to the table over loopback like any player (with the host
+Everything runs on one event loop: the `TableServer`, the SSH door (with `--ssh-port`)
+and the `TableAdvertiser` start first, then the app connects to the table over loopback like any player (with the host
 key that gives it host rights) and opens the waiting room. Quitting the app closes the
 table and withdraws its advertisement.
 """
@@ -14,8 +14,10 @@ import contextlib
 import getpass
 import ipaddress
 import secrets
+import socket
 import sys
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from netproto.client import TableClient
 from netproto.discovery import InvalidTableInfo, TableAdvertiser
@@ -23,10 +25,14 @@ from netproto.interfaces import InterfaceError, resolve_interfaces
 from ono99tui.commands.host import table_config_from_args
 from ono99tui.config import ConfigError, load_settings
 from ono99tui.headless import table_info
+from ono99tui.ssh.options import open_door
 from ono99tui.table import TableServer, TableSummary
 from ono99tui.table_config import TableConfig
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+
+if TYPE_CHECKING:
+    from ono99tui.ssh.door import SSHDoor
 
 
 class HostError(Exception):
@@ -58,11 +64,14 @@ def loopback_for(bind: str) -> str:
     return bind
 
 
-def invitation(addresses: list[str], port: int) -> str:
-    """What the host tells friends to type."""
-    if not addresses:
-        return ""
-    return f"Others join with: ono99 join   (or ono99 join {addresses[0]}:{port})"
+def invitation(addresses: list[str], port: int, ssh_command: str = "") -> str:
+    """What the host tells friends to type (one line per way in)."""
+    lines = []
+    if addresses:
+        lines.append(f"Others join with: ono99 join   (or ono99 join {addresses[0]}:{port})")
+    if ssh_command:
+        lines.append(f"Or with only ssh: {ssh_command}")
+    return "\n".join(lines)
 
 
 def host_app(
@@ -84,12 +93,14 @@ async def host_table(args: argparse.Namespace, config: TableConfig) -> int:
     """Serve the table, advertise it, run the host's app; everything stops when it quits."""
     server: TableServer | None = None
     advertiser: TableAdvertiser | None = None
+    door: SSHDoor | None = None
     updates: set[asyncio.Task[None]] = set()
     loop = asyncio.get_running_loop()
 
     def on_change(summary: TableSummary) -> None:
         if advertiser is not None and server is not None:
-            task = loop.create_task(advertiser.update(table_info(summary, server.port)))
+            ssh_port = door.port if door is not None else None
+            task = loop.create_task(advertiser.update(table_info(summary, server.port, ssh_port)))
             updates.add(task)
             task.add_done_callback(updates.discard)
 
@@ -107,10 +118,17 @@ async def host_table(args: argparse.Namespace, config: TableConfig) -> int:
     try:
         for _ in range(args.bots):
             server.table.add_bot(args.bot)
+        try:
+            door = await open_door(args, server.port)
+        except (OSError, ValueError) as error:  # ValueError: DoorConfigError
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+            raise HostError(f"cannot open the SSH door: {reason}") from None
         if interfaces:
             try:
                 advertiser = TableAdvertiser(
-                    table_info(server.table.summary(), server.port), interfaces
+                    table_info(server.table.summary(), server.port,
+                               door.port if door is not None else None),
+                    interfaces,
                 )
             except InvalidTableInfo as error:
                 raise HostError(str(error)) from None
@@ -119,11 +137,18 @@ async def host_table(args: argparse.Namespace, config: TableConfig) -> int:
             server,
             player=host_player_name(),
             connect_to=loopback_for(args.bind),
-            invite=invitation(interfaces, server.port),
+            invite=invitation(
+                interfaces,
+                server.port,
+                door.ssh_command(interfaces[0] if interfaces else socket.gethostname())
+                if door is not None else "",
+            ),
         )
         await app.run_async()
         return app.return_code or 0
     finally:
+        if door is not None:
+            await door.close()
         await server.stop()
         for task in list(updates):
             task.cancel()

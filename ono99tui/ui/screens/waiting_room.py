@@ -25,6 +25,7 @@ from ono99tui.bots import BOT_NAMES
 from ono99tui.game import PRESET_NAMES, SCORING_MODES
 from ono99tui.game.rules import ONO99_MODES
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
+from ono99tui.ui.widgets.banner import ConnectionBanner
 
 SCORING_LABELS: dict[str, str] = {
     "single": "single round",
@@ -145,6 +146,7 @@ class WaitingRoomScreen(Screen[None]):
     # --- layout -----------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        yield ConnectionBanner()
         with Vertical(id="waiting-room"):
             yield Static("", id="room-title")
             if self.invite:
