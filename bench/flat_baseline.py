@@ -19,8 +19,8 @@ assert len(DECK_2022) == 112
 
 def play_match(rng: random.Random, players: int = 4) -> int:
     """Play one match with uniformly random legal plays; return the number of plays."""
-    pile = DECK_2022[:]
-    rng.shuffle(pile)
+    key = rng.random  # shuffles sort by random keys, as the engine does
+    pile = sorted(DECK_2022, key=lambda _card: key())
     hands = [[pile.pop() for _ in range(4)] for _ in range(players)]
     discard: list[int] = []
     alive = [True] * players
@@ -77,8 +77,7 @@ def play_match(rng: random.Random, players: int = 4) -> int:
                     next_obligated = True
         for _ in range(draws):
             if not pile:
-                pile, discard = discard, []
-                rng.shuffle(pile)
+                pile, discard = sorted(discard, key=lambda _card: key()), []
             if pile:
                 hand.append(pile.pop())
         if answered:

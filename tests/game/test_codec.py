@@ -14,9 +14,14 @@ from ono99tui.game import (
     Card,
     Discard,
     Draw,
+    Drew,
+    MatchEnded,
     MalformedMove,
     Play,
+    Played,
     Reshuffled,
+    RoundDealt,
+    RoundEnded,
     SwapFour,
     SwappedFour,
     apply,
@@ -142,7 +147,7 @@ def test_views_and_events_round_trip_over_whole_matches(preset_name) -> None:
             wire = event_to_wire(event)
             assert_plain(wire)
             assert event_from_wire(through_msgpack(wire)) == event
-    assert len(kinds) >= 10
+    assert {Played, Drew, RoundDealt, RoundEnded, MatchEnded} <= kinds
 
 
 def test_every_event_kind_round_trips() -> None:
