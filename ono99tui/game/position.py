@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ono99tui.game.cards import Card
-from ono99tui.game.engine import _legal_plays
+from ono99tui.game.legal import legal_plays
 from ono99tui.game.rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, Rules
 from ono99tui.game.state import PLAYING, State, _make_state
 from ono99tui.game.tables import tables_for
@@ -65,7 +65,7 @@ def position(
     in_round_t = tuple(in_round) if in_round is not None else alive_t
     if obligated is None:
         obligated = owed == 2
-    legal = _legal_plays(tab, turn, hand_tuples[turn], total, owed, obligated, ono99_this_turn)
+    legal = legal_plays(tab, turn, hand_tuples[turn], total, owed, obligated, ono99_this_turn)
     fields: list[Any] = [
         rules,
         seats,
