@@ -328,11 +328,12 @@ class WaitingRoomScreen(Screen[None]):
         self.query_one("#room-status", Static).update(Text(text))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Host-only keys are hidden from others; ready is for seated players."""
+        """Host-only keys are hidden from others; ready is for the other seated players."""
         if action in {"add_bot", "remove_bot", "start"}:
             return self.is_host
         if action == "toggle_ready":
-            return self.my_seat_number is not None
+            # The host says "go" with s; being "ready" means nothing for them.
+            return self.my_seat_number is not None and not self.is_host
         return True
 
     # --- requests to the table ------------------------------------------------------------

@@ -1,0 +1,63 @@
+"""`ono99 join` and the app's `ono99 host` refuse bad input in words, before any screen opens."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ono99tui.ui.host_launch import invitation, loopback_for
+
+
+def ono99(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "ono99tui", *args],
+        capture_output=True, text=True, timeout=60,
+        env={"PATH": "/usr/bin:/bin", "ONO99_CONFIG_DIR": str(tmp_path),
+             "ONO99_MDNS_INTERFACES": "127.0.0.1", "LANG": "C.UTF-8"},
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("join", "host:99999"), "is not a port"),
+        (("join", "[::1"), "missing ']'"),
+        (("join", "--mdns-interface", "no-such-interface0"), "no interface named"),
+    ],
+)
+def test_join_refuses_bad_input(args: tuple[str, ...], message: str, tmp_path: Path) -> None:
+    result = ono99(*args, tmp_path=tmp_path)
+    assert result.returncode == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_host_reports_a_busy_port(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = ono99("host", "--bind", "127.0.0.1", "--port", str(port), "--no-advertise",
+                       tmp_path=tmp_path)
+    assert result.returncode == 1
+    assert f"cannot listen on 127.0.0.1:{port}" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_host_refuses_bad_table_options(tmp_path: Path) -> None:
+    result = ono99("host", "--seats", "4", "--bots", "5", "--no-advertise", tmp_path=tmp_path)
+    assert result.returncode == 2 and "--bots" in result.stderr
+
+
+def test_where_the_host_app_connects_and_what_it_tells_others() -> None:
+    assert loopback_for("0.0.0.0") == "127.0.0.1"
+    assert loopback_for("::") == "::1"
+    assert loopback_for("198.18.0.1") == "198.18.0.1"
+    assert loopback_for("myhost.lan") == "myhost.lan"
+    assert invitation([], 9099) == ""
+    lines = invitation(["192.168.1.20"], 9100, "ssh -p 2222 NAME@192.168.1.20").splitlines()
+    assert lines == ["Others join with: ono99 join   (or ono99 join 192.168.1.20:9100)",
+                     "Or with only ssh: ssh -p 2222 NAME@192.168.1.20"]
