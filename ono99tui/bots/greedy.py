@@ -32,27 +32,35 @@ class GreedyBot:
         moves = view.legal_moves
         if len(moves) == 1:
             return moves[0]
-        return max(moves, key=lambda move: self.score(view, move))
+        best = moves[0]
+        best_score = -1
+        for move in moves:
+            score = self.score(view, move)
+            if score > best_score:
+                best, best_score = move, score
+        return best
 
     def score(self, view: PlayerView, move: Move) -> int:
         """How much the bot likes `move` in `view` (higher is better)."""
-        if isinstance(move, Draw):
+        kind = type(move)
+        if kind is Play:
+            card = move.card  # type: ignore[union-attr]
+            if card <= Card.TEN:
+                return 100 + int(card)  # legal, so it fits: the bigger the better
+            answering = view.obligation_seat == view.seat and view.obligation_owed == 2
+            if answering and card in view.rules.obligation_answers:
+                return 800
+            if card is Card.ONO99:
+                return 45  # `tens`/`set99`: a card that is otherwise dead weight
+            if card is Card.PLAY2:
+                return 60 if view.total >= view.bust_at - 1 - ATTACK_ZONE else 3
+            if card is Card.MINUS_TEN:
+                return 2
+            return 1  # Reverse, Hold
+        if kind is Draw:
             return 1000
-        if isinstance(move, SwapFour):
+        if kind is SwapFour:
             return 900
-        if isinstance(move, Discard):
-            return hand_points(move.card)
-        assert isinstance(move, Play)
-        card = move.card
-        answering = view.obligation_seat == view.seat and view.obligation_owed == 2
-        if answering and card in view.rules.obligation_answers:
-            return 800
-        if card <= Card.TEN:
-            return 100 + int(card)  # legal, so it fits: the bigger the better
-        if card is Card.ONO99:
-            return 45  # `tens`/`set99`: a card that is otherwise dead weight
-        if card is Card.PLAY2:
-            return 60 if view.total >= view.bust_at - 1 - ATTACK_ZONE else 3
-        if card is Card.MINUS_TEN:
-            return 2
-        return 1  # Reverse, Hold
+        if kind is Discard:
+            return hand_points(move.card)  # type: ignore[union-attr]
+        raise TypeError(f"not a move: {move!r}")
