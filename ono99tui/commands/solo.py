@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from netproto.client import TableClient
     from ono99tui.table import TableServer
     from ono99tui.table_config import TableConfig
     from ono99tui.ui.app import Ono99App
@@ -75,7 +77,7 @@ def player_name(requested: str | None) -> str:
 
 
 def solo_app(
-    server: TableServer,
+    start_server: Callable[[], Awaitable[TableServer]],
     *,
     name: str,
     bots: int,
@@ -83,13 +85,16 @@ def solo_app(
     ascii_glyphs: bool | None = None,
     sixteen_colours: bool | None = None,
 ) -> Ono99App:
-    """The app for a solo match at `server`: connects, seats the bots after the player
-    (who thus sits first and hosts the rematch), and opens on the table screen."""
-    from netproto.client import TableClient
+    """The app for a solo match: it opens on the table screen at once; once that is drawn
+    it starts the table (`start_server`), connects, and seats the bots after the player
+    (who thus sits first and hosts the rematch)."""
     from ono99tui.ui.app import Ono99App
     from ono99tui.ui.screens.table import TableScreen
 
     async def connect() -> TableClient:
+        from netproto.client import TableClient
+
+        server = await start_server()
         client = await TableClient.connect("127.0.0.1", server.port, name=name)
         for _ in range(bots):
             server.table.add_bot(bot)  # the table deals once every seat is taken
@@ -112,13 +117,22 @@ def solo_config(*, bots: int, rules: str, seed: int | None, bot_delay: float) ->
 
 
 async def _play(args: argparse.Namespace) -> int:
-    from ono99tui.table import TableServer
-
     config = solo_config(bots=args.bots, rules=args.rules, seed=args.seed, bot_delay=args.bot_delay)
-    async with TableServer(config) as server:
-        app = solo_app(
-            server, name=player_name(args.name), bots=args.bots, bot=args.bot,
-            ascii_glyphs=True if args.ascii else None,
-        )
+    servers: list[TableServer] = []
+
+    async def start_server() -> TableServer:
+        from ono99tui.table import start_table
+
+        servers.append(await start_table(config))  # 127.0.0.1, a free port, not advertised
+        return servers[-1]
+
+    app = solo_app(
+        start_server, name=player_name(args.name), bots=args.bots, bot=args.bot,
+        ascii_glyphs=True if args.ascii else None,
+    )
+    try:
         await app.run_async()
+    finally:
+        for server in servers:
+            await server.stop()
     return app.return_code or 0

@@ -28,7 +28,7 @@ the app sends. Nothing from the network reaches a widget without going through h
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -37,18 +37,6 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES, Theme
 
-from netproto.client import (
-    ClientError,
-    Closed,
-    Disconnected,
-    HandshakeRefused,
-    Reconnected,
-    TableClient,
-)
-from netproto.messages import Error, Lobby, View, Welcome
-from ono99tui.game import Eliminated, Event, MatchEnded, PlayerView, RoundDealt, RoundEnded
-from ono99tui.game.codec import event_from_wire, move_to_wire, view_from_wire
-from ono99tui.game.state import MATCH_OVER
 from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
 from ono99tui.ui.messages import (
     ConnectionDropped,
@@ -61,9 +49,13 @@ from ono99tui.ui.messages import (
     ViewUpdated,
     Welcomed,
 )
-from ono99tui.ui.present import event_line, names_of, seat_name
 
-ClientFactory = Callable[[], Awaitable[TableClient]]
+if TYPE_CHECKING:  # loaded after the first frame (see `_start`)
+    from netproto.client import TableClient
+    from netproto.messages import Lobby, Welcome
+    from ono99tui.game import Event, PlayerView, RoundEnded
+
+ClientFactory = Callable[[], Awaitable["TableClient"]]
 ScreenSource = Screen[Any] | Callable[[], Screen[Any]]
 
 # A theme for 16-colour terminals: the built-in ANSI theme uses green for both "success"
@@ -136,7 +128,9 @@ class Ono99App(App[None]):
             screen = self._start_screen
             self.push_screen(screen() if callable(screen) and not isinstance(screen, Screen) else screen)
         if self._client_factory is not None:
-            self.connect(self._client_factory)
+            # Connecting loads the protocol and the engine (and, for solo, starts a table):
+            # let the first frame reach the terminal first.
+            self.call_after_refresh(self.connect, self._client_factory)
 
     def connect(self, client_factory: ClientFactory) -> None:
         """Connect to a table (replacing any current connection) and follow it."""
@@ -155,6 +149,8 @@ class Ono99App(App[None]):
     @work(exclusive=True, group="connection", exit_on_error=False)
     async def _read_table(self, client_factory: ClientFactory) -> None:
         """Connect, then turn everything the client yields into app messages."""
+        from netproto.client import HandshakeRefused
+
         self.connection_state = "connecting"
         try:
             client = await client_factory()
@@ -173,6 +169,10 @@ class Ono99App(App[None]):
 
     def _translate(self, item: object) -> Any:
         """The app message for one item from the client (runs in the worker)."""
+        from netproto.client import Closed, Disconnected, Reconnected
+        from netproto.messages import Error, Lobby, View, Welcome
+        from ono99tui.game.codec import event_from_wire, view_from_wire
+
         if isinstance(item, View):
             try:
                 view = view_from_wire(item.view)
@@ -233,6 +233,8 @@ class Ono99App(App[None]):
             self.notify(f"Disconnected from the table: {reason}", severity="error", timeout=10)
 
     async def on_move_chosen(self, message: MoveChosen) -> None:
+        from ono99tui.game.codec import move_to_wire
+
         await self._send(lambda client: client.send_move(move_to_wire(message.move), self.view_seq))
 
     async def on_rematch_requested(self, message: RematchRequested) -> None:
@@ -243,6 +245,8 @@ class Ono99App(App[None]):
         await self._send(lambda c: c.start() if c.is_host else c.ready(True))
 
     async def _send(self, action: Callable[[TableClient], Awaitable[None]]) -> None:
+        from netproto.client import ClientError
+
         client = self.client
         if client is None:
             self.notify("Not connected to the table: nothing was sent.", severity="error")
@@ -257,6 +261,9 @@ class Ono99App(App[None]):
     # --- the story of the match ---------------------------------------------------------
 
     def _record(self, events: tuple[Event, ...], view: PlayerView) -> None:
+        from ono99tui.game import Eliminated, RoundDealt, RoundEnded
+        from ono99tui.ui.present import event_line, names_of
+
         seats = self.lobby.seats if self.lobby else ()
         names = names_of(view, seats)
         lines = []
@@ -280,6 +287,8 @@ class Ono99App(App[None]):
 
     def _announce(self, events: tuple[Event, ...], view: PlayerView) -> None:
         """Toasts and end-of-round / end-of-match screens."""
+        from ono99tui.game import Eliminated, MatchEnded, RoundDealt, RoundEnded
+        from ono99tui.ui.present import seat_name
         from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen
 
         seats = self.lobby.seats if self.lobby else ()
@@ -339,7 +348,7 @@ class Ono99App(App[None]):
         return (
             view is not None
             and view.seat is not None
-            and view.phase != MATCH_OVER
+            and view.phase != "match_over"  # game.MATCH_OVER; the engine may not be loaded
             and not view.eliminated[view.seat]
             and self.connection_state != "closed"
         )

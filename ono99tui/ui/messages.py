@@ -7,10 +7,13 @@ handler in the app deals with typed values and never with wire maps.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.message import Message
 
-from netproto.messages import Lobby, Welcome
-from ono99tui.game import Event, Move, PlayerView
+if TYPE_CHECKING:  # the app loads the protocol and the engine after its first frame
+    from netproto.messages import Lobby, Welcome
+    from ono99tui.game import Event, Move, PlayerView
 
 
 class TableMessage(Message):

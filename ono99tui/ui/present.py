@@ -1,8 +1,10 @@
 """From what the table sends (a PlayerView, the lobby's seats, events) to what widgets show.
 
-Pure functions, no Textual: each turns engine values into the small display values the
-widgets take (`CardSlot`, `SeatInfo`, strings). Keeping every "what does the player see"
-decision here keeps the widgets dumb and this logic testable without a terminal.
+Pure functions: each turns engine values into the small display values the widgets take
+(`CardFace`, `CardSlot`, `SeatInfo`, strings). Keeping every "what does the player see"
+decision here keeps the widgets dumb and this logic testable without a terminal. It is also
+the only UI module that loads the engine, which screens import once the first frame is on
+screen (see `ono99tui.ui.app`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from ono99tui.game import (
     Reshuffled,
     RoundDealt,
     RoundEnded,
+    Rules,
     SwapFour,
     SwappedFour,
     TokenLost,
@@ -38,8 +41,28 @@ from ono99tui.game import (
 from ono99tui.game.engine import refusal
 from ono99tui.game.state import DISCARDING, MATCH_OVER
 from ono99tui.ui.glyphs import Glyphs
-from ono99tui.ui.widgets.cards import CardSlot, face_for
+from ono99tui.ui.widgets.cards import CardFace, CardSlot
 from ono99tui.ui.widgets.seats import SeatInfo
+
+
+_ONO99_EFFECT = {"dead": "dead card", "tens": "0 on tens", "set99": "sets 99"}
+
+
+def face_for(card: Card, rules: Rules) -> CardFace:
+    """How `card` looks at a table playing `rules` (names and effects depend on the edition)."""
+    title = card.label(rules)
+    if card.is_number:
+        kind = "ten" if card is Card.TEN else "number"
+        return CardFace(kind, str(int(card)), title, f"+{int(card)}")
+    if card is Card.MINUS_TEN:
+        return CardFace("minus-ten", "-10", title, "-10" if rules.negative_totals else "-10, min 0")
+    if card is Card.REVERSE:
+        return CardFace("reverse", "", title, "turn back")
+    if card is Card.PLAY2:
+        return CardFace("play-two", "x2", title, "next plays 2")
+    if card is Card.HOLD:
+        return CardFace("hold", "", title, "total +0")
+    return CardFace("ono99", "99", title, _ONO99_EFFECT.get(rules.ono99_card, rules.ono99_card))
 
 
 def seat_name(seat: int, seats: Sequence[LobbySeat]) -> str:

@@ -170,10 +170,14 @@ def start_solo_table(*, bots: int = 2, rules: str = "2022", seed: int = 5) -> Ta
 
 
 def solo(server: TableServer, *, bots: int = 2, **options: Any) -> Ono99App:
-    """The solo app for `server`, colours and glyphs pinned."""
+    """The solo app for the running `server`, colours and glyphs pinned."""
     options.setdefault("ascii_glyphs", False)
     options.setdefault("sixteen_colours", False)
-    return solo_app(server, name="ana", bots=bots, **options)
+
+    async def running() -> TableServer:
+        return server
+
+    return solo_app(running, name="ana", bots=bots, **options)
 
 
 class CuttableProxy:

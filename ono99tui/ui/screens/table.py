@@ -6,12 +6,15 @@ one log line, and nothing else. Choices go up as `MoveChosen` messages; the app 
 
 Layout: seats | total | log across the middle, the prompt and the hand below, the Footer
 last. Below 80 columns the log is hidden; below 24 rows cards and total shrink to one line.
+
+The engine (through `ono99tui.ui.present`) is imported only once there is a view to show:
+the first frame goes out before it loads, which keeps `ono99 solo` quick to start.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,19 +22,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from netproto.messages import Lobby
-from ono99tui.game import Card, Discard, Draw, Move, Play, PlayerView, SwapFour
+if TYPE_CHECKING:
+    from netproto.messages import Lobby
+    from ono99tui.game import PlayerView
+
 from ono99tui.ui.messages import MoveChosen
-from ono99tui.ui.present import (
-    can_swap,
-    card_slots,
-    limit_text,
-    must_draw,
-    near_limit,
-    obligation_line,
-    prompt,
-    seat_infos,
-)
 from ono99tui.ui.widgets.banner import ConnectionBanner
 from ono99tui.ui.widgets.cards import CardWidget, HandView
 from ono99tui.ui.widgets.log import EventLog
@@ -63,6 +58,7 @@ class TableScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self._was_my_turn = False
+        # May the viewer swap four ONO 99 / draw now? (Kept from the last view shown.)
         self._swap_open = False
         self._draw_open = False
         self._following = False
@@ -113,6 +109,17 @@ class TableScreen(Screen[None]):
         view = self.current_view
         if view is None:
             return
+        from ono99tui.ui.present import (
+            can_swap,
+            card_slots,
+            limit_text,
+            must_draw,
+            near_limit,
+            obligation_line,
+            prompt,
+            seat_infos,
+        )
+
         seats = self._seats()
         lobby: Lobby | None = getattr(self.app, "lobby", None)
         self.query_one(SeatList).show(seat_infos(view, seats), lobby.spectators if lobby else 0)
@@ -167,11 +174,11 @@ class TableScreen(Screen[None]):
         if action == "swap":
             if view is None or not view.rules.four_ono99_swap:
                 return False
-            return True if can_swap(view) else None
+            return True if self._swap_open else None
         if action == "draw":
             if view is None or not view.rules.late_draw_penalty:
                 return False
-            return True if must_draw(view) else None
+            return True if self._draw_open else None
         return True
 
     def on_card_widget_chosen(self, message: CardWidget.Chosen) -> None:
@@ -192,8 +199,10 @@ class TableScreen(Screen[None]):
         if not slot.playable:
             self.app.bell()
             return
-        card: Card = view.hand[index]
-        move: Move = Discard(view.seat, card) if view.discarding == view.seat else Play(view.seat, card)
+        from ono99tui.game import Discard, Play
+
+        card = view.hand[index]
+        move = Discard(view.seat, card) if view.discarding == view.seat else Play(view.seat, card)
         self.post_message(MoveChosen(move))
 
     def action_move_focus(self, step: int) -> None:
@@ -202,11 +211,15 @@ class TableScreen(Screen[None]):
     def action_swap(self) -> None:
         """Discard four ONO 99 cards at once and draw four new ones."""
         view = self.current_view
-        if view is not None and view.seat is not None and can_swap(view):
+        if view is not None and view.seat is not None and self._swap_open:
+            from ono99tui.game import SwapFour
+
             self.post_message(MoveChosen(SwapFour(view.seat)))
 
     def action_draw(self) -> None:
         """Late-draw rule: draw the card owed before the next player plays."""
         view = self.current_view
-        if view is not None and view.seat is not None and must_draw(view):
+        if view is not None and view.seat is not None and self._draw_open:
+            from ono99tui.game import Draw
+
             self.post_message(MoveChosen(Draw(view.seat)))

@@ -24,8 +24,6 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ono99tui.game.cards import Card
-from ono99tui.game.rules import Rules
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
 from ono99tui.ui.widgets.static_text import update_if_changed
 
@@ -58,26 +56,6 @@ class CardFace:
     def symbol(self, glyphs: Glyphs) -> str:
         """The kind's symbol in the given glyph set."""
         return str(getattr(glyphs, _KIND_SYMBOL[self.kind]))
-
-
-_ONO99_EFFECT = {"dead": "dead card", "tens": "0 on tens", "set99": "sets 99"}
-
-
-def face_for(card: Card, rules: Rules) -> CardFace:
-    """How `card` looks at a table playing `rules` (names and effects depend on the edition)."""
-    title = card.label(rules)
-    if card.is_number:
-        kind = "ten" if card is Card.TEN else "number"
-        return CardFace(kind, str(int(card)), title, f"+{int(card)}")
-    if card is Card.MINUS_TEN:
-        return CardFace("minus-ten", "-10", title, "-10" if rules.negative_totals else "-10, min 0")
-    if card is Card.REVERSE:
-        return CardFace("reverse", "", title, "turn back")
-    if card is Card.PLAY2:
-        return CardFace("play-two", "x2", title, "next plays 2")
-    if card is Card.HOLD:
-        return CardFace("hold", "", title, "total +0")
-    return CardFace("ono99", "99", title, _ONO99_EFFECT.get(rules.ono99_card, rules.ono99_card))
 
 
 @dataclass(frozen=True)
