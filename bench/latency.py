@@ -12,8 +12,9 @@ Prints ONE JSON object:
 each with p50/p99 in microseconds, plus the p50 ratio to the echo and the targets of
 issue 3 (p50 within 4x the echo; all 8 seats within 2 ms at p99).
 
-Everything runs in one process and one event loop (clients and servers alike), so both
-measurements share the same scheduler costs.
+Each server (the echo and the tables) runs in its own child process, as a host does; the
+clients share this process's event loop. Both measurements pay the same costs: loopback
+TCP, one server process, one client loop.
 """
 
 from __future__ import annotations
@@ -82,41 +83,77 @@ class EchoProtocol(asyncio.Protocol):
             self.transport.write(HEADER.pack(len(body)) + body)
 
 
-async def echo_round_trips(samples: int) -> list[float]:
+async def serve(kind: str) -> None:
+    """Child process: run one server, print its port, stop when stdin closes."""
     loop = asyncio.get_running_loop()
-    server = await loop.create_server(EchoProtocol, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    body = msgpack.packb(SAMPLE_MOVE)
-    frame = HEADER.pack(len(body)) + body
-    times = []
-    for _ in range(samples + 50):
-        start = time.perf_counter()
-        writer.write(frame)
-        (length,) = HEADER.unpack(await reader.readexactly(4))
-        msgpack.unpackb(await reader.readexactly(length))
-        times.append(time.perf_counter() - start)
-    writer.close()
-    server.close()
-    await server.wait_closed()
+    if kind == "echo":
+        server: Any = await loop.create_server(EchoProtocol, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+    else:
+        seats = int(kind.removeprefix("table"))
+        # With a bot in seat 2 of 2 it waits 2 ms, so its own move never lands inside the
+        # measured round trip (the default delay is 0.6 s anyway).
+        config = TableConfig(rules=preset("2022"), capacity=seats, start_when=seats,
+                             bot_delay=0.002, seed=seats)
+        server = await TableServer(config, limits=LIMITS).start("127.0.0.1", 0)
+        port = server.port
+        if seats == 2:
+            server.table.add_bot("greedy")
+    print(port, flush=True)
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    await reader.read()
+
+
+class ChildServer:
+    """`python bench/latency.py --serve KIND` as a child process."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    async def __aenter__(self) -> int:
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--serve", self.kind,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        assert self.process.stdout is not None
+        return int(await self.process.stdout.readline())
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        await self.process.wait()
+
+
+async def echo_round_trips(samples: int) -> list[float]:
+    async with ChildServer("echo") as port:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        body = msgpack.packb(SAMPLE_MOVE)
+        frame = HEADER.pack(len(body)) + body
+        times = []
+        for _ in range(samples + 50):
+            start = time.perf_counter()
+            writer.write(frame)
+            (length,) = HEADER.unpack(await reader.readexactly(4))
+            msgpack.unpackb(await reader.readexactly(length))
+            times.append(time.perf_counter() - start)
+        writer.close()
     return times[50:]  # warm-up discarded
 
 
 async def move_to_own_view(samples: int) -> list[float]:
-    # The bot waits 2 ms, so its own move never lands inside the measured round trip
-    # (client, server and bot share this one loop; the default delay is 0.6 s anyway).
-    config = TableConfig(rules=preset("2022"), capacity=2, start_when=2, bot_delay=0.002,
-                         seed=1)
-    server = await TableServer(config, limits=LIMITS).start("127.0.0.1", 0)
-    client = await TableClient.connect("127.0.0.1", server.port, name="Bench", settings=CLIENT)
-    server.table.add_bot("greedy")
+    async with ChildServer("table2") as port:
+        return await _own_view_samples(port, samples)
+
+
+async def _own_view_samples(port: int, samples: int) -> list[float]:
+    client = await TableClient.connect("127.0.0.1", port, name="Bench", settings=CLIENT)
     times: list[float] = []
     while len(times) < samples + 20:
         view = client.view
         if client.lobby is not None and client.lobby.phase == "finished" \
                 and client.state is State.LOBBY and not client.lobby.seats[client.seat].ready:
             await client.ready()  # rematch
-        if (view is None or server.table.phase != "playing"
+        if (view is None or client.lobby is None or client.lobby.phase != "playing"
                 or not view_from_wire(view.view).legal_moves):
             await asyncio.sleep(0.001)  # the bot's move or the rematch's deal is on its way
             continue
@@ -126,14 +163,16 @@ async def move_to_own_view(samples: int) -> list[float]:
         await client.wait_for(View, 10, lambda v, seq=view.seq: v.seq > seq)
         times.append(time.perf_counter() - start)
     await client.close()
-    await server.stop()
     return times[20:]
 
 
 async def eight_seats_fan_out(samples: int) -> list[float]:
-    config = TableConfig(rules=preset("2022"), capacity=8, start_when=8, bot_delay=0.0, seed=2)
-    server = await TableServer(config, limits=LIMITS).start("127.0.0.1", 0)
-    clients = [await TableClient.connect("127.0.0.1", server.port, name=f"Seat {n}",
+    async with ChildServer("table8") as port:
+        return await _fan_out_samples(port, samples)
+
+
+async def _fan_out_samples(port: int, samples: int) -> list[float]:
+    clients = [await TableClient.connect("127.0.0.1", port, name=f"Seat {n}",
                                          settings=CLIENT) for n in range(8)]
     times: list[float] = []
     while len(times) < samples + 20:
@@ -143,7 +182,7 @@ async def eight_seats_fan_out(samples: int) -> list[float]:
                 await client.ready()  # rematch
         actor = next((c for c in clients if c.view is not None
                       and view_from_wire(c.view.view).legal_moves), None)
-        if actor is None or server.table.phase != "playing":
+        if actor is None or actor.lobby is None or actor.lobby.phase != "playing":
             await asyncio.sleep(0.001)  # the rematch's first views are on their way
             continue
         view = actor.view
@@ -158,7 +197,6 @@ async def eight_seats_fan_out(samples: int) -> list[float]:
         times.append(time.perf_counter() - start)
     for client in clients:
         await client.close()
-    await server.stop()
     return times[20:]
 
 
@@ -168,7 +206,7 @@ async def main(samples: int) -> dict[str, Any]:
     fan_out = percentiles(await eight_seats_fan_out(samples))
     ratio = round(own["p50"] / echo["p50"], 2)
     return {
-        "benchmark": "move latency on loopback (one process, one asyncio loop)",
+        "benchmark": "move latency on loopback (servers in child processes)",
         "echo_rtt_us": echo,
         "move_to_own_view_us": own,
         "own_view_p50_over_echo_p50": ratio,
@@ -185,5 +223,10 @@ async def main(samples: int) -> dict[str, Any]:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=1000)
+    parser.add_argument("--serve", choices=("echo", "table2", "table8"),
+                        help=argparse.SUPPRESS)
     arguments = parser.parse_args()
-    print(json.dumps(asyncio.run(main(arguments.samples))))
+    if arguments.serve:
+        asyncio.run(serve(arguments.serve))
+    else:
+        print(json.dumps(asyncio.run(main(arguments.samples))))
