@@ -153,11 +153,20 @@ class TableScreen(Screen[None]):
     def _follow_turn(self, view: PlayerView, act: bool, hand: HandView) -> None:
         """When the viewer's turn starts, put the focus on the first card they may play."""
         if act and not self._was_my_turn:
-            cards = hand.cards
-            target = next((card for card in cards if card.slot and card.slot.playable), None)
-            if target is not None and not any(card.has_focus for card in cards):
-                target.focus()
+            self._focus_a_playable_card()
         self._was_my_turn = act
+
+    def _focus_a_playable_card(self) -> None:
+        """Focus the first playable card, unless a card has the focus already."""
+        cards = self.query_one(HandView).cards
+        target = next((card for card in cards if card.slot and card.slot.playable), None)
+        if target is not None and not any(card.has_focus for card in cards):
+            target.focus()
+
+    def on_screen_resume(self) -> None:
+        # Back from a round-end or help screen: the turn may have come meanwhile.
+        if self._following and self._was_my_turn:
+            self._focus_a_playable_card()
 
     def add_log_lines(self, lines: Sequence[str]) -> None:
         """Append lines to the event log (the app calls this as events arrive)."""
