@@ -242,15 +242,21 @@ class SSHDoor:
     def _connection_closed(self, conn: asyncssh.SSHServerConnection) -> None:
         self._connections.discard(conn)
 
-    def claim_player(self, session: DoorSession, player: str) -> str | None:
-        """Reserve *player* for *session*; return why not, or None when granted."""
+    async def claim_player(self, session: DoorSession, player: str) -> str | None:
+        """Reserve *player* for *session*; return why not, or None when granted.
+
+        A name already in use is taken over: the usual reason is a player whose network
+        died coming back before the door noticed (keepalives take up to two minutes).
+        The old session's app is stopped first, so the two never share the saved seat.
+        """
         problem = player_name_problem(player)
         if problem is not None:
             return problem
         holder = self._players.get(player)
         if holder is not None and holder is not session:
-            # Two live sessions for one name would fight over the same saved seat.
-            return f"{player} is already playing through this door; connect as another name"
+            log.info("%s connected again; closing their previous session", player)
+            self._players[player] = session
+            await holder.end(f"{player} connected again from elsewhere; this session is closed.")
         self._players[player] = session
         return None
 

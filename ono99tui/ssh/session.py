@@ -33,7 +33,7 @@ class SessionHost(Protocol):
 
     idle_timeout: float
 
-    def claim_player(self, session: DoorSession, player: str) -> str | None:
+    async def claim_player(self, session: DoorSession, player: str) -> str | None:
         """Reserve *player* for *session*; return why not, or None when granted."""
 
     def child_argv(self, player: str) -> Sequence[str]:
@@ -150,7 +150,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
             if self._term is None:
                 self._finish(b"ono99: this door needs a terminal; connect with `ssh -t`.\r\n", 1)
                 return
-            refusal = self._host.claim_player(self, self.player)
+            refusal = await self._host.claim_player(self, self.player)
             if refusal is not None:
                 self._finish(f"ono99: {refusal}\r\n".encode(), 1)
                 return

@@ -134,12 +134,18 @@ async def test_session_cap_holds(door_config, door_factory) -> None:
             assert "ARGV=ana" in screen.text
 
 
-async def test_one_live_session_per_player_name(door_config, door_factory) -> None:
+async def test_a_name_connecting_again_replaces_its_old_session(door_config, door_factory) -> None:
     async with door_factory(door_config) as door, connect(door, "ana") as first, connect(door, "ana") as second:
-        await open_probe(first)
-        result = await second.run(term_type="xterm", encoding=None)
-        assert result.exit_status == 1
-        assert b"ana is already playing" in result.stdout
+        old, old_screen = await open_probe(first)
+        old_pid = int(old_screen.text.split("PID=")[1].split()[0])
+        _, new_screen = await open_probe(second)
+        # The old app was stopped before the new one started: never two on one seat.
+        assert not alive(old_pid)
+        await old.wait_closed()
+        assert old.exit_status == 1
+        assert "ana connected again from elsewhere" in old_screen.text + (await old.stdout.read()).decode()
+        assert "ARGV=ana" in new_screen.text
+        assert len(door.sessions) == 1
 
 
 async def test_idle_session_is_closed_and_terminal_restored(door_config, door_factory) -> None:
@@ -194,3 +200,15 @@ def test_invite_line_names_port_player_and_host() -> None:
 
     assert ssh_command_line("192.168.1.20", 2222) == "ssh -p 2222 NAME@192.168.1.20"
     assert ssh_command_line("[fe80::1]", 2222, "ana") == "ssh -p 2222 ana@fe80::1"
+
+
+async def test_connections_beyond_the_bound_are_closed(door_config, door_factory) -> None:
+    from contextlib import AsyncExitStack
+
+    # max_sessions=1 bounds connections (authenticated or not) at 2 * 1 + 4 = 6.
+    async with door_factory(door_config, max_sessions=1) as door, AsyncExitStack() as stack:
+        for _ in range(6):
+            await stack.enter_async_context(connect(door))
+        with pytest.raises((asyncssh.Error, OSError)):
+            async with connect(door):
+                pass
