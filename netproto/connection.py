@@ -15,7 +15,9 @@ A peer breaking that gets an `UnexpectedMessage` violation; sending it ourselves
 from __future__ import annotations
 
 import enum
+from collections import deque
 from dataclasses import dataclass
+from typing import Any
 
 from netproto.errors import (
     LocalProtocolError,
@@ -120,40 +122,67 @@ class Connection:
         self.errors = 0
         self.close_code: str | None = None
         self._decoder = FrameDecoder(max_size=max_frame_size)
+        self._frames: deque[dict[str, Any] | ProtocolError] = deque()
+        self._events: deque[Event] = deque()
+        self._eof = False
         self._bye_sent = False
 
     # --- incoming ------------------------------------------------------------------------
 
     def receive_data(self, data: bytes) -> list[Event]:
-        """Feed bytes from the peer (b"" means end of stream); return what they meant."""
-        if self.state is State.CLOSED:
-            return []
+        """Feed bytes from the peer (b"" means end of stream); return every event they make.
+
+        Each frame is checked against the state as it stands once the frames before it
+        were decoded. A pump that lets the application act between frames (so a reply
+        that changes the state counts for the next frame) uses `feed` and `next_event`.
+        """
+        self.feed(data)
         events: list[Event] = []
-        if not data:
-            truncated = self._decoder.end_of_stream()
-            if truncated is not None:
-                events.append(Violation(truncated))
-            self._close("eof", "the peer closed the stream")
-            events.append(ConnectionClosed("eof", "the peer closed the stream", by_peer=True))
-            return events
-        for item in self._decoder.feed(data):
-            if self.state is State.CLOSED:
-                break
-            if isinstance(item, ProtocolError):
-                events.extend(self._violation(item))
-                continue
-            try:
-                message = message_from_wire(item)
-                self._check_incoming(message)
-            except ProtocolError as error:
-                events.extend(self._violation(error))
-                continue
-            self._advance(message, from_server=self.role is Role.CLIENT)
-            events.append(message)
-            if isinstance(message, Bye):
-                self._close(message.code, message.reason)
-                events.append(ConnectionClosed(message.code, message.reason, by_peer=True))
+        while (event := self.next_event()) is not None:
+            events.append(event)
         return events
+
+    def feed(self, data: bytes) -> None:
+        """Buffer bytes from the peer (b"" means end of stream) for `next_event`."""
+        if self.state is State.CLOSED or self._eof:
+            return
+        if data:
+            self._frames.extend(self._decoder.feed(data))
+        else:
+            self._eof = True
+
+    def next_event(self) -> Event | None:
+        """The next event from the buffered bytes, or None until more arrive."""
+        while not self._events:
+            if self.state is State.CLOSED:
+                self._frames.clear()
+                return None
+            if self._frames:
+                self._events.extend(self._decode(self._frames.popleft()))
+            elif self._eof:
+                truncated = self._decoder.end_of_stream()
+                if truncated is not None:
+                    self._events.append(Violation(truncated))
+                self._close("eof", "the peer closed the stream")
+                self._events.append(
+                    ConnectionClosed("eof", "the peer closed the stream", by_peer=True))
+            else:
+                return None
+        return self._events.popleft()
+
+    def _decode(self, item: dict[str, Any] | ProtocolError) -> list[Event]:
+        if isinstance(item, ProtocolError):
+            return self._violation(item)
+        try:
+            message = message_from_wire(item)
+            self._check_incoming(message)
+        except ProtocolError as error:
+            return self._violation(error)
+        self._advance(message, from_server=self.role is Role.CLIENT)
+        if isinstance(message, Bye):
+            self._close(message.code, message.reason)
+            return [message, ConnectionClosed(message.code, message.reason, by_peer=True)]
+        return [message]
 
     def _check_incoming(self, message: Message) -> None:
         allowed = (SERVER_MAY_SEND if self.role is Role.CLIENT else CLIENT_MAY_SEND)[self.state]

@@ -145,12 +145,12 @@ class _PeerProtocol(asyncio.Protocol):
         if peer is None or peer.state is State.CLOSED:
             return
         peer.last_received = time.monotonic()
-        self._server._handle_events(peer, peer.connection.receive_data(data))
+        self._server._pump(peer, data)
 
     def eof_received(self) -> bool | None:
         peer = self._peer
         if peer is not None and peer.state is not State.CLOSED:
-            self._server._handle_events(peer, peer.connection.receive_data(b""))
+            self._server._pump(peer, b"")
         return False
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -222,6 +222,14 @@ class Server:
             if not self._peers:
                 break
             await asyncio.sleep(0)
+
+    def _pump(self, peer: Peer, data: bytes) -> None:
+        # One event at a time: the application's replies to a frame (which may change the
+        # connection's state) happen before the next frame is checked against that state.
+        connection = peer.connection
+        connection.feed(data)
+        while (event := connection.next_event()) is not None:
+            self._handle_events(peer, [event])
 
     def _handle_events(self, peer: Peer, events: list[Any]) -> None:
         for event in events:

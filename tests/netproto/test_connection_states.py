@@ -122,3 +122,16 @@ def test_sending_out_of_state_is_a_local_error() -> None:
     with pytest.raises(LocalProtocolError):
         server.send(View(seq=0, view={}))
     server.send(Error(code="bad-name"))  # allowed during the handshake
+
+
+def test_next_event_checks_each_frame_against_the_state_the_replies_left() -> None:
+    client, server = pair()
+    transfer(client, server, Hello(proto=PROTOCOL_VERSION, name="Ann"))
+    transfer(server, client, Welcome(proto=PROTOCOL_VERSION, role="player", seat=0, token="t"))
+    # The client sends a move right behind its ready: it arrives in the same read.
+    move_frame = encode_frame(Move(seq=1, move={}).to_wire())
+    server.feed(client.send(Ready()) + move_frame)
+    assert server.next_event() == Ready()
+    server.send(lobby("playing"))  # the reply to the first frame deals the match
+    assert server.next_event() == Move(seq=1, move={})  # so the move is in place
+    assert server.next_event() is None
