@@ -26,8 +26,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import flat_baseline  # noqa: E402
 
-from ono99tui.bots import make_bot  # noqa: E402
-from ono99tui.game import MATCH_OVER, acting_seats, apply, legal_moves, new_match, preset, view  # noqa: E402
+from ono99tui.bots import Bot, make_bot  # noqa: E402
+from ono99tui.game import (  # noqa: E402
+    MATCH_OVER,
+    Rules,
+    acting_seats,
+    apply,
+    legal_moves,
+    new_match,
+    preset,
+    view,
+)
 
 PLAYERS = 4
 TARGET_MATCHES_PER_S = 1500
@@ -36,7 +45,7 @@ TARGET_MATCHES_PER_S = 1500
 Batch = tuple[int, int]  # (matches, turns) played by one call
 
 
-def engine_batch(rules, bot, rng: random.Random, matches: int) -> Batch:
+def engine_batch(rules: Rules, bot: Bot, rng: random.Random, matches: int) -> Batch:
     """`matches` whole matches through the public API."""
     moves = 0
     for _ in range(matches):

@@ -41,10 +41,13 @@ from ono99tui.game.events import (
 )
 from ono99tui.game.moves import MOVE_TYPES, Discard, Draw, Move, Play, SwapFour
 from ono99tui.game.position import position
+from ono99tui.game.refusals import refusal
 from ono99tui.game.rules import (
     DEFAULT_PRESET,
+    HAND_SIZE,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    ONO99_MODES,
     PRESET_NAMES,
     PRESETS,
     SCORING_MODES,
@@ -58,11 +61,13 @@ __all__ = [
     "DECK_COUNTS",
     "DEFAULT_PRESET",
     "DISCARDING",
+    "HAND_SIZE",
     "EVENT_TYPES",
     "MATCH_OVER",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "MOVE_TYPES",
+    "ONO99_MODES",
     "PLAYING",
     "PRESETS",
     "PRESET_NAMES",
@@ -108,6 +113,7 @@ __all__ = [
     "new_match",
     "position",
     "preset",
+    "refusal",
     "round_points",
     "spectator_view",
     "start_match",

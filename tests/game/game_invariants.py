@@ -177,7 +177,10 @@ def play_match(
     for _ in range(max_moves):
         if state.phase == MATCH_OVER:
             return
-        seat = acting_seats(state)[0]
+        # Any acting seat may move first: with the late-draw rule the next player sometimes
+        # plays before the last one drew (a missed draw), sometimes not.
+        acting = acting_seats(state)
+        seat = acting[0] if len(acting) == 1 else bot_rng.choice(acting)
         move = choose(state, seat, bot_rng)
         state, events = apply(state, move, rng)
         if checker is not None:

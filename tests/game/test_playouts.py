@@ -61,7 +61,7 @@ def test_any_option_mix_keeps_invariants(options, seats, seed, bots) -> None:
     seats=st.integers(2, 8),
     seed=st.integers(0, 2**32 - 1),
 )
-@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_thousands_of_preset_matches(preset_name, scoring, seats, seed) -> None:
     rules = preset(preset_name).replace(scoring=scoring)
     for _ in play_match(rules, seats, seed, bot_chooser(("random",))):
