@@ -10,11 +10,16 @@ Prints ONE JSON object:
 - `eight_seats_last_view_us`: at an 8-seat table of TableClients, from one seat's move
   until the last of the 8 seats has its new view;
 each with p50/p99 in microseconds, plus the p50 ratio to the echo and the targets of
-issue 3 (p50 within 4x the echo; all 8 seats within 2 ms at p99).
+issue 3 (p50 within 4x the echo; all 8 seats within 2 ms at p99). Beside them, CPU time
+(not wall time, so other jobs on the machine barely change it): `server_cpu_per_move_us`,
+what the table spends on one move from the decoded frame to the last seat's view encoded,
+with no sockets (2, 4 and 8 seats), and `echo_server_cpu_per_message_us`, the echo
+server's msgpack decode + encode of the same move frame.
 
 Each server (the echo and the tables) runs in its own child process, as a host does; the
 clients share this process's event loop. Both measurements pay the same costs: loopback
-TCP, one server process, one client loop.
+TCP, one server process, one client loop. `--in-process` runs the servers in the clients'
+loop instead (no process switches: steadier on a busy machine).
 """
 
 from __future__ import annotations
@@ -51,6 +56,19 @@ LIMITS = ServerLimits(heartbeat_interval=30.0, heartbeat_timeout=120.0)
 CLIENT = ClientSettings(heartbeat_timeout=120.0)
 
 
+_legal_cache: dict[int, tuple[Any, ...]] = {}
+
+
+def legal_moves_of(view: View) -> tuple[Any, ...]:
+    """The view's legal moves, decoded once per view object (the loops poll often)."""
+    key = id(view)
+    if key not in _legal_cache:
+        if len(_legal_cache) > 64:
+            _legal_cache.clear()
+        _legal_cache[key] = (view, view_from_wire(view.view).legal_moves)
+    return _legal_cache[key][1]
+
+
 def percentiles(samples: list[float]) -> dict[str, float]:
     """p50 / p99 / mean in microseconds of samples given in seconds."""
     ordered = sorted(samples)
@@ -83,22 +101,27 @@ class EchoProtocol(asyncio.Protocol):
             self.transport.write(HEADER.pack(len(body)) + body)
 
 
-async def serve(kind: str) -> None:
-    """Child process: run one server, print its port, stop when stdin closes."""
+async def start_server(kind: str) -> tuple[int, Any]:
+    """Start the echo or a table in the running loop; (port, object with close/stop)."""
     loop = asyncio.get_running_loop()
     if kind == "echo":
         server: Any = await loop.create_server(EchoProtocol, "127.0.0.1", 0)
-        port = server.sockets[0].getsockname()[1]
-    else:
-        seats = int(kind.removeprefix("table"))
-        # With a bot in seat 2 of 2 it waits 2 ms, so its own move never lands inside the
-        # measured round trip (the default delay is 0.6 s anyway).
-        config = TableConfig(rules=preset("2022"), capacity=seats, start_when=seats,
-                             bot_delay=0.002, seed=seats)
-        server = await TableServer(config, limits=LIMITS).start("127.0.0.1", 0)
-        port = server.port
-        if seats == 2:
-            server.table.add_bot("greedy")
+        return server.sockets[0].getsockname()[1], server
+    seats = int(kind.removeprefix("table"))
+    # With a bot in seat 2 of 2 it waits 2 ms, so its own move never lands inside the
+    # measured round trip (the default delay is 0.6 s anyway).
+    config = TableConfig(rules=preset("2022"), capacity=seats, start_when=seats,
+                         bot_delay=0.002, seed=seats)
+    table = await TableServer(config, limits=LIMITS).start("127.0.0.1", 0)
+    if seats == 2:
+        table.table.add_bot("greedy")
+    return table.port, table
+
+
+async def serve(kind: str) -> None:
+    """Child process: run one server, print its port, stop when stdin closes."""
+    loop = asyncio.get_running_loop()
+    port, _ = await start_server(kind)
     print(port, flush=True)
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
@@ -106,12 +129,18 @@ async def serve(kind: str) -> None:
 
 
 class ChildServer:
-    """`python bench/latency.py --serve KIND` as a child process."""
+    """`python bench/latency.py --serve KIND` as a child process (or, with `in_process`,
+    the same server in this loop)."""
+
+    in_process = False
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
 
     async def __aenter__(self) -> int:
+        if self.in_process:
+            port, self.server = await start_server(self.kind)
+            return port
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--serve", self.kind,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
@@ -119,6 +148,12 @@ class ChildServer:
         return int(await self.process.stdout.readline())
 
     async def __aexit__(self, *exc_info: object) -> None:
+        if self.in_process:
+            if isinstance(self.server, TableServer):
+                await self.server.stop()
+            else:
+                self.server.close()
+            return
         assert self.process.stdin is not None
         self.process.stdin.close()
         await self.process.wait()
@@ -154,10 +189,10 @@ async def _own_view_samples(port: int, samples: int) -> list[float]:
                 and client.state is State.LOBBY and not client.lobby.seats[client.seat].ready:
             await client.ready()  # rematch
         if (view is None or client.lobby is None or client.lobby.phase != "playing"
-                or not view_from_wire(view.view).legal_moves):
+                or not legal_moves_of(view)):
             await asyncio.sleep(0.001)  # the bot's move or the rematch's deal is on its way
             continue
-        move = move_to_wire(view_from_wire(view.view).legal_moves[0])
+        move = move_to_wire(legal_moves_of(view)[0])
         start = time.perf_counter()
         await client.send_move(move, seq=view.seq)
         await client.wait_for(View, 10, lambda v, seq=view.seq: v.seq > seq)
@@ -181,14 +216,14 @@ async def _fan_out_samples(port: int, samples: int) -> list[float]:
                     and client.state is State.LOBBY and not client.lobby.seats[client.seat].ready:
                 await client.ready()  # rematch
         actor = next((c for c in clients if c.view is not None
-                      and view_from_wire(c.view.view).legal_moves), None)
+                      and legal_moves_of(c.view)), None)
         if actor is None or actor.lobby is None or actor.lobby.phase != "playing":
             await asyncio.sleep(0.001)  # the rematch's first views are on their way
             continue
         view = actor.view
         assert view is not None
         seqs = [client.view.seq if client.view else 0 for client in clients]
-        move = move_to_wire(view_from_wire(view.view).legal_moves[0])
+        move = move_to_wire(legal_moves_of(view)[0])
         start = time.perf_counter()
         await actor.send_move(move, seq=view.seq)
         await asyncio.gather(*(
@@ -200,17 +235,83 @@ async def _fan_out_samples(port: int, samples: int) -> list[float]:
     return times[20:]
 
 
+class MemoryPeer:
+    """Stands in for a netproto Peer: frames are encoded exactly as for a socket, then kept."""
+
+    def __init__(self, number: int) -> None:
+        from netproto.connection import Connection, Role
+
+        self.connection = Connection(Role.SERVER)
+        self.connection.state = State.LOBBY  # as after a real handshake
+        self.address = f"memory:{number}"
+        self.session: Any = None
+        self.is_open = True
+        self.sent = 0
+
+    def send(self, message: Any) -> None:
+        self.sent += len(self.connection.send(message))
+
+    def close(self, code: str = "normal", reason: str = "") -> None:
+        self.is_open = False
+
+
+async def server_cpu_per_move(seats: int, moves: int) -> float:
+    """CPU seconds the table spends per human move (decode to the last view encoded),
+    with no sockets: load on the machine barely changes it."""
+    from netproto.messages import PROTOCOL_VERSION, Hello, Move
+    from netproto.messages import message_from_wire
+
+    from ono99tui.table import Table
+
+    table = Table(TableConfig(rules=preset("2022"), capacity=seats, start_when=seats,
+                              bot_delay=0.0, seed=5))
+    peers = [MemoryPeer(n) for n in range(seats)]
+    for number, peer in enumerate(peers):
+        peer.connection.state = State.HANDSHAKE
+        table.on_message(peer, Hello(proto=PROTOCOL_VERSION, name=f"P{number}"))
+    spent = 0.0
+    done = 0
+    while done < moves:
+        state = table.state
+        if table.phase != "playing" or state is None:
+            table.start()
+            continue
+        from ono99tui.game import acting_seats, legal_moves
+
+        seat = acting_seats(state)[0]
+        move = legal_moves(state, seat)[0]
+        body = msgpack.packb({"kind": "move", "seq": table.seats[seat].seq,
+                              "move": move_to_wire(move)})
+        start = time.process_time()
+        table.on_message(peers[seat], message_from_wire(msgpack.unpackb(body)))
+        spent += time.process_time() - start
+        done += 1
+    table.close()
+    return spent / moves
+
+
 async def main(samples: int) -> dict[str, Any]:
     echo = percentiles(await echo_round_trips(samples))
     own = percentiles(await move_to_own_view(samples))
     fan_out = percentiles(await eight_seats_fan_out(samples))
     ratio = round(own["p50"] / echo["p50"], 2)
+    body = msgpack.packb(SAMPLE_MOVE)
+    start = time.process_time()
+    for _ in range(20_000):
+        msgpack.packb(msgpack.unpackb(body))
+    echo_cpu = (time.process_time() - start) / 20_000
+    cpu = {f"{seats}_seats": round(await server_cpu_per_move(seats, 2000) * 1e6, 1)
+           for seats in (2, 4, 8)}
     return {
-        "benchmark": "move latency on loopback (servers in child processes)",
+        "benchmark": "move latency on loopback",
+        "servers": "in this process" if ChildServer.in_process else "in child processes",
+        "load_average_1min": round(os.getloadavg()[0], 2),
         "echo_rtt_us": echo,
         "move_to_own_view_us": own,
         "own_view_p50_over_echo_p50": ratio,
         "eight_seats_last_view_us": fan_out,
+        "server_cpu_per_move_us": cpu,
+        "echo_server_cpu_per_message_us": round(echo_cpu * 1e6, 2),
         "targets": {
             "own_view_p50_within_4x_echo": ratio <= 4.0,
             "eight_seats_p99_within_2000_us": fan_out["p99"] <= 2000.0,
@@ -223,9 +324,13 @@ async def main(samples: int) -> dict[str, Any]:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=1000)
+    parser.add_argument("--in-process", action="store_true",
+                        help="run the servers in this process's loop (less scheduler noise "
+                             "on a busy machine)")
     parser.add_argument("--serve", choices=("echo", "table2", "table8"),
                         help=argparse.SUPPRESS)
     arguments = parser.parse_args()
+    ChildServer.in_process = arguments.in_process
     if arguments.serve:
         asyncio.run(serve(arguments.serve))
     else:
