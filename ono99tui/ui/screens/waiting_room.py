@@ -1,9 +1,9 @@
 """The waiting room: seats filling live, ready marks, bots, the table's rules, the start.
 
 Everyone sees the seats and the rules; only the host may add or remove bots, change the
-rules and start. The screen shows the latest `Lobby` message it is given (`show_lobby`)
-and turns the player's keys into requests on the `TableClient`; it never reads from the
-client (the app's connection worker does, and passes lobbies down).
+rules and start. The screen follows the app's `lobby` reactive (the latest `Lobby`
+message) and turns the player's keys into requests on the app's `TableClient`; it never
+reads from the client: the app's connection worker does, and passes lobbies down.
 """
 
 from __future__ import annotations
