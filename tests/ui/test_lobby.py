@@ -174,3 +174,25 @@ async def test_join_address_from_the_command_line_goes_straight_in(tmp_path: Pat
                              and app.lobby is not None, what="the waiting room")
             assert app.client is not None and app.client.role == "spectator"
             assert app.lobby.spectators == 1
+
+
+async def test_remembered_name_fills_the_name_field(tmp_path: Path) -> None:
+    from ono99tui.config import Settings, save_settings
+
+    save_settings(Settings(player_name="zed", last_address="10.1.2.3:9100"), tmp_path)
+    lobby = LobbyScreen(None, config_directory=tmp_path)
+    app = Ono99App(start_screen=lobby, ascii_glyphs=True)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert lobby.query_one("#player-name", Input).value == "zed"
+        assert lobby.query_one("#address", Input).value == "10.1.2.3:9100"
+
+
+async def test_damaged_settings_warn_and_fall_back(tmp_path: Path) -> None:
+    (tmp_path / "settings.json").write_text("{oops")
+    lobby = LobbyScreen(None, config_directory=tmp_path, name="amy")
+    app = Ono99App(start_screen=lobby, ascii_glyphs=True)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert lobby.query_one("#player-name", Input).value == "amy"
+        assert any("not valid JSON" in str(note.message) for note in app._notifications)
