@@ -249,7 +249,8 @@ class TableClient:
 
     async def recv(self, timeout: float | None = None) -> Incoming:
         """The next incoming item (raises TimeoutError after `timeout` seconds)."""
-        return await asyncio.wait_for(self._queue.get(), timeout)
+        async with asyncio.timeout(timeout):
+            return await self._queue.get()
 
     async def wait_for(self, kind: type[Any], timeout: float | None = None,
                        predicate: Any = None) -> Any:
@@ -257,14 +258,14 @@ class TableClient:
 
         Raises ClientError if the session closes first.
         """
-        async def _wait() -> Any:
+        # asyncio.timeout rather than wait_for: no task per call on the move path.
+        async with asyncio.timeout(timeout):
             while True:
                 item = await self._queue.get()
                 if isinstance(item, kind) and (predicate is None or predicate(item)):
                     return item
                 if isinstance(item, Closed):
                     raise ClientError(item.code, item.reason)
-        return await asyncio.wait_for(_wait(), timeout)
 
     # --- sending -------------------------------------------------------------------------
 
