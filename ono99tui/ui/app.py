@@ -76,6 +76,16 @@ class Ono99App(App[None]):
     """One player's (or spectator's) window on one table. See the module docstring."""
 
     TITLE = "ONO 99"
+    # ASCII mode (the app has class -ascii): Textual's own widgets must not draw box or
+    # block characters either. The app's screens and widgets carry their own -ascii rules.
+    CSS = """
+    .-ascii FooterKey.-command-palette { border-left: ascii $foreground 20%; }
+    .-ascii Toast.-information { border-left: ascii $success; }
+    .-ascii Toast.-warning { border-left: ascii $warning; }
+    .-ascii Toast.-error { border-left: ascii $error; }
+    .-ascii VerticalScroll { scrollbar-size-vertical: 0; }
+    .-ascii Button { border: ascii $foreground 40%; }
+    """
     BINDINGS = [
         # Screens show their own "q" and "?" in the Footer; these work everywhere.
         Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
@@ -119,6 +129,7 @@ class Ono99App(App[None]):
     # --- start-up -------------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        self.set_class(self.glyphs.ascii, "-ascii")
         sixteen = self._sixteen_colours
         if sixteen is None:
             sixteen = self.console.color_system in ("standard", "windows")
@@ -325,7 +336,8 @@ class Ono99App(App[None]):
 
     # --- glyphs, themes, quitting, help -------------------------------------------------
 
-    def watch_glyphs(self) -> None:
+    def watch_glyphs(self, glyphs: Glyphs) -> None:
+        self.set_class(glyphs.ascii, "-ascii")
         for screen in self.screen_stack:
             for widget in screen.query("*"):
                 widget.refresh(layout=True)

@@ -220,10 +220,17 @@ async def test_ascii_mode_from_the_locale_and_the_switch(monkeypatch: pytest.Mon
     async with app.run_test(size=(80, 24)) as pilot:
         await open_local(app, pilot, example_2(), lobby_for(2))
         assert app.glyphs.ascii
+        await pilot.pause()
+        assert screen_text(app).isascii()  # borders, footer and all
         cards = "\n".join(card.render().plain for card in hand(app).cards)
         assert cards.isascii() and " _ " in cards
         seats = "\n".join(line.render().plain for line in app.screen.query(SeatLine))
         assert seats.isascii() and seats.startswith(">")
+        for key in ("question_mark", "q"):  # the help page and the quit dialog too
+            await pilot.press(key)
+            await pilot.pause()
+            assert not isinstance(app.screen, TableScreen) and screen_text(app).isascii()
+            await pilot.press("escape")
         await pilot.press("f2")
         assert not app.glyphs.ascii
         assert "▶" in app.screen.query(SeatLine).first().render().plain
@@ -327,3 +334,23 @@ def test_legal_moves_match_playable_cards_on_many_positions() -> None:
                 assert slot.playable == (card in allowed)
                 assert slot.playable or slot.reason
             match.step(lambda state, s: match.rng.choice(legal_moves(state, s)))
+
+
+async def test_command_palette_switches_glyphs_and_themes() -> None:
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, example_2(), lobby_for(2))
+        await pilot.press("ctrl+p", *"ASCII glyphs")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.glyphs.ascii and isinstance(app.screen, TableScreen))
+        await pilot.press("ctrl+p", *"theme")
+        await pilot.pause(0.3)
+        await pilot.press("enter")  # "Theme": a second palette lists the themes
+        await pilot.pause(0.3)
+        await pilot.press(*"nord")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.theme == "nord" and isinstance(app.screen, TableScreen))
+        await pilot.press("2")
+        assert app.sent == [Play(0, C.ZERO)]

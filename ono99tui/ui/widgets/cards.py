@@ -107,8 +107,20 @@ class CardWidget(Widget, can_focus=True):
     }
     CardWidget:focus { background: $boost; border: thick $accent; }
     CardWidget.-unplayable:focus { border: thick $foreground 50%; }
+    .-ascii CardWidget { border: ascii $foreground 60%; }
+    .-ascii CardWidget.kind-number { border: ascii $primary; }
+    .-ascii CardWidget.kind-ten { border: ascii $success; }
+    .-ascii CardWidget.kind-minus-ten { border: ascii $secondary; }
+    .-ascii CardWidget.kind-reverse { border: ascii $accent; }
+    .-ascii CardWidget.kind-play-two { border: ascii $warning; }
+    .-ascii CardWidget.kind-hold { border: ascii $foreground; }
+    .-ascii CardWidget.kind-ono99 { border: ascii $error; }
+    .-ascii CardWidget.-unplayable { border: ascii $foreground 30%; }
+    .-ascii CardWidget:focus { border: ascii $accent; text-style: bold reverse; }
     """
 
+    # Not scoped: the ASCII rules select on the app's -ascii class, above this widget.
+    SCOPED_CSS = False
     BINDINGS = [Binding("enter", "choose", "Play", show=False)]
 
     slot: reactive[CardSlot | None] = reactive(None, layout=True)
