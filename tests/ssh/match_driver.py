@@ -15,10 +15,12 @@ MUST_PLAY = re.compile(r"Your turn|\(1-4, arrows")
 ANSWER_WAIT = 1.5
 
 
-def playable_keys(screen: str) -> list[str]:
-    """The card keys (1-4) on screen, those the app marks unplayable (⊘) last."""
-    keys = [key for key in "1234" if re.search(rf"[│┃█╏]{key}\b", screen)]
-    return sorted(keys, key=lambda key: bool(re.search(rf"{key} ⊘", screen)))
+def candidate_keys(screen: str) -> list[str]:
+    """Keys worth pressing on our turn: the cards not marked unplayable (⊘); with none,
+    the swap of four ONO 99 (s) and the late draw (d), then any card."""
+    cards = [key for key in "1234" if re.search(rf"[│┃█╏]{key}\b", screen)]
+    playable = [key for key in cards if not re.search(rf"{key} ⊘", screen)]
+    return playable or ["s", "d", *cards]
 
 
 def play_until(
@@ -49,7 +51,7 @@ def play_until(
             if ROUND_OVER.search(text) and not MATCH_OVER.search(text):
                 key = "Enter"
             elif MUST_PLAY.search(text):
-                keys = playable_keys(text) or ["1"]
+                keys = candidate_keys(text) or ["1"]
                 key = keys[tries % len(keys)]
                 tries += 1
             else:
