@@ -8,9 +8,11 @@ client through a byte-counting TCP relay. For each:
 - bytes per opponent move: output while the bots play, divided by the moves they made
   (the channel payload through the door, and the encrypted bytes on the wire);
 - keypress → updated screen: F1 written, until the help screen's title has arrived
-  (median and p90 over several presses, table idle), and until the first byte of the answer.
+  (median and p90 over several presses, table idle), and until the first byte of the answer;
+- a keystroke's bare round trip: one byte echoed back by a raw-mode echo program, which
+  isolates what the transport itself adds.
 
-    python bench/ssh.py [--moves 40] [--presses 15] [--bot-delay 0.6] [--seed 7]
+    python bench/ssh.py [--moves 40] [--presses 15] [--bot-delay 0.6] [--seed 7] [--echoes 200]
 """
 
 from __future__ import annotations
@@ -256,6 +258,44 @@ async def measure(open_terminal: Callable[[list[str], dict[str, str]], Awaitable
         await server.stop()
 
 
+# A raw-mode echo: isolates what the transport adds to a keystroke's round trip.
+ECHO_PROGRAM = (
+    "import os, tty\n"
+    "tty.setraw(0)\n"
+    "while data := os.read(0, 1024):\n"
+    "    os.write(1, data)\n"
+)
+
+
+async def echo_round_trip(terminal: Terminal, count: int) -> dict[str, float]:
+    """Milliseconds from writing one byte to reading it back, through *terminal*."""
+    recorder = terminal.recorder
+    await asyncio.sleep(0.3)  # let the echo program start and set raw mode
+    times: list[float] = []
+    for index in range(count):
+        offset = len(recorder.data)
+        byte = bytes([ord("a") + index % 26])
+        sent = time.perf_counter()
+        terminal.write(byte)
+        await recorder.wait(lambda: byte in recorder.data[offset:])
+        times.append((recorder.last_arrival - sent) * 1000)
+    return {
+        "echo_round_trip_ms_p50": round(statistics.median(times), 3),
+        "echo_round_trip_ms_p90": round(statistics.quantiles(times, n=10)[-1], 3),
+    }
+
+
+async def measure_echo(open_terminal: Callable[[list[str], dict[str, str]], Awaitable[Terminal]],
+                       state_dir: Path, count: int) -> dict[str, float]:
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(state_dir), "TERM": "xterm-256color",
+           "LANG": "C.UTF-8"}
+    terminal = await open_terminal([sys.executable, "-c", ECHO_PROGRAM], env)
+    try:
+        return await echo_round_trip(terminal, count)
+    finally:
+        await terminal.close()
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=40, help="opponent moves to measure")
@@ -263,11 +303,15 @@ async def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.6,
                         help="seconds between bot moves (default: the host's own)")
     parser.add_argument("--seed", type=int, default=7, help="seed of the table's deals")
+    parser.add_argument("--echoes", type=int, default=200, help="bytes echoed for the round trip")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as temporary:
         state = Path(temporary)
         pty = await measure(PtyTerminal.open, options, state / "pty")
         ssh = await measure(lambda argv, env: SshTerminal.open(argv, env, state / "ssh"), options, state / "ssh")
+        pty.update(await measure_echo(PtyTerminal.open, state / "pty", options.echoes))
+        ssh.update(await measure_echo(
+            lambda argv, env: SshTerminal.open(argv, env, state / "ssh-echo"), state / "ssh", options.echoes))
     print(json.dumps({
         "terminal": f"{COLUMNS}x{ROWS} xterm-256color",
         "app": "ono99 join --spectate, 4 greedy bots",
@@ -278,6 +322,8 @@ async def main() -> None:
         "within_target": ssh["bytes_per_opponent_move"] <= TARGET_BYTES_PER_MOVE,
         "ssh_keypress_overhead_ms_p50": round(
             ssh["keypress_to_screen_ms_p50"] - pty["keypress_to_screen_ms_p50"], 2),
+        "ssh_echo_overhead_ms_p50": round(
+            ssh["echo_round_trip_ms_p50"] - pty["echo_round_trip_ms_p50"], 3),
         "load_average_1m": round(os.getloadavg()[0], 2),
     }, indent=2))
 
