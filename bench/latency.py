@@ -258,9 +258,9 @@ class MemoryPeer:
 async def server_cpu_per_move(seats: int, moves: int) -> float:
     """CPU seconds the table spends per human move (decode to the last view encoded),
     with no sockets: load on the machine barely changes it."""
-    from netproto.messages import PROTOCOL_VERSION, Hello, Move
-    from netproto.messages import message_from_wire
+    from netproto.messages import PROTOCOL_VERSION, Hello, message_from_wire
 
+    from ono99tui.game import acting_seats, legal_moves
     from ono99tui.table import Table
 
     table = Table(TableConfig(rules=preset("2022"), capacity=seats, start_when=seats,
@@ -276,8 +276,6 @@ async def server_cpu_per_move(seats: int, moves: int) -> float:
         if table.phase != "playing" or state is None:
             table.start()
             continue
-        from ono99tui.game import acting_seats, legal_moves
-
         seat = acting_seats(state)[0]
         move = legal_moves(state, seat)[0]
         body = msgpack.packb({"kind": "move", "seq": table.seats[seat].seq,

@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 
-from netproto.client import Disconnected, Reconnected, TableClient
+from netproto.client import Disconnected, TableClient
 from netproto.messages import Lobby, View
 
 from ono99tui.bot_player import play_matches

@@ -7,7 +7,16 @@ import typing
 
 import pytest
 
-from ono99tui.game import PlayerView, apply, legal_moves, acting_seats, preset, spectator_view, start_match, view
+from ono99tui.game import (
+    PlayerView,
+    acting_seats,
+    apply,
+    legal_moves,
+    preset,
+    spectator_view,
+    start_match,
+    view,
+)
 from ono99tui.game.codec import view_from_wire, view_to_wire
 from ono99tui.view_wire import FIELD_CONVERTERS, fast_view_to_wire
 
