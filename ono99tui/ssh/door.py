@@ -25,7 +25,7 @@ log = logging.getLogger("ono99tui.ssh")
 # Variables of the host's environment the app needs to start; nothing else leaks through.
 _INHERITED_ENV = ("PATH", "HOME", "PYTHONPATH", "VIRTUAL_ENV", "ONO99_MDNS_INTERFACES", "TZ")
 # Variables an SSH client may send (OpenSSH: SendEnv) that decide colours and glyphs.
-_CLIENT_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "COLORTERM", "NO_COLOR", "ONO99_ASCII")
+_CLIENT_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "COLORTERM", "NO_COLOR")
 _DEFAULT_LANG = "C.UTF-8"
 MAX_PLAYER_NAME = 64
 
@@ -36,7 +36,8 @@ class DoorConfigError(ValueError):
 
 def join_command(table_address: str, player: str) -> list[str]:
     """The app a door session runs: `ono99 join` straight to this table as *player*."""
-    return [sys.executable, "-m", "ono99tui", "join", table_address, "--name", player]
+    # "--name=…" in one word: a user name starting with "-" must not read as an option.
+    return [sys.executable, "-m", "ono99tui", "join", table_address, f"--name={player}"]
 
 
 @dataclass(frozen=True)
