@@ -56,3 +56,16 @@ async def test_headless_host_opens_the_door_and_advertises_its_port(tmp_path: Pa
             process.close()
     finally:
         assert host.stop() == 0
+
+
+def test_the_door_never_brings_textual_into_a_headless_host() -> None:
+    # The door's sessions run the app as child processes; the host itself stays UI-free.
+    code = (
+        "import sys\n"
+        "import ono99tui.headless, ono99tui.ssh.door, ono99tui.ssh.options, ono99tui.ssh.session\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'textual'))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                            env={"PYTHONPATH": ":".join(sys.path), "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
