@@ -196,3 +196,20 @@ async def test_damaged_settings_warn_and_fall_back(tmp_path: Path) -> None:
         await pilot.pause()
         assert lobby.query_one("#player-name", Input).value == "amy"
         assert any("not valid JSON" in str(note.message) for note in app._notifications)
+
+
+async def test_a_full_table_seats_a_newcomer_as_a_spectator(tmp_path: Path) -> None:
+    from ono99tui.ui.joining import Address
+
+    async with running_table(capacity=2) as server:
+        server.table.add_bot("greedy")
+        server.table.add_bot("random")
+        lobby = LobbyScreen(None, config_directory=tmp_path, name="late",
+                            join_address=Address("127.0.0.1", server.port))
+        app = Ono99App(start_screen=lobby, ascii_glyphs=True)
+        async with app.run_test() as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
+                             and app.lobby is not None, what="the waiting room")
+            assert app.client is not None and app.client.role == "spectator"
+            assert any("you are watching" in str(note.message) for note in app._notifications)
+            assert "(watching)" in str(app.screen.query_one("#room-title", Static).render())

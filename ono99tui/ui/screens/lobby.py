@@ -182,7 +182,7 @@ class LobbyScreen(Screen[None]):
             async with TableBrowser(self.interfaces) as browser:
                 async for event in browser.events():
                     self.apply_table_event(event)
-        except OSError as error:
+        except Exception as error:  # noqa: BLE001 - any failure here leaves typed addresses working
             self.set_status(f"Cannot browse the network ({error}); type an address instead.")
 
     def apply_table_event(self, event: TableEvent) -> None:
@@ -344,6 +344,9 @@ class LobbyScreen(Screen[None]):
             self.set_status(f"Could not join {request.label}: {error.reason}")
             self.notify(error.reason, title=f"Could not join {request.label}", severity="error")
             return
+        if client.role == "spectator" and not request.spectate:
+            self.notify(f"{request.label} is full or already playing: you are watching.",
+                        title="Watching")
         self.set_status(f"{verb} {request.label}.")
         self.enter_table(client)
 
