@@ -47,7 +47,9 @@ class TmuxSession:
             ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
             check=check,
             capture_output=True,
-            text=True,
+            # Screens hold box drawing and card symbols whatever the test's own locale.
+            encoding="utf-8",
+            errors="replace",
             timeout=30,
         )
 
