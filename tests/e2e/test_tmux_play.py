@@ -35,8 +35,9 @@ def play_to_the_end(tmux: TmuxSession, panes: list[int], *, timeout: float = 120
     """Play a playable card whenever a pane says it is that player's turn, until every pane
     shows the match-end screen.
 
-    One key at a time, then wait for the screen to change: the table answers a move sent
-    from an outdated view with an error, and too many errors end the connection.
+    One key at a time, then wait for the screen to change, as a person would: a second
+    key pressed before the new view arrives is a move from an outdated view, which the
+    table refuses (stale-seq) with an error toast over the screen being read.
     """
     deadline = time.monotonic() + timeout
     finished: set[int] = set()
