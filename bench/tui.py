@@ -161,7 +161,7 @@ async def bytes_per_move(moves_wanted: int, seed: int, timeout: float) -> dict[s
         moves: list[tuple[float, int]] = []
         keys: list[float] = []
         rematches: list[float] = []
-        final_moves: set[int] = set()
+        unusual_moves: set[int] = set()
         loop = asyncio.get_running_loop()
 
         def drain() -> None:
@@ -183,14 +183,17 @@ async def bytes_per_move(moves_wanted: int, seed: int, timeout: float) -> dict[s
                 await asyncio.sleep(0.01)
                 record = table.journal[-1]
                 for move in record.moves[seen:]:
+                    if seen == 0 and rematches:
+                        # The first move of a rematch also repaints the screen for the deal.
+                        unusual_moves.add(len(moves))
                     moves.append((time.perf_counter(), move["seat"]))
                     opponent_moves += move["seat"] != 0
-                seen = len(record.moves)
+                    seen += 1
                 state = table.state
                 if table.phase != "playing" or state is None or state.phase == MATCH_OVER:
-                    # The last move also painted the match-end screen: not a typical move.
+                    # The last move also painted the match-end screen: not a typical move either.
                     if moves:
-                        final_moves.add(len(moves) - 1)
+                        unusual_moves.add(len(moves) - 1)
                     await asyncio.sleep(0.5)
                     rematches.append(time.perf_counter())
                     table.start()  # a rematch, dealt from the table's next seed
@@ -210,7 +213,7 @@ async def bytes_per_move(moves_wanted: int, seed: int, timeout: float) -> dict[s
 
     # Each window runs from one move (or key press, or rematch deal) to the next one.
     boundaries = sorted(
-        [(t, seat if i not in final_moves else -2) for i, (t, seat) in enumerate(moves)]
+        [(t, seat if i not in unusual_moves else -2) for i, (t, seat) in enumerate(moves)]
         + [(t, -1) for t in keys]
         + [(t, -3) for t in rematches]
     )

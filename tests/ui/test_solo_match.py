@@ -38,7 +38,10 @@ async def play_to_the_end(app, pilot) -> int:
             if played % 2:
                 await pilot.press(str(index + 1))
             else:
-                focused = next(i for i, c in enumerate(app.screen.query("CardWidget")) if c.has_focus)
+                # The turn's first playable card gets the focus (a moment after the view).
+                cards = app.screen.query("CardWidget")
+                await wait_until(pilot, lambda: any(card.has_focus for card in cards))
+                focused = next(i for i, card in enumerate(cards) if card.has_focus)
                 step = "right" if index >= focused else "left"
                 for _ in range(abs(index - focused)):
                     await pilot.press(step)

@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Static
 
 if TYPE_CHECKING:
@@ -39,6 +41,10 @@ class TableScreen(Screen[None]):
     """Where a match is played (see the module docstring)."""
 
     CSS_PATH = "table.tcss"
+    # Textual repaints the whole screen when the focus moves (about 15 KB at 80x24) though
+    # only the two cards whose focus style changes need it, and `set_focus` refreshes
+    # those. Every arrow key costs a player over SSH; so no full repaint here.
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
 

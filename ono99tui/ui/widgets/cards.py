@@ -12,7 +12,7 @@ or Enter is pressed; the screen decides what that means (play, discard).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from textual import events
 from textual.app import ComposeResult
@@ -62,14 +62,14 @@ class CardFace:
 class CardSlot:
     """One card in the hand as the screen hands it down: its face and whether it may go now.
 
-    `reason` says why a card cannot be chosen (empty when it can). It is not part of the
-    comparison: a new reason alone ("it is bob's turn" after "it is ana's turn") changes
-    nothing drawn on the card, so it must not cost a repaint.
+    `reason` says why a card cannot be chosen (empty when it can). The hand repaints a
+    card only when its `look` changes: a new reason, or a waiting card becoming playable,
+    changes nothing drawn on it.
     """
 
     face: CardFace
     playable: bool
-    reason: str = field(default="", compare=False)
+    reason: str = ""
     # Not the viewer's moment to act: the card is drawn plainly (nothing about it is wrong)
     # and cannot be chosen. Dimming the whole hand on every opponent's turn would repaint
     # all four cards twice a round.
@@ -79,6 +79,11 @@ class CardSlot:
     def blocked(self) -> bool:
         """Drawn as unplayable: the viewer is to act and this card may not go."""
         return not self.playable and not self.waiting
+
+    @property
+    def look(self) -> tuple[CardFace, bool]:
+        """Everything that decides how the card is drawn."""
+        return self.face, self.blocked
 
 
 class CardWidget(Widget, can_focus=True):
@@ -223,10 +228,11 @@ class HandView(Widget):
         if missing:
             row.mount_all(missing)
         for widget, slot in zip([*widgets[: len(slots)], *missing], slots):
-            if widget.slot != slot:
+            if widget.slot is None or widget.slot.look != slot.look:
                 widget.slot = slot
             else:
-                widget.set_reactive(CardWidget.slot, slot)  # only the reason is new
+                # Same drawing (say, a waiting card that became playable): no repaint.
+                widget.set_reactive(CardWidget.slot, slot)
                 widget.tooltip = slot.reason or None
             if widget.has_focus:
                 self._explain(widget)
