@@ -106,3 +106,17 @@ def test_waiting_room_player_80x24(snap_compare: Any) -> None:
 def test_waiting_room_spectator_small_terminal(snap_compare: Any) -> None:
     assert snap_compare(room_app(you=None, ascii_glyphs=True), terminal_size=(60, 18),
                         run_before=set_lobby(None))
+
+
+async def test_tiny_and_changing_terminals_never_crash(tmp_path: Path) -> None:
+    """Any size, any resize: the screens squeeze (or scroll) but keep working."""
+    for app, before in (
+        (lobby_app(tmp_path, ascii_glyphs=False), show_tables),
+        (room_app(you=0, ascii_glyphs=True), set_lobby(0)),
+    ):
+        async with app.run_test(size=(24, 8)) as pilot:
+            await before(pilot)
+            for size in ((12, 4), (80, 24), (50, 12), (200, 60), (1, 1), (80, 24)):
+                await pilot.resize_terminal(*size)
+                await pilot.pause()
+            assert app.screen.is_mounted and app.return_code is None
