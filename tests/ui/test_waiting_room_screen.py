@@ -97,3 +97,21 @@ async def test_players_see_the_room_read_only_and_say_ready(tmp_path: Path) -> N
             assert guest.lobby.phase == "waiting" and len(guest.lobby.seats) == 2
             await pilot.press("r")
             await wait_until(pilot, lambda: not guest.lobby.seats[1].ready, what="not ready")
+
+
+async def test_a_player_leaves_for_the_lobby_and_joins_again(tmp_path: Path) -> None:
+    async with running_table(name="den", capacity=3, host_key=HOST_KEY) as server:
+        host = host_app(server, player="ana")
+        lobby = LobbyScreen(None, config_directory=tmp_path, name="bob",
+                            join_address=Address("127.0.0.1", server.port))
+        guest = Ono99App(start_screen=lobby)
+        async with host.run_test() as host_pilot, guest.run_test() as pilot:
+            await wait_until(pilot, lambda: seat_names(guest) == ["ana", "bob"], what="seats")
+            assert host.screen.check_action("leave", ()) is False  # the host's own table
+            await pilot.press("l")
+            await wait_until(pilot, lambda: guest.screen is lobby, what="the lobby")
+            await wait_until(host_pilot, lambda: seat_names(host) == ["ana"], what="seat freed")
+            assert "You left the table" in str(lobby.query_one("#lobby-status", Static).render())
+            await pilot.press("a", "enter")  # the address is still there: join again
+            await wait_until(pilot, lambda: isinstance(guest.screen, WaitingRoomScreen)
+                             and seat_names(guest) == ["ana", "bob"], what="back at the table")

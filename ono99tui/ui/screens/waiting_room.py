@@ -129,6 +129,7 @@ class WaitingRoomScreen(Screen[None]):
         Binding("s", "start", "Start"),
         Binding("o", "focus_rules", "Rules"),
         Binding("escape", "focus_seats", "Seats", show=False),
+        Binding("l", "leave", "Leave"),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -334,7 +335,19 @@ class WaitingRoomScreen(Screen[None]):
         if action == "toggle_ready":
             # The host says "go" with s; being "ready" means nothing for them.
             return self.my_seat_number is not None and not self.is_host
+        if action == "leave":
+            return self._lobby_below() is not None
         return True
+
+    def _lobby_below(self) -> Screen[Any] | None:
+        """The lobby this room was joined from (None for the host's own table)."""
+        from ono99tui.ui.screens.lobby import LobbyScreen  # the lobby imports this module
+
+        stack = self.app.screen_stack
+        if self not in stack or stack.index(self) == 0:
+            return None
+        below = stack[stack.index(self) - 1]
+        return below if isinstance(below, LobbyScreen) else None
 
     # --- requests to the table ------------------------------------------------------------
 
@@ -380,6 +393,19 @@ class WaitingRoomScreen(Screen[None]):
                   if w.focusable]
         if fields:
             fields[0].focus()
+
+    async def action_leave(self) -> None:
+        """Give up the seat (or stop watching) and go back to the lobby to pick another table."""
+        lobby = self._lobby_below()
+        if lobby is None:
+            return
+        client = self.client
+        if client is not None:
+            await client.close("left the table")
+        # This table's state must not show in the next table's waiting room.
+        self.app.lobby = None  # type: ignore[attr-defined]
+        self.app.pop_screen()
+        lobby.set_status("You left the table. Pick another, or type an address.")
 
     def action_focus_seats(self) -> None:
         """Back to the seats."""
