@@ -14,6 +14,7 @@ import contextlib
 import getpass
 import ipaddress
 import secrets
+import signal
 import socket
 import sys
 from dataclasses import replace
@@ -144,7 +145,15 @@ async def host_table(args: argparse.Namespace, config: TableConfig) -> int:
                 if door is not None else "",
             ),
         )
-        await app.run_async()
+        # A terminal closed under the host (SIGHUP) or a kill (SIGTERM) ends the app the
+        # normal way, so the finally below still withdraws the advertisement.
+        for signal_number in (signal.SIGTERM, signal.SIGHUP):
+            loop.add_signal_handler(signal_number, app.exit)
+        try:
+            await app.run_async()
+        finally:
+            for signal_number in (signal.SIGTERM, signal.SIGHUP):
+                loop.remove_signal_handler(signal_number)
         return app.return_code or 0
     finally:
         if door is not None:

@@ -3,7 +3,9 @@ played to the end of a match with tmux `send-keys`, read back with `capture-pane
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import sys
 import time
 from pathlib import Path
@@ -96,3 +98,22 @@ def test_host_and_join_in_two_terminals_to_the_end(tmux: TmuxSession, tmp_path: 
         assert "Match over:" in tmux.capture(pane)
     quit_and_check_exit(tmux, guest)
     quit_and_check_exit(tmux, 0)
+
+
+def test_a_killed_host_withdraws_its_table(tmux: TmuxSession, tmp_path: Path) -> None:
+    """SIGTERM to `ono99 host` closes the app the normal way: it exits 0 and its goodbye
+    takes the table off a lobby that is watching (without one the lobby would keep
+    showing it until the records expire)."""
+    name = f"sigterm {tmp_path.name[-6:]}"
+    tmux.start([*ONO99, "host", "--bind", "127.0.0.1", "--port", "0", "--name", name,
+                "--mdns-interface", "127.0.0.1"])
+    tmux.wait_for(r"\(you, host\)", timeout=30)
+    lobby = tmux.new_window([*ONO99, "join", "--name", "lee", "--mdns-interface", "127.0.0.1"])
+    tmux.wait_for(re.escape(name), pane=lobby, timeout=30)
+    os.kill(tmux.program_pid(0), signal.SIGTERM)
+    tmux.wait_for(r"\[exit 0\]", pane=0, timeout=20)
+    deadline = time.monotonic() + 15
+    while name in tmux.capture(lobby):
+        if time.monotonic() > deadline:
+            raise TmuxTimeout(f"the lobby still lists {name!r}:\n{tmux.capture(lobby)}")
+        time.sleep(0.1)

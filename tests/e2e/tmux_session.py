@@ -122,6 +122,16 @@ class TmuxSession:
                 return screen
             time.sleep(interval)
 
+    def program_pid(self, pane: int = 0) -> int:
+        """The process id of the program a pane runs (the child of the pane's shell)."""
+        shell = self._tmux("display-message", "-p", "-t", self._panes[pane], "#{pane_pid}")
+        children = subprocess.run(
+            ["pgrep", "-P", shell.stdout.strip()], capture_output=True, text=True, check=True
+        ).stdout.split()
+        if len(children) != 1:
+            raise RuntimeError(f"pane {pane} runs {len(children)} programs, not one")
+        return int(children[0])
+
     def kill(self) -> None:
         """Stop the tmux server and every program running in it."""
         self._tmux("kill-server", check=False)
