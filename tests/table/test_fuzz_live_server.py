@@ -279,3 +279,37 @@ def test_replayed_moves_are_applied_once(clean_table: LiveTable) -> None:
         finally:
             wire.close()
     assert played >= 10
+
+
+def test_idle_crowd_and_stalled_handshakes_leave_the_table_playing(clean_table: LiveTable) -> None:
+    table = clean_table
+    wire, latest = resumed(table)
+    crowd = []
+    try:
+        # Hundreds of connections that never say hello: past the cap they are refused with
+        # a typed bye, the others wait for their handshake timeout.
+        for _ in range(200):
+            try:
+                crowd.append(Wire(table.port))
+            except OSError:
+                break
+        refused = 0
+        for idle in crowd[-20:]:
+            idle.sock.settimeout(2)
+            frame = idle.read()
+            if frame is not None and frame["kind"] == "bye":
+                assert frame["code"] == "server-full"
+                refused += 1
+        assert refused > 0
+        # The seated player is unaffected: it still plays.
+        if latest is not None and view_from_wire(latest["view"]).legal_moves:
+            move = move_to_wire(view_from_wire(latest["view"]).legal_moves[0])
+            wire.send({"kind": "move", "seq": latest["seq"], "move": move})
+        wire.send({"kind": "ping", "nonce": 99})
+        pong, seen = wire.until("pong")
+        assert pong is not None and pong["nonce"] == 99
+        assert not [frame for frame in seen if frame["kind"] == "error"]
+    finally:
+        wire.close()
+        for idle in crowd:
+            idle.close()
