@@ -28,6 +28,7 @@ the app sends. Nothing from the network reaches a widget without going through h
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from textual import work
@@ -35,7 +36,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.theme import BUILTIN_THEMES, Theme
+from textual.theme import BUILTIN_THEMES
 
 from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
 from ono99tui.ui.messages import (
@@ -60,22 +61,14 @@ ScreenSource = Screen[Any] | Callable[[], Screen[Any]]
 
 # A theme for 16-colour terminals: the built-in ANSI theme uses green for both "success"
 # and "accent", and the cards need them apart.
-SIXTEEN_COLOUR_THEME = Theme(
-    **{
-        **{
-            name: getattr(BUILTIN_THEMES["ansi-dark"], name)
-            for name in BUILTIN_THEMES["ansi-dark"].__dataclass_fields__
-        },
-        "name": "ono99-16",
-        "accent": "ansi_magenta",
-    }
-)
+SIXTEEN_COLOUR_THEME = replace(BUILTIN_THEMES["ansi-dark"], name="ono99-16", accent="ansi_magenta")
 
 
 class Ono99App(App[None]):
     """One player's (or spectator's) window on one table. See the module docstring."""
 
     TITLE = "ONO 99"
+    MAX_LOG_LINES = 200
     # ASCII mode (the app has class -ascii): Textual's own widgets must not draw box or
     # block characters either. The app's screens and widgets carry their own -ascii rules.
     CSS = """
@@ -249,11 +242,7 @@ class Ono99App(App[None]):
         await self._send(lambda client: client.send_move(move_to_wire(message.move), self.view_seq))
 
     async def on_rematch_requested(self, message: RematchRequested) -> None:
-        client = self.client
-        if client is None:
-            self.notify("Not connected to the table.", severity="error")
-            return
-        await self._send(lambda c: c.start() if c.is_host else c.ready(True))
+        await self._send(lambda client: client.start() if client.is_host else client.ready(True))
 
     async def _send(self, action: Callable[[TableClient], Awaitable[None]]) -> None:
         from netproto.client import ClientError
@@ -293,8 +282,6 @@ class Ono99App(App[None]):
         table = self._table_screen()
         if table is not None and lines:
             table.add_log_lines(lines)
-
-    MAX_LOG_LINES = 200
 
     def _announce(self, events: tuple[Event, ...], view: PlayerView) -> None:
         """Toasts and end-of-round / end-of-match screens."""

@@ -128,7 +128,7 @@ class CardWidget(Widget, can_focus=True):
     SCOPED_CSS = False
     BINDINGS = [Binding("enter", "choose", "Play", show=False)]
 
-    slot: reactive[CardSlot | None] = reactive(None, layout=True)
+    slot: reactive[CardSlot | None] = reactive(None)  # cards have a fixed size: no relayout
 
     class Chosen(Message):
         """The player picked this card (click or Enter)."""
