@@ -1,0 +1,133 @@
+"""What the player reads: card faces, reasons, prompts, log lines, glyph choice (no terminal)."""
+
+from __future__ import annotations
+
+import pytest
+from table_helpers import lobby_for
+
+from ono99tui.game import (
+    Busted,
+    Card,
+    Eliminated,
+    MatchEnded,
+    ObligationPassed,
+    Played,
+    TokenLost,
+    position,
+    preset,
+    view,
+)
+from ono99tui.ui.glyphs import ASCII, UNICODE, detect_ascii
+from ono99tui.ui.present import (
+    card_slots,
+    event_line,
+    face_for,
+    limit_text,
+    names_of,
+    obligation_line,
+    prompt,
+    seat_infos,
+    winners_text,
+)
+
+C = Card
+SEATS = lobby_for(3).seats
+
+
+@pytest.mark.parametrize(
+    ("environ", "ascii_only"),
+    [
+        ({"LANG": "en_GB.UTF-8"}, False),
+        ({"LANG": "C.utf8"}, False),
+        ({"LANG": "C"}, True),
+        ({}, True),
+        ({"LANG": "en_GB.UTF-8", "LC_ALL": "C"}, True),  # LC_ALL wins
+        ({"LANG": "C", "LC_CTYPE": "de_DE.UTF-8"}, False),  # LC_CTYPE before LANG
+        ({"LANG": "en_US.ISO-8859-1"}, True),
+    ],
+)
+def test_ascii_mode_follows_the_locale(environ: dict[str, str], ascii_only: bool) -> None:
+    assert detect_ascii(environ) is ascii_only
+
+
+def test_big_digits_are_three_even_rows_and_ascii_stays_ascii() -> None:
+    for glyphs in (UNICODE, ASCII):
+        rows = glyphs.big("-1234567890x")
+        assert len({len(row) for row in rows}) == 1 and len(rows[0]) == 36
+    assert all(row.isascii() for row in ASCII.big("-99"))
+
+
+def test_every_card_kind_has_its_own_symbol_in_both_glyph_sets() -> None:
+    for rules in (preset("2022"), preset("1980"), preset("1980-set99")):
+        faces = {card: face_for(card, rules) for card in Card}
+        kinds = {face.kind for face in faces.values()}
+        assert kinds == {"number", "ten", "minus-ten", "reverse", "play-two", "hold", "ono99"}
+        for glyphs in (UNICODE, ASCII):
+            symbols = {face.kind: face.symbol(glyphs) for face in faces.values()}
+            assert len(set(symbols.values())) == len(symbols)
+    assert face_for(C.PLAY2, preset("1980")).title == "Double Play"
+    assert face_for(C.PLAY2, preset("2022")).title == "Play 2"
+    assert face_for(C.ONO99, preset("1980-set99")).effect == "sets 99"
+    assert face_for(C.MINUS_TEN, preset("2022")).effect == "-10, min 0"
+
+
+def test_rules_example_2_reasons_come_from_the_engine() -> None:
+    state = position(preset("2022"), [[C.ONO99, C.ZERO, C.SEVEN, C.REVERSE], [C.FIVE] * 4], total=92)
+    slots = card_slots(view(state, 0))
+    assert [slot.playable for slot in slots] == [False, True, False, True]
+    assert slots[0].reason == "the ONO 99 card can never be played"
+    assert slots[2].reason == "7 would make the total 99"
+    assert all(slot.blocked == (not slot.playable) for slot in slots)
+    waiting = card_slots(view(state, 1))  # not seat 1's turn: drawn plainly, not blocked
+    assert all(slot.waiting and not slot.blocked and not slot.playable for slot in waiting)
+    assert waiting[0].reason == "it is not your turn"
+
+
+def test_limits_in_words() -> None:
+    hands = [[C.TWO] * 3 + [C.FIVE], [C.THREE] * 3 + [C.FOUR]]
+    assert limit_text(view(position(preset("2022"), hands), 0)) == "limit: max 98"
+    assert limit_text(view(position(preset("1980-set99"), hands), 0)) == "limit: max 99"
+
+
+def test_the_obligation_line_and_prompt_for_owner_and_others() -> None:
+    state = position(preset("1980"), [[C.TWO] * 3 + [C.HOLD], [C.THREE] * 3 + [C.FOUR], [C.FIVE] * 3 + [C.SIX]],
+                     total=50, turn=1, owed=2)
+    assert obligation_line(view(state, 1), SEATS) == ("Double Play! YOU must play 2 cards", True)
+    assert obligation_line(view(state, 0), SEATS) == ("Double Play: bob owes 2 cards", False)
+    text, act = prompt(view(state, 1), SEATS)
+    assert act and text.startswith("Double Play! Play the first of your two cards")
+    assert prompt(view(state, 0), SEATS) == ("bob to play.", False)
+
+
+def test_seat_infos_show_tokens_or_scores_by_scoring() -> None:
+    hands = [[C.TWO] * 3 + [C.HOLD], [C.THREE] * 3 + [C.FOUR], [C.FIVE] * 3 + [C.SIX]]
+    tokens = seat_infos(view(position(preset("1980"), hands, tokens=[3, 1, 0]), 0), SEATS)
+    assert [(s.name, s.tokens, s.score, s.is_you) for s in tokens] == [
+        ("ana", 3, None, True), ("bob", 1, None, False), ("cy", 0, None, False)]
+    points = preset("1980").replace(scoring="points-lowest")
+    scores = seat_infos(view(position(points, hands, scores=[12, 40, 7]), 2), SEATS)
+    assert [(s.tokens, s.score, s.is_you) for s in scores] == [(None, 12, False), (None, 40, False), (None, 7, True)]
+
+
+def test_log_lines_name_everyone() -> None:
+    state = position(preset("2022"), [[C.TWO] * 4, [C.THREE] * 4, [C.FOUR] * 4], total=50)
+    seen_by = view(state, 0)
+    names = names_of(seen_by, SEATS)
+    assert names == ["ana", "bob", "cy"]
+    line = lambda event, glyphs=UNICODE: event_line(event, names, seen_by, glyphs)  # noqa: E731
+    assert line(Played(0, C.SEVEN, 57)) == "ana played 7 → 57"
+    assert line(Played(0, C.SEVEN, 57), ASCII) == "ana played 7 -> 57"
+    assert line(ObligationPassed(1, 2)) == "bob passed the Play 2 to cy"
+    assert line(Busted(2, 95)) == "cy BUSTED at 95"
+    assert line(Eliminated(2, (C.ONO99, C.SEVEN))) == "cy is out of the match (held ONO 99, 7)"
+    assert line(TokenLost(1, 2)) == "bob lost a token (2 left)"
+    assert line(MatchEnded((0,))) == "Match over: ana won"
+
+
+def test_winners_in_words() -> None:
+    state = position(preset("2022"), [[C.TWO] * 4, [C.THREE] * 4, [C.FOUR] * 4])
+    over = lambda winners, seat: winners_text(  # noqa: E731
+        view(state._replace(winners=winners, phase="match_over"), seat), SEATS)
+    assert over((1,), 0) == "bob wins"
+    assert over((0,), 0) == "you win"
+    assert over((0, 2), 1) == "ana and cy share the win"
