@@ -37,7 +37,7 @@ def rules_sections(rules: Rules) -> list[tuple[str, str]]:
     if rules.late_draw_penalty:
         turn += " Late-draw rule: press d to draw yourself before the next player plays, or play on one card short."
     cards = [
-        "0-10: add their value.",
+        f"{'0' if rules.deck == '2022' else '2'}-10: add their value.",
         f"-10: subtracts 10{'' if rules.negative_totals else ' (the total never goes below 0)'}.",
         "Reverse: the direction of play turns round (with two players it is worth 0).",
         f"{play_two}: the next player must play two cards; they may answer with {_answers(rules)} "
@@ -73,8 +73,19 @@ def rules_sections(rules: Rules) -> list[tuple[str, str]]:
             " Hand scores: number cards their value, ONO 99 20, other cards 15, 15 per missing "
             "card, +25 for busting."
         )
+    options = [
+        f"Highest total allowed: {max_total}",
+        f"Totals below 0: {'allowed' if rules.negative_totals else 'no, the total stops at 0'}",
+        f"Scoring: {rules.scoring}"
+        + (f", {rules.tokens} tokens each" if rules.scoring == "tokens" else "")
+        + (f", target {rules.target}" if rules.scoring.startswith("points") else ""),
+        f"Late-draw penalty: {'on' if rules.late_draw_penalty else 'off'}",
+        f"Four-ONO-99 swap: {'on' if rules.four_ono99_swap else 'off'}",
+        f"Hands of eliminated players: {'shown' if rules.reveal_eliminated else 'kept hidden'}",
+    ]
     return [
         (f"Rules: {rules.name} ({deck})", turn),
+        ("This table's options", "\n".join(options)),
         ("The cards", "\n".join(f"- {line}" for line in cards)),
         ("Winning", scoring),
         ("Keys", KEYS),
