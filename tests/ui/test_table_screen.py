@@ -313,6 +313,9 @@ async def test_spectator_view_has_no_hand_and_says_watching() -> None:
         await wait_until(pilot, lambda: app.view is not None)
         assert hand(app).cards == []
         assert str(app.screen.query_one("#prompt").content).startswith("Watching:")
+        assert app.screen.check_action("choose", (0,)) is False
+        await pilot.pause()
+        assert "1-4" not in screen_text(app).splitlines()[-1]  # the Footer offers no play
         assert app.in_game() is False
         assert not any(line.info.is_you for line in app.screen.query(SeatLine))
 

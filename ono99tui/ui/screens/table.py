@@ -67,6 +67,8 @@ class TableScreen(Screen[None]):
         # May the viewer swap four ONO 99 / draw now? (Kept from the last view shown.)
         self._swap_open = False
         self._draw_open = False
+        # (swap, draw, spectating) as the Footer last showed them.
+        self._keys_shown: tuple[bool, bool, bool] | None = None
         self._following = False
 
     def compose(self) -> ComposeResult:
@@ -151,9 +153,10 @@ class TableScreen(Screen[None]):
         hand = self.query_one(HandView)
         hand.show(card_slots(view))
         self._follow_turn(view, act, hand)
-        swap_open, draw_open = can_swap(view), must_draw(view)
-        if (swap_open, draw_open) != (self._swap_open, self._draw_open):
-            self._swap_open, self._draw_open = swap_open, draw_open
+        keys = (can_swap(view), must_draw(view), view.seat is None)
+        if keys != self._keys_shown:
+            self._keys_shown = keys
+            self._swap_open, self._draw_open, _ = keys
             self.refresh_bindings()
 
     def _follow_turn(self, view: PlayerView, act: bool, hand: HandView) -> None:
@@ -186,6 +189,8 @@ class TableScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         view = self.current_view
+        if action in ("choose", "move_focus") and view is not None and view.seat is None:
+            return False  # a spectator holds no cards
         if action == "swap":
             if view is None or not view.rules.four_ono99_swap:
                 return False
