@@ -3,6 +3,7 @@
     state, events = start_match(preset("2022"), 4, random.Random(seed))
     moves = legal_moves(state, seat)
     state, events = apply(state, moves[0], rng)
+    state, events = resign(state, seat, rng)  # the seat leaves the match for good
     player_view = view(state, seat)
 
 States are immutable; all randomness comes from the caller's `random.Random`.
@@ -11,6 +12,7 @@ States are immutable; all randomness comes from the caller's `random.Random`.
 from ono99tui.game.cards import DECK_COUNTS, Card, deck, hand_points
 from ono99tui.game.engine import acting_seats, apply, legal_moves, new_match, round_points, start_match
 from ono99tui.game.errors import (
+    CannotResign,
     IllegalMove,
     InvalidPlayerCount,
     InvalidRules,
@@ -33,6 +35,7 @@ from ono99tui.game.events import (
     OutOfRound,
     Played,
     Reshuffled,
+    Resigned,
     Reversed,
     RoundDealt,
     RoundEnded,
@@ -42,6 +45,7 @@ from ono99tui.game.events import (
 from ono99tui.game.moves import MOVE_TYPES, Discard, Draw, Move, Play, SwapFour
 from ono99tui.game.position import position
 from ono99tui.game.refusals import refusal
+from ono99tui.game.resign import resign
 from ono99tui.game.rules import (
     DEFAULT_PRESET,
     HAND_SIZE,
@@ -73,6 +77,7 @@ __all__ = [
     "PRESET_NAMES",
     "SCORING_MODES",
     "Busted",
+    "CannotResign",
     "Card",
     "Discard",
     "Discarded",
@@ -96,6 +101,7 @@ __all__ = [
     "Played",
     "PlayerView",
     "Reshuffled",
+    "Resigned",
     "Reversed",
     "RoundDealt",
     "RoundEnded",
@@ -114,6 +120,7 @@ __all__ = [
     "position",
     "preset",
     "refusal",
+    "resign",
     "round_points",
     "spectator_view",
     "start_match",

@@ -23,6 +23,10 @@ class IllegalMove(MoveError):
     """The move is well formed but the rules forbid it in this position."""
 
 
+class CannotResign(MoveError):
+    """`resign` was asked for a seat already out of the match, or after the match ended."""
+
+
 class UnknownPreset(ValueError):
     """No rule preset has this name; the message lists the valid ones."""
 

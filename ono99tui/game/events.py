@@ -119,6 +119,14 @@ class Eliminated:
 
 
 @dataclass(frozen=True, slots=True)
+class Resigned:
+    """`seat` left the match (its player abandoned the table); `Eliminated` follows."""
+
+    kind: ClassVar[str] = "resigned"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class OutOfRound:
     """Points scoring: `seat` busted and sits out the rest of the round."""
 
@@ -177,6 +185,7 @@ Event = (
     | ObligationCleared
     | Busted
     | Eliminated
+    | Resigned
     | OutOfRound
     | Discarded
     | TokenLost

@@ -18,6 +18,7 @@ from ono99tui.game import (
     Event,
     Move,
     Played,
+    Resigned,
     RoundDealt,
     RoundEnded,
     Rules,
@@ -28,6 +29,7 @@ from ono99tui.game import (
     apply,
     deck,
     legal_moves,
+    resign,
     start_match,
     view,
 )
@@ -54,6 +56,7 @@ class InvariantChecker:
         self.last_player: int | None = None
         self.scores = [0] * state.seats
         self.token_losses = [0] * state.seats
+        self.resigned: set[int] = set()
         self.check(state, opening)
 
     def check(self, state: State, events: tuple[Event, ...], move: Move | None = None) -> None:
@@ -82,6 +85,7 @@ class InvariantChecker:
                 assert legal_moves(state, seat) == ()
         if move is not None:
             assert previous.alive[move.seat], "an eliminated seat acted"
+            assert move.seat not in self.resigned, "a resigned seat acted"
         # Tokens and scores only move the way the rules say.
         for event in events:
             if isinstance(event, (Played, SwappedFour)):
@@ -101,6 +105,14 @@ class InvariantChecker:
                 assert list(event.scores) == self.scores
             elif isinstance(event, TokenLost):
                 self.token_losses[event.seat] += 1
+            elif isinstance(event, Resigned):
+                # Only a seat still in the match resigns, and it is eliminated at once.
+                assert previous.alive[event.seat] and not state.alive[event.seat]
+                assert Eliminated(event.seat, event_hand(events, event.seat)) in events
+                self.resigned.add(event.seat)
+            elif isinstance(event, Eliminated) and event.seat in self.resigned:
+                if rules.reveal_eliminated:
+                    assert event.hand is not None
             elif isinstance(event, Eliminated):
                 if rules.scoring == "tokens":
                     assert self.token_losses[event.seat] == rules.tokens
@@ -129,6 +141,11 @@ class InvariantChecker:
         rules = self.rules
         assert state.winners
         assert acting_seats(state) == ()
+        assert not self.resigned & set(state.winners), "a resigned seat won"
+        if self.resigned and sum(state.alive) == 1:
+            # The others resigned or were eliminated: the last seat in the match wins.
+            assert [seat for seat, on in enumerate(state.alive) if on] == list(state.winners)
+            return
         if rules.scoring in ("single", "tokens"):
             assert len(state.winners) == 1
             assert [seat for seat, on in enumerate(state.alive) if on] == list(state.winners)
@@ -141,6 +158,11 @@ class InvariantChecker:
                 assert any(state.scores[seat] >= rules.target for seat in players)
             else:
                 assert state.scores[state.winners[0]] == low
+
+
+def event_hand(events: tuple[Event, ...], seat: int) -> tuple[Card, ...] | None:
+    """The hand the Eliminated event of `seat` among `events` revealed."""
+    return next(e.hand for e in events if isinstance(e, Eliminated) and e.seat == seat)
 
 
 Chooser = Callable[[State, int, random.Random], Move]
@@ -163,20 +185,31 @@ def play_match(
     choose: Chooser,
     check: bool = True,
     max_moves: int = 200_000,
+    resign_chance: float = 0.0,
 ) -> Iterator[tuple[State, tuple[Event, ...], Move | None]]:
     """Yield (state, events, move) after the deal and after every move of one match.
 
+    With `resign_chance`, before each move a random seat still in the match resigns with
+    that probability (the move is then None), from a generator of its own.
     The engine draws from `random.Random(seed)` only; the bots have their own generator,
     so the match replays from the seed and the move list alone.
     """
     rng = random.Random(seed)
     bot_rng = random.Random(seed + 1)
+    resign_rng = random.Random(seed + 2)
     state, events = start_match(rules, seats, rng)
     checker = InvariantChecker(state, events) if check else None
     yield state, events, None
     for _ in range(max_moves):
         if state.phase == MATCH_OVER:
             return
+        if resign_chance and resign_rng.random() < resign_chance:
+            leaver = resign_rng.choice([seat for seat, on in enumerate(state.alive) if on])
+            state, events = resign(state, leaver, rng)
+            if checker is not None:
+                checker.check(state, events)
+            yield state, events, None
+            continue
         # Any acting seat may move first: with the late-draw rule the next player sometimes
         # plays before the last one drew (a missed draw), sometimes not.
         acting = acting_seats(state)
@@ -189,10 +222,17 @@ def play_match(
     raise AssertionError("the match did not end")
 
 
-def final_state(rules: Rules, seats: int, seed: int, names: tuple[str, ...] = ("random",)) -> State:
+def final_state(
+    rules: Rules,
+    seats: int,
+    seed: int,
+    names: tuple[str, ...] = ("random",),
+    resign_chance: float = 0.0,
+) -> State:
     """Play a match to its end (with invariant checks) and return the last state."""
     state = None
-    for state, _events, _move in play_match(rules, seats, seed, bot_chooser(names)):
+    matches = play_match(rules, seats, seed, bot_chooser(names), resign_chance=resign_chance)
+    for state, _events, _move in matches:
         pass
     assert state is not None
     return state

@@ -156,7 +156,9 @@ def test_every_event_kind_round_trips() -> None:
     for preset_name in PRESET_NAMES:
         for scoring in ("single", "tokens", "points-elimination"):
             rules = preset(preset_name).replace(scoring=scoring, late_draw_penalty=True)
-            for _s, events, _m in play_match(rules, 3, 1, bot_chooser(("random",)), check=False):
+            matches = play_match(rules, 3, 1, bot_chooser(("random",)), check=False,
+                                 resign_chance=0.02)
+            for _s, events, _m in matches:
                 for event in events:
                     seen.setdefault(type(event), event)
     state = position(preset("2022"), [[Card.ONO99] * 4, [Card.ONE] * 4])

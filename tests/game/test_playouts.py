@@ -54,6 +54,20 @@ def test_any_option_mix_keeps_invariants(options, seats, seed, bots) -> None:
     assert state.phase == MATCH_OVER
 
 
+@given(
+    options=VARIANTS,
+    seats=st.integers(2, 8),
+    seed=st.integers(0, 2**32 - 1),
+    resign_chance=st.sampled_from((0.01, 0.05, 0.3)),
+)
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_resignations_interleaved_keep_invariants(options, seats, seed, resign_chance) -> None:
+    # Seats leave at random moments (own turn, off turn, owing a Play 2, discarding, owing
+    # a late draw); after every resignation and move the invariants of every play-out hold.
+    state = final_state(_rules(options), seats, seed, ("greedy", "random"), resign_chance)
+    assert state.phase == MATCH_OVER
+
+
 @pytest.mark.slow
 @given(
     preset_name=st.sampled_from(PRESET_NAMES),
