@@ -31,9 +31,13 @@ import sys
 import termios
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+if TYPE_CHECKING:
+    from ono99tui.game import PlayerView
 
 COLUMNS, ROWS = 80, 24
 FIRST_PAINT_TARGET_RATIO = 2.0
@@ -148,7 +152,7 @@ def first_paint(runs: int) -> dict[str, float]:
 
 async def bytes_per_move(moves_wanted: int, seed: int, timeout: float) -> dict[str, object]:
     """Serve a table, seat the app in a pty, play until `moves_wanted` opponent moves."""
-    from ono99tui.game import MATCH_OVER, Play, SwapFour, view
+    from ono99tui.game import MATCH_OVER, view
     from ono99tui.table import TableServer
     from ono99tui.table_config import TableConfig
 
@@ -203,7 +207,7 @@ async def bytes_per_move(moves_wanted: int, seed: int, timeout: float) -> dict[s
                 if player.legal_moves and time.perf_counter() - max(
                     [t for t, _ in moves[-1:]] + [t for t in keys[-1:]] + [0.0]
                 ) > 0.3:
-                    key = _key_for(player, Play, SwapFour)
+                    key = _key_for(player)
                     keys.append(time.perf_counter())
                     child.write(key)
             await asyncio.sleep(0.5)
@@ -238,14 +242,14 @@ async def bytes_per_move(moves_wanted: int, seed: int, timeout: float) -> dict[s
     }
 
 
-def _key_for(player: object, play: type, swap: type) -> bytes:
+def _key_for(player: PlayerView) -> bytes:
     """The key that makes the player's first legal move (a number key, or s for the swap)."""
-    legal = player.legal_moves  # type: ignore[attr-defined]
-    hand = player.hand  # type: ignore[attr-defined]
-    for index, card in enumerate(hand):
-        if any(isinstance(m, play) and m.card == card for m in legal):
+    from ono99tui.game import Play, SwapFour
+
+    for index, card in enumerate(player.hand):
+        if any(isinstance(m, Play) and m.card == card for m in player.legal_moves):
             return str(index + 1).encode()
-    if any(isinstance(m, swap) for m in legal):
+    if any(isinstance(m, SwapFour) for m in player.legal_moves):
         return b"s"
     return b"d"
 
