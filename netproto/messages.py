@@ -265,7 +265,8 @@ class Move(Message):
 
 
 PHASES = ("waiting", "playing", "finished")
-SEAT_KINDS = ("human", "bot")
+# "resigned": the seat left the match in progress and only watches it (its player may be back).
+SEAT_KINDS = ("human", "bot", "resigned")
 
 
 @dataclass(frozen=True)

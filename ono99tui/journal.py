@@ -6,13 +6,24 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from ono99tui.game import State, apply, start_match
+from ono99tui.game import State, apply, resign, start_match
 from ono99tui.game.codec import move_from_wire, rules_from_wire
+
+
+RESIGN = "resign"
+
+
+def resign_record(seat: int) -> dict[str, Any]:
+    """The journal entry of a seat that resigned."""
+    return {"kind": RESIGN, "seat": seat}
 
 
 @dataclass
 class MatchRecord:
-    """One match: the deal's seed, the rules and seat names, and every move applied."""
+    """One match: the deal's seed, the rules and seat names, and every move applied.
+
+    A seat the table made resign is recorded among the moves as {"kind": "resign", "seat": i}.
+    """
 
     seed: int
     rules: dict[str, Any]
@@ -26,5 +37,8 @@ def replay(record: MatchRecord) -> State:
     rng = random.Random(record.seed)
     state, _ = start_match(rules_from_wire(record.rules), len(record.names), rng)
     for wire in record.moves:
-        state, _ = apply(state, move_from_wire(wire), rng)
+        if wire.get("kind") == RESIGN:
+            state, _ = resign(state, wire["seat"], rng)
+        else:
+            state, _ = apply(state, move_from_wire(wire), rng)
     return state

@@ -49,6 +49,7 @@ from ono99tui.game import (
     acting_seats,
     apply,
     legal_moves,
+    resign,
     spectator_view,
     start_match,
     view,
@@ -61,7 +62,7 @@ from ono99tui.game.codec import (
     move_to_wire,
     rules_to_wire,
 )
-from ono99tui.journal import MatchRecord
+from ono99tui.journal import MatchRecord, resign_record
 from ono99tui.table_config import TableConfig, rules_from_options
 from ono99tui.table_seats import Seat
 from ono99tui.view_wire import fast_view_to_wire
@@ -209,6 +210,10 @@ class Table:
         """Deal a new match with the seated players; raises ApplicationError."""
         if self.phase == PLAYING:
             raise _error("match-running")
+        # A resigned player still away has left the table: free the seat rather than deal
+        # it cards nobody would play. (Until now the last match's results name it.)
+        for seat in [s for s in self.seats if s.resigned and s.peer is None]:
+            self._remove_seat(seat)
         if len(self.seats) < 2:
             raise _error("not-enough-players")
         seed = self._seeds.getrandbits(64)
@@ -220,6 +225,7 @@ class Table:
         self.phase = PLAYING
         for seat in self.seats:
             seat.ready = not seat.human
+            seat.resigned = False
             seat.pending_events.clear()
         log.info("match %d dealt (%s, %d seats)", len(self.journal), self.rules.name,
                  len(self.seats))
@@ -455,11 +461,14 @@ class Table:
     # --- seats ---------------------------------------------------------------------------
 
     def _seat_abandoned(self, seat: Seat) -> None:
-        """The grace period ran out (or the player left): a bot plays on, or the seat frees."""
+        """The grace period ran out (or the player left): a bot plays on or the seat resigns
+        (the abandon policy), or, between matches, the seat frees."""
         seat.grace_timer = None
         if seat.peer is not None or seat not in self.seats:
             return
-        if self.phase == PLAYING:
+        if self.phase == PLAYING and self.config.abandon_policy == "eliminate":
+            self._resign(seat)
+        elif self.phase == PLAYING:
             seat.taken_over = True
             if seat.bot is None:
                 seat.bot = make_bot(self.config.takeover_bot)
@@ -468,6 +477,20 @@ class Table:
             self._schedule_bots()
         elif not seat.taken_over:
             self._remove_seat(seat)
+
+    def _resign(self, seat: Seat) -> None:
+        """Take the seat out of the match (the engine's `resign`); the others play on."""
+        state = self.state
+        assert state is not None
+        index = self.seats.index(seat)
+        if seat.resigned or not state.alive[index] or state.phase == MATCH_OVER:
+            return  # already out of the match: nothing is left to give up
+        self.state, events = resign(state, index, self._rng)
+        self.journal[-1].moves.append(resign_record(index))
+        seat.resigned = True
+        log.info("%s did not come back: seat %d resigns", seat.name, index)
+        self._broadcast_lobby()
+        self._publish(events)
 
     def _remove_seat(self, seat: Seat) -> None:
         seat.cancel_grace()
@@ -491,7 +514,8 @@ class Table:
             start_when = self.config.start_when
             if start_when is not None and len(self.seats) >= start_when:
                 self.start()
-        elif self.phase == FINISHED and len(self.seats) >= 2:
+        elif self.phase == FINISHED and sum(
+                not (seat.resigned and seat.peer is None) for seat in self.seats) >= 2:
             present = [seat for seat in self.seats if seat.human and seat.peer is not None]
             if present and all(seat.ready for seat in present):
                 self.start()

@@ -8,7 +8,9 @@ from typing import Any
 from ono99tui.game import MAX_PLAYERS, MIN_PLAYERS, Rules, preset
 from ono99tui.game.codec import rules_to_wire
 
-ABANDON_POLICIES = ("bot",)
+# What becomes of a seat whose player never comes back: a bot plays it on, or it resigns
+# (the engine's `resign`: out of the match, RULES.md "Resign").
+ABANDON_POLICIES = ("bot", "eliminate")
 DEFAULT_GRACE_SECONDS = 60.0
 # RULES.md §3: with the late-draw penalty a bot next in turn waits this long for a human.
 LATE_DRAW_BOT_WAIT = 2.0
@@ -31,7 +33,7 @@ class TableConfig:
     # Deal automatically once this many seats are taken (None: the host starts).
     start_when: int | None = None
     grace_seconds: float = DEFAULT_GRACE_SECONDS
-    # What happens to a seat whose player never comes back: a bot plays it on.
+    # What happens to a seat whose player never comes back (ABANDON_POLICIES).
     abandon_policy: str = "bot"
     takeover_bot: str = "greedy"
     # Pause before a bot acts, so humans can follow; 0 in tests and benchmarks.

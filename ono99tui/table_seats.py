@@ -23,6 +23,9 @@ class Seat:
     ready: bool = False
     # A bot plays for a human who left or dropped past the grace period.
     taken_over: bool = False
+    # The seat left the match this match (abandon policy "eliminate"): it can never act
+    # again in it; its player may come back and watch from it.
+    resigned: bool = False
     # Sequence number of the last view sent to this seat (strictly increasing, never reset).
     seq: int = 0
     # Events (wire form) not yet delivered with a view, e.g. while the player is away.
@@ -62,7 +65,7 @@ class Seat:
         return SeatInfo(
             seat=index,
             name=self.name,
-            kind="bot" if self.bot_plays else "human",
+            kind="resigned" if self.resigned else "bot" if self.bot_plays else "human",
             ready=self.ready or not self.human,
             connected=self.connected,
         )

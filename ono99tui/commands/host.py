@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 
 HELP = "host a table on this network (--headless: no UI, for servers and tests)"
 PRESETS = ("2022", "1980", "1980-set99")
+# table_config.ABANDON_POLICIES, spelled out so that parsing arguments imports nothing.
+ABANDON_POLICIES = ("bot", "eliminate")
 
 
 def _seconds(text: str) -> float:
@@ -47,7 +49,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--start-when", type=int, default=None, metavar="N",
                         help="deal once N seats are taken (headless default: all seats)")
     parser.add_argument("--grace", type=_seconds, default=60.0, metavar="S",
-                        help="seconds a dropped player's seat is held before a bot plays on")
+                        help="seconds a dropped player's seat is held before --on-abandon applies")
+    parser.add_argument("--on-abandon", choices=ABANDON_POLICIES, default="bot",
+                        help="after the grace period, in a match: a bot plays the seat on "
+                             "(bot, the default) or the seat resigns and is out of the match "
+                             "(eliminate); the player may come back to watch"),
     parser.add_argument("--bot-delay", type=_seconds, default=0.6, metavar="S",
                         help="pause before a bot moves, so people can follow (0: none)")
     parser.add_argument("--seed", type=int, default=None, help="seed every deal (replays)")
@@ -72,7 +78,8 @@ def table_config_from_args(args: argparse.Namespace, *, headless: bool) -> Table
     return TableConfig(
         name=args.name, rules=preset(args.rules), capacity=args.seats,
         password=args.password, start_when=start_when, grace_seconds=args.grace,
-        takeover_bot=args.bot, bot_delay=args.bot_delay, seed=args.seed)
+        abandon_policy=args.on_abandon, takeover_bot=args.bot, bot_delay=args.bot_delay,
+        seed=args.seed)
 
 
 def run(args: argparse.Namespace) -> int:
