@@ -1,16 +1,15 @@
 """`ono99 host` with its Textual app: the table server, its advertisement and the host's seat.
 
-Everything runs on one event loop: the `TableServer`, the SSH door (with `--ssh-port`)
-and the `TableAdvertiser` start first, then the app connects to the table over loopback like any player (with the host
-key that gives it host rights) and opens the waiting room. Quitting the app closes the
-table and withdraws its advertisement.
+Everything runs on one event loop: `hosted_table` opens the server, the SSH door (with
+`--ssh-port`) and the advertisement first, then the app connects to the table over
+loopback like any player (with the host key that gives it host rights) and opens the
+waiting room. Quitting the app closes the table and withdraws its advertisement.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import getpass
 import ipaddress
 import secrets
@@ -18,26 +17,15 @@ import signal
 import socket
 import sys
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from netproto.client import TableClient
-from netproto.discovery import InvalidTableInfo, TableAdvertiser
-from netproto.interfaces import InterfaceError, resolve_interfaces
 from ono99tui.commands.host import table_config_from_args
 from ono99tui.config import ConfigError, load_settings
-from ono99tui.headless import table_info
-from ono99tui.ssh.options import open_door
-from ono99tui.table import TableServer, TableSummary
+from ono99tui.hosting import HostError, hosted_table
+from ono99tui.table import TableServer
 from ono99tui.table_config import TableConfig
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
-
-if TYPE_CHECKING:
-    from ono99tui.ssh.door import SSHDoor
-
-
-class HostError(Exception):
-    """The table could not be opened; the message says why, for the terminal."""
 
 
 def host_player_name() -> str:
@@ -92,48 +80,9 @@ def host_app(
 
 async def host_table(args: argparse.Namespace, config: TableConfig) -> int:
     """Serve the table, advertise it, run the host's app; everything stops when it quits."""
-    server: TableServer | None = None
-    advertiser: TableAdvertiser | None = None
-    door: SSHDoor | None = None
-    updates: set[asyncio.Task[None]] = set()
     loop = asyncio.get_running_loop()
-
-    def on_change(summary: TableSummary) -> None:
-        if advertiser is not None and server is not None:
-            ssh_port = door.port if door is not None else None
-            task = loop.create_task(advertiser.update(table_info(summary, server.port, ssh_port)))
-            updates.add(task)
-            task.add_done_callback(updates.discard)
-
-    try:
-        interfaces = [] if args.no_advertise else resolve_interfaces(args.mdns_interface)
-    except InterfaceError as error:
-        raise HostError(str(error)) from None
-    server = TableServer(config, on_change=on_change)
-    try:
-        await server.start(args.bind, args.port)
-    except OSError as error:
-        raise HostError(
-            f"cannot listen on {args.bind}:{args.port}: {error.strerror or error}"
-        ) from None
-    try:
-        for _ in range(args.bots):
-            server.table.add_bot(args.bot)
-        try:
-            door = await open_door(args, server.port)
-        except (OSError, ValueError) as error:  # ValueError: DoorConfigError
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-            raise HostError(f"cannot open the SSH door: {reason}") from None
-        if interfaces:
-            try:
-                advertiser = TableAdvertiser(
-                    table_info(server.table.summary(), server.port,
-                               door.port if door is not None else None),
-                    interfaces,
-                )
-            except InvalidTableInfo as error:
-                raise HostError(str(error)) from None
-            await advertiser.start()
+    async with hosted_table(args, config) as hosted:
+        server, door, interfaces = hosted.server, hosted.door, hosted.interfaces
         app = host_app(
             server,
             player=host_player_name(),
@@ -146,7 +95,7 @@ async def host_table(args: argparse.Namespace, config: TableConfig) -> int:
             ),
         )
         # A terminal closed under the host (SIGHUP) or a kill (SIGTERM) ends the app the
-        # normal way, so the finally below still withdraws the advertisement.
+        # normal way, so leaving `hosted_table` still withdraws the advertisement.
         for signal_number in (signal.SIGTERM, signal.SIGHUP):
             loop.add_signal_handler(signal_number, app.exit)
         try:
@@ -155,15 +104,6 @@ async def host_table(args: argparse.Namespace, config: TableConfig) -> int:
             for signal_number in (signal.SIGTERM, signal.SIGHUP):
                 loop.remove_signal_handler(signal_number)
         return app.return_code or 0
-    finally:
-        if door is not None:
-            await door.close()
-        await server.stop()
-        for task in list(updates):
-            task.cancel()
-        if advertiser is not None:
-            with contextlib.suppress(Exception):
-                await advertiser.close()
 
 
 def run_host(args: argparse.Namespace) -> int:

@@ -88,3 +88,26 @@ async def test_headless_host_is_found_updated_by_a_join_and_removed_on_stop(
             if process is not None and process.returncode is None:
                 process.kill()
                 await process.wait()
+
+
+@pytest.mark.parametrize("stop_signal", [signal.SIGINT, signal.SIGHUP])
+async def test_headless_host_withdraws_its_table_on_interrupt_and_hang_up(
+    events: AsyncIterator[TableEvent], tmp_path: Path, stop_signal: signal.Signals
+) -> None:
+    name = unique_table_name()
+    log = tmp_path / "processes.log"
+    host = await ono99(
+        "host", "--headless", "--bind", LOOPBACK, "--port", "0", "--name", name,
+        "--seats", "2", "--mdns-interface", LOOPBACK, log=log,
+    )  # fmt: skip
+    try:
+        added = await wait_for_event(events, about(name, TableChange.ADDED))
+        host.send_signal(stop_signal)
+        removed = await wait_for_event(events, about(name, TableChange.REMOVED))
+        assert removed.table.service_name == added.table.service_name
+        async with asyncio.timeout(20):
+            assert await host.wait() == 0, log.read_text()
+    finally:
+        if host.returncode is None:
+            host.kill()
+            await host.wait()
