@@ -30,6 +30,7 @@ from ono99tui.game import (
     Played,
     PlayerView,
     Reshuffled,
+    Resigned,
     RoundDealt,
     RoundEnded,
     Rules,
@@ -261,6 +262,8 @@ def event_line(event: Event, names: Sequence[str], view: PlayerView, glyphs: Gly
             return f"{name(from_seat)} passed the {obligation_card_name(view)} to {name(to_seat)}"
         case Busted(seat=seat, total=total):
             return f"{name(seat)} BUSTED at {total}"
+        case Resigned(seat=seat):
+            return f"{name(seat)} never came back and resigned"
         case Eliminated(seat=seat, hand=hand):
             shown = f" (held {', '.join(c.label(rules) for c in hand)})" if hand else ""
             return f"{name(seat)} is out of the match{shown}"

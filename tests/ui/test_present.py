@@ -12,6 +12,7 @@ from ono99tui.game import (
     MatchEnded,
     ObligationPassed,
     Played,
+    Resigned,
     TokenLost,
     position,
     preset,
@@ -121,6 +122,7 @@ def test_log_lines_name_everyone() -> None:
     assert line(Busted(2, 95)) == "cy BUSTED at 95"
     assert line(Eliminated(2, (C.ONO99, C.SEVEN))) == "cy is out of the match (held ONO 99, 7)"
     assert line(TokenLost(1, 2)) == "bob lost a token (2 left)"
+    assert line(Resigned(1)) == "bob never came back and resigned"
     assert line(MatchEnded((0,))) == "Match over: ana won"
 
 
@@ -131,3 +133,18 @@ def test_winners_in_words() -> None:
     assert over((1,), 0) == "bob wins"
     assert over((0,), 0) == "you win"
     assert over((0, 2), 1) == "ana and cy share the win"
+
+
+def test_waiting_room_marks_a_resigned_seat_as_watching() -> None:
+    from dataclasses import replace
+
+    from netproto.messages import SeatInfo as LobbySeatInfo
+
+    from ono99tui.ui.screens.waiting_room import seat_rows
+
+    lobby = lobby_for(3)
+    seats = list(lobby.seats)
+    seats[1] = LobbySeatInfo(1, seats[1].name, "resigned", False, True)
+    rows = seat_rows(replace(lobby, seats=tuple(seats)), 0, "*")
+    assert "out of the match: watching" in rows[1][1].plain
+    assert "watching" not in rows[0][1].plain

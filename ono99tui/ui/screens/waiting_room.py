@@ -86,6 +86,8 @@ def _player_label(seat: SeatInfo, lobby: Lobby, you: int | None, bot_mark: str) 
     extras = []
     if seat.kind == "bot":
         extras.append(f"{bot_mark} bot")
+    elif seat.kind == "resigned":
+        extras.append("out of the match: watching")
     if seat.seat == you:
         extras.append("you")
     if seat.seat == lobby.host_seat:
