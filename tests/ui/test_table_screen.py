@@ -123,6 +123,8 @@ async def test_points_buster_chooses_a_discard() -> None:
         assert index is not None
         await pilot.press(str(index + 1))
         assert app.sent == [Discard(match.me, match.state.hands[match.me][index])]
+        assert " discards " in str(app.screen.query_one("#hand-hint").content)
+        assert "bust" in app.screen.query(SeatLine)[match.me].render().plain
 
 
 async def test_pending_play_two_is_unmistakable_for_the_one_who_owes_it() -> None:

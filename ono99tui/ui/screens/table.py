@@ -151,7 +151,8 @@ class TableScreen(Screen[None]):
         prompt_line.set_class(mine, "-owes")
         self.set_class(mine, "-owes")
         hand = self.query_one(HandView)
-        hand.show(card_slots(view))
+        discarding = view.seat is not None and view.discarding == view.seat
+        hand.show(card_slots(view), verb="discards" if discarding else "plays")
         self._follow_turn(view, act, hand)
         keys = (can_swap(view), must_draw(view), view.seat is None)
         if keys != self._keys_shown:

@@ -209,6 +209,8 @@ class HandView(Widget):
     HandView > #hand-hint.-blocked { color: $text-warning; }
     """
 
+    _verb = "plays"
+
     def compose(self) -> ComposeResult:
         yield Horizontal(id="hand-cards")
         yield Static("", id="hand-hint")
@@ -218,8 +220,10 @@ class HandView(Widget):
         """The card widgets, in hand order."""
         return list(self.query_one("#hand-cards").query_children(CardWidget))
 
-    def show(self, slots: Sequence[CardSlot]) -> None:
-        """Display these cards, reusing the existing widgets where possible."""
+    def show(self, slots: Sequence[CardSlot], *, verb: str = "plays") -> None:
+        """Display these cards, reusing the existing widgets where possible; `verb` is what
+        choosing a card does ("plays", or "discards" after a points-mode bust)."""
+        self._verb = verb
         row = self.query_one("#hand-cards", Horizontal)
         widgets = self.cards
         for extra in widgets[len(slots) :]:
@@ -251,7 +255,7 @@ class HandView(Widget):
         if slot is None:
             return
         if slot.playable:
-            self.set_hint(f"{card.index + 1} plays {slot.face.title} ({slot.face.effect})")
+            self.set_hint(f"{card.index + 1} {self._verb} {slot.face.title} ({slot.face.effect})")
         elif slot.waiting:
             self.set_hint(f"{card.index + 1}: {slot.face.title} ({slot.face.effect}), {slot.reason}")
         else:

@@ -48,7 +48,7 @@ class SeatInfo:
         if self.eliminated:
             parts.append(f"{glyphs.eliminated}out")
         elif self.out_of_round:
-            parts.append(f"{glyphs.eliminated}sits out")
+            parts.append(f"{glyphs.eliminated}bust")  # busted: sits out the round
         if self.owes_two:
             parts.append("owes 2")
         return " ".join(parts)
