@@ -164,10 +164,15 @@ class Ono99App(App[None]):
         except (OSError, TimeoutError) as error:
             self.post_message(ConnectionEnded("unreachable", f"cannot reach the table: {error}"))
             return
+        except Exception as error:  # whatever went wrong, say it in words, not a traceback
+            self.post_message(ConnectionEnded("cannot-join", f"could not join the table: {error}"))
+            return
         self.client = client
         try:
             async for item in client:
                 self.post_message(self._translate(item))
+        except Exception as error:
+            self.post_message(ConnectionEnded("client-error", f"the connection failed: {error}"))
         finally:
             await client.close()
 

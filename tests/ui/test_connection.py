@@ -117,3 +117,15 @@ async def test_a_spectator_watches_a_running_match() -> None:
                 await wait_until(player_pilot, lambda: player.lobby is not None and player.lobby.spectators == 1)
                 await player_pilot.pause()
                 assert "1 watching" in str(player.screen.query_one("#spectators").content)
+
+
+async def test_a_failing_connection_factory_is_said_in_words() -> None:
+    async def broken() -> TableClient:
+        raise ValueError("no such rules preset 'x'")
+
+    app = Ono99App(broken, start_screen=TableScreen, ascii_glyphs=False, sixteen_colours=False)
+    notices = record_notices(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: app.connection_state == "closed")
+        assert "Disconnected from the table: could not join the table: no such rules preset 'x'" in notices
+        assert app.is_running
