@@ -108,6 +108,9 @@ class Ono99App(App[None]):
         self.client: TableClient | None = None
         self.welcome: Welcome | None = None
         self.view_seq = -1
+        # The seq of the view a move was sent from, while the table has not answered it
+        # (None: no move in flight). See `move_in_flight`.
+        self._move_sent_at: int | None = None
         # Every log line of this match, so a screen opened late can show the whole story.
         self.log_lines: list[str] = []
         # Each finished round of this match, for the round-end and match-end screens.
@@ -216,12 +219,16 @@ class Ono99App(App[None]):
         if message.seq <= self.view_seq:
             return  # a resumed session may repeat the last view
         self.view_seq = message.seq
+        if self._move_sent_at is not None and message.seq > self._move_sent_at:
+            self._move_sent_at = None  # the table has moved on: the player may choose again
         self._record(message.events, message.view)
         self.view = message.view
         self._show_table()
         self._announce(message.events, message.view)
 
     def on_server_refused(self, message: ServerRefused) -> None:
+        if message.ref == "move":
+            self._move_sent_at = None  # the move was refused: the view shown is still current
         reason = message.reason or message.code.replace("-", " ")
         self.notify(reason, title="The table said no", severity="error", timeout=6)
 
@@ -232,6 +239,9 @@ class Ono99App(App[None]):
 
     def on_connection_resumed(self, message: ConnectionResumed) -> None:
         self.connection_state = "connected"
+        # A move sent just before the drop may never have arrived; the resumed view (which
+        # may repeat the last seq) is the one to play from.
+        self._move_sent_at = None
         self.notify("Reconnected: your seat is back.")
 
     def on_connection_ended(self, message: ConnectionEnded) -> None:
@@ -241,27 +251,43 @@ class Ono99App(App[None]):
             reason = message.reason or message.code.replace("-", " ")
             self.notify(f"Disconnected from the table: {reason}", severity="error", timeout=10)
 
+    @property
+    def move_in_flight(self) -> bool:
+        """Has a move been sent that the table has not answered yet (by a newer view or an
+        error)? Any move chosen meanwhile would be based on an outdated view."""
+        return self._move_sent_at is not None
+
     async def on_move_chosen(self, message: MoveChosen) -> None:
         from ono99tui.game.codec import move_to_wire
 
-        await self._send(lambda client: client.send_move(move_to_wire(message.move), self.view_seq))
+        if self.move_in_flight:
+            return  # a second key press before the table answered the first: quietly ignored
+        based_on = self.view_seq
+        self._move_sent_at = based_on
+        sent = await self._send(lambda client: client.send_move(move_to_wire(message.move), based_on))
+        if not sent:
+            self._move_sent_at = None
 
     async def on_rematch_requested(self, message: RematchRequested) -> None:
         await self._send(lambda client: client.start() if client.is_host else client.ready(True))
 
-    async def _send(self, action: Callable[[TableClient], Awaitable[None]]) -> None:
+    async def _send(self, action: Callable[[TableClient], Awaitable[None]]) -> bool:
+        """Send something to the table; say in words why not and return False if it failed."""
         from netproto.client import ClientError
 
         client = self.client
         if client is None:
             self.notify("Not connected to the table: nothing was sent.", severity="error")
-            return
+            return False
         try:
             await action(client)
         except ClientError as error:
             self.notify(error.reason or error.code, title="Not sent", severity="error")
+            return False
         except OSError as error:
             self.notify(f"Not sent: {error}", severity="error")
+            return False
+        return True
 
     # --- the story of the match ---------------------------------------------------------
 

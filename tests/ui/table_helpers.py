@@ -238,3 +238,38 @@ class CuttableProxy:
             await self._server.wait_closed()
         for task in list(self._tasks):
             task.cancel()
+
+
+class HoldingProxy(CuttableProxy):
+    """A relay that can hold back what the table sends (`hold()` / `release()`), as a slow
+    link would, while the player's messages still go straight through."""
+
+    def __init__(self, target_port: int) -> None:
+        super().__init__(target_port)
+        self._open = asyncio.Event()
+        self._open.set()
+
+    def hold(self) -> None:
+        """Keep the table's messages in the relay from now on."""
+        self._open.clear()
+
+    def release(self) -> None:
+        """Let the held messages (and all later ones) through."""
+        self._open.set()
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+        self._writers |= {writer, up_writer}
+        for task in (asyncio.create_task(self._pipe(reader, up_writer)),
+                     asyncio.create_task(self._held_pipe(up_reader, writer))):
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _held_pipe(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(OSError, asyncio.CancelledError):
+            while data := await source.read(65536):
+                await self._open.wait()
+                sink.write(data)
+                await sink.drain()
+        sink.close()

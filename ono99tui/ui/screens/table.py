@@ -188,6 +188,11 @@ class TableScreen(Screen[None]):
 
     # --- messages up ----------------------------------------------------------------------
 
+    def _awaiting_answer(self) -> bool:
+        """Is a move of ours on its way to the table? Then the view shown is about to be
+        outdated, and play keys and clicks are ignored (quietly) until the answer comes."""
+        return bool(getattr(self.app, "move_in_flight", False))
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         view = self.current_view
         if action in ("choose", "move_focus") and view is not None and view.seat is None:
@@ -210,6 +215,8 @@ class TableScreen(Screen[None]):
         view = self.current_view
         hand = self.query_one(HandView)
         cards = hand.cards
+        if self._awaiting_answer():
+            return
         if view is None or view.seat is None or not 0 <= index < len(cards):
             return
         card_widget = cards[index]
@@ -232,7 +239,7 @@ class TableScreen(Screen[None]):
     def action_swap(self) -> None:
         """Discard four ONO 99 cards at once and draw four new ones."""
         view = self.current_view
-        if view is not None and view.seat is not None and self._swap_open:
+        if view is not None and view.seat is not None and self._swap_open and not self._awaiting_answer():
             from ono99tui.game import SwapFour
 
             self.post_message(MoveChosen(SwapFour(view.seat)))
@@ -240,7 +247,7 @@ class TableScreen(Screen[None]):
     def action_draw(self) -> None:
         """Late-draw rule: draw the card owed before the next player plays."""
         view = self.current_view
-        if view is not None and view.seat is not None and self._draw_open:
+        if view is not None and view.seat is not None and self._draw_open and not self._awaiting_answer():
             from ono99tui.game import Draw
 
             self.post_message(MoveChosen(Draw(view.seat)))
