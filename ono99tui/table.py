@@ -50,7 +50,6 @@ from ono99tui.game import (
     apply,
     legal_moves,
     resign,
-    spectator_view,
     start_match,
     view,
 )
@@ -65,7 +64,7 @@ from ono99tui.game.codec import (
 from ono99tui.journal import MatchRecord, resign_record
 from ono99tui.table_config import TableConfig, rules_from_options
 from ono99tui.table_seats import Seat
-from ono99tui.view_wire import fast_view_to_wire
+from ono99tui.view_wire import StateViews
 
 log = logging.getLogger(__name__)
 
@@ -382,28 +381,33 @@ class Table:
         assert state is not None
         self._version += 1
         wire_events = [event_to_wire(event) for event in events]
+        # One conversion of the public facts for every seat and spectator (see StateViews).
+        views = StateViews(state)
         for index, seat in enumerate(self.seats):
             seat.queue_events(wire_events)
             if seat.peer is not None:
-                self._send_view(index, seat)
+                self._send_view(index, seat, views)
+        spectator_events = tuple(wire_events)
         for peer in list(self.spectators):
-            self._send_spectator_view(peer, tuple(wire_events))
+            self._send_spectator_view(peer, spectator_events, views)
         if state.phase == MATCH_OVER:
             self._finish_match()
         else:
             self._schedule_bots()
 
-    def _send_view(self, index: int, seat: Seat) -> None:
+    def _send_view(self, index: int, seat: Seat, views: StateViews | None = None) -> None:
         assert self.state is not None and seat.peer is not None
+        views = views or StateViews(self.state)
         seat.seq += 1
-        seat.peer.send(View(seq=seat.seq, view=fast_view_to_wire(view(self.state, index)),
-                            events=seat.take_events()))
+        seat.peer.send(View(seq=seat.seq, view=views.seat(index), events=seat.take_events()))
 
-    def _send_spectator_view(self, peer: Peer, events: tuple[dict[str, Any], ...]) -> None:
+    def _send_spectator_view(self, peer: Peer, events: tuple[dict[str, Any], ...],
+                             views: StateViews | None = None) -> None:
         assert self.state is not None
+        views = views or StateViews(self.state)
         seq = self.spectators[peer] + 1
         self.spectators[peer] = seq
-        peer.send(View(seq=seq, view=fast_view_to_wire(spectator_view(self.state)), events=events))
+        peer.send(View(seq=seq, view=views.spectator(), events=events))
 
     def _finish_match(self) -> None:
         assert self.state is not None

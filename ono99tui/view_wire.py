@@ -14,7 +14,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from ono99tui.game import Card, PlayerView, Rules
+from ono99tui.game import Card, PlayerView, Rules, legal_moves, spectator_view
+from ono99tui.game import State as GameState
 from ono99tui.game.codec import move_to_wire, rules_to_wire
 
 _TOKEN: dict[Card, str] = {card: card.token for card in Card}
@@ -85,3 +86,41 @@ _ITEMS = tuple(FIELD_CONVERTERS.items())
 def fast_view_to_wire(view: PlayerView) -> dict[str, Any]:
     """The same map as `codec.view_to_wire(view)`, several times faster."""
     return {name: convert(getattr(view, name)) for name, convert in _ITEMS}
+
+
+# What differs between the views of one state: the seat's number, hand and legal moves.
+# They come first (after the rules) and last in the map, so every seat's map can be the
+# shared public fields with these around them, in the codec's key order (same bytes).
+_PER_SEAT = ("rules", "seat", "hand", "legal_moves")
+_SHARED_ITEMS = tuple((name, convert) for name, convert in _ITEMS if name not in _PER_SEAT)
+
+
+class StateViews:
+    """Every seat's (and a spectator's) view of one state in wire form, equal to
+    `fast_view_to_wire(view(state, seat))`.
+
+    After a move the table sends a view to each seat and each spectator. All but three
+    fields are the same in each, so converting them once per move instead of once per
+    seat takes most of the per-seat cost away (at 8 seats, 24 of 27 fields nine times).
+    The maps share the converted values: msgpack only reads them.
+    """
+
+    def __init__(self, state: GameState) -> None:
+        self._state = state
+        self._rules = _rules_wire(state.rules)
+        public = spectator_view(state)
+        self._shared = {name: convert(getattr(public, name)) for name, convert in _SHARED_ITEMS}
+        self._spectator: dict[str, Any] | None = None
+
+    def seat(self, index: int) -> dict[str, Any]:
+        """Seat `index`'s view map: its own hand and legal moves, the shared public facts."""
+        state = self._state
+        return {"rules": self._rules, "seat": index, "hand": _cards(state.hands[index]),
+                **self._shared, "legal_moves": _moves(legal_moves(state, index))}
+
+    def spectator(self) -> dict[str, Any]:
+        """The spectators' view map (no hand, no moves), built once and shared."""
+        if self._spectator is None:
+            self._spectator = {"rules": self._rules, "seat": None, "hand": [],
+                               **self._shared, "legal_moves": []}
+        return self._spectator
