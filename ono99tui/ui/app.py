@@ -47,6 +47,7 @@ from ono99tui.ui.messages import (
     MoveChosen,
     RematchRequested,
     ServerRefused,
+    TableMessage,
     ViewUpdated,
     Welcomed,
 )
@@ -108,6 +109,8 @@ class Ono99App(App[None]):
         self.client: TableClient | None = None
         self.welcome: Welcome | None = None
         self.view_seq = -1
+        # Counts `connect` calls: messages from an earlier connection's worker are stale.
+        self._connection_no = 0
         # The seq of the view a move was sent from, while the table has not answered it
         # (None: no move in flight). See `move_in_flight`.
         self._move_sent_at: int | None = None
@@ -140,11 +143,26 @@ class Ono99App(App[None]):
             self.call_after_refresh(self.connect, self._client_factory)
 
     def connect(self, client_factory: ClientFactory) -> None:
-        """Connect to a table (replacing any current connection) and follow it."""
+        """Connect to a table (replacing any current connection) and follow it.
+
+        Everything learnt from the previous table is forgotten, and whatever its connection
+        still reports is dropped (see `TableMessage.connection`).
+        """
         self._client_factory = client_factory
+        self._connection_no += 1
+        self.client = None
+        self.welcome = None
         self.view_seq = -1
+        self._move_sent_at = None
         self._new_match()
-        self._read_table(client_factory)
+        self.view = None
+        self.lobby = None
+        self.connection_state = "connecting"
+        self._read_table(client_factory, self._connection_no)
+
+    def _is_stale(self, message: TableMessage) -> bool:
+        """Does `message` come from a connection that `connect` has since replaced?"""
+        return message.connection is not None and message.connection != self._connection_no
 
     def _new_match(self) -> None:
         self.log_lines.clear()
@@ -154,32 +172,38 @@ class Ono99App(App[None]):
     # --- the connection worker -----------------------------------------------------------
 
     @work(exclusive=True, group="connection", exit_on_error=False)
-    async def _read_table(self, client_factory: ClientFactory) -> None:
+    async def _read_table(self, client_factory: ClientFactory, connection_no: int) -> None:
         """Connect, then turn everything the client yields into app messages."""
         from netproto.client import HandshakeRefused
 
-        self.connection_state = "connecting"
+        def post(message: TableMessage) -> None:
+            message.connection = connection_no
+            self.post_message(message)
+
         try:
             client = await client_factory()
         except HandshakeRefused as error:
-            self.post_message(ConnectionEnded(error.code, error.reason or error.code))
+            post(ConnectionEnded(error.code, error.reason or error.code))
             return
         except (OSError, TimeoutError) as error:
-            self.post_message(ConnectionEnded("unreachable", f"cannot reach the table: {error}"))
+            post(ConnectionEnded("unreachable", f"cannot reach the table: {error}"))
             return
         except Exception as error:  # whatever went wrong, say it in words, not a traceback
-            self.post_message(ConnectionEnded("cannot-join", f"could not join the table: {error}"))
+            post(ConnectionEnded("cannot-join", f"could not join the table: {error}"))
+            return
+        if connection_no != self._connection_no:
+            await client.close()  # replaced while it was connecting
             return
         self.client = client
         try:
             async for item in client:
-                self.post_message(self._translate(item))
+                post(self._translate(item))
         except Exception as error:
-            self.post_message(ConnectionEnded("client-error", f"the connection failed: {error}"))
+            post(ConnectionEnded("client-error", f"the connection failed: {error}"))
         finally:
             await client.close()
 
-    def _translate(self, item: object) -> Any:
+    def _translate(self, item: object) -> TableMessage:
         """The app message for one item from the client (runs in the worker)."""
         from netproto.client import Closed, Disconnected, Reconnected
         from netproto.messages import Error, Lobby, View, Welcome
@@ -209,13 +233,19 @@ class Ono99App(App[None]):
     # --- handlers: messages up, attributes down -----------------------------------------
 
     def on_welcomed(self, message: Welcomed) -> None:
+        if self._is_stale(message):
+            return
         self.welcome = message.welcome
         self.connection_state = "connected"
 
     def on_lobby_updated(self, message: LobbyUpdated) -> None:
+        if self._is_stale(message):
+            return
         self.lobby = message.lobby
 
     def on_view_updated(self, message: ViewUpdated) -> None:
+        if self._is_stale(message):
+            return
         if message.seq <= self.view_seq:
             return  # a resumed session may repeat the last view
         self.view_seq = message.seq
@@ -227,17 +257,23 @@ class Ono99App(App[None]):
         self._announce(message.events, message.view)
 
     def on_server_refused(self, message: ServerRefused) -> None:
+        if self._is_stale(message):
+            return
         if message.ref == "move":
             self._move_sent_at = None  # the move was refused: the view shown is still current
         reason = message.reason or message.code.replace("-", " ")
         self.notify(reason, title="The table said no", severity="error", timeout=6)
 
     def on_connection_dropped(self, message: ConnectionDropped) -> None:
+        if self._is_stale(message):
+            return
         self.connection_state = "reconnecting" if message.will_retry else "closed"
         if message.will_retry:
             self.notify("Connection lost: reconnecting...", severity="warning")
 
     def on_connection_resumed(self, message: ConnectionResumed) -> None:
+        if self._is_stale(message):
+            return
         self.connection_state = "connected"
         # A move sent just before the drop may never have arrived; the resumed view (which
         # may repeat the last seq) is the one to play from.
@@ -245,6 +281,8 @@ class Ono99App(App[None]):
         self.notify("Reconnected: your seat is back.")
 
     def on_connection_ended(self, message: ConnectionEnded) -> None:
+        if self._is_stale(message):
+            return
         self.connection_state = "closed"
         self.client = None
         if message.code != "normal":

@@ -17,7 +17,13 @@ if TYPE_CHECKING:  # the app loads the protocol and the engine after its first f
 
 
 class TableMessage(Message):
-    """Base of everything the connection worker reports."""
+    """Base of everything the connection worker reports.
+
+    `connection` numbers the connection it came from (set by the worker): a message from
+    a connection the app has since replaced is dropped. None: not from a worker (accepted).
+    """
+
+    connection: int | None = None
 
 
 class Welcomed(TableMessage):
