@@ -63,7 +63,16 @@ class ClientError(Exception):
 
 
 class HandshakeRefused(ClientError):
-    """The server answered hello/resume with an error or a bye."""
+    """The server answered hello/resume with an error or a bye (or the link failed).
+
+    `final` says whether trying again is pointless: True for an `error` and for a `bye`
+    with a final code; False when the link ended with no word from the server (reset, EOF,
+    garbled bytes) or with a bye such as a handshake timeout.
+    """
+
+    def __init__(self, code: str, reason: str = "", *, final: bool = True) -> None:
+        super().__init__(code, reason)
+        self.final = final
 
 
 class NotConnected(ClientError):
@@ -403,10 +412,14 @@ class TableClient:
                     link.send(self._hello())
                     continue
                 raise HandshakeRefused(event.code, event.reason)
-            if isinstance(event, (Bye, ConnectionClosed)):
-                raise HandshakeRefused(event.code, event.reason)
+            if isinstance(event, Bye):
+                raise HandshakeRefused(event.code, event.reason,
+                                       final=event.code in FINAL_BYE_CODES)
+            if isinstance(event, ConnectionClosed):
+                raise HandshakeRefused(event.code, event.reason, final=False)
             if isinstance(event, Violation) and event.error.fatal:
-                raise HandshakeRefused(event.error.code, event.error.reason)
+                raise HandshakeRefused(event.error.code, event.error.reason,
+                                       final=event.error.code in FINAL_BYE_CODES)
 
     def _hello(self) -> Hello:
         return Hello(proto=PROTOCOL_VERSION, name=self.name, password=self.password,
@@ -489,6 +502,8 @@ class TableClient:
             try:
                 link, welcome, extra = await self._handshake()
             except HandshakeRefused as error:
+                if not error.final:
+                    continue  # the link failed mid-handshake: back off and try again
                 self._finish(error.code, error.reason)
                 return False
             except (OSError, TimeoutError, asyncio.TimeoutError):
