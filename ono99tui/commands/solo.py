@@ -101,7 +101,8 @@ def solo_app(
         return client
 
     return Ono99App(
-        connect, start_screen=TableScreen, ascii_glyphs=ascii_glyphs, sixteen_colours=sixteen_colours
+        connect, start_screen=TableScreen, ascii_glyphs=ascii_glyphs,
+        sixteen_colours=sixteen_colours, hosting="solo",
     )
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -58,6 +58,11 @@ if TYPE_CHECKING:  # loaded after the first frame (see `_start`)
     from ono99tui.game import Event, PlayerView, RoundEnded
 
 ClientFactory = Callable[[], Awaitable["TableClient"]]
+# Where the table runs, which decides what quitting does: "solo" (this process runs a table
+# for one player and bots: quitting ends the game), "host" (this process hosts a table
+# others joined: quitting closes it for everyone), "guest" (a table elsewhere: the seat is
+# held, then a bot plays it or it resigns, as the table's abandon policy says).
+Hosting = Literal["solo", "host", "guest"]
 ScreenSource = Screen[Any] | Callable[[], Screen[Any]]
 
 # A theme for 16-colour terminals: the built-in ANSI theme uses green for both "success"
@@ -101,8 +106,10 @@ class Ono99App(App[None]):
         start_screen: ScreenSource | None = None,
         ascii_glyphs: bool | None = None,
         sixteen_colours: bool | None = None,
+        hosting: Hosting = "guest",
     ) -> None:
         super().__init__()
+        self.hosting: Hosting = hosting
         self._sixteen_colours = sixteen_colours
         self._client_factory = client_factory
         self._start_screen = start_screen
@@ -436,7 +443,23 @@ class Ono99App(App[None]):
             if quit_now:
                 self.exit()
 
-        self.push_screen(ConfirmQuitScreen(), answered)
+        self.push_screen(ConfirmQuitScreen(*self.quit_warning()), answered)
+
+    def quit_warning(self) -> tuple[str, str]:
+        """(question, explanation) of the quit dialog: what quitting does at this table."""
+        if self.hosting == "solo":
+            return "Quit the game?", "This is a solo game: quitting ends it for good."
+        if self.hosting == "host":
+            return ("Close the table?",
+                    "You host this table: quitting closes it and ends the match for everyone.")
+        options = self.lobby.options if self.lobby is not None else {}
+        grace = options.get("grace_seconds")
+        held = f"held for {grace:g} s" if isinstance(grace, (int, float)) else "held for a while"
+        then = ("then you are out of the match" if options.get("abandon_policy") == "eliminate"
+                else "then a bot plays it")
+        return ("Leave the match?",
+                f"The match goes on without you: your seat is {held} (come back to take it "
+                f"back), {then}.")
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

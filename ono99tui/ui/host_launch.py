@@ -75,7 +75,7 @@ def host_app(
             host_key=config.host_key,
         )
 
-    return Ono99App(connect, start_screen=lambda: WaitingRoomScreen(invite=invite))
+    return Ono99App(connect, start_screen=lambda: WaitingRoomScreen(invite=invite), hosting="host")
 
 
 async def host_table(args: argparse.Namespace, config: TableConfig) -> int:

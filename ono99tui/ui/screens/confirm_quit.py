@@ -1,4 +1,4 @@
-"""Asks before leaving a match that is still going."""
+"""Asks before leaving a match that is still going, saying what quitting does here."""
 
 from __future__ import annotations
 
@@ -10,7 +10,12 @@ from textual.widgets import Button, Static
 
 
 class ConfirmQuitScreen(ModalScreen[bool]):
-    """Leave the match? Dismisses with True to quit, False to stay."""
+    """Leave the match? Dismisses with True to quit, False to stay.
+
+    `question` and `explanation` say what quitting does where the player is (the app's
+    `quit_warning` picks them: a solo game ends, a hosted table closes for everyone, a
+    joined table's seat is held and then played by a bot or resigned).
+    """
 
     CSS_PATH = "confirm_quit.tcss"
     BINDINGS = [
@@ -18,14 +23,15 @@ class ConfirmQuitScreen(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "Stay"),
     ]
 
+    def __init__(self, question: str, explanation: str) -> None:
+        super().__init__()
+        self.question = question
+        self.explanation = explanation
+
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static("Leave the match?", id="question")
-            yield Static(
-                "The match goes on without you: your seat is held for a while, "
-                "then a bot plays it.",
-                id="explanation",
-            )
+            yield Static(self.question, id="question", markup=False)
+            yield Static(self.explanation, id="explanation", markup=False)
             with Horizontal(id="buttons"):
                 yield Button("Leave (y)", variant="error", id="leave")
                 yield Button("Stay (n)", variant="primary", id="stay")
