@@ -8,6 +8,7 @@ bytes arrive, so an oversize frame is refused before a single byte of its body i
 from __future__ import annotations
 
 import struct
+import threading
 from typing import Any
 
 import msgpack
@@ -20,9 +21,23 @@ _HEADER = struct.Struct(">I")
 HEADER_SIZE = _HEADER.size
 
 
+_local = threading.local()
+
+
+def _packer() -> msgpack.Packer:
+    # msgpack.packb makes a new Packer, with a new 256 KiB buffer, for every call; a server
+    # packs a frame per seat per move, so one Packer is kept and reused. One per thread: a
+    # Packer is not thread-safe. Its default autoreset returns each frame's bytes alone.
+    try:
+        packer: msgpack.Packer = _local.packer
+    except AttributeError:
+        packer = _local.packer = msgpack.Packer(use_bin_type=True)
+    return packer
+
+
 def encode_frame(message: dict[str, Any], *, max_size: int = MAX_FRAME_SIZE) -> bytes:
     """Pack one message map into a frame; refuses (ValueError) to build an oversize one."""
-    body = msgpack.packb(message, use_bin_type=True)
+    body = _packer().pack(message)
     if len(body) > max_size:
         raise ValueError(f"frame of {len(body)} bytes exceeds the {max_size}-byte limit")
     return _HEADER.pack(len(body)) + body
