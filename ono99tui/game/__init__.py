@@ -60,6 +60,7 @@ from ono99tui.game.rules import (
 )
 from ono99tui.game.state import DISCARDING, MATCH_OVER, PLAYING, State
 from ono99tui.game.view import PlayerView, spectator_view, view
+from ono99tui.game.view_refusals import refusal_for_view
 
 __all__ = [
     "DECK_COUNTS",
@@ -120,6 +121,7 @@ __all__ = [
     "position",
     "preset",
     "refusal",
+    "refusal_for_view",
     "resign",
     "round_points",
     "spectator_view",

@@ -37,9 +37,8 @@ from ono99tui.game import (
     SwapFour,
     SwappedFour,
     TokenLost,
-    position,
+    refusal_for_view,
 )
-from ono99tui.game.engine import refusal
 from ono99tui.game.state import DISCARDING, MATCH_OVER
 from ono99tui.ui.glyphs import Glyphs
 from ono99tui.ui.widgets.cards import CardFace, CardSlot
@@ -135,9 +134,8 @@ def seat_infos(view: PlayerView, seats: Sequence[LobbySeat]) -> list[SeatInfo]:
 def unplayable_reason(view: PlayerView, card: Card) -> str:
     """Why the viewer may not play `card` now, in the engine's own words.
 
-    The engine explains refusals from a full State, which only the host holds. The viewer's
-    own hand and the public facts are all the explanation needs, so a position is rebuilt
-    from them (other hands left empty) and the engine is asked.
+    Off turn the reason stays the same whoever is to play: the prompt line names them,
+    and a reason that did would change (and be repainted) with every opponent's move.
     """
     if view.seat is None:
         return "you are watching"
@@ -148,28 +146,10 @@ def unplayable_reason(view: PlayerView, card: Card) -> str:
     if view.out_of_round[view.seat]:
         return "you sit out the rest of this round"
     if view.turn != view.seat or view.phase == DISCARDING:
-        # Whose turn it is stands in the prompt line; a reason that named them would change
-        # (and be repainted) with every opponent's move.
         return "it is not your turn"
-    rules = view.rules
-    ono99_played = (
-        rules.ono99_card == "tens"
-        and view.total % 10 == 0
-        and Play(view.seat, Card.ONO99) not in view.legal_moves
-    )
-    hands: list[tuple[Card, ...]] = [() for _ in range(view.seats)]
-    hands[view.seat] = view.hand
-    state = position(
-        rules,
-        hands,
-        total=view.total,
-        turn=view.seat,
-        direction=view.direction,
-        owed=view.obligation_owed or 1,
-        obligated=view.obligation_seat == view.seat,
-        ono99_this_turn=ono99_played,
-    )
-    error = refusal(state, Play(view.seat, card))
+    error = refusal_for_view(view, Play(view.seat, card))
+    if error is None:
+        return ""
     return error.reason if isinstance(error, IllegalMove) else str(error)
 
 
