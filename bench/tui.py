@@ -103,14 +103,27 @@ class PtyChild:
         os.write(self.master, data)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(5)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
+        """End the child and reap it, whatever state it is in; then close the master."""
+        try:
+            if self.process.poll() is None:
+                try:
+                    os.killpg(self.process.pid, signal.SIGTERM)
+                    self.process.wait(5)
+                except ProcessLookupError:
+                    pass
+                except subprocess.TimeoutExpired:
+                    pass
+        finally:
+            # Whatever happened above (even KeyboardInterrupt), never leave the child behind.
+            if self.process.poll() is None:
+                try:
+                    os.killpg(self.process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
                 self.process.wait()
-        os.close(self.master)
+            if self.master >= 0:
+                os.close(self.master)
+                self.master = -1
 
 
 def time_to_marker(argv: list[str], marker: bytes, timeout: float = 30.0) -> float:
@@ -173,8 +186,8 @@ async def bytes_per_move(moves_wanted: int, seed: int, timeout: float) -> dict[s
             if chunk:
                 output.append((time.perf_counter(), len(chunk)))
 
-        loop.add_reader(child.master, drain)
         try:
+            loop.add_reader(child.master, drain)
             deadline = time.perf_counter() + timeout
             while not table.seats:
                 await asyncio.sleep(0.01)
@@ -254,6 +267,10 @@ def _key_for(player: PlayerView) -> bytes:
     return b"d"
 
 
+def _exit_on_signal(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="start-ups of each app (default 5)")
@@ -261,6 +278,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=120.0)
     args = parser.parse_args()
+    # Killed or hung up: unwind through the `finally` blocks, which reap the pty children.
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _exit_on_signal)
     result: dict[str, object] = {
         "benchmark": "tui",
         "python": platform.python_version(),

@@ -27,6 +27,7 @@ the app sends. Nothing from the network reaches a widget without going through h
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
@@ -39,6 +40,7 @@ from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
 from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
+from ono99tui.ui.hangup_driver import HangupAwareDriver, TerminalHungUp
 from ono99tui.ui.messages import (
     ConnectionDropped,
     ConnectionEnded,
@@ -53,6 +55,8 @@ from ono99tui.ui.messages import (
 )
 
 if TYPE_CHECKING:  # loaded after the first frame (see `_start`)
+    from textual.driver import Driver
+
     from netproto.client import TableClient
     from netproto.messages import Lobby, Welcome
     from ono99tui.game import Event, PlayerView, RoundEnded
@@ -133,6 +137,13 @@ class Ono99App(App[None]):
         self.register_theme(SIXTEEN_COLOUR_THEME)
 
     # --- start-up -------------------------------------------------------------------------
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver, but on Linux one that exits when the terminal goes away."""
+        from textual.drivers.linux_driver import LinuxDriver
+
+        driver_class = super().get_driver_class()
+        return HangupAwareDriver if driver_class is LinuxDriver else driver_class
 
     def on_mount(self) -> None:
         self.set_class(self.glyphs.ascii, "-ascii")
@@ -396,6 +407,18 @@ class Ono99App(App[None]):
 
         if self._table_screen() is None:
             self.push_screen(TableScreen())
+
+    async def on_terminal_hung_up(self, message: TerminalHungUp) -> None:
+        """The terminal is gone (window closed, SSH connection lost): nobody can see or play
+        this seat any more, so close the connection (the table sees the drop) and exit."""
+        client = self.client
+        self.client = None
+        if client is not None:
+            try:
+                await asyncio.wait_for(client.close(), 2.0)
+            except (OSError, TimeoutError):
+                pass
+        self.exit(return_code=129)  # 128 + SIGHUP, as a shell reports a hung-up process
 
     # --- glyphs, themes, quitting, help -------------------------------------------------
 
