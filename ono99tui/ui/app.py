@@ -215,16 +215,22 @@ class Ono99App(App[None]):
         self.client = client
         try:
             async for item in client:
-                post(self._translate(item))
+                message = self._translate(item)
+                if message is not None:
+                    post(message)
         except Exception as error:
             post(ConnectionEnded("client-error", f"the connection failed: {error}"))
         finally:
             await client.close()
 
-    def _translate(self, item: object) -> TableMessage:
-        """The app message for one item from the client (runs in the worker)."""
+    def _translate(self, item: object) -> TableMessage | None:
+        """The app message for one item from the client, None for nothing to tell (runs in
+        the worker)."""
         from netproto.client import Closed, Disconnected, Reconnected
-        from netproto.messages import Error, Lobby, View, Welcome
+        from netproto.messages import Error, Lobby, Pong, View, Welcome
+
+        if isinstance(item, Pong):
+            return None  # the answer to a ping (a liveness check): nothing for the player
         from ono99tui.game.codec import event_from_wire, view_from_wire
 
         if isinstance(item, View):

@@ -129,3 +129,19 @@ async def test_a_failing_connection_factory_is_said_in_words() -> None:
         await wait_until(pilot, lambda: app.connection_state == "closed")
         assert "Disconnected from the table: could not join the table: no such rules preset 'x'" in notices
         assert app.is_running
+
+
+async def test_a_pong_is_taken_quietly() -> None:
+    async with start_solo_table(bots=2, seed=4) as server:
+        app = solo(server, bots=2)
+        notices = record_notices(app)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: app.view is not None and bool(app.view.legal_moves))
+            assert app.client is not None
+            await app.client.ping(7)
+            # The table answers in order: the pong arrives before the view after this move.
+            before = app.view_seq
+            await pilot.press(str(first_playable(app) + 1))
+            await wait_until(pilot, lambda: app.view_seq > before)
+            await pilot.pause()
+            assert notices == [], notices
