@@ -359,3 +359,26 @@ async def test_command_palette_switches_glyphs_and_themes() -> None:
         await wait_until(pilot, lambda: app.theme == "nord" and isinstance(app.screen, TableScreen))
         await pilot.press("2")
         assert app.sent == [Play(0, C.ZERO)]
+
+
+@pytest.mark.parametrize("built", [False, True], ids=["closed-while-building", "closed-after-building"])
+async def test_updates_after_the_table_screen_closed_are_harmless(built: bool) -> None:
+    from ono99tui.ui.app import Ono99App
+
+    app = Ono99App(ascii_glyphs=False, sixteen_colours=False)
+    match = LocalMatch(preset("2022"), 3, seed=5)
+    async with app.run_test(size=(80, 24)) as pilot:
+        closed = TableScreen()
+        await app.push_screen(closed)
+        if built:
+            await pilot.pause()
+            assert closed.query_one(EventLog) is not None
+        app.pop_screen()  # before its first refresh, when not built
+        await pilot.pause()
+        await open_local(app, pilot, match, lobby_for(3))
+        match.step()
+        await match.show(app, pilot)
+        closed.add_log_lines(["a late line"])
+        await pilot.pause()
+        assert app.is_running and app._exception is None
+        assert app.screen is not closed and isinstance(app.screen, TableScreen)

@@ -94,6 +94,8 @@ class TableScreen(Screen[None]):
         self.call_after_refresh(self._follow_app)
 
     def _follow_app(self) -> None:
+        if not self.is_attached:
+            return  # closed before it was built: there is nothing to show things in
         self._following = True
         log = self.query_one(EventLog)
         for line in getattr(self.app, "log_lines", ()):
@@ -113,9 +115,14 @@ class TableScreen(Screen[None]):
         lobby: Lobby | None = getattr(self.app, "lobby", None)
         return lobby.seats if lobby is not None else ()
 
+    def on_unmount(self) -> None:
+        # The app's reactives may still change (and call the watchers) after this screen
+        # closed; its widgets are gone by then.
+        self._following = False
+
     def _show(self, *_: object) -> None:
         view = self.current_view
-        if view is None:
+        if view is None or not self._following or not self.is_attached:
             return
         from ono99tui.ui.present import (
             can_swap,
@@ -180,8 +187,8 @@ class TableScreen(Screen[None]):
 
     def add_log_lines(self, lines: Sequence[str]) -> None:
         """Append lines to the event log (the app calls this as events arrive)."""
-        if not self._following:
-            return  # `_follow_app` will show the app's whole log
+        if not self._following or not self.is_attached:
+            return  # `_follow_app` will show the app's whole log (or the screen is closed)
         log = self.query_one(EventLog)
         for line in lines:
             log.add(line)
