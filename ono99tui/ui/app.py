@@ -464,7 +464,7 @@ class Ono99App(App[None]):
         if isinstance(self.screen, ConfirmQuitScreen):
             self.exit()
             return
-        if not self.in_game():
+        if not self.in_game() and not self.hosting_others():
             self.exit()
             return
 
@@ -474,11 +474,23 @@ class Ono99App(App[None]):
 
         self.push_screen(ConfirmQuitScreen(*self.quit_warning()), answered)
 
+    def hosting_others(self) -> bool:
+        """Does this player host a table where other people (seated or watching) would be
+        sent away by quitting? Bots don't count: nobody minds their table closing."""
+        lobby = self.lobby
+        if lobby is None or lobby.you is None or lobby.you != lobby.host_seat:
+            return False
+        people = [seat for seat in lobby.seats if seat.seat != lobby.you and seat.kind != "bot"]
+        return bool(people) or lobby.spectators > 0
+
     def quit_warning(self) -> tuple[str, str]:
         """(question, explanation) of the quit dialog: what quitting does at this table."""
         if self.hosting == "solo":
             return "Quit the game?", "This is a solo game: quitting ends it for good."
-        if self.hosting == "host":
+        if self.hosting == "host" or self.hosting_others():
+            if not self.in_game():
+                return ("Close the table?",
+                        "You host this table: quitting closes it for everyone waiting at it.")
             return ("Close the table?",
                     "You host this table: quitting closes it and ends the match for everyone.")
         options = self.lobby.options if self.lobby is not None else {}

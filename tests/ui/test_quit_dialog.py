@@ -77,3 +77,43 @@ async def test_a_joined_player_at_an_eliminating_table_is_told_they_drop_out() -
     question, explanation = await joined_dialog(abandon_policy="eliminate")
     assert question == "Leave the match?"
     assert "you are out of the match" in explanation and "bot" not in explanation
+
+
+async def test_the_host_leaving_the_waiting_room_with_others_seated_is_asked_first() -> None:
+    from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+
+    async with running_table(name="den", capacity=3, host_key=HOST_KEY) as server:
+        app = host_app(server, player="ana")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: app.lobby is not None, what="the waiting room")
+            guest = await TableClient.connect("127.0.0.1", server.port, name="bob")
+            try:
+                await wait_until(pilot, lambda: app.lobby is not None and len(app.lobby.seats) == 2,
+                                 what="bob in the waiting room")
+                await pilot.press("q")
+                await wait_until(pilot, lambda: isinstance(app.screen, ConfirmQuitScreen), what="the dialog")
+                question, explanation = (str(app.screen.query_one(f"#{part}", Static).render())
+                                         for part in ("question", "explanation"))
+                assert question == "Close the table?"
+                assert "closes it" in explanation and "everyone" in explanation
+                await pilot.press("n")
+                await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen), what="back")
+                assert app.is_running
+                await pilot.press("q")
+                await wait_until(pilot, lambda: isinstance(app.screen, ConfirmQuitScreen), what="the dialog")
+                await pilot.press("y")
+                await wait_until(pilot, lambda: not app.is_running, what="the app to quit")
+            finally:
+                await guest.close()
+
+
+async def test_the_host_alone_with_bots_quits_the_waiting_room_at_once() -> None:
+    async with running_table(name="den", capacity=3, host_key=HOST_KEY) as server:
+        app = host_app(server, player="ana")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: app.lobby is not None, what="the waiting room")
+            server.table.add_bot("greedy")
+            await wait_until(pilot, lambda: app.lobby is not None and len(app.lobby.seats) == 2,
+                             what="the bot in the waiting room")
+            await pilot.press("q")
+            await wait_until(pilot, lambda: not app.is_running, what="the app to quit")
