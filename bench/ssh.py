@@ -22,6 +22,7 @@ import asyncio
 import json
 import os
 import re
+import signal
 import statistics
 import sys
 import tempfile
@@ -328,5 +329,12 @@ async def main() -> None:
     }, indent=2))
 
 
+def _exit_on_signal(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 if __name__ == "__main__":
+    # Killed or hung up: unwind through the `finally` blocks, which end and reap the children.
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _exit_on_signal)
     asyncio.run(main())
