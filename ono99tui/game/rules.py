@@ -118,33 +118,27 @@ def _validate(rules: Rules) -> None:
         raise InvalidRules("obligation_answers", "only distinct Reverse, Play 2 and Hold may answer")
 
 
+_RULES_1980 = Rules(
+    name="1980",
+    deck="1980",
+    bust_at=99,
+    negative_totals=True,
+    ono99_card="dead",
+    four_ono99_swap=False,
+    dead_hand_busts=True,
+    obligation_answers=(Card.REVERSE, Card.HOLD),
+    obligation_card_first=False,
+    scoring="tokens",
+    reveal_eliminated=False,
+)
+
 PRESETS: dict[str, Rules] = {
     "2022": Rules(),
-    "1980": Rules(
-        name="1980",
-        deck="1980",
-        bust_at=99,
-        negative_totals=True,
-        ono99_card="dead",
-        four_ono99_swap=False,
-        dead_hand_busts=True,
-        obligation_answers=(Card.REVERSE, Card.HOLD),
-        obligation_card_first=False,
-        scoring="tokens",
-        reveal_eliminated=False,
-    ),
-    "1980-set99": Rules(
-        name="1980-set99",
-        deck="1980",
-        bust_at=100,
-        negative_totals=True,
-        ono99_card="set99",
-        four_ono99_swap=False,
-        dead_hand_busts=False,
-        obligation_answers=(Card.REVERSE, Card.HOLD),
-        obligation_card_first=False,
-        scoring="tokens",
-        reveal_eliminated=False,
+    "1980": _RULES_1980,
+    # The 1980 game where the ONO 99 card sets the total to 99, which is then allowed, and
+    # a hand of only such cards is no longer dead.
+    "1980-set99": _RULES_1980.replace(
+        name="1980-set99", bust_at=100, ono99_card="set99", dead_hand_busts=False
     ),
 }
 PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)
