@@ -348,6 +348,10 @@ class TableBrowser:
         self._resolve_timeout_ms = resolve_timeout * 1000
         self._tables: dict[str, DiscoveredTable] = {}
         self._resolving: dict[str, asyncio.Task[None]] = {}
+        # Names zeroconf has reported added and not yet removed. A host's goodbye leaves its
+        # records in the cache for a second, and zeroconf may still report an "update" for
+        # the name then: resolving it from the cache brought a withdrawn table back for good.
+        self._present: set[str] = set()
         self._subscribers: set[asyncio.Queue[TableEvent | None]] = set()
         self._zeroconf: AsyncZeroconf | None = None
         self._browser: AsyncServiceBrowser | None = None
@@ -439,8 +443,13 @@ class TableBrowser:
         if previous is not None:
             previous.cancel()
         if state_change is ServiceStateChange.Removed:
+            self._present.discard(name)
             self._forget(name)
             return
+        if state_change is ServiceStateChange.Added:
+            self._present.add(name)
+        elif name not in self._present:
+            return  # an update for a table already withdrawn
         task = asyncio.create_task(self._resolve(zeroconf, service_type, name))
         self._resolving[name] = task
         task.add_done_callback(lambda done: self._resolve_done(name, done))
