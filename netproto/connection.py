@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from netproto.errors import (
+    CrossedMessage,
     LocalProtocolError,
     ProtocolError,
     TooManyErrors,
@@ -81,6 +82,13 @@ SERVER_MAY_SEND: dict[State, frozenset[type[Message]]] = {
     State.SEATED: _SERVER_IN_SESSION,
     State.SPECTATING: _SERVER_IN_SESSION,
     State.CLOSED: frozenset(),
+}
+
+# What a player may send in the other in-session state: the state changes on the server's
+# side, so a message chosen in one state may arrive in the other (see CrossedMessage).
+_CROSSING: dict[State, frozenset[type[Message]]] = {
+    State.LOBBY: CLIENT_MAY_SEND[State.SEATED],
+    State.SEATED: CLIENT_MAY_SEND[State.LOBBY],
 }
 
 DEFAULT_ERROR_BUDGET = 32
@@ -187,9 +195,10 @@ class Connection:
     def _check_incoming(self, message: Message) -> None:
         allowed = (SERVER_MAY_SEND if self.role is Role.CLIENT else CLIENT_MAY_SEND)[self.state]
         if type(message) not in allowed:
-            raise UnexpectedMessage(
-                f"{message.kind!r} is not allowed in state {self.state.value}"
-            )
+            reason = f"{message.kind!r} is not allowed in state {self.state.value}"
+            if self.role is Role.SERVER and type(message) in _CROSSING.get(self.state, ()):
+                raise CrossedMessage(reason)
+            raise UnexpectedMessage(reason)
         if isinstance(message, (Hello, Resume, Welcome)) and message.proto != PROTOCOL_VERSION:
             raise VersionMismatch(
                 f"this side speaks protocol {PROTOCOL_VERSION}, the peer {message.proto}"
@@ -200,6 +209,8 @@ class Connection:
         if error.fatal:
             self._close(error.code, error.reason)
             events.append(ConnectionClosed(error.code, error.reason, by_peer=False))
+            return events
+        if not error.charged:
             return events
         self.errors += 1
         if self.errors > self.error_budget:

@@ -16,6 +16,8 @@ class ProtocolError(Exception):
     code: str = "protocol-error"
     # Fatal errors end the connection: after them the stream is not trustworthy.
     fatal: bool = False
+    # Whether it uses up one of the bad messages a connection is allowed (its error budget).
+    charged: bool = True
 
     def __init__(self, reason: str = "") -> None:
         super().__init__(reason or self.code)
@@ -58,6 +60,15 @@ class UnexpectedMessage(ProtocolError):
     """A known message that this side may not send in the connection's current state."""
 
     code = "unexpected-message"
+
+
+class CrossedMessage(UnexpectedMessage):
+    """A message that was right in the state its sender last knew of, and crossed the
+    server's change of state on the wire: a `move` sent as the match ended, a `ready` as
+    the rematch was dealt. Refused like any unexpected message, but not held against the
+    peer: a long session of honest play must never add up to `too-many-errors`."""
+
+    charged = False
 
 
 class VersionMismatch(ProtocolError):

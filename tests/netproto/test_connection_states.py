@@ -107,6 +107,45 @@ def test_error_budget_closes_the_connection() -> None:
     assert server.state is State.CLOSED
 
 
+def seated_pair(phase: str) -> tuple[Connection, Connection]:
+    """A player's connection pair, in LOBBY (phase "waiting") or SEATED ("playing")."""
+    client, server = pair()
+    transfer(client, server, Hello(proto=PROTOCOL_VERSION, name="Ann"))
+    transfer(server, client, Welcome(proto=PROTOCOL_VERSION, role="player", seat=0, token="t"))
+    transfer(server, client, lobby(phase))
+    return client, server
+
+
+@pytest.mark.parametrize(("phase", "crossing"), [
+    ("waiting", Move(seq=3, move={"type": "play"})),  # chosen just before the match ended
+    ("playing", Ready()),  # sent just as the host dealt the rematch
+])
+def test_messages_that_crossed_a_state_change_are_refused_but_not_charged(
+        phase: str, crossing: object) -> None:
+    _, server = seated_pair(phase)
+    server.error_budget = 3
+    state = server.state
+    frame = encode_frame(crossing.to_wire())  # type: ignore[attr-defined]
+    for _ in range(10):
+        events = server.receive_data(frame)
+        assert len(events) == 1 and isinstance(events[0], Violation)
+        assert events[0].error.code == "unexpected-message" and not events[0].error.fatal
+    assert server.state is state and server.errors == 0
+    # Nonsense still uses the budget up.
+    events = server.receive_data(encode_frame(Hello(proto=PROTOCOL_VERSION, name="x").to_wire())
+                                 * 4)
+    assert events[-1] == ConnectionClosed("too-many-errors", "more than 3 bad messages",
+                                          by_peer=False)
+
+
+def test_a_spectators_move_is_charged() -> None:
+    client, server = pair()
+    transfer(client, server, Hello(proto=PROTOCOL_VERSION, name="Sam", spectate=True))
+    transfer(server, client, Welcome(proto=PROTOCOL_VERSION, role="spectator"))
+    server.receive_data(encode_frame(Move(seq=1, move={}).to_wire()))
+    assert server.errors == 1
+
+
 def test_truncated_stream_then_closed() -> None:
     server = Connection(Role.SERVER)
     server.receive_data(encode_frame(Ping().to_wire())[:3])

@@ -67,6 +67,27 @@ async def test_garbage_gets_typed_errors_then_the_budget_closes(
                           "reason": "more than 5 bad messages"}
 
 
+async def test_moves_crossing_the_end_of_a_match_never_add_up_to_a_close(
+        echo_server: tuple[Server, EchoTable]) -> None:
+    # A player's move chosen from the last view of a match reaches the server after its
+    # lobby said the match is over: refused each time, and never counted as bad behaviour,
+    # however many matches the session lasts (the budget here is 5).
+    server, table = echo_server
+    peer = await RawPeer.open(server.port)
+    await peer.send(hello_wire("Ann"))
+    assert (await peer.next())["kind"] == "welcome"
+    assert (await peer.next())["kind"] == "lobby"
+    for _ in range(12):
+        await peer.send({"kind": "move", "seq": 1, "move": {"card": 5}})
+        assert (await peer.next())["code"] == "unexpected-message"
+    await peer.send({"kind": "ready", "ready": True})
+    lobby = await peer.next()
+    assert lobby["kind"] == "lobby" and lobby["phase"] == "playing"
+    await peer.send({"kind": "move", "seq": 1, "move": {"card": 5}})
+    assert (await peer.next())["view"] == {"card": 5}
+    assert table.moves == [(0, {"card": 5})]
+
+
 async def test_handshake_timeout_and_connection_cap(
         echo_server: tuple[Server, EchoTable]) -> None:
     server, _ = echo_server
