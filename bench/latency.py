@@ -46,6 +46,7 @@ from netproto.messages import View  # noqa: E402
 from netproto.server import ServerLimits  # noqa: E402
 from ono99tui.game import preset  # noqa: E402
 from ono99tui.game.codec import move_to_wire  # noqa: E402
+from ono99tui.heap import freeze_startup_objects  # noqa: E402
 from ono99tui.table import TableServer  # noqa: E402
 from ono99tui.table_config import TableConfig  # noqa: E402
 
@@ -112,6 +113,7 @@ async def start_server(kind: str) -> tuple[int, Any]:
     table = await TableServer(config, limits=LIMITS).start("127.0.0.1", 0)
     if seats == 2:
         table.table.add_bot("greedy")
+    freeze_startup_objects()  # as `ono99 host` does once its table is up (ono99tui/heap.py)
     return table.port, table
 
 

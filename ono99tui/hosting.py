@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from netproto.messages import PROTOCOL_VERSION
+from ono99tui.heap import startup_objects_frozen
 from ono99tui.ssh.options import open_door
 from ono99tui.table import TableServer, TableSummary
 from ono99tui.table_config import TableConfig
@@ -111,7 +112,8 @@ async def hosted_table(
             except InvalidTableInfo as error:
                 raise HostError(str(error)) from None
             await advertiser.start()
-        yield HostedTable(server=server, door=door, interfaces=interfaces)
+        with startup_objects_frozen():
+            yield HostedTable(server=server, door=door, interfaces=interfaces)
     finally:
         if door is not None:
             await door.close()
