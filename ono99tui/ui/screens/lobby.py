@@ -1,7 +1,10 @@
 """The lobby of `ono99 join`: tables found on the LAN, live, and a way to any other table.
 
-The list follows a `TableBrowser` (added / updated / removed as the hosts announce them);
-a typed `HOST[:PORT]` reaches a table when multicast is blocked. The player's name is
+The list follows a `TableBrowser` (added / updated / removed as the hosts announce them),
+and a `ReachabilityWatch` connects to each listed table every few seconds: a host that died
+without saying goodbye stays advertised for minutes, but is shown dimmed as "no reply" as
+soon as its port stops answering (and normal again if it answers again). A typed
+`HOST[:PORT]` reaches a table when multicast is blocked. The player's name is
 remembered in the config directory. Joining connects here, asks for the password when the
 table wants one, then hands the connected client to the app and opens the waiting room.
 """
@@ -23,8 +26,9 @@ from textual.widgets import Button, DataTable, Footer, Input, Label, Static
 
 from netproto.client import ClientSettings, TableClient
 from netproto.discovery import DiscoveredTable, TableBrowser, TableChange, TableEvent
-from netproto.names import clean_name
 from netproto.errors import BadName
+from netproto.names import clean_name
+from netproto.reachability import PROBE_INTERVAL_SECONDS, ReachabilityWatch
 from ono99tui.config import ConfigError, ResumeTokens, Settings, load_settings, save_settings
 from ono99tui.ssh import ssh_command_line
 from ono99tui.ui.glyphs import Glyphs
@@ -45,6 +49,8 @@ _COLUMNS: tuple[tuple[str, str, int], ...] = (
     ("state", "State", 8),
     ("password", "Password", 8),
 )
+# The State cell of a table whose port does not answer: it must fit the column's 8 cells.
+NOT_ANSWERING = "no reply"
 
 
 def default_player_name() -> str:
@@ -89,11 +95,13 @@ class LobbyScreen(Screen[None]):
         name: str | None = None,
         join_address: Address | None = None,
         spectate: bool = False,
+        probe_interval: float = PROBE_INTERVAL_SECONDS,
     ) -> None:
         """`interfaces`: where to browse for tables (None: no browsing, addresses only).
 
         `name` overrides the remembered player name (from `--name`); `join_address` joins
         that table at once (`ono99 join HOST:PORT`); `spectate` makes watching the default.
+        `probe_interval`: seconds between two checks that a listed table still answers.
         """
         super().__init__()
         self.interfaces = interfaces
@@ -102,6 +110,10 @@ class LobbyScreen(Screen[None]):
         self.config_directory = config_directory
         self.client_settings = client_settings
         self.tables: dict[str, DiscoveredTable] = {}
+        # Listed tables whose port did not answer the last probe (by service name).
+        self.not_answering: set[str] = set()
+        self.probe_interval = probe_interval
+        self.reachability: ReachabilityWatch | None = None
         try:
             self.settings = load_settings(config_directory)
             self._settings_problem: str | None = None
@@ -176,48 +188,100 @@ class LobbyScreen(Screen[None]):
 
     @work(exclusive=True, group="browse", exit_on_error=False)
     async def browse(self) -> None:
-        """Follow the tables advertised on the chosen interfaces for as long as the screen lives."""
+        """Follow the tables advertised on the chosen interfaces for as long as the screen lives.
+
+        Each listed table is also probed (a TCP connect) at once and every `probe_interval`
+        seconds; the probes stop with this worker, and pause while another screen is shown.
+        """
         assert self.interfaces
         try:
-            async with TableBrowser(self.interfaces) as browser:
+            async with (
+                TableBrowser(self.interfaces) as browser,
+                ReachabilityWatch(self.show_answering, interval=self.probe_interval) as watch,
+            ):
+                self.reachability = watch
+                if not self.is_current:
+                    watch.pause()
                 async for event in browser.events():
                     self.apply_table_event(event)
+                    table = event.table
+                    if event.change is TableChange.REMOVED:
+                        watch.forget(table.service_name)
+                    else:
+                        watch.watch(table.service_name, table.info.addresses, table.info.port)
         except Exception as error:  # noqa: BLE001 - any failure here leaves typed addresses working
             self.set_status(f"Cannot browse the network ({error}); type an address instead.")
+        finally:
+            self.reachability = None
+
+    def on_screen_suspend(self) -> None:
+        # Out of sight (the waiting room is on top): no point knocking on every table's door.
+        if self.reachability is not None:
+            self.reachability.pause()
+
+    def on_screen_resume(self) -> None:
+        if self.reachability is not None:
+            self.reachability.resume()
 
     def apply_table_event(self, event: TableEvent) -> None:
         """Show one change of the set of tables (added, updated or removed)."""
         tables = self.query_one("#tables", DataTable)
         key = event.table.service_name
         if event.change is TableChange.REMOVED:
+            self.not_answering.discard(key)
             if self.tables.pop(key, None) is not None:
                 tables.remove_row(key)
         elif key in self.tables:
             self.tables[key] = event.table
-            for column, value in self._cells(event.table).items():
-                tables.update_cell(key, column, value)
+            self._redraw_row(key)
         else:
             self.tables[key] = event.table
-            tables.add_row(*self._cells(event.table).values(), key=key)
-        count = len(self.tables)
-        self.set_status(
-            "No table found yet: start one with `ono99 host`, or type an address."
-            if count == 0
-            else f"{count} table{'s' if count != 1 else ''} found. Enter joins, w watches."
-        )
+            tables.add_row(*self._cells(key).values(), key=key)
+        self._show_count()
         self._show_detail()
 
-    @staticmethod
-    def _cells(table: DiscoveredTable) -> dict[str, Text]:
-        info = table.info
+    def show_answering(self, key: str, answering: bool) -> None:
+        """Show whether a listed table's port answered its last probe (dimmed "no reply" if not)."""
+        if key not in self.tables or (key not in self.not_answering) is answering:
+            return
+        if answering:
+            self.not_answering.discard(key)
+        else:
+            self.not_answering.add(key)
+        self._redraw_row(key)
+        self._show_count()
+        self._show_detail()
+
+    def _redraw_row(self, key: str) -> None:
+        tables = self.query_one("#tables", DataTable)
+        for column, value in self._cells(key).items():
+            tables.update_cell(key, column, value)
+
+    def _show_count(self) -> None:
+        count = len(self.tables)
+        if count == 0:
+            self.set_status("No table found yet: start one with `ono99 host`, or type an address.")
+            return
+        silent = len(self.not_answering)
+        self.set_status(
+            f"{count} table{'s' if count != 1 else ''} found"
+            + (f", {silent} not answering" if silent else "")
+            + ". Enter joins, w watches."
+        )
+
+    def _cells(self, key: str) -> dict[str, Text]:
+        info = self.tables[key].info
+        answering = key not in self.not_answering
+        # A table that does not answer stays listed (its host may come back), but dimmed.
+        style = "" if answering else "dim"
         # Text, not str: a str cell would be read as Rich markup, and names are the players'.
         return {
-            "name": Text(info.name),
-            "host": Text(info.host_player),
-            "rules": Text(info.rules),
-            "seats": Text(f"{info.seats_taken}/{info.seats_total}"),
-            "state": Text(info.state.value),
-            "password": Text("yes" if info.password_required else "no"),
+            "name": Text(info.name, style=style),
+            "host": Text(info.host_player, style=style),
+            "rules": Text(info.rules, style=style),
+            "seats": Text(f"{info.seats_taken}/{info.seats_total}", style=style),
+            "state": Text(info.state.value if answering else NOT_ANSWERING, style=style),
+            "password": Text("yes" if info.password_required else "no", style=style),
         }
 
     def selected_table(self) -> DiscoveredTable | None:
@@ -232,7 +296,12 @@ class LobbyScreen(Screen[None]):
     def _show_detail(self) -> None:
         table = self.selected_table()
         detail = self.query_one("#table-detail", Static)
-        detail.update(Text(describe_table(table)) if table else "")
+        if table is None:
+            detail.update("")
+        elif table.service_name in self.not_answering:
+            detail.update(Text(f"Not answering: {describe_table(table)}"))
+        else:
+            detail.update(Text(describe_table(table)))
 
     def set_status(self, text: str) -> None:
         """The one-line status under the form."""
