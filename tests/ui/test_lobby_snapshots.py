@@ -87,6 +87,18 @@ def test_lobby_ascii(snap_compare: Any, tmp_path: Path) -> None:
                         run_before=show_tables, press=["down"])
 
 
+def test_lobby_with_a_table_not_answering(snap_compare: Any, tmp_path: Path) -> None:
+    async def one_silent(pilot: Pilot[Any]) -> None:
+        await show_tables(pilot)
+        lobby = pilot.app.screen
+        assert isinstance(lobby, LobbyScreen)
+        lobby.show_answering("t0", False)  # as the lobby's probes report a dead host
+        await pilot.pause()
+
+    assert snap_compare(lobby_app(tmp_path, ascii_glyphs=False), terminal_size=(80, 24),
+                        run_before=one_silent)
+
+
 def test_lobby_small_terminal(snap_compare: Any, tmp_path: Path) -> None:
     assert snap_compare(lobby_app(tmp_path, ascii_glyphs=False), terminal_size=(60, 16),
                         run_before=show_tables)
