@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from netproto.constants import DEFAULT_PORT
 from netproto.interfaces import add_mdns_interface_option
+from ono99tui.commands.player_option import add_player_option
 from ono99tui.ssh.options import add_door_arguments, door_arguments_problem
 
 if TYPE_CHECKING:
@@ -38,7 +39,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="address to listen on (default 0.0.0.0: every interface)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
                         help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)")
-    parser.add_argument("--name", default="ONO 99 table", help="the table's name")
+    parser.add_argument("--name", default="ONO 99 table", metavar="TABLE",
+                        help="the table's name (your own name is --player)")
+    # Checked when parsed: a bad name must stop `ono99 host` before the table opens.
+    add_player_option(parser, help_text="your name at your table (remembered for next time; "
+                                        "default: the remembered name, else your login name)")
     parser.add_argument("--rules", choices=PRESETS, default="2022", help="rules preset")
     parser.add_argument("--seats", type=int, default=4, help="seats at the table (2-8)")
     parser.add_argument("--bots", type=int, default=0, metavar="K",
@@ -87,6 +92,10 @@ def run(args: argparse.Namespace) -> int:
     door_problem = door_arguments_problem(args)
     if door_problem is not None:
         print(f"ono99 host: {door_problem}", file=sys.stderr)
+        return 2
+    if args.headless and args.player is not None:
+        print("ono99 host: --player names the host's own seat; a --headless table has none",
+              file=sys.stderr)
         return 2
     if not args.headless:
         try:

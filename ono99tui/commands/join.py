@@ -7,6 +7,7 @@ import sys
 
 from netproto.constants import DEFAULT_PORT
 from netproto.interfaces import add_mdns_interface_option
+from ono99tui.commands.player_option import add_player_option
 
 HELP = "join a table: pick one found on the network, or give its address"
 
@@ -19,7 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="HOST[:PORT]",
         help=f"go straight to the table at this address (default port {DEFAULT_PORT})",
     )
-    parser.add_argument("--name", default=None, help="your name at the table (remembered)")
+    # --name: the older spelling, which the SSH door uses. The lobby checks the name (and
+    # remembers it) when it joins: there a bad name can be corrected in place.
+    add_player_option(parser, "--name", dest="name", check=False)
     parser.add_argument("--spectate", action="store_true", help="watch instead of playing")
     parser.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
     add_mdns_interface_option(parser)

@@ -11,6 +11,8 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
+from ono99tui.commands.player_option import add_player_option
+
 if TYPE_CHECKING:
     from netproto.client import TableClient
     from ono99tui.table import TableServer
@@ -23,7 +25,7 @@ DEFAULT_BOT_DELAY = 0.6
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """`--bots`, `--rules`, `--name`, `--ascii`, plus `--seed`/`--bot-delay` for replays."""
+    """`--bots`, `--rules`, `--player`, `--ascii`, plus `--seed`/`--bot-delay` for replays."""
     parser.add_argument(
         "--bots", type=int, default=DEFAULT_BOTS, metavar="N",
         help=f"computer opponents, 1 to 7 (default {DEFAULT_BOTS})",
@@ -31,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rules", default="2022", metavar="R", help="rules preset: 2022, 1980 or 1980-set99"
     )
-    parser.add_argument("--name", default=None, help="your name at the table (default: remembered, or 'you')")
+    add_player_option(parser, "--name")  # --name: the older spelling
     parser.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
     parser.add_argument("--bot", default="greedy", metavar="KIND", help="bot kind: greedy or random")
     parser.add_argument("--seed", type=int, default=None, help="deal from this seed (replays a match)")
@@ -64,16 +66,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def player_name(requested: str | None) -> str:
-    """The name to sit down with: the one asked for, the remembered one, or "you"."""
-    if requested and requested.strip():
-        return requested.strip()
-    from ono99tui.config import ConfigError, load_settings
+    """The name to sit down with: the one asked for (already checked by `--player`), the
+    remembered one, or "you"."""
+    from ono99tui.commands.player_option import remembered_player_name
 
-    try:
-        remembered = load_settings().player_name
-    except ConfigError:
-        remembered = ""
-    return remembered or "you"
+    return requested or remembered_player_name() or "you"
 
 
 def solo_app(
@@ -118,6 +115,12 @@ def solo_config(*, bots: int, rules: str, seed: int | None, bot_delay: float) ->
 
 
 async def _play(args: argparse.Namespace) -> int:
+    if args.player is not None:
+        from ono99tui.commands.player_option import remember_player_name
+
+        problem = remember_player_name(args.player)
+        if problem is not None:  # shown once the app's screen is gone
+            print(f"ono99 solo: your name was not remembered: {problem}", file=sys.stderr)
     config = solo_config(bots=args.bots, rules=args.rules, seed=args.seed, bot_delay=args.bot_delay)
     servers: list[TableServer] = []
 
@@ -128,7 +131,7 @@ async def _play(args: argparse.Namespace) -> int:
         return servers[-1]
 
     app = solo_app(
-        start_server, name=player_name(args.name), bots=args.bots, bot=args.bot,
+        start_server, name=player_name(args.player), bots=args.bots, bot=args.bot,
         ascii_glyphs=True if args.ascii else None,
     )
     try:

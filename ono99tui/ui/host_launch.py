@@ -16,11 +16,14 @@ import secrets
 import signal
 import socket
 import sys
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from netproto.client import TableClient
+from netproto.errors import BadName
+from netproto.names import clean_name
 from ono99tui.commands.host import table_config_from_args
-from ono99tui.config import ConfigError, load_settings
+from ono99tui.commands.player_option import remember_player_name, remembered_player_name
 from ono99tui.hosting import HostError, hosted_table
 from ono99tui.table import TableServer
 from ono99tui.table_config import TableConfig
@@ -28,18 +31,23 @@ from ono99tui.ui.app import Ono99App
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 
 
-def host_player_name() -> str:
-    """The host's own name at the table: the remembered one, else the login name."""
+def host_player_name(requested: str | None = None) -> str:
+    """The host's own name at the table: `--player` (already checked), else the remembered
+    one, else the login name (if it is a usable name), else "host"."""
+    if requested:
+        return requested
+    remembered = remembered_player_name()
+    if remembered:
+        return remembered
     try:
-        name = load_settings().player_name
-    except ConfigError:
-        name = ""
-    if name:
-        return name
-    try:
-        return getpass.getuser() or "host"
-    except (KeyError, OSError):
+        return clean_name(getpass.getuser())
+    except (BadName, KeyError, OSError):
         return "host"
+
+
+async def run_in_terminal(app: Ono99App) -> None:
+    """Run the host's app in this terminal until it quits."""
+    await app.run_async()
 
 
 def loopback_for(bind: str) -> str:
@@ -78,14 +86,25 @@ def host_app(
     return Ono99App(connect, start_screen=lambda: WaitingRoomScreen(invite=invite), hosting="host")
 
 
-async def host_table(args: argparse.Namespace, config: TableConfig) -> int:
-    """Serve the table, advertise it, run the host's app; everything stops when it quits."""
+async def host_table(
+    args: argparse.Namespace,
+    config: TableConfig,
+    run_app: Callable[[Ono99App], Awaitable[None]] = run_in_terminal,
+) -> int:
+    """Serve the table, advertise it, run the host's app; everything stops when it quits.
+
+    `run_app` runs the app until it quits (tests drive it with Textual's Pilot instead).
+    """
     loop = asyncio.get_running_loop()
     async with hosted_table(args, config) as hosted:
         server, door, interfaces = hosted.server, hosted.door, hosted.interfaces
+        if args.player is not None:
+            problem = remember_player_name(args.player)
+            if problem is not None:  # on the terminal again once the app's screen is gone
+                print(f"ono99 host: your name was not remembered: {problem}", file=sys.stderr)
         app = host_app(
             server,
-            player=host_player_name(),
+            player=host_player_name(args.player),
             connect_to=loopback_for(args.bind),
             invite=invitation(
                 interfaces,
@@ -99,7 +118,7 @@ async def host_table(args: argparse.Namespace, config: TableConfig) -> int:
         for signal_number in (signal.SIGTERM, signal.SIGHUP):
             loop.add_signal_handler(signal_number, app.exit)
         try:
-            await app.run_async()
+            await run_app(app)
         finally:
             for signal_number in (signal.SIGTERM, signal.SIGHUP):
                 loop.remove_signal_handler(signal_number)
