@@ -475,10 +475,15 @@ class Ono99App(App[None]):
         self.push_screen(ConfirmQuitScreen(*self.quit_warning()), answered)
 
     def hosting_others(self) -> bool:
-        """Does this player host a table where other people (seated or watching) would be
-        sent away by quitting? Bots don't count: nobody minds their table closing."""
+        """Does this app run the table (`ono99 host`) with other people (seated or watching)
+        whom quitting would send away? Bots don't count: nobody minds their table closing.
+
+        Host rights alone are not enough: at a table without a host key (a headless host)
+        the first person seated is its host, and when they go the table stays open and the
+        next person seated becomes host.
+        """
         lobby = self.lobby
-        if lobby is None or lobby.you is None or lobby.you != lobby.host_seat:
+        if self.hosting != "host" or lobby is None:
             return False
         people = [seat for seat in lobby.seats if seat.seat != lobby.you and seat.kind != "bot"]
         return bool(people) or lobby.spectators > 0
@@ -487,7 +492,7 @@ class Ono99App(App[None]):
         """(question, explanation) of the quit dialog: what quitting does at this table."""
         if self.hosting == "solo":
             return "Quit the game?", "This is a solo game: quitting ends it for good."
-        if self.hosting == "host" or self.hosting_others():
+        if self.hosting == "host":
             if not self.in_game():
                 return ("Close the table?",
                         "You host this table: quitting closes it for everyone waiting at it.")

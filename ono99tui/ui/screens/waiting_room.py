@@ -397,25 +397,16 @@ class WaitingRoomScreen(Screen[None]):
             fields[0].focus()
 
     async def action_leave(self) -> None:
-        """Give up the seat (or stop watching) and go back to the lobby to pick another table."""
+        """Give up the seat (or stop watching) and go back to the lobby to pick another table.
+
+        Asks nothing: only a player who came from the lobby has `l`, and the table goes on
+        without them (if they held its host rights, the next person seated gets them). The
+        host of `ono99 host`, whose leaving would close the table, has no lobby to go to:
+        they close it with `q`, which asks first.
+        """
         lobby = self._lobby_below()
         if lobby is None:
             return
-        app: Any = self.app  # the Ono99App (not imported here: it imports the screens)
-        if getattr(app, "hosting_others", lambda: False)():
-            # Leaving closes the host's table: ask first, as quitting does.
-            from ono99tui.ui.screens.confirm_quit import ConfirmQuitScreen
-
-            async def answered(leave: bool | None) -> None:
-                if leave:
-                    await self._leave_for(lobby)
-
-            self.app.push_screen(ConfirmQuitScreen(*app.quit_warning()), answered)
-            return
-        await self._leave_for(lobby)
-
-    async def _leave_for(self, lobby: Screen[Any]) -> None:
-        """Close the connection and go back to `lobby`."""
         client = self.client
         if client is not None:
             await client.close("left the table")
