@@ -43,7 +43,7 @@ def encode_frame(message: dict[str, Any], *, max_size: int = MAX_FRAME_SIZE) -> 
     return _HEADER.pack(len(body)) + body
 
 
-def decode_body(body: bytes, *, max_size: int = MAX_FRAME_SIZE) -> dict[str, Any]:
+def decode_body(body: bytes | bytearray, *, max_size: int = MAX_FRAME_SIZE) -> dict[str, Any]:
     """Unpack one frame body into a map with string keys, or raise MalformedFrame."""
     if not body:
         raise MalformedFrame("empty frame")
@@ -74,7 +74,6 @@ class FrameDecoder:
     def __init__(self, *, max_size: int = MAX_FRAME_SIZE) -> None:
         self.max_size = max_size
         self._buffer = bytearray()
-        self._expected: int | None = None
         self._broken = False
 
     @property
@@ -90,40 +89,39 @@ class FrameDecoder:
         """
         if self._broken:
             return []
-        self._buffer += data
+        buffer = self._buffer
+        buffer += data
+        # Frames are read at an offset and the consumed bytes dropped once at the end: one
+        # move of the buffer per feed, not two per frame.
+        offset = 0
+        available = len(buffer)
         results: list[dict[str, Any] | ProtocolError] = []
-        while True:
-            if self._expected is None:
-                if len(self._buffer) < HEADER_SIZE:
-                    break
-                (length,) = _HEADER.unpack_from(self._buffer)
-                if length > self.max_size:
-                    self._broken = True
-                    self._buffer.clear()
-                    results.append(
-                        FrameTooLarge(f"frame of {length} bytes exceeds {self.max_size}")
-                    )
-                    break
-                del self._buffer[:HEADER_SIZE]
-                self._expected = length
-            if len(self._buffer) < self._expected:
+        while available - offset >= HEADER_SIZE:
+            (length,) = _HEADER.unpack_from(buffer, offset)
+            if length > self.max_size:
+                self._broken = True
+                buffer.clear()
+                results.append(FrameTooLarge(f"frame of {length} bytes exceeds {self.max_size}"))
+                return results
+            end = offset + HEADER_SIZE + length
+            if end > available:
                 break
-            body = bytes(self._buffer[: self._expected])
-            del self._buffer[: self._expected]
-            self._expected = None
             try:
-                results.append(decode_body(body, max_size=self.max_size))
+                results.append(decode_body(buffer[offset + HEADER_SIZE:end],
+                                           max_size=self.max_size))
             except MalformedFrame as error:
                 results.append(error)
+            offset = end
+        if offset:
+            del buffer[:offset]
         return results
 
     def end_of_stream(self) -> TruncatedFrame | None:
         """Report the stream's end: a TruncatedFrame if it stopped inside a frame."""
         if self._broken:
             return None
-        if self._buffer or self._expected is not None:
+        if self._buffer:
             pending = len(self._buffer)
             self._buffer.clear()
-            self._expected = None
             return TruncatedFrame(f"stream ended with {pending} bytes of an unfinished frame")
         return None
