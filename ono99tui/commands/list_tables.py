@@ -1,4 +1,9 @@
-"""`ono99 list`: print the tables advertised on the LAN."""
+"""`ono99 list`: print the tables advertised on the LAN, and whether each one answers.
+
+A host killed without an mDNS goodbye stays advertised for minutes: after listening, every
+table found is probed with a TCP connect (all at once, at most 2 s), so a dead one shows
+`REACHABLE no` (`"answering": false` in JSON) instead of passing for a live one.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +20,7 @@ if TYPE_CHECKING:
 
 HELP = "list the tables advertised on the local network"
 DEFAULT_TIMEOUT_SECONDS = 1.5
-_COLUMNS = ("TABLE", "HOST", "ADDRESS", "RULES", "SEATS", "STATE", "PASSWORD")
+_COLUMNS = ("TABLE", "HOST", "ADDRESS", "RULES", "SEATS", "STATE", "PASSWORD", "REACHABLE")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Browse for `args.timeout` seconds and print what was found; 0 even when nothing was."""
+    """Browse for `args.timeout` seconds, probe what was found, print it; 0 even for nothing."""
     try:
         interfaces = resolve_interfaces(args.mdns_interface)
     except InterfaceError as error:
@@ -43,15 +48,14 @@ def run(args: argparse.Namespace) -> int:
 
     import asyncio
 
-    from netproto.discovery import find_tables
-
     try:
-        tables = asyncio.run(find_tables(interfaces, args.timeout))
+        tables = asyncio.run(find_and_probe_tables(interfaces, args.timeout))
     except OSError as error:
         print(f"ono99 list: cannot use mDNS on {', '.join(interfaces)}: {error}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps([table.as_dict() for table in tables], indent=2))
+        print(json.dumps([{**table.as_dict(), "answering": answering}
+                          for table, answering in tables], indent=2))
     elif tables:
         print(format_tables(tables))
     else:
@@ -59,8 +63,28 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def format_tables(tables: Sequence[DiscoveredTable]) -> str:
-    """The tables as aligned plain-text columns under a header line."""
+async def find_and_probe_tables(
+    interfaces: Sequence[str], timeout: float
+) -> list[tuple[DiscoveredTable, bool]]:
+    """The tables found within `timeout` seconds, sorted by name, each with whether it answers."""
+    import asyncio
+
+    from netproto.discovery import find_tables
+    from netproto.reachability import MAX_CONCURRENT_PROBES, any_answers
+
+    tables = await find_tables(interfaces, timeout)
+    slots = asyncio.Semaphore(MAX_CONCURRENT_PROBES)
+
+    async def probe(table: DiscoveredTable) -> bool:
+        async with slots:
+            return await any_answers(table.info.addresses, table.info.port)
+
+    answers = await asyncio.gather(*(probe(table) for table in tables))
+    return list(zip(tables, answers, strict=True))
+
+
+def format_tables(tables: Sequence[tuple[DiscoveredTable, bool]]) -> str:
+    """The tables (each with whether it answers) as aligned plain-text columns under a header."""
     rows = [_COLUMNS] + [
         (
             table.info.name,
@@ -70,8 +94,9 @@ def format_tables(tables: Sequence[DiscoveredTable]) -> str:
             f"{table.info.seats_taken}/{table.info.seats_total}",
             table.info.state.value,
             "yes" if table.info.password_required else "no",
+            "yes" if answering else "no",
         )
-        for table in tables
+        for table, answering in tables
     ]
     widths = [max(len(row[column]) for row in rows) for column in range(len(_COLUMNS))]
     return "\n".join(

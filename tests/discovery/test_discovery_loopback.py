@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
@@ -61,7 +62,10 @@ async def test_table_from_another_process_is_added_updated_and_removed(
 
 async def test_ono99_list_json_reports_every_field() -> None:
     name = unique_table_name()
-    async with TableAdvertiser(sample_info(name), [LOOPBACK]) as advertiser:
+    # Something listens at the advertised port, so the table is reported as answering.
+    listener = await asyncio.start_server(lambda reader, writer: writer.close(), LOOPBACK, 0)
+    port = listener.sockets[0].getsockname()[1]
+    async with listener, TableAdvertiser(sample_info(name, port=port), [LOOPBACK]) as advertiser:
         status, stdout, stderr = await run_ono99_list("--json", "--timeout", "2.5")
 
     assert status == 0, stderr
@@ -76,29 +80,37 @@ async def test_ono99_list_json_reports_every_field() -> None:
             "seats_total": 4,
             "state": "waiting",
             "password_required": True,
-            "port": 9099,
+            "port": port,
             "addresses": [LOOPBACK],
             "ssh_port": 2222,
+            "answering": True,
         }
     ]
 
 
 async def test_ono99_list_prints_a_readable_table() -> None:
     name = unique_table_name("Café ♠")
-    async with TableAdvertiser(sample_info(name, password_required=False), [LOOPBACK]):
-        status, stdout, _ = await run_ono99_list("--timeout", "2.5")
+    # A port held bound but not listening, like a host killed without a goodbye: refused.
+    with socket.socket() as closed:
+        closed.bind((LOOPBACK, 0))
+        port = closed.getsockname()[1]
+        info = sample_info(name, password_required=False, port=port)
+        async with TableAdvertiser(info, [LOOPBACK]):
+            status, stdout, _ = await run_ono99_list("--timeout", "2.5")
 
     assert status == 0
     header, *rows = stdout.splitlines()
-    assert header.split() == ["TABLE", "HOST", "ADDRESS", "RULES", "SEATS", "STATE", "PASSWORD"]
+    assert header.split() == ["TABLE", "HOST", "ADDRESS", "RULES", "SEATS", "STATE", "PASSWORD",
+                              "REACHABLE"]
     ours = [row for row in rows if row.startswith(name)]
     assert len(ours) == 1
     assert ours[0][len(name) :].split() == [
         "Ann",
-        "127.0.0.1:9099",
+        f"127.0.0.1:{port}",
         "classic",
         "1/4",
         "waiting",
+        "no",
         "no",
     ]
 

@@ -51,8 +51,10 @@ async def test_table_hosted_in_one_namespace_is_listed_in_the_other(
     )
 
     assert status == 0, stderr
+    # Nothing listens at the advertised port in the host's namespace: refused, not answering.
     assert json.loads(stdout) == [
-        {"service_name": child.service_name, **table_fields(name), "addresses": [lan.host_address]}
+        {"service_name": child.service_name, **table_fields(name), "addresses": [lan.host_address],
+         "answering": False}
     ]
 
 
@@ -196,6 +198,7 @@ async def test_a_game_is_found_joined_and_played_across_the_lan(
         assert status == 0, stderr
         [table] = tables_named(json.loads(stdout), name)
         assert table["addresses"] == [lan.host_address]
+        assert table["answering"] is True  # probed across the veth pair
 
         bot = await asyncio.create_subprocess_exec(
             *lan.exec_prefix(lan.guest_ns), sys.executable, "-m", "ono99tui", "bot",
