@@ -295,6 +295,7 @@ class TableAdvertiser:
             try:
                 if self._registered is not None:
                     goodbye = await self._zeroconf.async_unregister_service(self._registered)
+                    _drop_queued_answers(self._zeroconf.zeroconf)
                     await goodbye
             finally:
                 self._registered = None
@@ -348,9 +349,9 @@ class TableBrowser:
         self._resolve_timeout_ms = resolve_timeout * 1000
         self._tables: dict[str, DiscoveredTable] = {}
         self._resolving: dict[str, asyncio.Task[None]] = {}
-        # Names zeroconf has reported added and not yet removed. A host's goodbye leaves its
-        # records in the cache for a second, and zeroconf may still report an "update" for
-        # the name then: resolving it from the cache brought a withdrawn table back for good.
+        # Names zeroconf has reported added and not yet removed. zeroconf reports an "update"
+        # for any fresh SRV/TXT/A record of a name, even one whose PTR is gone (a late answer
+        # from a host that has just left): resolving it would bring a withdrawn table back.
         self._present: set[str] = set()
         self._subscribers: set[asyncio.Queue[TableEvent | None]] = set()
         self._zeroconf: AsyncZeroconf | None = None
@@ -506,6 +507,21 @@ async def find_tables(interfaces: Sequence[str], timeout: float) -> list[Discove
         await asyncio.sleep(timeout)
         tables = browser.tables
     return sorted(tables.values(), key=lambda table: (table.info.name.casefold(), table.service_name))
+
+
+def _drop_queued_answers(zeroconf: Zeroconf) -> None:
+    """Forget the multicast answers `zeroconf` has queued and not sent yet.
+
+    zeroconf holds a multicast answer back 20-120 ms (a second more for a record it sent
+    in the last second: RFC 6762 §6 and §14) and sends it even if the service is
+    unregistered meanwhile. A question from another lobby just before the goodbye was
+    then answered between the goodbyes, with the full 75-minute TTL: every lobby added
+    the withdrawn table back and kept it, because a browser ignores a packet identical to
+    one it heard in the last 0.8 s, so the goodbye's two repeats were dropped. The
+    advertiser's zeroconf serves only its own table: everything queued is about it.
+    """
+    for outgoing in (zeroconf.out_queue, zeroconf.out_delay_queue):
+        outgoing.queue.clear()
 
 
 def _check_text(field_name: str, value: object) -> None:
