@@ -17,7 +17,13 @@ from discovery_helpers import about, table_fields, unique_table_name, wait_for_e
 from zeroconf import DNSIncoming, DNSOutgoing, DNSPointer, DNSQuestion, IPVersion
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
-from netproto.discovery import TableAdvertiser, TableBrowser, TableChange, TableEvent, TableInfo
+from netproto.discovery import (
+    TableAdvertiser,
+    TableBrowser,
+    TableChange,
+    TableEvent,
+    TableInfo,
+)
 
 LOOPBACK = "127.0.0.1"
 MDNS_GROUP = ("224.0.0.251", 5353)
