@@ -43,6 +43,7 @@ from netproto.messages import (
     View,
     Welcome,
 )
+from netproto.receiving import BufferedReceiver
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +122,7 @@ class ClientSettings:
     max_frame_size: int = MAX_FRAME_SIZE
 
 
-class _Link(asyncio.Protocol):
+class _Link(BufferedReceiver):
     """One TCP connection as an asyncio Protocol around a client `Connection`.
 
     Bytes are turned into events right in `data_received` and handed to `listener`, so a
@@ -130,6 +131,7 @@ class _Link(asyncio.Protocol):
     """
 
     def __init__(self, max_frame_size: int) -> None:
+        super().__init__()
         self.connection = Connection(Role.CLIENT, max_frame_size=max_frame_size,
                                      error_budget=1 << 30)
         self.transport: asyncio.Transport | None = None
@@ -141,7 +143,7 @@ class _Link(asyncio.Protocol):
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
 
-    def data_received(self, data: bytes) -> None:
+    def data_received(self, data: memoryview) -> None:
         self.last_received = time.monotonic()
         self._handle(data)
 
@@ -155,7 +157,7 @@ class _Link(asyncio.Protocol):
         else:
             self._finish("connection-lost", str(exc))
 
-    def _handle(self, data: bytes) -> None:
+    def _handle(self, data: bytes | memoryview) -> None:
         connection = self.connection
         connection.feed(data)
         while (event := connection.next_event()) is not None:

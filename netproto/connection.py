@@ -137,7 +137,7 @@ class Connection:
 
     # --- incoming ------------------------------------------------------------------------
 
-    def receive_data(self, data: bytes) -> list[Event]:
+    def receive_data(self, data: bytes | memoryview) -> list[Event]:
         """Feed bytes from the peer (b"" means end of stream); return every event they make.
 
         Each frame is checked against the state as it stands once the frames before it
@@ -150,7 +150,7 @@ class Connection:
             events.append(event)
         return events
 
-    def feed(self, data: bytes) -> None:
+    def feed(self, data: bytes | memoryview) -> None:
         """Buffer bytes from the peer (b"" means end of stream) for `next_event`."""
         if self.state is State.CLOSED or self._eof:
             return

@@ -81,7 +81,7 @@ class FrameDecoder:
         """Bytes received but not yet part of a complete frame."""
         return len(self._buffer)
 
-    def feed(self, data: bytes) -> list[dict[str, Any] | ProtocolError]:
+    def feed(self, data: bytes | memoryview) -> list[dict[str, Any] | ProtocolError]:
         """Add bytes; return each complete frame's map, or the error its body caused.
 
         A fatal error (an oversize length) is returned last and the decoder then ignores

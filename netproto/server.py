@@ -28,6 +28,7 @@ from netproto.errors import (
 )
 from netproto.framing import MAX_FRAME_SIZE
 from netproto.messages import Bye, Error, Message, Ping, Pong
+from netproto.receiving import BufferedReceiver
 
 log = logging.getLogger(__name__)
 
@@ -120,8 +121,9 @@ class Peer:
         return f"<Peer {self.id} {self.address} {self.state.value}>"
 
 
-class _PeerProtocol(asyncio.Protocol):
+class _PeerProtocol(BufferedReceiver):
     def __init__(self, server: Server) -> None:
+        super().__init__()
         self._server = server
         self._peer: Peer | None = None
 
@@ -140,7 +142,7 @@ class _PeerProtocol(asyncio.Protocol):
             return
         self._server._peers[peer.id] = peer
 
-    def data_received(self, data: bytes) -> None:
+    def data_received(self, data: memoryview) -> None:
         peer = self._peer
         if peer is None or peer.state is State.CLOSED:
             return
@@ -223,7 +225,7 @@ class Server:
                 break
             await asyncio.sleep(0)
 
-    def _pump(self, peer: Peer, data: bytes) -> None:
+    def _pump(self, peer: Peer, data: bytes | memoryview) -> None:
         # One event at a time: the application's replies to a frame (which may change the
         # connection's state) happen before the next frame is checked against that state.
         connection = peer.connection

@@ -32,6 +32,26 @@ async def test_client_handshake_and_move(echo_server: tuple[Server, EchoTable]) 
     await client.close()
 
 
+async def test_frames_larger_than_one_read_arrive_whole_both_ways(
+        echo_server: tuple[Server, EchoTable]) -> None:
+    # Both ends read into one reused buffer: a frame that takes several reads, and several
+    # frames in one read, must come out whole and in order.
+    server, table = echo_server
+    client = await TableClient.connect("127.0.0.1", server.port, name="Ann",
+                                       settings=FAST_CLIENT)
+    await client.ready()
+    await client.wait_for(Lobby, 1, lambda m: m.phase == "playing")
+    big = {"pad": "x" * (MAX_FRAME_SIZE - 200)}
+    for seq, move in enumerate([big, {"card": 1}, big, {"card": 2}, {"card": 3}]):
+        await client.send_move(move, seq=seq)
+    views = [await client.wait_for(View, 3) for _ in range(5)]
+    assert [view.seq for view in views] == [1, 2, 3, 4, 5]
+    assert [view.view for view in views] == [big, {"card": 1}, big, {"card": 2}, {"card": 3}]
+    assert [move for _, move in table.moves] == [big, {"card": 1}, big, {"card": 2},
+                                                  {"card": 3}]
+    await client.close()
+
+
 async def test_oversize_frame_closes_only_that_connection(
         echo_server: tuple[Server, EchoTable]) -> None:
     server, table = echo_server
