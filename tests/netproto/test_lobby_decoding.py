@@ -1,0 +1,80 @@
+"""Lobby messages and their seats: the one-expression checks agree with the field-by-field
+ones on every map, right or wrong."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from netproto.errors import BadMessage
+from netproto.messages import (
+    MAX_NAME_FIELD,
+    MAX_SEATS_LISTED,
+    MAX_SEQ,
+    Lobby,
+    SeatInfo,
+)
+
+RIGHT_SEAT = {"seat": 3, "name": "Ann", "kind": "human", "ready": False, "connected": True}
+RIGHT_LOBBY = {"kind": "lobby", "phase": "finished", "seats": [RIGHT_SEAT], "host_seat": 0,
+               "you": 3, "capacity": 4, "spectators": 1, "options": {"preset": "2022"},
+               "results": {"winners": [3]}}
+MISSING = object()
+# Every field gets every one of these in turn: right values, values on and just past a
+# limit, and values of each wrong type (bool and float where an int belongs, too).
+EDGE_VALUES = [MISSING, True, False, None, -1, 0, MAX_SEATS_LISTED, MAX_SEATS_LISTED + 1,
+               MAX_SEQ, MAX_SEQ + 1, 1.0, "", "x" * MAX_NAME_FIELD,
+               "x" * (MAX_NAME_FIELD + 1), "human", "bot", "resigned", "alien", "waiting",
+               "playing", b"human", ["human"], [], {"kind": "human"}, {}]
+
+
+def edits(right: dict[str, Any]) -> list[Any]:
+    return [pytest.param(field, value, id=f"{field}={value!r:.12}")
+            for field in [*right, "extra"] for value in EDGE_VALUES]
+
+
+def edited(right: dict[str, Any], field: str, value: Any) -> dict[str, Any]:
+    data = dict(right)
+    if value is MISSING:
+        data.pop(field, None)
+    else:
+        data[field] = value
+    return data
+
+
+def decoded(decode: Any, *arguments: Any) -> object:
+    try:
+        return decode(*arguments)
+    except BadMessage as error:
+        return f"BadMessage: {error.reason}"
+
+
+@pytest.mark.parametrize(("field", "value"), edits(RIGHT_SEAT))
+def test_seat_paths_accept_and_refuse_the_same_maps(field: str, value: Any) -> None:
+    data = edited(RIGHT_SEAT, field, value)
+    assert decoded(SeatInfo.from_wire, data) == decoded(SeatInfo.checked_from_wire, data)
+
+
+@pytest.mark.parametrize(("field", "value"), edits(RIGHT_LOBBY))
+def test_lobby_paths_accept_and_refuse_the_same_maps(field: str, value: Any) -> None:
+    data = edited(RIGHT_LOBBY, field, value)
+    assert decoded(Lobby.from_wire, data) == decoded(Lobby.checked_from_wire, data)
+
+
+@given(st.builds(dict, seat=st.integers(0, MAX_SEATS_LISTED), name=st.text(max_size=30),
+                 kind=st.sampled_from(["human", "bot", "resigned"]), ready=st.booleans(),
+                 connected=st.booleans()))
+def test_right_seats_decode_alike(data: dict[str, Any]) -> None:
+    assert SeatInfo.from_wire(data) == SeatInfo.checked_from_wire(data) == SeatInfo(**data)
+
+
+def test_a_wrong_field_is_named() -> None:
+    with pytest.raises(BadMessage) as error:
+        SeatInfo.from_wire({**RIGHT_SEAT, "ready": 1})
+    assert error.value.reason == "lobby.seats.ready must be true or false"
+    with pytest.raises(BadMessage) as error:
+        Lobby.from_wire({**RIGHT_LOBBY, "you": MAX_SEATS_LISTED + 1})
+    assert error.value.reason == f"lobby.you must be between 0 and {MAX_SEATS_LISTED}"
