@@ -1,31 +1,36 @@
 """Move latency on loopback, beside a bare asyncio msgpack echo measured in the same run.
 
-    python bench/latency.py [--samples N]
+    python bench/latency.py [--samples N] [--in-process]
 
 Prints ONE JSON object:
 - `echo_rtt_us`: a length-prefixed msgpack map sent to a bare asyncio echo server and
   read back (the floor any request/response over this loop and socket can reach);
 - `move_to_own_view_us`: a TableClient plays a move at a 2-seat table (the other seat a
-  host bot with no delay) and waits for its own next view;
+  host bot, which answers 2 ms later) and waits for its own next view;
 - `eight_seats_last_view_us`: at an 8-seat table of TableClients, from one seat's move
-  until the last of the 8 seats has its new view;
+  until the last of the 8 seats has taken its new view;
 each with p50/p99 in microseconds, plus the p50 ratio to the echo and the targets of
-issue 3 (p50 within 4x the echo; all 8 seats within 2 ms at p99). Beside them, CPU time
-(not wall time, so other jobs on the machine barely change it): `server_cpu_per_move_us`,
-what the table spends on one move from the decoded frame to the last seat's view encoded,
-with no sockets (2, 4 and 8 seats), and `echo_server_cpu_per_message_us`, the echo
-server's msgpack decode + encode of the same move frame.
+issue 3 (p50 within 4x the echo; all 8 seats within 2 ms at p99). The three are taken in
+alternating blocks of 50 for the whole run, so the echo is measured across the same seconds
+as the moves it is compared with. Beside them, CPU time (not wall time, so other jobs on
+the machine barely change it): `server_cpu_per_move_us`, what the table spends on one move
+from the decoded frame to the last seat's view encoded, with no sockets (2, 4 and 8 seats),
+and `echo_server_cpu_per_message_us`, the echo server's msgpack decode + encode of the same
+move frame.
 
 Each server (the echo and the tables) runs in its own child process, as a host does; the
-clients share this process's event loop. Both measurements pay the same costs: loopback
-TCP, one server process, one client loop. `--in-process` runs the servers in the clients'
-loop instead (no process switches: steadier on a busy machine).
+clients share this process's event loop (so the eight seats' clients decode their views one
+after another, where eight players' machines would do it at once). Both measurements pay
+the same costs: loopback TCP, one server process, one client loop. `--in-process` runs the
+servers in the clients' loop instead (no process switches, but the server's work and the
+eight clients' work then queue for one core).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import platform
@@ -106,8 +111,8 @@ async def start_server(kind: str) -> tuple[int, Any]:
         server: Any = await loop.create_server(EchoProtocol, "127.0.0.1", 0)
         return server.sockets[0].getsockname()[1], server
     seats = int(kind.removeprefix("table"))
-    # With a bot in seat 2 of 2 it waits 2 ms, so its own move never lands inside the
-    # measured round trip (the default delay is 0.6 s anyway).
+    # With a bot in seat 2 of 2 it waits 2 ms, so its move never lands inside the measured
+    # round trip; the sampler waits for it, unmeasured (the default delay is 0.6 s anyway).
     config = TableConfig(rules=preset("2022"), capacity=seats, start_when=seats,
                          bot_delay=0.002, seed=seats)
     table = await TableServer(config, limits=LIMITS).start("127.0.0.1", 0)
@@ -158,81 +163,146 @@ class ChildServer:
         await self.process.wait()
 
 
-async def echo_round_trips(samples: int) -> list[float]:
-    async with ChildServer("echo") as port:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+class EchoSampler:
+    """Round trips of a move-sized frame through the bare asyncio msgpack echo."""
+
+    async def open(self, port: int) -> None:
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", port)
         body = msgpack.packb(SAMPLE_MOVE)
-        frame = HEADER.pack(len(body)) + body
-        times = []
-        for _ in range(samples + 50):
-            start = time.perf_counter()
-            writer.write(frame)
-            (length,) = HEADER.unpack(await reader.readexactly(4))
-            msgpack.unpackb(await reader.readexactly(length))
-            times.append(time.perf_counter() - start)
-        writer.close()
-    return times[50:]  # warm-up discarded
+        self.frame = HEADER.pack(len(body)) + body
 
-
-async def move_to_own_view(samples: int) -> list[float]:
-    async with ChildServer("table2") as port:
-        return await _own_view_samples(port, samples)
-
-
-async def _own_view_samples(port: int, samples: int) -> list[float]:
-    client = await TableClient.connect("127.0.0.1", port, name="Bench", settings=CLIENT)
-    times: list[float] = []
-    while len(times) < samples + 20:
-        view = client.view
-        if client.lobby is not None and client.lobby.phase == "finished" \
-                and client.state is State.LOBBY and not client.lobby.seats[client.seat].ready:
-            await client.ready()  # rematch
-        if (view is None or client.lobby is None or client.lobby.phase != "playing"
-                or not legal_moves_of(view)):
-            await asyncio.sleep(0.001)  # the bot's move or the rematch's deal is on its way
-            continue
-        move = legal_moves_of(view)[0]
+    async def sample(self) -> float:
         start = time.perf_counter()
-        await client.send_move(move, seq=view.seq)
+        self.writer.write(self.frame)
+        (length,) = HEADER.unpack(await self.reader.readexactly(4))
+        msgpack.unpackb(await self.reader.readexactly(length))
+        return time.perf_counter() - start
+
+    async def close(self) -> None:
+        self.writer.close()
+
+
+def ready_for_rematch(client: TableClient) -> bool:
+    """Whether the client's match is over and it has not yet said it is ready again."""
+    lobby = client.lobby
+    return (lobby is not None and lobby.phase == "finished" and client.state is State.LOBBY
+            and client.seat is not None and not lobby.seats[client.seat].ready)
+
+
+class OwnViewSampler:
+    """A player at a 2-seat table (the other seat a host bot): from its move to its own
+    next view."""
+
+    async def open(self, port: int) -> None:
+        self.client = await TableClient.connect("127.0.0.1", port, name="Bench",
+                                                settings=CLIENT)
+        await self._until_my_turn()
+
+    async def sample(self) -> float:
+        client = self.client
+        view = client.view
+        assert view is not None
+        start = time.perf_counter()
+        await client.send_move(legal_moves_of(view)[0], seq=view.seq)
         await client.wait_for(View, 10, lambda v, seq=view.seq: v.seq > seq)
-        times.append(time.perf_counter() - start)
-    await client.close()
-    return times[20:]
+        elapsed = time.perf_counter() - start
+        await self._until_my_turn()
+        return elapsed
+
+    async def _until_my_turn(self) -> None:
+        # Unmeasured: the bot's move (or the rematch's deal) arrives now, not while the
+        # other table is being measured.
+        client = self.client
+        while True:
+            if ready_for_rematch(client):
+                await client.ready()
+            view = client.view
+            if (view is not None and client.lobby is not None
+                    and client.lobby.phase == "playing" and legal_moves_of(view)):
+                return
+            await asyncio.sleep(0.0005)
+
+    async def close(self) -> None:
+        await self.client.close()
 
 
-async def eight_seats_fan_out(samples: int) -> list[float]:
-    async with ChildServer("table8") as port:
-        return await _fan_out_samples(port, samples)
+class FanOutSampler:
+    """An 8-seat table of TableClients: from one seat's move until the last of the eight
+    has taken its new view."""
 
+    async def open(self, port: int) -> None:
+        self.clients = [await TableClient.connect("127.0.0.1", port, name=f"Seat {n}",
+                                                  settings=CLIENT) for n in range(8)]
+        await self._until_someone_can_move()
 
-async def _fan_out_samples(port: int, samples: int) -> list[float]:
-    clients = [await TableClient.connect("127.0.0.1", port, name=f"Seat {n}",
-                                         settings=CLIENT) for n in range(8)]
-    times: list[float] = []
-    while len(times) < samples + 20:
-        for client in clients:
-            if client.lobby is not None and client.lobby.phase == "finished" \
-                    and client.state is State.LOBBY and not client.lobby.seats[client.seat].ready:
-                await client.ready()  # rematch
-        actor = next((c for c in clients if c.view is not None
-                      and legal_moves_of(c.view)), None)
-        if actor is None or actor.lobby is None or actor.lobby.phase != "playing":
-            await asyncio.sleep(0.001)  # the rematch's first views are on their way
-            continue
+    async def sample(self) -> float:
+        clients = self.clients
+        actor = next(c for c in clients if c.view is not None and legal_moves_of(c.view))
         view = actor.view
         assert view is not None
         seqs = [client.view.seq if client.view else 0 for client in clients]
-        move = legal_moves_of(view)[0]
         start = time.perf_counter()
-        await actor.send_move(move, seq=view.seq)
+        await actor.send_move(legal_moves_of(view)[0], seq=view.seq)
         # One waiter takes each seat's view in turn (a view already queued is taken without
         # waiting): eight harness tasks to wake would only add their own scheduling.
         for client, seq in zip(clients, seqs):
             await client.wait_for(View, 10, lambda v, seq=seq: v.seq > seq)
-        times.append(time.perf_counter() - start)
-    for client in clients:
-        await client.close()
-    return times[20:]
+        elapsed = time.perf_counter() - start
+        await self._until_someone_can_move()
+        return elapsed
+
+    async def _until_someone_can_move(self) -> None:
+        # Unmeasured: after a match, once every seat has heard it is over, all eight say
+        # they are ready and the rematch is dealt to all of them before anything else is
+        # measured.
+        clients = self.clients
+        while True:
+            if all(ready_for_rematch(client) for client in clients):
+                dealt = [client.view.seq if client.view else 0 for client in clients]
+                for client in clients:
+                    await client.ready()
+                for client, seq in zip(clients, dealt):
+                    await client.wait_for(View, 10, lambda v, seq=seq: v.seq > seq)
+            if any(client.view is not None and client.lobby is not None
+                   and client.lobby.phase == "playing" and legal_moves_of(client.view)
+                   for client in clients):
+                return
+            await asyncio.sleep(0.0005)
+
+    async def close(self) -> None:
+        for client in self.clients:
+            await client.close()
+
+
+BLOCK = 50  # samples of one kind taken back to back before the next kind's turn
+
+
+async def interleaved_samples(samples: int) -> dict[str, list[float]]:
+    """Echo round trips, own-view round trips and 8-seat fan-outs, in alternating blocks.
+
+    The blocks take turns for the whole run, so the baseline is measured across the same
+    seconds as what it is compared with: a machine that gets busier or quieter halfway
+    through moves both alike. Within a block the measurements run back to back, as they
+    would one after another. Each table is let settle (the bot's reply, a rematch's deal)
+    before the next measurement, so nothing of one table arrives while another is measured.
+    The first round of blocks warms up and is not kept.
+    """
+    async with contextlib.AsyncExitStack() as stack:
+        ports = {kind: await stack.enter_async_context(ChildServer(kind))
+                 for kind in ("echo", "table2", "table8")}
+        samplers: dict[str, Any] = {"echo": EchoSampler(), "own": OwnViewSampler(),
+                                    "fan_out": FanOutSampler()}
+        for (name, sampler), kind in zip(samplers.items(), ports):
+            await sampler.open(ports[kind])
+            stack.push_async_callback(sampler.close)
+        times: dict[str, list[float]] = {name: [] for name in samplers}
+        rounds = -(-samples // BLOCK)
+        for round_no in range(1 + rounds):
+            for name, sampler in samplers.items():
+                block = [await sampler.sample() for _ in range(BLOCK)]
+                if round_no > 0:
+                    times[name].extend(block)
+        return {name: values[:samples] for name, values in times.items()}
 
 
 class MemoryPeer:
@@ -289,9 +359,10 @@ async def server_cpu_per_move(seats: int, moves: int) -> float:
 
 
 async def main(samples: int) -> dict[str, Any]:
-    echo = percentiles(await echo_round_trips(samples))
-    own = percentiles(await move_to_own_view(samples))
-    fan_out = percentiles(await eight_seats_fan_out(samples))
+    times = await interleaved_samples(samples)
+    echo = percentiles(times["echo"])
+    own = percentiles(times["own"])
+    fan_out = percentiles(times["fan_out"])
     ratio = round(own["p50"] / echo["p50"], 2)
     body = msgpack.packb(SAMPLE_MOVE)
     start = time.process_time()
