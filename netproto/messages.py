@@ -334,9 +334,28 @@ class Lobby(Message):
 
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> Lobby:
-        seats = _get(data, "seats", cls.kind)
-        if not isinstance(seats, list) or len(seats) > MAX_SEATS_LISTED:
-            raise BadMessage(f"lobby.seats must be a list of at most {MAX_SEATS_LISTED} maps")
+        seats = cls._seat_list(data)
+        # Every client decodes every lobby (a full table's match end sends eight at once):
+        # the common case is checked in one expression, as for SeatInfo; anything else goes
+        # through the field-by-field checks, which say what is wrong.
+        phase, host_seat, you = data.get("phase"), data.get("host_seat"), data.get("you")
+        capacity, spectators = data.get("capacity", 0), data.get("spectators", 0)
+        options, results = data.get("options", {}), data.get("results", {})
+        if (type(phase) is str and phase in PHASES
+                and (host_seat is None
+                     or type(host_seat) is int and 0 <= host_seat <= MAX_SEATS_LISTED)
+                and (you is None or type(you) is int and 0 <= you <= MAX_SEATS_LISTED)
+                and type(capacity) is int and 0 <= capacity <= MAX_SEATS_LISTED
+                and type(spectators) is int and 0 <= spectators <= MAX_SEQ
+                and type(options) is dict and type(results) is dict):
+            return cls(phase, tuple(SeatInfo.from_wire(seat) for seat in seats), host_seat,
+                       you, capacity, spectators, options, results)
+        return cls.checked_from_wire(data)
+
+    @classmethod
+    def checked_from_wire(cls, data: dict[str, Any]) -> Lobby:
+        """`from_wire` field by field: the same result, or the BadMessage naming the field."""
+        seats = cls._seat_list(data)
         return cls(
             phase=_choice(data, "phase", cls.kind, PHASES),
             seats=tuple(SeatInfo.from_wire(seat) for seat in seats),
@@ -348,6 +367,13 @@ class Lobby(Message):
             options=_map(data, "options", cls.kind, default=True),
             results=_map(data, "results", cls.kind, default=True),
         )
+
+    @classmethod
+    def _seat_list(cls, data: dict[str, Any]) -> list[Any]:
+        seats = _get(data, "seats", cls.kind)
+        if not isinstance(seats, list) or len(seats) > MAX_SEATS_LISTED:
+            raise BadMessage(f"lobby.seats must be a list of at most {MAX_SEATS_LISTED} maps")
+        return seats
 
 
 @dataclass(frozen=True)
