@@ -319,14 +319,27 @@ class TableClient:
 
         Raises ClientError if the session closes first.
         """
+        queue = self._queue
+        # What has already arrived is looked through first, with no timer armed.
+        while not queue.empty():
+            item = queue.get_nowait()
+            if self._wanted(item, kind, predicate):
+                return item
         # asyncio.timeout rather than wait_for: no task per call on the move path.
         async with asyncio.timeout(timeout):
             while True:
-                item = await self._queue.get()
-                if isinstance(item, kind) and (predicate is None or predicate(item)):
+                item = await queue.get()
+                if self._wanted(item, kind, predicate):
                     return item
-                if isinstance(item, Closed):
-                    raise ClientError(item.code, item.reason)
+
+    @staticmethod
+    def _wanted(item: Incoming, kind: type[Any], predicate: Any) -> bool:
+        """Whether `wait_for` is done with `item`; raises ClientError once the session closed."""
+        if isinstance(item, kind) and (predicate is None or predicate(item)):
+            return True
+        if isinstance(item, Closed):
+            raise ClientError(item.code, item.reason)
+        return False
 
     # --- sending -------------------------------------------------------------------------
 

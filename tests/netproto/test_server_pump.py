@@ -5,7 +5,15 @@ from __future__ import annotations
 import asyncio
 import struct
 
-from netproto.client import ClientSettings, Disconnected, Reconnected, TableClient
+import pytest
+
+from netproto.client import (
+    ClientError,
+    ClientSettings,
+    Disconnected,
+    Reconnected,
+    TableClient,
+)
 from netproto.framing import MAX_FRAME_SIZE, encode_frame
 from netproto.messages import Lobby, View, Welcome
 from netproto.server import Server
@@ -49,6 +57,31 @@ async def test_frames_larger_than_one_read_arrive_whole_both_ways(
     assert [view.view for view in views] == [big, {"card": 1}, big, {"card": 2}, {"card": 3}]
     assert [move for _, move in table.moves] == [big, {"card": 1}, big, {"card": 2},
                                                   {"card": 3}]
+    await client.close()
+
+
+async def test_wait_for_takes_what_already_arrived_and_reports_the_close(
+        echo_server: tuple[Server, EchoTable]) -> None:
+    server, table = echo_server
+    client = await TableClient.connect("127.0.0.1", server.port, name="Ann",
+                                       settings=FAST_CLIENT)
+    await client.ready()
+    await client.wait_for(Lobby, 1, lambda m: m.phase == "playing")
+    for seq in range(3):
+        await client.send_move({"card": seq}, seq=seq)
+    await client.wait_for(View, 1, lambda v: v.seq == 3)
+    # That wait took views 1 to 3 off the queue: with nothing new, the next one times out.
+    with pytest.raises(TimeoutError):
+        await client.wait_for(View, 0.05)
+    await client.send_move({"card": 9}, seq=3)
+    await client.send_move({"card": 10}, seq=4)
+    await asyncio.sleep(0.2)  # both views are queued before the wait starts
+    view = await client.wait_for(View, 0, lambda v: v.seq == 5)  # no waiting needed
+    assert view.view == {"card": 10}
+    table.peers[0].close("kicked", "bye now")
+    with pytest.raises(ClientError) as error:
+        await client.wait_for(View, 1)
+    assert error.value.code == "kicked"
     await client.close()
 
 
