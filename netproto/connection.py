@@ -197,8 +197,8 @@ class Connection:
         if type(message) not in allowed:
             reason = f"{message.kind!r} is not allowed in state {self.state.value}"
             if self.role is Role.SERVER and type(message) in _CROSSING.get(self.state, ()):
-                raise CrossedMessage(reason)
-            raise UnexpectedMessage(reason)
+                raise CrossedMessage(reason, ref=message.kind)
+            raise UnexpectedMessage(reason, ref=message.kind)
         if isinstance(message, (Hello, Resume, Welcome)) and message.proto != PROTOCOL_VERSION:
             raise VersionMismatch(
                 f"this side speaks protocol {PROTOCOL_VERSION}, the peer {message.proto}"

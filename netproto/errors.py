@@ -19,9 +19,11 @@ class ProtocolError(Exception):
     # Whether it uses up one of the bad messages a connection is allowed (its error budget).
     charged: bool = True
 
-    def __init__(self, reason: str = "") -> None:
+    def __init__(self, reason: str = "", *, ref: str | None = None) -> None:
         super().__init__(reason or self.code)
         self.reason = reason or self.code
+        # The kind of the message refused, when the error is about one message.
+        self.ref = ref
 
 
 class FrameTooLarge(ProtocolError):

@@ -260,7 +260,7 @@ class Server:
         if error.fatal:
             peer.close(error.code, error.reason)
         else:
-            peer.send(Error(code=error.code, reason=error.reason))
+            peer.send(Error(code=error.code, reason=error.reason, ref=error.ref))
 
     def _forget(self, peer: Peer, code: str, reason: str) -> None:
         self._peers.pop(peer.id, None)

@@ -132,7 +132,8 @@ async def test_moves_crossing_the_end_of_a_match_never_add_up_to_a_close(
     assert (await peer.next())["kind"] == "lobby"
     for _ in range(12):
         await peer.send({"kind": "move", "seq": 1, "move": {"card": 5}})
-        assert (await peer.next())["code"] == "unexpected-message"
+        refusal = await peer.next()
+        assert refusal["code"] == "unexpected-message" and refusal["ref"] == "move"
     await peer.send({"kind": "ready", "ready": True})
     lobby = await peer.next()
     assert lobby["kind"] == "lobby" and lobby["phase"] == "playing"
