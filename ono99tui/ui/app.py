@@ -71,6 +71,17 @@ ScreenSource = Screen[Any] | Callable[[], Screen[Any]]
 
 # A theme for 16-colour terminals: the built-in ANSI theme uses green for both "success"
 # and "accent", and the cards need them apart.
+# What a seated player sends in the lobby or during a match (netproto's LOBBY and SEATED).
+_SEATED_REQUESTS = frozenset({"move", "ready", "start", "add_bot", "remove_bot", "set_options"})
+
+
+def crossed_on_the_wire(code: str, ref: str | None) -> bool:
+    """Whether a refusal only means our message crossed the table's change of state on the
+    wire (docs/PROTOCOL.md §2): a move chosen from a view just replaced (`stale-seq`), a move
+    that arrived after the match ended, a `ready` after the rematch was dealt."""
+    return code == "stale-seq" or (code == "unexpected-message" and ref in _SEATED_REQUESTS)
+
+
 SIXTEEN_COLOUR_THEME = replace(BUILTIN_THEMES["ansi-dark"], name="ono99-16", accent="ansi_magenta")
 
 
@@ -285,6 +296,13 @@ class Ono99App(App[None]):
             return
         if message.ref == "move":
             self._move_sent_at = None  # the move was refused: the view shown is still current
+        if crossed_on_the_wire(message.code, message.ref):
+            # Not a mistake: the table changed (another seat played, the match ended, the
+            # rematch was dealt) while this went to it, and what changed is on its way.
+            if message.ref == "move":
+                self.notify("The table moved on before your move reached it: look again.",
+                            title="Not played", severity="warning", timeout=4)
+            return
         reason = message.reason or message.code.replace("-", " ")
         self.notify(reason, title="The table said no", severity="error", timeout=6)
 
