@@ -1,10 +1,13 @@
-"""Keep Python's cyclic garbage collector off the objects a host keeps for its whole life.
+"""Keep Python's cyclic garbage collector off the objects a host or the app keeps for its
+whole life.
 
 A running host holds tens of thousands of objects made at start-up (modules, classes,
-functions; with the app, Textual's too) that will never be garbage. Every full collection
-walks all of them again: ≈ 10 ms measured on the latency bench's 2-core machine, a pause
-that lands on whichever move's views are being sent at that moment. Frozen (`gc.freeze`),
-they are skipped, and a full collection only looks at what the game made since.
+functions; with the app, Textual's widgets and styles too) that will never be garbage.
+Every full collection walks all of them again: ≈ 10 ms in the latency bench's table
+process, 16-35 ms in a running app (measured on the 2-core machine the figures in the docs
+come from), a pause that lands on whichever move's views are being sent or drawn at that
+moment. Frozen (`gc.freeze`), they are skipped, and a full collection only looks at what
+the game made since.
 """
 
 from __future__ import annotations

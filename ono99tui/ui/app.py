@@ -28,6 +28,7 @@ the app sends. Nothing from the network reaches a widget without going through h
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
@@ -39,6 +40,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
+from ono99tui.heap import freeze_startup_objects
 from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
 from ono99tui.ui.hangup_driver import HangupAwareDriver, TerminalHungUp
 from ono99tui.ui.messages import (
@@ -71,6 +73,9 @@ ScreenSource = Screen[Any] | Callable[[], Screen[Any]]
 
 # A theme for 16-colour terminals: the built-in ANSI theme uses green for both "success"
 # and "accent", and the cards need them apart.
+# Seconds from start-up until the app's long-lived objects are frozen (ono99tui/heap.py).
+SETTLE_SECONDS = 2.0
+
 # What a seated player sends in the lobby or during a match (netproto's LOBBY and SEATED).
 _SEATED_REQUESTS = frozenset({"move", "ready", "start", "add_bot", "remove_bot", "set_options"})
 
@@ -170,6 +175,13 @@ class Ono99App(App[None]):
             # Connecting loads the protocol and the engine (and, for solo, starts a table):
             # let the first frame reach the terminal first.
             self.call_after_refresh(self.connect, self._client_factory)
+        # Once the screens and the table are built, keep the collector off them: a full
+        # collection of a running app took 16-35 ms, a stall every few seconds of play (and,
+        # in `ono99 host`, a late view for every seat). See ono99tui/heap.py.
+        self.set_timer(SETTLE_SECONDS, freeze_startup_objects)
+
+    def on_unmount(self) -> None:
+        gc.unfreeze()  # the process may go on (a test run): what dies now can be reclaimed
 
     def connect(self, client_factory: ClientFactory) -> None:
         """Connect to a table (replacing any current connection) and follow it.
