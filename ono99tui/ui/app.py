@@ -42,7 +42,8 @@ from textual.theme import BUILTIN_THEMES
 
 from ono99tui.heap import freeze_startup_objects
 from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
-from ono99tui.ui.hangup_driver import HangupAwareDriver, TerminalHungUp
+from ono99tui.ui.diffing_driver import DiffingDriver
+from ono99tui.ui.hangup_driver import TerminalHungUp
 from ono99tui.ui.messages import (
     ConnectionDropped,
     ConnectionEnded,
@@ -155,11 +156,12 @@ class Ono99App(App[None]):
     # --- start-up -------------------------------------------------------------------------
 
     def get_driver_class(self) -> type[Driver]:
-        """Textual's driver, but on Linux one that exits when the terminal goes away."""
+        """Textual's driver, but on Linux one that exits when the terminal goes away and
+        writes only the cells that change (`ono99tui.ui.diffing_driver`)."""
         from textual.drivers.linux_driver import LinuxDriver
 
         driver_class = super().get_driver_class()
-        return HangupAwareDriver if driver_class is LinuxDriver else driver_class
+        return DiffingDriver if driver_class is LinuxDriver else driver_class
 
     def on_mount(self) -> None:
         self.set_class(self.glyphs.ascii, "-ascii")
