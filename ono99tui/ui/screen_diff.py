@@ -22,6 +22,7 @@ terminal may have lost its contents (resize, suspend).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from rich.cells import get_character_cell_size
 
@@ -50,9 +51,9 @@ _HARMLESS = re.compile(
 SYNC_START = "\x1b[?2026h"
 SYNC_END = "\x1b[?2026l"
 _RESET = "\x1b[0m"
-# Clean cells between two changed ones are rewritten rather than skipped with a cursor move
-# (which costs about as many bytes as this many plain cells).
-_BRIDGE = 4
+# Unchanged cells between two changed ones are rewritten rather than skipped with a cursor
+# move when that is shorter; a cursor move is at most 9 bytes, hence at most this many.
+_BRIDGE = 9
 # The continuation of a wide character: the cell it covers to its right.
 _WIDE_TAIL = ""
 
@@ -186,59 +187,145 @@ class ScreenDiff:
         out: list[str] = []
         cells = self._cells
         for y in sorted(changed):
-            columns = sorted(changed[y])
-            if not columns:
-                continue
             row = cells[y]
-            for start, end in self._runs(row, columns):
-                self._write_run(out, row, y, start, end)
+            written_to = 0  # columns before this one are written already (or unchanged)
+            for x in _targets(row, changed[y]):
+                if x < written_to:
+                    continue  # written on the way to an earlier one
+                self._move_to(out, row, y, x)
+                self._put(out, row, y, x)
+                written_to = x + 1
         if out and self._style != "":
             out.append(_RESET)
             self._style = ""
         if self._cursor != cursor:
-            out.append(f"\x1b[{cursor[0] + 1};{cursor[1] + 1}H")
+            out.append(_cup(*cursor))
             self._cursor = cursor
         return "".join(out)
 
-    def _runs(self, row: list[Cell], columns: list[int]) -> list[tuple[int, int]]:
-        """Stretches of the row to rewrite, from first to last column inclusive."""
-        runs: list[list[int]] = []
-        for x in columns:
-            if row[x] is None:
-                continue  # lost (half a wide character overwritten): nothing known to write
-            if row[x][0] == _WIDE_TAIL:  # type: ignore[index]
-                x -= 1  # the wide character starts a cell earlier
-                if x < 0 or row[x] is None:
-                    continue
-            if runs and x <= runs[-1][1] + 1 + _BRIDGE and all(
-                row[gap] is not None for gap in range(runs[-1][1] + 1, x)
-            ):
-                runs[-1][1] = max(runs[-1][1], x)
-            else:
-                runs.append([x, x])
-        return [(start, end) for start, end in runs]
+    def _move_to(self, out: list[str], row: list[Cell], y: int, x: int) -> None:
+        """Put the cursor at (y, x): by a cursor move, or by rewriting the few unchanged
+        cells in between when that takes fewer bytes."""
+        here = self._cursor
+        if here == (y, x):
+            return
+        if here is not None and here[0] == y and 0 < x - here[1] <= _BRIDGE:
+            gap = row[here[1] : x]
+            if all(_trusted(cell) for cell in gap):
+                style = self._style
+                bridge = 0
+                for cell in gap:
+                    assert cell is not None
+                    bridge += len(_switch(style, cell[1])) + len(cell[0].encode())
+                    style = cell[1]
+                target = row[x][1]  # type: ignore[index]
+                bridge += len(_switch(style, target))
+                jump = len(_cup(y, x)) + len(_switch(self._style, target))
+                if bridge < jump:
+                    for column in range(here[1], x):
+                        self._put(out, row, y, column)
+                    return
+        out.append(_cup(y, x))
+        self._cursor = (y, x)
 
-    def _write_run(self, out: list[str], row: list[Cell], y: int, start: int, end: int) -> None:
-        position = (y, start)
-        x = start
-        while x <= end:
-            cell = row[x]
-            assert cell is not None
-            text, style = cell
-            if text == _WIDE_TAIL:
-                x += 1
-                continue
-            if self._cursor != position:
-                out.append(f"\x1b[{y + 1};{x + 1}H")
-            if self._style != style:
-                out.append(style if not self._style and style else _RESET + style)
-                self._style = style
-            out.append(text)
-            trusted = len(text) == 1 and (text.isascii() or get_character_cell_size(text) == 1)
-            x += 1
-            if x < self.width and row[x] is not None and row[x][0] == _WIDE_TAIL:  # type: ignore[index]
-                x += 1
-                trusted = False
-            # After a character whose width the terminal may see otherwise, move explicitly.
-            position = (y, x)
-            self._cursor = position if trusted else None
+    def _put(self, out: list[str], row: list[Cell], y: int, x: int) -> None:
+        """Write the cell at (y, x), the cursor being there; a wide character's tail goes
+        with it. After a character the terminal may judge wider or narrower than the model
+        does, the cursor position counts as unknown (the next cell gets a cursor move)."""
+        cell = row[x]
+        assert cell is not None
+        text, style = cell
+        if self._style != style:
+            out.append(_switch(self._style, style))
+            self._style = style
+        out.append(text)
+        self._cursor = (y, x + 1) if _trusted(cell) else None
+
+
+def _cup(y: int, x: int) -> str:
+    return f"\x1b[{y + 1};{x + 1}H"
+
+
+def _trusted(cell: Cell) -> bool:
+    """A cell the terminal surely draws one column wide (and that is not half of a wide one)."""
+    if cell is None:
+        return False
+    text = cell[0]
+    return len(text) == 1 and (text.isascii() or get_character_cell_size(text) == 1)
+
+
+def _targets(row: list[Cell], columns: set[int]) -> list[int]:
+    """The columns to write for these changed cells: a wide character's tail is written by
+    writing its head; a cell lost to half a wide character has nothing to write."""
+    targets = set()
+    for x in columns:
+        if _is_tail(row[x]):
+            x -= 1
+        if x >= 0 and row[x] is not None:
+            targets.add(x)
+    return sorted(targets)
+
+
+# SGR attributes: parameter that turns each flag off (22: both bold and faint).
+_OFF = {1: "22", 2: "22", 3: "23", 4: "24", 5: "25", 7: "27", 8: "28", 9: "29", 53: "55"}
+_COLOUR_OFF = {38: "39", 48: "49", 58: "59"}
+_SGR_PARAMS = re.compile(r"\x1b\[([\d;]*)m")
+
+
+@lru_cache(maxsize=512)
+def _attributes(style: str) -> dict[int, str] | None:
+    """The attributes a style string (SGRs after a reset) sets, each with its parameters;
+    None if it uses anything `_switch` does not know how to turn off again."""
+    attributes: dict[int, str] = {}
+    for params in _SGR_PARAMS.findall(style):
+        codes = params.split(";") if params else ["0"]
+        index = 0
+        while index < len(codes):
+            code = int(codes[index] or 0)
+            if code == 0:
+                attributes.clear()
+            elif code in _COLOUR_OFF:
+                kind = codes[index + 1] if index + 1 < len(codes) else ""
+                length = {"5": 3, "2": 5}.get(kind)
+                if length is None or index + length > len(codes):
+                    return None
+                attributes[code] = ";".join(codes[index : index + length])
+                index += length - 1
+            elif 30 <= code <= 37 or 90 <= code <= 97:
+                attributes[38] = str(code)
+            elif 40 <= code <= 47 or 100 <= code <= 107:
+                attributes[48] = str(code)
+            elif code in _OFF:
+                attributes[code] = str(code)
+            else:
+                return None
+            index += 1
+    return attributes
+
+
+@lru_cache(maxsize=4096)
+def _switch(current: str | None, target: str) -> str:
+    """The SGR that takes the terminal from style `current` (None: not known) to `target`:
+    a reset and the target's own codes, or only what differs when that is shorter."""
+    if current == target:
+        return ""
+    if not target:
+        return _RESET
+    if current is None:
+        return _RESET + target
+    full = _RESET + target if current else target
+    have, want = _attributes(current), _attributes(target)
+    if have is None or want is None:
+        return full
+    off = []
+    for attribute in have:
+        if attribute not in want:
+            off.append(_COLOUR_OFF.get(attribute) or _OFF[attribute])
+    on = [
+        value
+        for attribute, value in want.items()
+        if have.get(attribute) != value or (attribute in (1, 2) and "22" in off)
+    ]
+    codes = list(dict.fromkeys(off + on))
+    delta = "\x1b[" + ";".join(codes) + "m"
+    return delta if len(delta) < len(full) else full

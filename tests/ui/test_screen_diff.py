@@ -57,6 +57,21 @@ def test_nearby_changes_share_one_cursor_move() -> None:
     assert out == "\x1b[1;1HXbcY\x1b[4;1H"  # the run, then back to where the cursor goes
 
 
+def test_changes_left_of_where_the_last_frame_left_the_cursor_are_written() -> None:
+    screen = ScreenDiff(20, 4)
+    screen.filter(frame((1, 0, "", "abcdef"), cursor=(1, 10)))
+    out = screen.filter(frame((1, 0, "", "Abcdef"), cursor=(1, 10)))
+    assert out == "\x1b[2;1HA\x1b[2;11H"
+
+
+def test_only_the_colours_that_differ_are_sent() -> None:
+    screen = ScreenDiff(20, 4)
+    screen.filter(frame((3, 5, "", "z"), cursor=(3, 0)))
+    out = screen.filter(frame((0, 0, BLUE, "a"), (0, 1, BOLD, "b"), (0, 2, BLUE, "c"), cursor=(3, 0)))
+    # From BLUE to BOLD only bold and the foreground change; back, bold goes off again.
+    assert out == f"\x1b[1;1H{BLUE}a\x1b[1;38;5;74mb\x1b[22;38;5;32mc{RESET}\x1b[4;1H"
+
+
 def test_a_write_it_does_not_follow_goes_out_untouched_and_the_next_frame_in_full() -> None:
     screen = ScreenDiff(20, 4)
     shown = frame((0, 0, BLUE, "cards"))
@@ -172,7 +187,7 @@ def tmux_screen(stream: str, tmp_path: Path, width: int, height: int) -> str:
 
 @pytest.mark.tmux
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_the_terminal_shows_the_same_with_and_without_the_diff(seed: int, tmp_path: Path) -> None:
     width, height = 40, 12
     frames = random_frames(seed, 60, width, height)
