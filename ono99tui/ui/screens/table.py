@@ -227,7 +227,8 @@ class TableScreen(Screen[None]):
         if view is None or view.seat is None or not 0 <= index < len(cards):
             return
         card_widget = cards[index]
-        card_widget.focus()
+        if not card_widget.has_focus:
+            card_widget.focus()  # `focus` repaints the card even when it has the focus already
         slot = card_widget.slot
         if slot is None:
             return
