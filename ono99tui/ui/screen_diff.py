@@ -7,8 +7,8 @@ cards, the log, the prompt and the title are repainted: about 1,100 cells and 5-
 is felt on every key press.
 
 `ScreenDiff` keeps a model of what the terminal shows and rewrites each frame Textual writes
-into only the cells that differ from it, with one colour code per change of style. The
-picture is the same; only fewer bytes say it.
+into only the cells that differ from it, sending only the colour attributes that change.
+The picture is the same; only fewer bytes say it.
 
 It understands exactly what Textual's frames are made of — absolute cursor moves (CUP),
 colours and attributes (SGR), newlines and text — and nothing else: a write holding anything
@@ -27,7 +27,7 @@ from functools import lru_cache
 from rich.cells import get_character_cell_size
 
 # The pieces of a Textual frame: CUP, SGR, newline, carriage return, printable text.
-# Anything else (group 6) makes the write one to pass through untouched.
+# Anything else (group 7) makes the write one to pass through untouched.
 _TOKEN = re.compile(
     r"\x1b\[(\d*)(?:;(\d*))?H"  # 1, 2: cursor position (row; column), 1-based
     r"|\x1b\[([\d;]*)m"  # 3: SGR
@@ -38,14 +38,16 @@ _TOKEN = re.compile(
     re.DOTALL,
 )
 # Sequences that change modes, not what the cells show: they may pass without the model
-# forgetting anything. (Private modes, the kitty keyboard protocol, mode queries, OSC
-# strings such as the pointer shape, the bell.) The alternate screen is not among them.
+# forgetting anything. (The private modes Textual sets — cursor shown, autowrap, mouse
+# reports, focus events, bracketed paste, synchronized output, in-band resize — the kitty
+# keyboard protocol, mode queries, OSC strings such as the pointer shape, the bell.)
+# Not the alternate screen, nor any mode that clears the screen or moves the origin.
 _HARMLESS = re.compile(
-    r"(?:\x1b\[\?(?!1049)[\d;]*[hl]"
+    r"(?:\x1b\[\?{mode}(?:;{mode})*[hl]"
     r"|\x1b\[\?[\d;]*\$p"
-    r"|\x1b\[[<>=]?[\d;]*u"
+    r"|\x1b\[[<>=][\d;]*u"  # kitty keyboard (a bare CSI u would restore the cursor)
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"
-    r"|\x07)+",
+    r"|\x07)+".format(mode="(?:25|7|1000|1002|1003|1004|1005|1006|1015|1016|2004|2026|2048)"),
     re.DOTALL,
 )
 SYNC_START = "\x1b[?2026h"
@@ -89,7 +91,7 @@ class ScreenDiff:
 
     def filter(self, data: str) -> str:
         """The bytes to write instead of `data`, for the terminal to show the same thing."""
-        if _HARMLESS.fullmatch(data):
+        if not data or _HARMLESS.fullmatch(data):
             return data
         try:
             changed, cursor = self._apply(data)
@@ -105,7 +107,7 @@ class ScreenDiff:
         leaves the cursor. Raises `_Fallback` (with the model part updated) on anything it
         does not follow."""
         cells = self._cells
-        width, height = self.width, self.height
+        height = self.height
         changed: dict[int, set[int]] = {}
         broken: dict[int, set[int]] = {}
         style = ""
@@ -114,7 +116,7 @@ class ScreenDiff:
         if self._cursor is not None:
             y, x = self._cursor
         for match in _TOKEN.finditer(data):
-            row_text, column_text, sgr, newline, carriage, text, other = match.groups()
+            row_text, column_text, sgr, newline, carriage, text, _other = match.groups()
             if text is not None:
                 if y is None or x is None or not 0 <= y < height:
                     raise _Fallback

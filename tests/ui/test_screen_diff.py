@@ -90,12 +90,21 @@ def test_mode_changes_pass_without_forgetting_the_screen() -> None:
     assert screen.filter(shown) == ""
 
 
-def test_alternate_screen_switch_forgets() -> None:
+@pytest.mark.parametrize("sequence", ["\x1b[?1049h", "\x1b[?3h", "\x1b[u", "\x1b[?6h"])
+def test_a_switch_of_screen_a_clearing_mode_or_a_cursor_restore_forgets(sequence: str) -> None:
     screen = ScreenDiff(20, 4)
     shown = frame((0, 0, BLUE, "cards"))
     screen.filter(shown)
-    assert screen.filter("\x1b[?1049h") == "\x1b[?1049h"
+    assert screen.filter(sequence) == sequence
     assert "cards" in screen.filter(shown)
+
+
+def test_an_empty_write_changes_nothing() -> None:
+    screen = ScreenDiff(20, 4)
+    shown = frame((0, 0, BLUE, "cards"))
+    screen.filter(shown)
+    assert screen.filter("") == ""
+    assert screen.filter(shown) == ""
 
 
 def test_forget_with_a_new_size_writes_everything_again() -> None:
