@@ -111,6 +111,7 @@ class Ono99App(App[None]):
         Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
         Binding("f1", "rules", "Rules", show=False),
         Binding("f2", "toggle_ascii", "ASCII", show=False),
+        Binding("ctrl+l", "redraw", "Redraw", show=False),
     ]
 
     # repaint=False: an App reactive would otherwise repaint the whole screen on every
@@ -488,6 +489,15 @@ class Ono99App(App[None]):
             and not view.eliminated[view.seat]
             and self.connection_state != "closed"
         )
+
+    def action_redraw(self) -> None:
+        """Draw the whole screen again, as terminal programs do on Ctrl+L: the app writes only
+        what changes, so a terminal cleared or scribbled on from outside stays wrong until
+        then."""
+        driver = self._driver
+        if isinstance(driver, DiffingDriver):
+            driver.forget_screen()
+        self.screen.refresh()
 
     async def action_quit(self) -> None:
         """Quit; in the middle of a match, ask first."""

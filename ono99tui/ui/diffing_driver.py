@@ -4,8 +4,8 @@ Every frame Textual writes goes through a `ScreenDiff` (see `ono99tui.ui.screen_
 which keeps a model of the terminal's screen. Whatever may make the terminal lose what it
 shows makes the model forget it, so the next frame goes out in full: a new size (SIGWINCH
 or an in-band resize report) and (re)entering application mode (start, resume after a
-suspend). An empty frame (nothing changed) is not written at all, not even the
-synchronized-output brackets around it.
+suspend), and the player's Ctrl+L (`forget_screen`). An empty frame (nothing changed) is not
+written at all, not even the synchronized-output brackets around it.
 """
 
 from __future__ import annotations
@@ -45,6 +45,11 @@ class DiffingDriver(HangupAwareDriver):
     def start_application_mode(self) -> None:
         self._get_terminal_size()
         super().start_application_mode()
+
+    def forget_screen(self) -> None:
+        """Forget what the terminal shows (something else may have written on it): the next
+        frame goes out in full."""
+        self._new_sizes.append((self._screen.width, self._screen.height))
 
     def write(self, data: str) -> None:
         """Write `data`, or less that shows the same (see the module docstring)."""

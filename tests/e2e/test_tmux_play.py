@@ -68,6 +68,28 @@ def quit_and_check_exit(tmux: TmuxSession, pane: int) -> None:
     tmux.wait_for(r"\[exit 0\]", pane=pane, timeout=20)
 
 
+def test_ctrl_l_draws_a_scribbled_screen_again(tmux: TmuxSession) -> None:
+    """The app writes only the cells that change, so whatever another program writes on the
+    terminal stays until the player asks for a redraw, as in any terminal program."""
+    # Slow bots: nothing on the table changes by itself while the test looks at it.
+    tmux.start([*ONO99, "solo", "--bots", "2", "--bot-delay", "60", "--seed", "7",
+                "--name", "tess"])
+    tmux.wait_for(r"tess", timeout=30)
+    time.sleep(0.5)  # the first frames are all out
+    table = tmux.capture(0)
+    tmux.write_to_terminal("\x1b[2J\x1b[5;10HBroadcast message from root")
+    tmux.wait_for(r"Broadcast message from root", timeout=10)
+    assert "tess" not in tmux.capture(0)  # the table is gone from the terminal
+    tmux.send_keys("C-l")
+    tmux.wait_for(r"tess", timeout=10)
+    time.sleep(0.3)
+    assert tmux.capture(0) == table
+    tmux.send_keys("q")  # mid-match: the app asks first
+    tmux.wait_for(r"Quit the game\?")
+    tmux.send_keys("y")
+    tmux.wait_for(r"\[exit 0\]", timeout=20)
+
+
 def test_solo_match_to_the_end(tmux: TmuxSession) -> None:
     tmux.start([*ONO99, "solo", "--bots", "2", "--bot-delay", "0", "--seed", "7",
                 "--name", "tess"])

@@ -86,6 +86,14 @@ class TmuxSession:
         """Send tmux key names (`Enter`, `Down`, `q`, …) to a pane, in order."""
         self._tmux("send-keys", "-t", self._panes[pane], *keys)
 
+    def write_to_terminal(self, data: str, pane: int = 0) -> None:
+        """Write `data` on the pane's terminal behind the program's back, as another program
+        sharing the terminal would (a `wall` message, a background job)."""
+        tty = self._tmux("display-message", "-p", "-t", self._panes[pane],
+                         "#{pane_tty}").stdout.strip()
+        with open(tty, "w", encoding="utf-8") as terminal:
+            terminal.write(data)
+
     def send_text(self, text: str, pane: int = 0) -> None:
         """Type literal text into a pane."""
         self._tmux("send-keys", "-t", self._panes[pane], "-l", text)
