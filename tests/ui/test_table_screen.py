@@ -188,6 +188,21 @@ async def test_total_direction_limit_and_log() -> None:
         assert any(line.startswith(played[-1][:20]) for line in shown)
 
 
+async def test_the_log_follows_its_newest_line() -> None:
+    match = LocalMatch(preset("2022"), 3, seed=1)
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, match, lobby_for(3))
+        for _ in range(25):
+            match.step()
+            await match.show(app, pilot)
+        log = app.screen.query_one(EventLog)
+        assert log.line_count > log.size.height  # more than the log has rows for
+        screen = screen_text(app)
+        assert log.lines[-1].strip() in screen  # the newest line is on screen...
+        assert log.lines[0].strip() not in screen  # ...and the oldest has scrolled away
+
+
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (79, 23), (60, 18), (40, 12), (20, 6), (8, 3)])
 async def test_any_size_and_resizing_never_crash(size: tuple[int, int]) -> None:
     app = RecordingApp()

@@ -29,6 +29,12 @@ class EventLog(Log):
         super().__init__(id=id, max_lines=self.MAX_LINES)
         self.can_focus = False
 
+    @property
+    def allow_vertical_scroll(self) -> bool:
+        """Scrolling is allowed though no scrollbar is shown: Textual ties the two, and with
+        `overflow: hidden` the log would stay on its first lines for good."""
+        return self.is_scrollable
+
     def add(self, line: str) -> None:
         """Append one event, wrapped to the log's width."""
         width = self.scrollable_content_region.width or _DEFAULT_WIDTH
