@@ -90,6 +90,10 @@ _CROSSING: dict[State, frozenset[type[Message]]] = {
     State.LOBBY: CLIENT_MAY_SEND[State.SEATED],
     State.SEATED: CLIENT_MAY_SEND[State.LOBBY],
 }
+# Their kinds, for a client telling such a refusal (unexpected-message, ref=kind) apart.
+CROSSING_KINDS: frozenset[str] = frozenset(
+    message_type.kind for kinds in _CROSSING.values() for message_type in kinds - _ALWAYS
+)
 
 DEFAULT_ERROR_BUDGET = 32
 

@@ -77,15 +77,13 @@ ScreenSource = Screen[Any] | Callable[[], Screen[Any]]
 # Seconds from start-up until the app's long-lived objects are frozen (ono99tui/heap.py).
 SETTLE_SECONDS = 2.0
 
-# What a seated player sends in the lobby or during a match (netproto's LOBBY and SEATED).
-_SEATED_REQUESTS = frozenset({"move", "ready", "start", "add_bot", "remove_bot", "set_options"})
-
-
 def crossed_on_the_wire(code: str, ref: str | None) -> bool:
     """Whether a refusal only means our message crossed the table's change of state on the
     wire (docs/PROTOCOL.md §2): a move chosen from a view just replaced (`stale-seq`), a move
     that arrived after the match ended, a `ready` after the rematch was dealt."""
-    return code == "stale-seq" or (code == "unexpected-message" and ref in _SEATED_REQUESTS)
+    from netproto.connection import CROSSING_KINDS  # loaded by the time the table answers
+
+    return code == "stale-seq" or (code == "unexpected-message" and ref in CROSSING_KINDS)
 
 
 SIXTEEN_COLOUR_THEME = replace(BUILTIN_THEMES["ansi-dark"], name="ono99-16", accent="ansi_magenta")
