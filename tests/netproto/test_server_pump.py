@@ -23,6 +23,15 @@ from loopback_helpers import EchoTable, RawPeer, hello_wire
 FAST_CLIENT = ClientSettings(heartbeat_timeout=5.0, backoff_initial=0.01, reconnect_for=3.0)
 
 
+async def playing_client(server: Server) -> TableClient:
+    """Ann, seated and told the match is on (the echo table starts on her ready)."""
+    client = await TableClient.connect("127.0.0.1", server.port, name="Ann",
+                                       settings=FAST_CLIENT)
+    await client.ready()
+    await client.wait_for(Lobby, 1, lambda m: m.phase == "playing")
+    return client
+
+
 async def test_client_handshake_and_move(echo_server: tuple[Server, EchoTable]) -> None:
     server, table = echo_server
     client = await TableClient.connect("127.0.0.1", server.port, name="\x1b[2JAnn",
@@ -45,10 +54,7 @@ async def test_frames_larger_than_one_read_arrive_whole_both_ways(
     # Both ends read into one reused buffer: a frame that takes several reads, and several
     # frames in one read, must come out whole and in order.
     server, table = echo_server
-    client = await TableClient.connect("127.0.0.1", server.port, name="Ann",
-                                       settings=FAST_CLIENT)
-    await client.ready()
-    await client.wait_for(Lobby, 1, lambda m: m.phase == "playing")
+    client = await playing_client(server)
     big = {"pad": "x" * (MAX_FRAME_SIZE - 200)}
     for seq, move in enumerate([big, {"card": 1}, big, {"card": 2}, {"card": 3}]):
         await client.send_move(move, seq=seq)
@@ -63,10 +69,7 @@ async def test_frames_larger_than_one_read_arrive_whole_both_ways(
 async def test_wait_for_takes_what_already_arrived_and_reports_the_close(
         echo_server: tuple[Server, EchoTable]) -> None:
     server, table = echo_server
-    client = await TableClient.connect("127.0.0.1", server.port, name="Ann",
-                                       settings=FAST_CLIENT)
-    await client.ready()
-    await client.wait_for(Lobby, 1, lambda m: m.phase == "playing")
+    client = await playing_client(server)
     for seq in range(3):
         await client.send_move({"card": seq}, seq=seq)
     await client.wait_for(View, 1, lambda v: v.seq == 3)
