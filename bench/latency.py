@@ -52,9 +52,9 @@ from netproto.messages import View  # noqa: E402
 from netproto.server import ServerLimits  # noqa: E402
 from ono99tui.game import preset  # noqa: E402
 from ono99tui.game.codec import move_to_wire  # noqa: E402
-from ono99tui.heap import freeze_startup_objects  # noqa: E402
-from ono99tui.table import TableServer  # noqa: E402
-from ono99tui.table_config import TableConfig  # noqa: E402
+from ono99tui.gc_freeze import freeze_startup_objects  # noqa: E402
+from ono99tui.host.table import TableServer  # noqa: E402
+from ono99tui.host.settings import TableConfig  # noqa: E402
 
 HEADER = struct.Struct(">I")
 # A move frame's typical payload, so the echo carries the same bytes.
@@ -121,7 +121,7 @@ async def start_server(kind: str) -> tuple[int, Any]:
     table = await TableServer(config, limits=LIMITS).start("127.0.0.1", 0)
     if seats == 2:
         table.table.add_bot("greedy")
-    freeze_startup_objects()  # as `ono99 host` does once its table is up (ono99tui/heap.py)
+    freeze_startup_objects()  # as `ono99 host` does once its table is up (ono99tui/gc_freeze.py)
     return table.port, table
 
 
@@ -342,7 +342,7 @@ async def server_cpu_per_move(seats: int, moves: int) -> float:
     from netproto.messages import PROTOCOL_VERSION, Hello, message_from_wire
 
     from ono99tui.game import acting_seats, legal_moves
-    from ono99tui.table import Table
+    from ono99tui.host.table import Table
 
     table = Table(TableConfig(rules=preset("2022"), capacity=seats, start_when=seats,
                               bot_delay=0.0, seed=5))

@@ -36,8 +36,8 @@ import asyncssh  # noqa: E402
 
 from ono99tui.ssh import DoorConfig, start_ssh_door  # noqa: E402
 from ono99tui.ssh.pty_child import PtyChild, TerminalSize  # noqa: E402
-from ono99tui.table import TableServer  # noqa: E402
-from ono99tui.table_config import TableConfig  # noqa: E402
+from ono99tui.host.table import TableServer  # noqa: E402
+from ono99tui.host.settings import TableConfig  # noqa: E402
 
 COLUMNS, ROWS = 80, 24
 TARGET_BYTES_PER_MOVE = 3 * 1024

@@ -16,7 +16,7 @@ from ono99tui.commands.player_option import add_player_option
 from ono99tui.ssh.options import add_door_arguments, door_arguments_problem
 
 if TYPE_CHECKING:
-    from ono99tui.table_config import TableConfig
+    from ono99tui.host.settings import TableConfig
 
 HELP = "host a table on this network (--headless: no UI, for servers and tests)"
 PRESETS = ("2022", "1980", "1980-set99")
@@ -73,7 +73,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def table_config_from_args(args: argparse.Namespace, *, headless: bool) -> TableConfig:
     """The TableConfig the options describe; raises ValueError with a readable message."""
     from ono99tui.game import preset
-    from ono99tui.table_config import TableConfig
+    from ono99tui.host.settings import TableConfig
 
     start_when = args.start_when
     if start_when is None and headless:
@@ -98,15 +98,9 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     if not args.headless:
-        try:
-            from ono99tui.ui.host_launch import run_host  # type: ignore[import-not-found]
-        except ModuleNotFoundError as error:
-            if error.name is None or not error.name.startswith("ono99tui.ui"):
-                raise
-            print("ono99 host: the Textual app is not installed here; "
-                  "use `ono99 host --headless`", file=sys.stderr)
-            return 2
-        return int(run_host(args))
+        from ono99tui.commands.host_with_app import run_host
+
+        return run_host(args)
     try:
         config = table_config_from_args(args, headless=True)
     except ValueError as error:
@@ -115,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
 
     import asyncio
 
-    from ono99tui.headless import serve_headless
+    from ono99tui.host.headless import serve_headless
 
     try:
         return asyncio.run(serve_headless(args, config))

@@ -15,8 +15,8 @@ from ono99tui.commands.player_option import add_player_option
 
 if TYPE_CHECKING:
     from netproto.client import TableClient
-    from ono99tui.table import TableServer
-    from ono99tui.table_config import TableConfig
+    from ono99tui.host.table import TableServer
+    from ono99tui.host.settings import TableConfig
     from ono99tui.ui.app import Ono99App
 
 HELP = "play a match against bots right away (no network needed)"
@@ -106,7 +106,7 @@ def solo_app(
 def solo_config(*, bots: int, rules: str, seed: int | None, bot_delay: float) -> TableConfig:
     """The table settings of a solo match: one human and `bots` bots, dealt when all sit."""
     from ono99tui.game import preset
-    from ono99tui.table_config import TableConfig
+    from ono99tui.host.settings import TableConfig
 
     return TableConfig(
         name="Solo", rules=preset(rules), capacity=bots + 1, start_when=bots + 1,
@@ -125,7 +125,7 @@ async def _play(args: argparse.Namespace) -> int:
     servers: list[TableServer] = []
 
     async def start_server() -> TableServer:
-        from ono99tui.table import start_table
+        from ono99tui.host.table import start_table
 
         servers.append(await start_table(config))  # 127.0.0.1, a free port, not advertised
         return servers[-1]

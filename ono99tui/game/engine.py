@@ -56,13 +56,13 @@ from ono99tui.game.state import (
     PHASE,
     PLAYING,
     PLAYS,
-    TABLES,
+    LOOKUP,
     TOTAL,
     TURN,
     State,
     _make_state,
 )
-from ono99tui.game.tables import Tables, tables_for
+from ono99tui.game.rules_lookup import RulesLookup, lookup_for
 
 # Re-exported: callers import these from the engine.
 __all__ = [
@@ -92,7 +92,7 @@ def start_match(rules: Rules, seats: int, rng: random.Random) -> tuple[State, Ev
     """A new match: random dealer, first deal. Returns the state and the opening events."""
     if type(seats) is not int or not MIN_PLAYERS <= seats <= MAX_PLAYERS:
         raise InvalidPlayerCount(f"a match needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {seats!r}")
-    tab = tables_for(rules)
+    tab = lookup_for(rules)
     dealer = rng.randrange(seats)
     s: list[Any] = [
         rules,
@@ -161,7 +161,7 @@ def _apply_checked(state: State, move: Move, rng: random.Random) -> tuple[State,
         seat = move.seat
         card = getattr(move, "card", None)
         if type(seat) is int and 0 <= seat < state[1] and (kind is SwapFour or type(card) is Card):
-            tab: Tables = state[TABLES]
+            tab: RulesLookup = state[LOOKUP]
             canonical = tab.swap_move[seat] if kind is SwapFour else tab.play[seat][card]
             if any(legal is canonical for legal in state[LEGAL]):
                 return apply(state, canonical, rng)
@@ -327,7 +327,7 @@ def _apply_discard(state: State, seat: int, card: Card, rng: random.Random) -> t
 
 def _settle(s: list[Any], events: list[Event], rng: random.Random) -> tuple[State, Events]:
     """Resolve busts until the seat to play has a legal move (or play stops), then freeze."""
-    tab: Tables = s[TABLES]
+    tab: RulesLookup = s[LOOKUP]
     while s[PHASE] == PLAYING:
         turn = s[TURN]
         legal = legal_plays(

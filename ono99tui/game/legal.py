@@ -13,18 +13,18 @@ from ono99tui.game.state import (
     PENDING_DRAW,
     PHASE,
     PLAYING,
-    TABLES,
+    LOOKUP,
     TURN,
     State,
 )
-from ono99tui.game.tables import ONO99_BIT, Tables
+from ono99tui.game.rules_lookup import ONO99_BIT, RulesLookup
 
 ONO99 = Card.ONO99
 PLAY2 = Card.PLAY2
 
 
 def legal_plays(
-    tab: Tables, seat: int, hand: tuple[Card, ...], total: int, owed: int, obligated: bool, ono_turn: bool
+    tab: RulesLookup, seat: int, hand: tuple[Card, ...], total: int, owed: int, obligated: bool, ono_turn: bool
 ) -> tuple[Move, ...]:
     """The plays (and swap) open to `seat` holding `hand`; Draw and Discard are not plays."""
     bust_at = tab.bust_at
@@ -65,10 +65,10 @@ def legal_moves(state: State, seat: int) -> tuple[Move, ...]:
     if phase == PLAYING:
         moves = state[LEGAL] if seat == state[TURN] else ()
         if seat == state[PENDING_DRAW]:
-            return (state[TABLES].draw_move[seat],) + moves
+            return (state[LOOKUP].draw_move[seat],) + moves
         return moves
     if phase == DISCARDING and seat == state[DISCARDING_SEAT]:
-        row = state[TABLES].discard_move[seat]
+        row = state[LOOKUP].discard_move[seat]
         return tuple(row[card] for card in dict.fromkeys(state[HANDS][seat]))
     return ()
 

@@ -16,7 +16,7 @@ from ono99tui.game.cards import Card
 from ono99tui.game.legal import legal_plays
 from ono99tui.game.rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, Rules
 from ono99tui.game.state import PLAYING, State, _make_state
-from ono99tui.game.tables import tables_for
+from ono99tui.game.rules_lookup import lookup_for
 
 
 def position(
@@ -47,7 +47,7 @@ def position(
     seats = len(hands)
     if not MIN_PLAYERS <= seats <= MAX_PLAYERS:
         raise ValueError(f"{seats} seats: a table has {MIN_PLAYERS} to {MAX_PLAYERS}")
-    tab = tables_for(rules)
+    tab = lookup_for(rules)
     hand_tuples = tuple(tuple(Card(c) for c in hand) for hand in hands)
     if any(len(hand) > HAND_SIZE for hand in hand_tuples):
         raise ValueError("a hand holds at most four cards")

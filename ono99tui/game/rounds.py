@@ -47,20 +47,20 @@ from ono99tui.game.state import (
     REVEALED,
     ROUND_NO,
     SCORES,
-    TABLES,
+    LOOKUP,
     TOKENS,
     TOTAL,
     TURN,
     WINNERS,
 )
-from ono99tui.game.tables import Tables
+from ono99tui.game.rules_lookup import RulesLookup
 
 ONO99 = Card.ONO99
 
 
 def deal(s: list[Any], dealer: int, starter: int, events: list[Event], rng: random.Random) -> None:
     """Collect every card, shuffle, deal four to each seat still in the match; `starter` leads."""
-    tab: Tables = s[TABLES]
+    tab: RulesLookup = s[LOOKUP]
     cards = shuffled(tab.deck, rng)
     seats = s[1]
     alive = s[ALIVE]
@@ -195,7 +195,7 @@ def draw_into(
 
 def bust(s: list[Any], seat: int, events: list[Event], rng: random.Random) -> None:
     """`seat` has no legal move: resolve it by the scoring mode."""
-    tab: Tables = s[TABLES]
+    tab: RulesLookup = s[LOOKUP]
     events.append(Busted(seat, s[TOTAL]))
     if s[OBLIGATED]:
         # The obligation ends with the buster: the next player plays normally.
@@ -239,7 +239,7 @@ def bust(s: list[Any], seat: int, events: list[Event], rng: random.Random) -> No
 
 def eliminate(s: list[Any], seat: int, events: list[Event]) -> None:
     hand = s[HANDS][seat]
-    revealed = hand if s[TABLES].rules.reveal_eliminated else None
+    revealed = hand if s[LOOKUP].rules.reveal_eliminated else None
     s[ALIVE] = replaced(s[ALIVE], seat, False)
     s[IN_ROUND] = replaced(s[IN_ROUND], seat, False)
     if revealed is not None:
@@ -280,7 +280,7 @@ def round_points(hand: tuple[Card, ...], busted: bool) -> int:
 
 def end_points_round(s: list[Any], events: list[Event], rng: random.Random) -> None:
     """Everyone still in the match scores their hand; then the match goes on or ends."""
-    tab: Tables = s[TABLES]
+    tab: RulesLookup = s[LOOKUP]
     alive = s[ALIVE]
     points = tuple(
         round_points(hand, busted) if on else 0

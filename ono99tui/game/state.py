@@ -100,10 +100,10 @@ class State(NamedTuple):
     WINNERS,
     PLAYS,
     LEGAL,
-    TABLES,
+    LOOKUP,
 ) = range(len(State._fields))
 
-assert State._fields[TABLES] == "tables" and State._fields[PHASE] == "phase"
+assert State._fields[LOOKUP] == "tables" and State._fields[PHASE] == "phase"
 
 
 def _make_state(fields: list[Any]) -> State:

@@ -40,7 +40,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
-from ono99tui.heap import freeze_startup_objects
+from ono99tui.gc_freeze import freeze_startup_objects
 from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
 from ono99tui.ui.diffing_driver import DiffingDriver
 from ono99tui.ui.hangup_driver import TerminalHungUp
@@ -74,7 +74,7 @@ ScreenSource = Screen[Any] | Callable[[], Screen[Any]]
 
 # A theme for 16-colour terminals: the built-in ANSI theme uses green for both "success"
 # and "accent", and the cards need them apart.
-# Seconds from start-up until the app's long-lived objects are frozen (ono99tui/heap.py).
+# Seconds from start-up until the app's long-lived objects are frozen (ono99tui/gc_freeze.py).
 SETTLE_SECONDS = 2.0
 
 def crossed_on_the_wire(code: str, ref: str | None) -> bool:
@@ -178,7 +178,7 @@ class Ono99App(App[None]):
             self.call_after_refresh(self.connect, self._client_factory)
         # Once the screens and the table are built, keep the collector off them: a full
         # collection of a running app took 16-35 ms, a stall every few seconds of play (and,
-        # in `ono99 host`, a late view for every seat). See ono99tui/heap.py.
+        # in `ono99 host`, a late view for every seat). See ono99tui/gc_freeze.py.
         self.set_timer(SETTLE_SECONDS, freeze_startup_objects)
 
     def on_unmount(self) -> None:

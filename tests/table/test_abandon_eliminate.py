@@ -16,9 +16,9 @@ from ono99tui.bots import make_bot
 from ono99tui.commands import host as host_command
 from ono99tui.game import MATCH_OVER, Play
 from ono99tui.game.codec import move_to_wire, view_from_wire
-from ono99tui.journal import replay, resign_record
-from ono99tui.table import FINISHED, PLAYING, TableServer
-from ono99tui.table_config import TableConfig, TableConfigError
+from ono99tui.host.journal import replay, resign_record
+from ono99tui.host.table import FINISHED, PLAYING, TableServer
+from ono99tui.host.settings import TableConfig, TableConfigError
 from host_table_helpers import FAST_CLIENT, serve
 
 ONCE = replace(FAST_CLIENT, reconnect=False)

@@ -22,8 +22,8 @@ from netproto.server import Peer
 
 from ono99tui.game import MATCH_OVER, Eliminated
 from ono99tui.game.codec import event_from_wire, move_to_wire, view_from_wire
-from ono99tui.table import Table
-from ono99tui.table_seats import Seat
+from ono99tui.host.table import Table
+from ono99tui.host.seats import Seat
 from host_table_helpers import PRESETS, serve
 
 SentRecord = tuple[str, int | None, Any]

@@ -14,8 +14,8 @@ from ono99tui.bot_player import play_matches
 from ono99tui.bots import make_bot
 from ono99tui.game import MATCH_OVER
 from ono99tui.game.codec import move_to_wire, view_from_wire
-from ono99tui.journal import replay
-from ono99tui.table import FINISHED, PLAYING, Table
+from ono99tui.host.journal import replay
+from ono99tui.host.table import FINISHED, PLAYING, Table
 from host_table_helpers import FAST_CLIENT, serve
 
 

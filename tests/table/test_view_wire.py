@@ -18,7 +18,7 @@ from ono99tui.game import (
     view,
 )
 from ono99tui.game.codec import view_from_wire, view_to_wire
-from ono99tui.view_wire import FIELD_CONVERTERS, StateViews, fast_view_to_wire
+from ono99tui.host.view_encoding import FIELD_CONVERTERS, StateViews, fast_view_to_wire
 
 
 def test_both_encoders_know_the_same_fields() -> None:

@@ -10,8 +10,8 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from ono99tui.table import TableServer
-from ono99tui.table_config import TableConfig
+from ono99tui.host.table import TableServer
+from ono99tui.host.settings import TableConfig
 
 
 @asynccontextmanager

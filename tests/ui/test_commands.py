@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ono99tui.ui.host_launch import invitation, loopback_for
+from ono99tui.host.with_app import invitation, loopback_for
 
 
 def ono99(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:

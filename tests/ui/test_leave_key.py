@@ -23,7 +23,7 @@ from ono99tui.cli import build_parser
 from ono99tui.commands.host import table_config_from_args
 from ono99tui.config import CONFIG_DIR_ENV, load_settings
 from ono99tui.ui.app import Ono99App
-from ono99tui.ui.host_launch import host_table
+from ono99tui.commands.host_with_app import serve_with_app
 from ono99tui.ui.joining import Address
 from ono99tui.ui.screens.confirm_quit import ConfirmQuitScreen
 from ono99tui.ui.screens.lobby import LobbyScreen
@@ -191,7 +191,7 @@ async def test_the_host_has_no_leave_key_and_closing_the_table_sends_everyone_aw
             assert bob.closed is None  # the table closes when the app is gone, not before
 
     try:
-        assert await host_table(args, config, run_app=play) == 0
+        assert await serve_with_app(args, config, run_app=play) == 0
         closed = await guests[0].wait_for(Closed, timeout=10)
         assert closed.code == "shutdown"
         assert load_settings(tmp_path).player_name == "ana"  # --player is remembered

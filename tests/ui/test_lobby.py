@@ -15,8 +15,8 @@ from lobby_helpers import running_table, wait_until
 from netproto.discovery import TableAdvertiser
 from netproto.messages import PROTOCOL_VERSION
 from ono99tui.config import load_settings
-from ono99tui.hosting import table_info
-from ono99tui.table import TableServer, TableSummary
+from ono99tui.host.hosting import table_info
+from ono99tui.host.table import TableServer, TableSummary
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.password_prompt import PasswordPrompt

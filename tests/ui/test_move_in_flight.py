@@ -12,8 +12,8 @@ from netproto.client import TableClient
 from netproto.errors import ApplicationError
 from netproto.messages import Move
 from ono99tui.game import preset
-from ono99tui.table import TableServer
-from ono99tui.table_config import TableConfig
+from ono99tui.host.table import TableServer
+from ono99tui.host.settings import TableConfig
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.widgets.cards import CardWidget

@@ -19,7 +19,7 @@ from ono99tui.config import (
     load_settings,
     save_settings,
 )
-from ono99tui.ui.host_launch import host_player_name
+from ono99tui.commands.host_with_app import host_player_name
 
 BAD_NAMES = [
     ("", "at least one printable character"),

@@ -13,7 +13,7 @@ from lobby_helpers import running_table, wait_until
 from table_helpers import solo, start_solo_table
 from netproto.client import TableClient
 from ono99tui.ui.app import Ono99App
-from ono99tui.ui.host_launch import host_app
+from ono99tui.ui.host_app import host_app
 from ono99tui.ui.screens.confirm_quit import ConfirmQuitScreen
 from ono99tui.ui.screens.table import TableScreen
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from ono99tui.table import TableServer
-from ono99tui.table_config import TableConfig
+from ono99tui.host.table import TableServer
+from ono99tui.host.settings import TableConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 SEATED_APP = """

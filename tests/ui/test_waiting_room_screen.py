@@ -9,7 +9,7 @@ from textual.widgets import Checkbox, DataTable, Input, Select, Static
 
 from lobby_helpers import running_table, wait_until
 from ono99tui.ui.app import Ono99App
-from ono99tui.ui.host_launch import host_app
+from ono99tui.ui.host_app import host_app
 from ono99tui.ui.joining import Address
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen

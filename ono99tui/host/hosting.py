@@ -1,7 +1,7 @@
 """Open one table for hosting: its server, bots, SSH door and mDNS advertisement, in order.
 
-Both ways of hosting use this: the headless host (`ono99tui.headless`) and the host with
-its own app (`ono99tui.ui.host_launch`). Keeping the start-up order and the teardown in one
+Both ways of hosting use this: the headless host (`ono99tui.host.headless`) and the host with
+its own app (`ono99tui.host.with_app`). Keeping the start-up order and the teardown in one
 place matters: the bots are seated before the first advertisement so it counts them, the
 door's port goes into that advertisement, and on every way out the door closes first (no
 new players), then the server, then the advertisement is withdrawn.
@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from netproto.messages import PROTOCOL_VERSION
-from ono99tui.heap import startup_objects_frozen
+from ono99tui.gc_freeze import startup_objects_frozen
 from ono99tui.ssh.options import open_door
-from ono99tui.table import TableServer, TableSummary
-from ono99tui.table_config import TableConfig
+from ono99tui.host.table import TableServer, TableSummary
+from ono99tui.host.settings import TableConfig
 
 if TYPE_CHECKING:
     from netproto.discovery import TableAdvertiser, TableInfo

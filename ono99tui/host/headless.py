@@ -13,10 +13,10 @@ import signal
 import socket
 import sys
 
-from ono99tui.hosting import HostError, hosted_table
+from ono99tui.host.hosting import HostError, hosted_table
 from ono99tui.ssh.options import door_announcement
-from ono99tui.table import FINISHED, TableSummary
-from ono99tui.table_config import TableConfig
+from ono99tui.host.table import FINISHED, TableSummary
+from ono99tui.host.settings import TableConfig
 
 log = logging.getLogger(__name__)
 

@@ -6,8 +6,8 @@ import argparse
 import gc
 
 from ono99tui.commands import host as host_command
-from ono99tui.heap import startup_objects_frozen
-from ono99tui.hosting import hosted_table
+from ono99tui.gc_freeze import startup_objects_frozen
+from ono99tui.host.hosting import hosted_table
 
 
 class Survivor:

@@ -61,10 +61,10 @@ from ono99tui.game.codec import (
     move_to_wire,
     rules_to_wire,
 )
-from ono99tui.journal import MatchRecord, resign_record
-from ono99tui.table_config import TableConfig, rules_from_options
-from ono99tui.table_seats import Seat
-from ono99tui.view_wire import StateViews
+from ono99tui.host.journal import MatchRecord, resign_record
+from ono99tui.host.settings import TableConfig, rules_from_options
+from ono99tui.host.seats import Seat
+from ono99tui.host.view_encoding import StateViews
 
 log = logging.getLogger(__name__)
 

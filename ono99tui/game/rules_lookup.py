@@ -1,4 +1,4 @@
-"""Per-rules lookup tables, built once per Rules value and shared by every state."""
+"""Per-rules lookup tables (`RulesLookup`), built once per Rules value and shared by every state."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from ono99tui.game.rules import MAX_PLAYERS, Rules
 ONO99_BIT = 1 << Card.ONO99
 
 
-class Tables:
+class RulesLookup:
     """Everything the hot path would otherwise recompute from the options on every move.
 
     Moves are preallocated per seat and card so legal-move lists allocate no move objects.
@@ -59,23 +59,23 @@ class Tables:
         self.drew_one = tuple(Drew(seat, 1) for seat in range(MAX_PLAYERS))
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Tables) and other.rules == self.rules
+        return isinstance(other, RulesLookup) and other.rules == self.rules
 
     def __hash__(self) -> int:
         return hash(self.rules)
 
     def __repr__(self) -> str:
-        return f"Tables({self.rules.name!r})"
+        return f"RulesLookup({self.rules.name!r})"
 
 
-_CACHE: dict[Rules, Tables] = {}
+_CACHE: dict[Rules, RulesLookup] = {}
 
 
-def tables_for(rules: Rules) -> Tables:
+def lookup_for(rules: Rules) -> RulesLookup:
     """The shared tables of `rules` (built on first use)."""
     tables = _CACHE.get(rules)
     if tables is None:
         if len(_CACHE) > 64:  # custom rule sets are few; never let the cache grow unbounded
             _CACHE.clear()
-        tables = _CACHE[rules] = Tables(rules)
+        tables = _CACHE[rules] = RulesLookup(rules)
     return tables

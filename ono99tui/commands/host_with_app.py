@@ -1,0 +1,82 @@
+"""`ono99 host` without `--headless`: the table, plus the host's own seat in the Textual app.
+
+Kept apart from `commands/host.py` so that parsing arguments and the headless host never
+import Textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import secrets
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+
+from netproto.errors import BadName
+from netproto.names import clean_name
+from ono99tui.commands.host import table_config_from_args
+from ono99tui.commands.player_option import remember_player_name, remembered_player_name
+from ono99tui.host.hosting import HostedTable, HostError
+from ono99tui.host.settings import TableConfig
+from ono99tui.host.with_app import host_table, invitation_for, loopback_for
+from ono99tui.ui.app import Ono99App
+from ono99tui.ui.host_app import host_app
+
+
+def host_player_name(requested: str | None = None) -> str:
+    """The host's own name at the table: `--player` (already checked), else the remembered
+    one, else the login name (if it is a usable name), else "host"."""
+    if requested:
+        return requested
+    remembered = remembered_player_name()
+    if remembered:
+        return remembered
+    try:
+        return clean_name(getpass.getuser())
+    except (BadName, KeyError, OSError):
+        return "host"
+
+
+async def run_in_terminal(app: Ono99App) -> None:
+    """Run the host's app in this terminal until it quits."""
+    await app.run_async()
+
+
+async def serve_with_app(
+    args: argparse.Namespace,
+    config: TableConfig,
+    run_app: Callable[[Ono99App], Awaitable[None]] = run_in_terminal,
+) -> int:
+    """Host the table with the host's app seated at it; the app's exit status.
+
+    `run_app` runs the app until it quits (tests drive it with Textual's Pilot instead).
+    """
+    if args.player is not None:
+        problem = remember_player_name(args.player)
+        if problem is not None:  # on the terminal again once the app's screen is gone
+            print(f"ono99 host: your name was not remembered: {problem}", file=sys.stderr)
+    player = host_player_name(args.player)
+
+    def make_app(hosted: HostedTable) -> Ono99App:
+        return host_app(hosted.server, player=player, connect_to=loopback_for(args.bind),
+                        invite=invitation_for(hosted))
+
+    return await host_table(args, config, make_app, run_app)
+
+
+def run_host(args: argparse.Namespace) -> int:
+    """The non-headless `ono99 host`: returns the exit status."""
+    try:
+        config = table_config_from_args(args, headless=False)
+    except ValueError as error:
+        print(f"ono99 host: {error}", file=sys.stderr)
+        return 2
+    # Only the app started here may act as the host, whoever else connects first.
+    config = replace(config, host_key=secrets.token_urlsafe(24))
+    try:
+        return asyncio.run(serve_with_app(args, config))
+    except HostError as error:
+        print(f"ono99 host: {error}", file=sys.stderr)
+        return 1

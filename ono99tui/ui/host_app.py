@@ -1,0 +1,23 @@
+"""The host's own app: seated at its table with the host key, opening on the waiting room."""
+
+from __future__ import annotations
+
+from netproto.client import TableClient
+from ono99tui.host.table import TableServer
+from ono99tui.ui.app import Ono99App
+from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+
+
+def host_app(
+    server: TableServer, *, player: str, connect_to: str = "127.0.0.1", invite: str = ""
+) -> Ono99App:
+    """The host's own app: seated at `server` with its host key, opening on the waiting room."""
+    config = server.table.config
+
+    async def connect() -> TableClient:
+        return await TableClient.connect(
+            connect_to, server.port, name=player, password=config.password,
+            host_key=config.host_key,
+        )
+
+    return Ono99App(connect, start_screen=lambda: WaitingRoomScreen(invite=invite), hosting="host")
