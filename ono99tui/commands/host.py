@@ -2,6 +2,9 @@
 
 `--headless` runs the table with no UI at all (servers, tests): Textual is never imported.
 Without it the Textual app hosts the table and gives the host a seat (ono99tui.ui).
+
+The parsed arguments become one `HostOptions` (`host_options_from_args`) here; nothing
+below this package sees them.
 """
 
 from __future__ import annotations
@@ -12,16 +15,28 @@ from typing import TYPE_CHECKING
 
 from netproto.constants import DEFAULT_PORT
 from netproto.interfaces import add_mdns_interface_option
+from ono99tui.commands.game_options import add_rules_option, checked_bot_kind, checked_rules
 from ono99tui.commands.player_option import add_player_option
-from ono99tui.ssh.options import add_door_arguments, door_arguments_problem
+from ono99tui.commands.ssh_door_options import add_door_arguments, ssh_door_from_args
 
 if TYPE_CHECKING:
+    from ono99tui.host.options import HostOptions
     from ono99tui.host.settings import TableConfig
 
 HELP = "host a table on this network (--headless: no UI, for servers and tests)"
-PRESETS = ("2022", "1980", "1980-set99")
 # table_config.ABANDON_POLICIES, spelled out so that parsing arguments imports nothing.
 ABANDON_POLICIES = ("bot", "eliminate")
+# Exit statuses: the command line asks for something impossible / the machine refuses it.
+USAGE_ERROR = 2
+HOST_ERROR = 1
+
+
+class HostArgumentsError(Exception):
+    """The arguments cannot make a table; `status` is the exit status to give."""
+
+    def __init__(self, message: str, status: int = USAGE_ERROR) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def _seconds(text: str) -> float:
@@ -44,7 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     # Checked when parsed: a bad name must stop `ono99 host` before the table opens.
     add_player_option(parser, help_text="your name at your table (remembered for next time; "
                                         "default: the remembered name, else your login name)")
-    parser.add_argument("--rules", choices=PRESETS, default="2022", help="rules preset")
+    add_rules_option(parser)
     parser.add_argument("--seats", type=int, default=4, help="seats at the table (2-8)")
     parser.add_argument("--bots", type=int, default=0, metavar="K",
                         help="seat K bots from the start")
@@ -72,7 +87,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def table_config_from_args(args: argparse.Namespace, *, headless: bool) -> TableConfig:
     """The TableConfig the options describe; raises ValueError with a readable message."""
-    from ono99tui.game import preset
     from ono99tui.host.settings import TableConfig
 
     start_when = args.start_when
@@ -81,38 +95,66 @@ def table_config_from_args(args: argparse.Namespace, *, headless: bool) -> Table
     if not 0 <= args.bots <= args.seats:
         raise ValueError("--bots must be between 0 and --seats")
     return TableConfig(
-        name=args.name, rules=preset(args.rules), capacity=args.seats,
+        name=args.name, rules=checked_rules(args.rules), capacity=args.seats,
         password=args.password, start_when=start_when, grace_seconds=args.grace,
-        abandon_policy=args.on_abandon, takeover_bot=args.bot, bot_delay=args.bot_delay,
-        seed=args.seed)
+        abandon_policy=args.on_abandon, takeover_bot=checked_bot_kind(args.bot),
+        bot_delay=args.bot_delay, seed=args.seed)
+
+
+def host_options_from_args(args: argparse.Namespace, *, headless: bool) -> HostOptions:
+    """The table `ono99 host` is asked for, as one `HostOptions`.
+
+    Raises HostArgumentsError with the message for the terminal and the exit status: 2 for
+    arguments that contradict each other or the game, 1 for an mDNS interface this machine
+    does not have.
+    """
+    from netproto.interfaces import InterfaceError, resolve_interfaces
+    from ono99tui.host.options import HostOptions, HostOptionsError
+
+    door = ssh_door_from_args(args)
+    door_problem = door.problem() if door is not None else None
+    if door_problem is not None:
+        raise HostArgumentsError(door_problem)
+    if headless and args.player is not None:
+        raise HostArgumentsError(
+            "--player names the host's own seat; a --headless table has none")
+    if not 0 <= args.port <= 65535:
+        raise HostArgumentsError(f"--port must be 0 to 65535, not {args.port}")
+    try:
+        table = table_config_from_args(args, headless=headless)
+    except ValueError as error:
+        raise HostArgumentsError(str(error)) from None
+    try:
+        advertise_on = () if args.no_advertise else tuple(resolve_interfaces(args.mdns_interface))
+    except InterfaceError as error:
+        raise HostArgumentsError(str(error), HOST_ERROR) from None
+    try:
+        return HostOptions(
+            table=table, bind=args.bind, port=args.port, bots=args.bots,
+            advertise_on=advertise_on, exit_after=args.exit_after,
+            doors=(door,) if door is not None else ())
+    except HostOptionsError as error:
+        raise HostArgumentsError(str(error)) from None
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the table until interrupted (or --exit-after matches); returns the exit status."""
-    door_problem = door_arguments_problem(args)
-    if door_problem is not None:
-        print(f"ono99 host: {door_problem}", file=sys.stderr)
-        return 2
-    if args.headless and args.player is not None:
-        print("ono99 host: --player names the host's own seat; a --headless table has none",
-              file=sys.stderr)
-        return 2
+    try:
+        options = host_options_from_args(args, headless=args.headless)
+    except HostArgumentsError as error:
+        print(f"ono99 host: {error}", file=sys.stderr)
+        return error.status
     if not args.headless:
         from ono99tui.commands.host_with_app import run_host
 
-        return run_host(args)
-    try:
-        config = table_config_from_args(args, headless=True)
-    except ValueError as error:
-        print(f"ono99 host: {error}", file=sys.stderr)
-        return 2
+        return run_host(options, player=args.player)
 
     import asyncio
 
     from ono99tui.host.headless import serve_headless
 
     try:
-        return asyncio.run(serve_headless(args, config))
+        return asyncio.run(serve_headless(options))
     except OSError as error:
         print(f"ono99 host: cannot listen on {args.bind}:{args.port}: {error.strerror or error}",
               file=sys.stderr)

@@ -6,7 +6,6 @@ import Textual.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import getpass
 import secrets
@@ -16,10 +15,9 @@ from dataclasses import replace
 
 from netproto.errors import BadName
 from netproto.names import clean_name
-from ono99tui.commands.host import table_config_from_args
 from ono99tui.commands.player_option import remember_player_name, remembered_player_name
 from ono99tui.host.hosting import HostedTable, HostError
-from ono99tui.host.settings import TableConfig
+from ono99tui.host.options import HostOptions
 from ono99tui.host.with_app import host_table, invitation_for, loopback_for
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.host_app import host_app
@@ -45,38 +43,35 @@ async def run_in_terminal(app: Ono99App) -> None:
 
 
 async def serve_with_app(
-    args: argparse.Namespace,
-    config: TableConfig,
+    options: HostOptions,
+    player: str | None = None,
     run_app: Callable[[Ono99App], Awaitable[None]] = run_in_terminal,
 ) -> int:
-    """Host the table with the host's app seated at it; the app's exit status.
+    """Host the table with the host's app seated at it as `player` (`--player`, already
+    checked; remembered for next time); the app's exit status.
 
     `run_app` runs the app until it quits (tests drive it with Textual's Pilot instead).
     """
-    if args.player is not None:
-        problem = remember_player_name(args.player)
+    if player is not None:
+        problem = remember_player_name(player)
         if problem is not None:  # on the terminal again once the app's screen is gone
             print(f"ono99 host: your name was not remembered: {problem}", file=sys.stderr)
-    player = host_player_name(args.player)
+    name = host_player_name(player)
 
     def make_app(hosted: HostedTable) -> Ono99App:
-        return host_app(hosted.server, player=player, connect_to=loopback_for(args.bind),
+        return host_app(hosted.server, player=name, connect_to=loopback_for(options.bind),
                         invite=invitation_for(hosted))
 
-    return await host_table(args, config, make_app, run_app)
+    return await host_table(options, make_app, run_app)
 
 
-def run_host(args: argparse.Namespace) -> int:
-    """The non-headless `ono99 host`: returns the exit status."""
-    try:
-        config = table_config_from_args(args, headless=False)
-    except ValueError as error:
-        print(f"ono99 host: {error}", file=sys.stderr)
-        return 2
+def run_host(options: HostOptions, player: str | None = None) -> int:
+    """The non-headless `ono99 host` of `options`, seating the host as `player`; returns
+    the exit status."""
     # Only the app started here may act as the host, whoever else connects first.
-    config = replace(config, host_key=secrets.token_urlsafe(24))
+    options = replace(options, table=replace(options.table, host_key=secrets.token_urlsafe(24)))
     try:
-        return asyncio.run(serve_with_app(args, config))
+        return asyncio.run(serve_with_app(options, player))
     except HostError as error:
         print(f"ono99 host: {error}", file=sys.stderr)
         return 1

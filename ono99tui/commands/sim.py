@@ -6,12 +6,20 @@ import argparse
 import json
 import sys
 
+from ono99tui.commands.game_options import (
+    GameOptionError,
+    add_rules_option,
+    checked_bot_kind,
+    checked_rules,
+    rule_settings,
+)
+
 HELP = "play many headless matches between bots and report win rates and speed"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `ono99 sim`."""
-    parser.add_argument("--rules", default="2022", help="rules preset: 2022 (default), 1980, 1980-set99")
+    add_rules_option(parser, settings=True)
     parser.add_argument("--players", type=int, default=4, help="seats per match, 2 to 8 (default 4)")
     parser.add_argument("--games", type=int, default=100, help="matches to play (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -20,55 +28,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="greedy,random",
         help="comma-separated bots, given to the seats in turn (default greedy,random)",
     )
-    parser.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="OPTION=VALUE",
-        help="override a rule option, e.g. --set scoring=points-lowest (repeatable)",
-    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-
-
-def _option_value(text: str) -> object:
-    """Rule option values from the command line: ints, booleans, lists, or strings."""
-    lowered = text.lower()
-    if lowered in ("true", "yes", "on"):
-        return True
-    if lowered in ("false", "no", "off"):
-        return False
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    if "," in text:
-        return [item.strip() for item in text.split(",") if item.strip()]
-    return text
 
 
 def run(args: argparse.Namespace) -> int:
     """Play the matches and print the summary; 2 on a bad option."""
     from ono99tui.bots import UnknownBot
     from ono99tui.bots.arena import play_matches
-    from ono99tui.game import InvalidPlayerCount, preset
+    from ono99tui.game import InvalidPlayerCount
 
     try:
-        rules = preset(args.rules)
-        overrides = {}
-        for item in args.set:
-            name, sep, value = item.partition("=")
-            if not sep:
-                raise ValueError(f"--set needs OPTION=VALUE, not {item!r}")
-            overrides[name.strip()] = _option_value(value.strip())
-        if overrides:
-            rules = rules.replace(**overrides)
+        overrides = rule_settings(args.set)
+        rules = checked_rules(args.rules, overrides)
         if args.games < 1:
             raise ValueError("--games must be at least 1")
-        bot_names = tuple(name.strip() for name in args.bots.split(",") if name.strip())
+        bot_names = tuple(
+            checked_bot_kind(name.strip()) for name in args.bots.split(",") if name.strip())
         if not bot_names:
             raise ValueError("--bots needs at least one bot name")
         result = play_matches(rules, args.players, args.games, args.seed, bot_names)
-    except (ValueError, UnknownBot, InvalidPlayerCount) as error:
+    except (GameOptionError, ValueError, UnknownBot, InvalidPlayerCount) as error:
         print(f"ono99 sim: {error}", file=sys.stderr)
         return 2
     summary = {

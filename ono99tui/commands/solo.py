@@ -11,6 +11,12 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
+from ono99tui.commands.game_options import (
+    GameOptionError,
+    add_rules_option,
+    checked_bot_kind,
+    checked_rules,
+)
 from ono99tui.commands.player_option import add_player_option
 
 if TYPE_CHECKING:
@@ -30,9 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots", type=int, default=DEFAULT_BOTS, metavar="N",
         help=f"computer opponents, 1 to 7 (default {DEFAULT_BOTS})",
     )
-    parser.add_argument(
-        "--rules", default="2022", metavar="R", help="rules preset: 2022, 1980 or 1980-set99"
-    )
+    add_rules_option(parser)
     add_player_option(parser, "--name")  # --name: the older spelling
     parser.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
     parser.add_argument("--bot", default="greedy", metavar="KIND", help="bot kind: greedy or random")
@@ -47,17 +51,16 @@ def run(args: argparse.Namespace) -> int:
     """Start the table, open the app on the table screen, stop both on quit."""
     import asyncio
 
-    from ono99tui.bots import BOT_NAMES
-    from ono99tui.game import MAX_PLAYERS, PRESET_NAMES
+    from ono99tui.game import MAX_PLAYERS
 
     if not 1 <= args.bots <= MAX_PLAYERS - 1:
         print(f"ono99 solo: --bots must be 1 to {MAX_PLAYERS - 1}", file=sys.stderr)
         return 2
-    if args.rules not in PRESET_NAMES:
-        print(f"ono99 solo: unknown rules {args.rules!r}; presets: {', '.join(PRESET_NAMES)}", file=sys.stderr)
-        return 2
-    if args.bot not in BOT_NAMES:
-        print(f"ono99 solo: unknown bot {args.bot!r}; bots: {', '.join(BOT_NAMES)}", file=sys.stderr)
+    try:
+        checked_rules(args.rules)
+        checked_bot_kind(args.bot)
+    except GameOptionError as error:
+        print(f"ono99 solo: {error}", file=sys.stderr)
         return 2
     if args.bot_delay < 0:
         print("ono99 solo: --bot-delay must not be negative", file=sys.stderr)
@@ -104,12 +107,14 @@ def solo_app(
 
 
 def solo_config(*, bots: int, rules: str, seed: int | None, bot_delay: float) -> TableConfig:
-    """The table settings of a solo match: one human and `bots` bots, dealt when all sit."""
-    from ono99tui.game import preset
+    """The table settings of a solo match: one human and `bots` bots, dealt when all sit.
+
+    `rules` names a preset; GameOptionError if there is none of that name.
+    """
     from ono99tui.host.settings import TableConfig
 
     return TableConfig(
-        name="Solo", rules=preset(rules), capacity=bots + 1, start_when=bots + 1,
+        name="Solo", rules=checked_rules(rules), capacity=bots + 1, start_when=bots + 1,
         seed=seed, bot_delay=bot_delay,
     )
 

@@ -1,11 +1,12 @@
-"""The headless host: a TableServer, its bots and its mDNS advertisement, and nothing else.
+"""The headless host: a TableServer, its bots, its doors and its mDNS advertisement, no UI.
 
 Never imports Textual (a test checks it): this is what runs on a server with no terminal.
+Its standard output is one JSON object per line: "listening", one announcement per open
+door (e.g. "ssh-door"), then "stopped".
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import logging
@@ -14,9 +15,8 @@ import socket
 import sys
 
 from ono99tui.host.hosting import HostError, hosted_table
-from ono99tui.ssh.options import door_announcement
+from ono99tui.host.options import HostOptions
 from ono99tui.host.table import FINISHED, TableSummary
-from ono99tui.host.settings import TableConfig
 
 log = logging.getLogger(__name__)
 
@@ -24,8 +24,8 @@ log = logging.getLogger(__name__)
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
-async def serve_headless(args: argparse.Namespace, config: TableConfig) -> int:
-    """Serve the table until SIGINT/SIGTERM/SIGHUP or `--exit-after` matches; the exit status."""
+async def serve_headless(options: HostOptions) -> int:
+    """Serve the table until SIGINT/SIGTERM/SIGHUP or `exit_after` matches; the exit status."""
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(name)s: %(message)s")
     loop = asyncio.get_running_loop()
@@ -38,20 +38,19 @@ async def serve_headless(args: argparse.Namespace, config: TableConfig) -> int:
         nonlocal finished_matches
         if summary.phase == FINISHED:
             finished_matches += 1
-            if args.exit_after is not None and finished_matches >= args.exit_after:
+            if options.exit_after is not None and finished_matches >= options.exit_after:
                 stop.set()
 
     try:
-        async with hosted_table(args, config, on_summary=count_matches) as hosted:
-            server, door = hosted.server, hosted.door
+        async with hosted_table(options, on_summary=count_matches) as hosted:
+            server = hosted.server
             if hosted.interfaces:
                 log.info("advertised on %s", ", ".join(hosted.interfaces))
             print(json.dumps({"event": "listening", "address": server.address[0],
-                              "port": server.port, "name": config.name}), flush=True)
-            if door is not None:
-                print(door_announcement(door, socket.gethostname()), flush=True)
-                log.info("SSH door open: %s  (host key %s)",
-                         door.ssh_command(socket.gethostname()), door.fingerprint)
+                              "port": server.port, "name": options.table.name}), flush=True)
+            for door in hosted.doors:
+                print(json.dumps(door.announcement(socket.gethostname())), flush=True)
+                log.info("%s", door.log_line(socket.gethostname()))
             await stop.wait()
     except HostError as error:
         print(f"ono99 host: {error}", file=sys.stderr)

@@ -1,32 +1,33 @@
-"""Open one table for hosting: its server, bots, SSH door and mDNS advertisement, in order.
+"""Open one table for hosting: its server, bots, doors and mDNS advertisement, in order.
 
 Both ways of hosting use this: the headless host (`ono99tui.host.headless`) and the host with
 its own app (`ono99tui.host.with_app`). Keeping the start-up order and the teardown in one
 place matters: the bots are seated before the first advertisement so it counts them, the
-door's port goes into that advertisement, and on every way out the door closes first (no
+doors' ports go into that advertisement, and on every way out the doors close first (no
 new players), then the server, then the advertisement is withdrawn.
 
-Never imports Textual: the headless host runs on machines with no terminal.
+The doors (the SSH door, later the web door) come in `HostOptions.doors`, built by the
+command: this package never imports them. Never imports Textual either: the headless host
+runs on machines with no terminal.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+import dataclasses
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from netproto.messages import PROTOCOL_VERSION
 from ono99tui.gc_freeze import startup_objects_frozen
-from ono99tui.ssh.options import open_door
+from ono99tui.host.doors import DoorError, OpenDoor
+from ono99tui.host.options import HostOptions
 from ono99tui.host.table import TableServer, TableSummary
-from ono99tui.host.settings import TableConfig
 
 if TYPE_CHECKING:
     from netproto.discovery import TableAdvertiser, TableInfo
-    from ono99tui.ssh.door import SSHDoor
 
 
 class HostError(Exception):
@@ -38,39 +39,43 @@ class HostedTable:
     """A table open for play: what the caller runs beside it needs these."""
 
     server: TableServer
-    door: SSHDoor | None
-    # The mDNS interfaces advertised on; empty with --no-advertise.
-    interfaces: list[str]
+    # The doors that are open, in the order they were opened.
+    doors: tuple[OpenDoor, ...]
+    # The mDNS interfaces advertised on; empty when the table is not advertised.
+    interfaces: tuple[str, ...]
 
 
-def table_info(summary: TableSummary, port: int, ssh_port: int | None = None) -> TableInfo:
-    """The discovery record for a table summary (with the SSH door's port, if one is open)."""
+def table_info(summary: TableSummary, port: int, doors: Sequence[OpenDoor] = ()) -> TableInfo:
+    """The discovery record for a table summary, with the port of every open door."""
     from netproto.discovery import TableInfo, TableState
 
-    return TableInfo(
+    info = TableInfo(
         protocol_version=PROTOCOL_VERSION, name=summary.name, host_player=summary.host_player,
         rules=summary.rules, seats_taken=summary.seats_taken, seats_total=summary.capacity,
         state=TableState(summary.phase), password_required=summary.password_required,
-        port=port, ssh_port=ssh_port)
+        port=port)
+    if not doors:
+        return info
+    # Each door names its own field (TableInfo.ssh_port…), so this module need not know them.
+    door_ports: dict[str, Any] = {door.advert_field: door.port for door in doors}
+    return dataclasses.replace(info, **door_ports)
 
 
 @contextlib.asynccontextmanager
 async def hosted_table(
-    args: argparse.Namespace,
-    config: TableConfig,
+    options: HostOptions,
     on_summary: Callable[[TableSummary], None] | None = None,
 ) -> AsyncIterator[HostedTable]:
-    """Open the table `args` describes and keep its advertisement current until exit.
+    """Open the table `options` describes and keep its advertisement current until exit.
 
     `on_summary` is called after every change at the table (seats, phase). Raises
-    `HostError` when the interfaces, the port, the door or the advertisement cannot be had.
+    `HostError` when the port, a door or the advertisement cannot be had.
     """
     from netproto.discovery import InvalidTableInfo, TableAdvertiser
-    from netproto.interfaces import InterfaceError, resolve_interfaces
 
     loop = asyncio.get_running_loop()
     advertiser: TableAdvertiser | None = None
-    door: SSHDoor | None = None
+    doors: list[OpenDoor] = []
     # Advertisement updates run as tasks; references are kept so none is collected early.
     updates: set[asyncio.Task[None]] = set()
 
@@ -78,45 +83,40 @@ async def hosted_table(
         if on_summary is not None:
             on_summary(summary)
         if advertiser is not None:
-            info = table_info(summary, server.port, door.port if door is not None else None)
-            task = loop.create_task(advertiser.update(info))
+            task = loop.create_task(advertiser.update(table_info(summary, server.port, doors)))
             updates.add(task)
             task.add_done_callback(updates.discard)
 
+    server = TableServer(options.table, limits=options.limits, on_change=on_change)
     try:
-        interfaces = [] if args.no_advertise else resolve_interfaces(args.mdns_interface)
-    except InterfaceError as error:
-        raise HostError(str(error)) from None
-    server = TableServer(config, on_change=on_change)
-    try:
-        await server.start(args.bind, args.port)
+        await server.start(options.bind, options.port)
     except OSError as error:
         raise HostError(
-            f"cannot listen on {args.bind}:{args.port}: {error.strerror or error}"
+            f"cannot listen on {options.bind}:{options.port}: {error.strerror or error}"
         ) from None
     try:
-        for _ in range(args.bots):
-            server.table.add_bot(args.bot)
-        try:
-            door = await open_door(args, server.port)
-        except (OSError, ValueError) as error:  # ValueError: DoorConfigError
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-            raise HostError(f"cannot open the SSH door on port {args.ssh_port}: {reason}") from None
-        if interfaces:
+        for _ in range(options.bots):
+            server.table.add_bot(options.table.takeover_bot)
+        for door in options.doors:
+            try:
+                doors.append(await door.open(server.port))
+            except (OSError, DoorError) as error:
+                reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+                raise HostError(f"cannot open {door.title}: {reason}") from None
+        if options.advertise_on:
             try:
                 advertiser = TableAdvertiser(
-                    table_info(server.table.summary(), server.port,
-                               door.port if door is not None else None),
-                    interfaces,
+                    table_info(server.table.summary(), server.port, doors),
+                    list(options.advertise_on),
                 )
             except InvalidTableInfo as error:
                 raise HostError(str(error)) from None
             await advertiser.start()
         with startup_objects_frozen():
-            yield HostedTable(server=server, door=door, interfaces=interfaces)
+            yield HostedTable(server=server, doors=tuple(doors), interfaces=options.advertise_on)
     finally:
-        if door is not None:
-            await door.close()
+        for open_door in reversed(doors):
+            await open_door.close()
         await server.stop()
         for task in list(updates):
             task.cancel()

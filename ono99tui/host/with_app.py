@@ -1,23 +1,22 @@
 """`ono99 host` with an app at the table: the table server, its advertisement and the host's seat.
 
-Everything runs on one event loop: `hosted_table` opens the server, the SSH door (with
-`--ssh-port`) and the advertisement first, then the app (made by the caller: this package
+Everything runs on one event loop: `hosted_table` opens the server, the doors (the SSH door
+with `--ssh-port`) and the advertisement first, then the app (made by the caller: this package
 never imports the UI) connects to the table over loopback like any player, with the host key
 that gives it host rights. Quitting the app closes the table and withdraws its advertisement.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import ipaddress
 import signal
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol, TypeVar
 
 from ono99tui.host.hosting import HostedTable, hosted_table
-from ono99tui.host.settings import TableConfig
+from ono99tui.host.options import HostOptions
 
 
 class SeatedApp(Protocol):
@@ -42,40 +41,40 @@ def loopback_for(bind: str) -> str:
     return bind
 
 
-def invitation(addresses: list[str], port: int, ssh_command: str = "") -> str:
-    """What the host tells friends to type (one line per way in)."""
+def invitation(addresses: Sequence[str], port: int, *door_lines: str) -> str:
+    """What the host tells friends to type, one line per way in: the table's own when it
+    is advertised (on `addresses`), then each door's line (`OpenDoor.invitation_line`)."""
     lines = []
     if addresses:
         lines.append(f"Others join with: ono99 join   (or ono99 join {addresses[0]}:{port})")
-    if ssh_command:
-        lines.append(f"Or with only ssh: {ssh_command}")
+    lines.extend(line for line in door_lines if line)
     return "\n".join(lines)
 
 
 def invitation_for(hosted: HostedTable) -> str:
-    """The invitation for a table that is open (its port, interfaces and SSH door)."""
-    interfaces, door = hosted.interfaces, hosted.door
-    ssh_command = (door.ssh_command(interfaces[0] if interfaces else socket.gethostname())
-                   if door is not None else "")
-    return invitation(interfaces, hosted.server.port, ssh_command)
+    """The invitation for a table that is open (its port, interfaces and doors)."""
+    interfaces = hosted.interfaces
+    host = interfaces[0] if interfaces else socket.gethostname()
+    return invitation(interfaces, hosted.server.port,
+                      *(door.invitation_line(host) for door in hosted.doors))
 
 
 AppT = TypeVar("AppT", bound=SeatedApp)
 
 
 async def host_table(
-    args: argparse.Namespace,
-    config: TableConfig,
+    options: HostOptions,
     make_app: Callable[[HostedTable], AppT],
     run_app: Callable[[AppT], Awaitable[None]],
 ) -> int:
-    """Serve the table, advertise it, run the host's app; everything stops when it quits.
+    """Serve the table `options` describe, advertise it, run the host's app; everything
+    stops when it quits.
 
     `make_app` builds the app for the open table; `run_app` runs it until it quits (in the
     terminal, or driven by Textual's Pilot in tests). Returns the app's exit status.
     """
     loop = asyncio.get_running_loop()
-    async with hosted_table(args, config) as hosted:
+    async with hosted_table(options) as hosted:
         app = make_app(hosted)
         # A terminal closed under the host (SIGHUP) or a kill (SIGTERM) ends the app the
         # normal way, so leaving `hosted_table` still withdraws the advertisement.

@@ -62,7 +62,7 @@ def test_the_door_never_brings_textual_into_a_headless_host() -> None:
     # The door's sessions run the app as child processes; the host itself stays UI-free.
     code = (
         "import sys\n"
-        "import ono99tui.host.headless, ono99tui.ssh.door, ono99tui.ssh.options, ono99tui.ssh.session\n"
+        "import ono99tui.host.headless, ono99tui.ssh.door, ono99tui.ssh.host_door, ono99tui.ssh.session\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'textual'))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,

@@ -33,7 +33,7 @@ async def test_a_hosted_table_is_served_with_its_start_up_objects_frozen() -> No
     host_command.add_arguments(parser)
     args = parser.parse_args(["--headless", "--bind", "127.0.0.1", "--port", "0",
                               "--no-advertise"])
-    config = host_command.table_config_from_args(args, headless=True)
-    async with hosted_table(args, config):
+    options = host_command.host_options_from_args(args, headless=True)
+    async with hosted_table(options):
         assert gc.get_freeze_count() > 0
     assert gc.get_freeze_count() == 0

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from ono99tui.host.with_app import invitation, loopback_for
+from ono99tui.ssh.host_door import ssh_invitation_line
 
 
 def ono99(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
@@ -58,6 +59,7 @@ def test_where_the_host_app_connects_and_what_it_tells_others() -> None:
     assert loopback_for("198.18.0.1") == "198.18.0.1"
     assert loopback_for("myhost.lan") == "myhost.lan"
     assert invitation([], 9099) == ""
-    lines = invitation(["192.168.1.20"], 9100, "ssh -p 2222 NAME@192.168.1.20").splitlines()
+    lines = invitation(["192.168.1.20"], 9100,
+                       ssh_invitation_line("ssh -p 2222 NAME@192.168.1.20")).splitlines()
     assert lines == ["Others join with: ono99 join   (or ono99 join 192.168.1.20:9100)",
                      "Or with only ssh: ssh -p 2222 NAME@192.168.1.20"]

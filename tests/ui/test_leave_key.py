@@ -20,7 +20,7 @@ from textual.widgets import Static
 
 from netproto.client import Closed, TableClient
 from ono99tui.cli import build_parser
-from ono99tui.commands.host import table_config_from_args
+from ono99tui.commands.host import host_options_from_args
 from ono99tui.config import CONFIG_DIR_ENV, load_settings
 from ono99tui.ui.app import Ono99App
 from ono99tui.commands.host_with_app import serve_with_app
@@ -155,7 +155,8 @@ async def test_the_host_has_no_leave_key_and_closing_the_table_sends_everyone_aw
     monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path))
     args = build_parser().parse_args(
         ["host", "--bind", "127.0.0.1", "--port", "0", "--no-advertise", "--player", "ana"])
-    config = replace(table_config_from_args(args, headless=False), host_key="the-key")
+    options = host_options_from_args(args, headless=False)
+    options = replace(options, table=replace(options.table, host_key="the-key"))
     guests: list[TableClient] = []
 
     async def play(app: Ono99App) -> None:
@@ -191,7 +192,7 @@ async def test_the_host_has_no_leave_key_and_closing_the_table_sends_everyone_aw
             assert bob.closed is None  # the table closes when the app is gone, not before
 
     try:
-        assert await serve_with_app(args, config, run_app=play) == 0
+        assert await serve_with_app(options, args.player, run_app=play) == 0
         closed = await guests[0].wait_for(Closed, timeout=10)
         assert closed.code == "shutdown"
         assert load_settings(tmp_path).player_name == "ana"  # --player is remembered

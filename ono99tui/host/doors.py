@@ -1,0 +1,63 @@
+"""Doors: other ways into a table than its own port (the SSH door, later the web door).
+
+The host package opens and closes doors but never imports one: the command that starts the
+host builds each door from its own flags and hands it over in `HostOptions.doors`. A door
+only has to offer what `hosting` and the runners around it need, described here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Protocol
+
+
+class DoorError(Exception):
+    """A door could not be opened for a reason other than its socket; the message says why."""
+
+
+class OpenDoor(Protocol):
+    """A door that is open: players come in through it until `close`."""
+
+    @property
+    def port(self) -> int:
+        """The TCP port the door listens on."""
+        ...
+
+    @property
+    def advert_field(self) -> str:
+        """The field of the table's advertisement (`netproto.discovery.TableInfo`) that
+        carries this door's port, e.g. "ssh_port"."""
+        ...
+
+    def announcement(self, host: str) -> Mapping[str, object]:
+        """The event a headless host prints (as one JSON line) once the door is open;
+        `host` is the name or address players reach this machine by."""
+        ...
+
+    def log_line(self, host: str) -> str:
+        """One line for the host's log saying the door is open and how to check it."""
+        ...
+
+    def invitation_line(self, host: str) -> str:
+        """The line of the host's invitation that tells friends how to come in this way."""
+        ...
+
+    async def close(self) -> None:
+        """Let no one else in and end the sessions still open (their seats are held)."""
+        ...
+
+
+class Door(Protocol):
+    """A door asked for but not yet open: `hosting` opens it once the table listens."""
+
+    @property
+    def title(self) -> str:
+        """What the door is, for messages: "the SSH door on port 2222"."""
+        ...
+
+    async def open(self, table_port: int) -> OpenDoor:
+        """Open the door onto the table listening on `table_port` on this machine.
+
+        Raises OSError when the door's socket cannot be had, DoorError for anything else.
+        """
+        ...

@@ -1,0 +1,155 @@
+"""The SSH door as one of a hosted table's doors (`ono99tui.host.doors`).
+
+`SSHDoorOptions` is the door `ono99 host --ssh-port …` asks for (the command builds it from
+its flags); `hosting` opens it once the table listens, which gives an `OpenSSHDoor`.
+Importing this module is cheap (the command line imports it when it builds its options);
+asyncssh is loaded only when a door is checked or opened.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ono99tui.config import config_dir, ssh_host_key_path
+from ono99tui.host.doors import DoorError
+
+if TYPE_CHECKING:
+    from ono99tui.ssh.door import DoorConfig, SSHDoor
+
+PLAYERS_SUBDIR = "ssh-players"
+
+
+def table_address_for(bind: str, port: int) -> str:
+    """HOST:PORT where the door's sessions reach a table bound to *bind* on this machine."""
+    try:
+        address = ipaddress.ip_address(bind or "0.0.0.0")
+    except ValueError:
+        return f"{bind}:{port}"  # a host name
+    if address.is_unspecified:
+        address = ipaddress.ip_address("::1" if address.version == 6 else "127.0.0.1")
+    return f"[{address}]:{port}" if address.version == 6 else f"{address}:{port}"
+
+
+def ssh_invitation_line(ssh_command: str) -> str:
+    """The line of the host's invitation for the SSH door."""
+    return f"Or with only ssh: {ssh_command}"
+
+
+def _players_dir() -> Path:
+    return config_dir() / PLAYERS_SUBDIR
+
+
+@dataclass(frozen=True)
+class SSHDoorOptions:
+    """The SSH door a host asks for, before its table (and so the table's port) exists.
+
+    Access is closed unless one of *password*, *authorized_keys* or *open_access* is given
+    (`problem` says so before anything opens).
+    """
+
+    port: int = 0
+    # The address the door listens on; the table's own bind address ("": every interface).
+    bind_host: str = ""
+    password: str | None = None
+    authorized_keys: Path | None = None
+    open_access: bool = False
+    max_sessions: int = 8
+    idle_timeout: float = 30 * 60.0
+    host_key_path: Path = field(default_factory=ssh_host_key_path)
+    # Each SSH player gets a config directory of their own under this one.
+    players_dir: Path = field(default_factory=_players_dir)
+
+    @property
+    def title(self) -> str:
+        """What the door is, for messages."""
+        return f"the SSH door on port {self.port}"
+
+    def door_config(self, table_port: int) -> DoorConfig:
+        """The settings of the door onto the table listening on *table_port*.
+
+        Raises DoorConfigError (a ValueError) when they leave the door unusable.
+        """
+        from ono99tui.ssh.door import DoorConfig
+
+        config = DoorConfig(
+            table_address=table_address_for(self.bind_host, table_port),
+            host_key_path=self.host_key_path,
+            players_dir=self.players_dir,
+            bind_host=self.bind_host,
+            port=self.port,
+            password=self.password,
+            authorized_keys=self.authorized_keys,
+            open_access=self.open_access,
+            max_sessions=self.max_sessions,
+            idle_timeout=self.idle_timeout,
+        )
+        config.validate()
+        return config
+
+    def problem(self) -> str | None:
+        """What makes this door unusable (checked before the table opens), or None."""
+        from ono99tui.ssh.door import DoorConfigError
+
+        try:
+            self.door_config(0)
+        except DoorConfigError as error:
+            return str(error)
+        return None
+
+    async def open(self, table_port: int) -> OpenSSHDoor:
+        """Start the door onto the table at *table_port*; raises OSError or DoorError."""
+        from ono99tui.ssh.door import DoorConfigError, start_ssh_door
+
+        try:
+            config = self.door_config(table_port)
+        except DoorConfigError as error:
+            raise DoorError(str(error)) from None
+        return OpenSSHDoor(await start_ssh_door(config))
+
+
+class OpenSSHDoor:
+    """A started SSH door, as `hosting` and the runners around it see an open door."""
+
+    advert_field = "ssh_port"
+
+    def __init__(self, door: SSHDoor) -> None:
+        self.door = door
+
+    @property
+    def port(self) -> int:
+        """The TCP port the door listens on."""
+        return self.door.port
+
+    @property
+    def fingerprint(self) -> str:
+        """The host key's SHA256 fingerprint, for players to check on first connect."""
+        return self.door.fingerprint
+
+    def ssh_command(self, host: str) -> str:
+        """The line to give friends: `ssh -p PORT NAME@HOST`."""
+        return self.door.ssh_command(host)
+
+    def announcement(self, host: str) -> Mapping[str, object]:
+        """The "ssh-door" event a headless host prints once its door is open."""
+        return {
+            "event": "ssh-door",
+            "port": self.port,
+            "fingerprint": self.fingerprint,
+            "command": self.ssh_command(host),
+        }
+
+    def log_line(self, host: str) -> str:
+        """The host's log line: how to come in, and the key to check."""
+        return f"SSH door open: {self.ssh_command(host)}  (host key {self.fingerprint})"
+
+    def invitation_line(self, host: str) -> str:
+        """The line of the host's invitation for this door."""
+        return ssh_invitation_line(self.ssh_command(host))
+
+    async def close(self) -> None:
+        """Stop accepting and end every session (their seats are then held as for a drop)."""
+        await self.door.close()
