@@ -2,5 +2,7 @@
 the journal, start-up and teardown (`hosting`), the headless runner and the launcher that
 seats the host's own app (`with_app`, which takes the app from its caller).
 
-Never imports Textual, the SSH door or the commands: those sit above this package.
+A hosted table is started from one `HostOptions` (`options`); its doors (the SSH door…)
+arrive in it as objects that fit `doors.Door`. Never imports Textual, the SSH door, argparse
+or the commands: those sit above this package.
 """
