@@ -156,6 +156,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(serve_headless(options))
     except OSError as error:
-        print(f"ono99 host: cannot listen on {args.bind}:{args.port}: {error.strerror or error}",
-              file=sys.stderr)
+        print(f"ono99 host: cannot listen on {options.bind}:{options.port}: "
+              f"{error.strerror or error}", file=sys.stderr)
         return 1
