@@ -1,4 +1,5 @@
-"""`--rules`, `--set` and bot kinds: checked once, alike, by `ono99 solo`, `host` and `sim`."""
+"""`--rules`, `--set` and bot kinds: checked once, alike, by `ono99 solo`, `host`, `sim`
+(and `bot`, which takes no rules: the table has them)."""
 
 from __future__ import annotations
 
@@ -56,9 +57,11 @@ def test_an_unknown_bot_kind_is_one_clear_usage_error(
     assert err == f"ono99 {command}: {UNKNOWN_BOT}\n" and out == ""
 
 
-def test_sim_names_an_unknown_bot_the_same_way(capsys: pytest.CaptureFixture[str]) -> None:
+def test_sim_and_bot_name_an_unknown_bot_the_same_way(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*COMMANDS["sim"], "--bots", "greedy,nobody"]) == 2
     assert capsys.readouterr().err == f"ono99 sim: {UNKNOWN_BOT}\n"
+    assert main(["bot", "127.0.0.1:1", "--bot", "nobody"]) == 2  # before any connection
+    assert capsys.readouterr().err == f"ono99 bot: {UNKNOWN_BOT}\n"
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
