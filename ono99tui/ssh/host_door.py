@@ -102,13 +102,14 @@ class SSHDoorOptions:
 
     async def open(self, table_port: int) -> OpenSSHDoor:
         """Start the door onto the table at *table_port*; raises OSError or DoorError."""
-        from ono99tui.ssh.door import DoorConfigError, start_ssh_door
+        from ono99tui.ssh.door import start_ssh_door
 
         try:
-            config = self.door_config(table_port)
-        except DoorConfigError as error:
+            return OpenSSHDoor(await start_ssh_door(self.door_config(table_port)))
+        except ValueError as error:
+            # DoorConfigError, or asyncssh's KeyImportError for a damaged host key or
+            # authorized_keys file: a reason for the terminal, not a traceback.
             raise DoorError(str(error)) from None
-        return OpenSSHDoor(await start_ssh_door(config))
 
 
 class OpenSSHDoor:
