@@ -31,8 +31,9 @@ async def test_an_open_door_says_how_to_come_in(tmp_path: Path) -> None:
         assert door.fingerprint.startswith("SHA256:")
         assert door.log_line("myhost") == (
             f"SSH door open: ssh -p {door.port} NAME@myhost  (host key {door.fingerprint})")
-        assert door.invitation_line("myhost") == ssh_invitation_line(
-            f"ssh -p {door.port} NAME@myhost") == f"Or with only ssh: ssh -p {door.port} NAME@myhost"
+        command = f"ssh -p {door.port} NAME@myhost"
+        assert door.invitation_line("myhost") == ssh_invitation_line(command)
+        assert ssh_invitation_line(command) == f"Or with only ssh: {command}"
     finally:
         await door.close()
 
