@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from netproto.connection import ConnectionClosed, Connection, Role, State, Violation
+from netproto.connection import Connection, ConnectionClosed, Role, State, Violation
 from netproto.errors import LocalProtocolError
 from netproto.framing import MAX_FRAME_SIZE
 from netproto.messages import (
@@ -470,7 +470,9 @@ class TableClient:
     async def _run(self) -> None:
         try:
             while True:
-                code, reason = await self._pump(self._link)  # type: ignore[arg-type]
+                link = self._link
+                assert link is not None  # set by `_adopt` before `_run` starts and never cleared
+                code, reason = await self._pump(link)
                 if self._closing:
                     return
                 retry = (self.settings.reconnect and self.token is not None
@@ -521,7 +523,7 @@ class TableClient:
                     continue  # the link failed mid-handshake: back off and try again
                 self._finish(error.code, error.reason)
                 return False
-            except (OSError, TimeoutError, asyncio.TimeoutError):
+            except (OSError, TimeoutError):  # asyncio.TimeoutError is TimeoutError since 3.11
                 continue
             self._adopt(link, welcome, extra, Reconnected(attempts=attempts))
             return True

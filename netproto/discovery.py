@@ -379,7 +379,9 @@ class TableBrowser:
         """Open the mDNS sockets and start querying."""
         if self._closed or self._zeroconf is not None:
             raise RuntimeError("a TableBrowser can be started only once")
-        self._zeroconf = AsyncZeroconf(interfaces=list(self._interfaces), ip_version=IPVersion.V4Only)
+        self._zeroconf = AsyncZeroconf(
+            interfaces=list(self._interfaces), ip_version=IPVersion.V4Only
+        )
         # QM (multicast-answer) questions from the start: a QU first query asks for a
         # unicast reply, which on one machine may land on another process's port-5353
         # socket, delaying the answer by a second (measured, see docs/DISCOVERY.md).
@@ -506,7 +508,9 @@ async def find_tables(interfaces: Sequence[str], timeout: float) -> list[Discove
     async with TableBrowser(interfaces) as browser:
         await asyncio.sleep(timeout)
         tables = browser.tables
-    return sorted(tables.values(), key=lambda table: (table.info.name.casefold(), table.service_name))
+    return sorted(
+        tables.values(), key=lambda table: (table.info.name.casefold(), table.service_name)
+    )
 
 
 def _drop_queued_answers(zeroconf: Zeroconf) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import json
 import signal
@@ -98,10 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "advertise":
         asyncio.run(advertise(table_info_from_json(json.loads(args.info)), interfaces))
     else:
-        try:
+        with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(browse(interfaces, args.duration))
-        except KeyboardInterrupt:
-            pass
     return 0
 
 

@@ -37,7 +37,7 @@ def _packer() -> msgpack.Packer:
 
 def encode_frame(message: dict[str, Any], *, max_size: int = MAX_FRAME_SIZE) -> bytes:
     """Pack one message map into a frame; refuses (ValueError) to build an oversize one."""
-    body = _packer().pack(message)
+    body: bytes = _packer().pack(message)
     if len(body) > max_size:
         raise ValueError(f"frame of {len(body)} bytes exceeds the {max_size}-byte limit")
     return _HEADER.pack(len(body)) + body

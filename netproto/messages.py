@@ -343,8 +343,8 @@ class Lobby(Message):
         options, results = data.get("options", {}), data.get("results", {})
         if (type(phase) is str and phase in PHASES
                 and (host_seat is None
-                     or type(host_seat) is int and 0 <= host_seat <= MAX_SEATS_LISTED)
-                and (you is None or type(you) is int and 0 <= you <= MAX_SEATS_LISTED)
+                     or (type(host_seat) is int and 0 <= host_seat <= MAX_SEATS_LISTED))
+                and (you is None or (type(you) is int and 0 <= you <= MAX_SEATS_LISTED))
                 and type(capacity) is int and 0 <= capacity <= MAX_SEATS_LISTED
                 and type(spectators) is int and 0 <= spectators <= MAX_SEQ
                 and type(options) is dict and type(results) is dict):

@@ -10,14 +10,15 @@ through `Application.on_message`, and `on_close` once per connection.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from netproto.connection import ConnectionClosed, Connection, Role, State, Violation
+from netproto.connection import Connection, ConnectionClosed, Role, State, Violation
 from netproto.errors import (
     HandshakeTimeout,
     HeartbeatTimeout,
@@ -103,10 +104,8 @@ class Peer:
     def close(self, code: str = "normal", reason: str = "") -> None:
         """Say bye with a reason and close the connection (pending output is flushed)."""
         if not self.connection.bye_sent and not self._transport.is_closing():
-            try:
+            with contextlib.suppress(LocalProtocolError):
                 self._transport.write(self.connection.send(Bye(code=code, reason=reason)))
-            except LocalProtocolError:
-                pass
         self._transport.close()
 
     def abort(self) -> None:
@@ -201,7 +200,7 @@ class Server:
         """The port actually bound (useful after binding port 0)."""
         return self.sockets[0][1]
 
-    async def start(self, host: str | Iterable[str] | None = "127.0.0.1", port: int = 0) -> None:
+    async def start(self, host: str | Sequence[str] | None = "127.0.0.1", port: int = 0) -> None:
         """Bind and start accepting connections."""
         loop = asyncio.get_running_loop()
         self._server = await loop.create_server(lambda: _PeerProtocol(self), host, port)

@@ -10,7 +10,14 @@ States are immutable; all randomness comes from the caller's `random.Random`.
 """
 
 from ono99tui.game.cards import DECK_COUNTS, Card, deck, hand_points
-from ono99tui.game.engine import acting_seats, apply, legal_moves, new_match, round_points, start_match
+from ono99tui.game.engine import (
+    acting_seats,
+    apply,
+    legal_moves,
+    new_match,
+    round_points,
+    start_match,
+)
 from ono99tui.game.errors import (
     CannotResign,
     IllegalMove,
@@ -66,8 +73,8 @@ __all__ = [
     "DECK_COUNTS",
     "DEFAULT_PRESET",
     "DISCARDING",
-    "HAND_SIZE",
     "EVENT_TYPES",
+    "HAND_SIZE",
     "MATCH_OVER",
     "MAX_PLAYERS",
     "MIN_PLAYERS",

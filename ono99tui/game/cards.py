@@ -40,7 +40,7 @@ class Card(enum.IntEnum):
         return _BY_TOKEN[token]
 
     def label(self, rules: Rules | None = None) -> str:
-        """The name printed on the card in the edition `rules` describe ("Play 2" or "Double Play")."""
+        """The name printed on the card in the edition of `rules` ("Play 2" or "Double Play")."""
         if self is Card.PLAY2:
             return "Double Play" if rules is not None and rules.deck == "1980" else "Play 2"
         return _LABELS[self]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Callable
 from typing import Any, Union
 
 from ono99tui.game.cards import Card
@@ -21,8 +22,11 @@ from ono99tui.game.view import PlayerView
 
 Wire = dict[str, Any]
 
-_MOVE_KINDS: dict[type, str] = {Play: "play", SwapFour: "swap_four", Draw: "draw", Discard: "discard"}
-_MOVES_BY_KIND: dict[str, type] = {kind: cls for cls, kind in _MOVE_KINDS.items()}
+_MOVE_KINDS: dict[type, str] = {
+    Play: "play", SwapFour: "swap_four", Draw: "draw", Discard: "discard"
+}
+# Each kind's constructor: (seat) or (seat, card) -> Move.
+_MOVES_BY_KIND: dict[str, Callable[..., Move]] = {kind: cls for cls, kind in _MOVE_KINDS.items()}
 _MAX_SEAT = 64
 
 
@@ -218,7 +222,9 @@ def rules_to_wire(rules: Rules) -> Wire:
     if wire is None:
         if len(_RULES_WIRE) > 64:  # a handful of rule sets in practice: never grow unbounded
             _RULES_WIRE.clear()
-        wire = _RULES_WIRE[rules] = {name: _encode(value) for name, value in rules.options().items()}
+        wire = _RULES_WIRE[rules] = {
+            name: _encode(value) for name, value in rules.options().items()
+        }
     # Copied so that a caller changing its map cannot change the next one.
     return {**wire, "obligation_answers": list(wire["obligation_answers"])}
 
@@ -282,7 +288,9 @@ def view_from_wire(wire: object) -> PlayerView:
     """The view a wire map describes; a missing, unknown or mistyped field raises ValueError."""
     if not isinstance(wire, dict) or set(wire) != set(_VIEW_HINTS):
         raise ValueError("a view must be a map with exactly the PlayerView fields")
-    return PlayerView(**{name: _decode(wire[name], hint, name) for name, hint in _VIEW_HINTS.items()})
+    return PlayerView(
+        **{name: _decode(wire[name], hint, name) for name, hint in _VIEW_HINTS.items()}
+    )
 
 
 def event_to_wire(event: Event) -> Wire:
@@ -298,10 +306,12 @@ def event_from_wire(wire: object) -> Event:
     if not isinstance(wire, dict):
         raise ValueError("an event must be a map")
     kind = wire.get("kind")
-    hints = _EVENT_HINTS.get(kind) if isinstance(kind, str) else None
-    if hints is None:
+    if not isinstance(kind, str) or kind not in _EVENT_HINTS:
         raise ValueError(f"unknown event kind {kind!r}")
+    hints = _EVENT_HINTS[kind]
     if set(wire) != set(hints) | {"kind"}:
         raise ValueError(f"a {kind} event has the fields {sorted(hints)}")
     cls = EVENTS_BY_KIND[kind]
-    return cls(**{name: _decode(wire[name], hint, f"{kind}.{name}") for name, hint in hints.items()})
+    return cls(
+        **{name: _decode(wire[name], hint, f"{kind}.{name}") for name, hint in hints.items()}
+    )

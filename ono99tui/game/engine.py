@@ -40,6 +40,7 @@ from ono99tui.game.rounds import (
     round_points,
 )
 from ono99tui.game.rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, Rules
+from ono99tui.game.rules_lookup import RulesLookup, lookup_for
 from ono99tui.game.state import (
     DIRECTION,
     DISCARD_PILE,
@@ -48,6 +49,7 @@ from ono99tui.game.state import (
     HANDS,
     IN_ROUND,
     LEGAL,
+    LOOKUP,
     OBLIGATED,
     OBLIGATION_NEXT,
     ONO99_THIS_TURN,
@@ -56,13 +58,11 @@ from ono99tui.game.state import (
     PHASE,
     PLAYING,
     PLAYS,
-    LOOKUP,
     TOTAL,
     TURN,
     State,
     _make_state,
 )
-from ono99tui.game.rules_lookup import RulesLookup, lookup_for
 
 # Re-exported: callers import these from the engine.
 __all__ = [
@@ -91,7 +91,9 @@ _new_tuple = tuple.__new__
 def start_match(rules: Rules, seats: int, rng: random.Random) -> tuple[State, Events]:
     """A new match: random dealer, first deal. Returns the state and the opening events."""
     if type(seats) is not int or not MIN_PLAYERS <= seats <= MAX_PLAYERS:
-        raise InvalidPlayerCount(f"a match needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {seats!r}")
+        raise InvalidPlayerCount(
+            f"a match needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {seats!r}"
+        )
     tab = lookup_for(rules)
     dealer = rng.randrange(seats)
     s: list[Any] = [
@@ -159,25 +161,25 @@ def _apply_checked(state: State, move: Move, rng: random.Random) -> tuple[State,
     kind = type(move)
     if kind is Play or kind is SwapFour:
         seat = move.seat
-        card = getattr(move, "card", None)
+        card: Card | None = getattr(move, "card", None)  # a SwapFour has no card
         if type(seat) is int and 0 <= seat < state[1] and (kind is SwapFour or type(card) is Card):
             tab: RulesLookup = state[LOOKUP]
-            canonical = tab.swap_move[seat] if kind is SwapFour else tab.play[seat][card]
+            canonical = tab.swap_move[seat] if card is None else tab.play[seat][card]
             if any(legal is canonical for legal in state[LEGAL]):
                 return apply(state, canonical, rng)
     elif kind is Draw:
         seat = move.seat
         if type(seat) is int and seat == state[PENDING_DRAW] and state[PHASE] == PLAYING:
             return _apply_draw(state, seat, rng)
-    elif kind is Discard:
-        if (
-            state[PHASE] == DISCARDING
-            and type(move.card) is Card
-            and type(move.seat) is int
-            and move.seat == state[DISCARDING_SEAT]
-            and move.card in state[HANDS][move.seat]
-        ):
-            return _apply_discard(state, move.seat, move.card, rng)
+    elif (
+        type(move) is Discard  # `type(move)`, not `kind`, so a type checker narrows `move`
+        and state[PHASE] == DISCARDING
+        and type(move.card) is Card
+        and type(move.seat) is int
+        and move.seat == state[DISCARDING_SEAT]
+        and move.card in state[HANDS][move.seat]
+    ):
+        return _apply_discard(state, move.seat, move.card, rng)
     raise refusal(state, move)
 
 
@@ -277,7 +279,7 @@ def _end_turn(s: list[Any], seat: int, direction: int, events: list[Event]) -> N
 
 
 def _apply_swap(state: State, seat: int, rng: random.Random) -> tuple[State, Events]:
-    s = list(state)
+    s: list[Any] = list(state)  # the list-copy fast path: slots by index (state.py)
     events: list[Event] = []
     pending = s[PENDING_DRAW]
     if pending >= 0:
@@ -297,7 +299,7 @@ def _apply_swap(state: State, seat: int, rng: random.Random) -> tuple[State, Eve
 
 
 def _apply_draw(state: State, seat: int, rng: random.Random) -> tuple[State, Events]:
-    s = list(state)
+    s: list[Any] = list(state)  # the list-copy fast path: slots by index (state.py)
     events: list[Event] = []
     s[PENDING_DRAW] = -1
     s[HANDS] = replaced(s[HANDS], seat, draw_into(s, s[HANDS][seat], 1, seat, events, rng))
@@ -305,7 +307,7 @@ def _apply_draw(state: State, seat: int, rng: random.Random) -> tuple[State, Eve
 
 
 def _apply_discard(state: State, seat: int, card: Card, rng: random.Random) -> tuple[State, Events]:
-    s = list(state)
+    s: list[Any] = list(state)  # the list-copy fast path: slots by index (state.py)
     events: list[Event] = []
     hand = s[HANDS][seat]
     i = hand.index(card)

@@ -6,6 +6,7 @@ used by the codec.
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -192,8 +193,8 @@ Event = (
     | RoundEnded
     | MatchEnded
 )
-EVENT_TYPES: tuple[type, ...] = Event.__args__  # type: ignore[attr-defined]
-EVENTS_BY_KIND: dict[str, type] = {cls.kind: cls for cls in EVENT_TYPES}
+EVENT_TYPES: tuple[type[Event], ...] = typing.get_args(Event)
+EVENTS_BY_KIND: dict[str, type[Event]] = {cls.kind: cls for cls in EVENT_TYPES}
 
 
 # Hot-path constructors: a played card and its draw happen on every turn, and setting the

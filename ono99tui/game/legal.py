@@ -5,26 +5,32 @@ from __future__ import annotations
 from ono99tui.game.cards import Card
 from ono99tui.game.moves import Move
 from ono99tui.game.rules import HAND_SIZE
+from ono99tui.game.rules_lookup import ONO99_BIT, RulesLookup
 from ono99tui.game.state import (
     DISCARDING,
     DISCARDING_SEAT,
     HANDS,
     LEGAL,
+    LOOKUP,
     PENDING_DRAW,
     PHASE,
     PLAYING,
-    LOOKUP,
     TURN,
     State,
 )
-from ono99tui.game.rules_lookup import ONO99_BIT, RulesLookup
 
 ONO99 = Card.ONO99
 PLAY2 = Card.PLAY2
 
 
 def legal_plays(
-    tab: RulesLookup, seat: int, hand: tuple[Card, ...], total: int, owed: int, obligated: bool, ono_turn: bool
+    tab: RulesLookup,
+    seat: int,
+    hand: tuple[Card, ...],
+    total: int,
+    owed: int,
+    obligated: bool,
+    ono_turn: bool,
 ) -> tuple[Move, ...]:
     """The plays (and swap) open to `seat` holding `hand`; Draw and Discard are not plays."""
     bust_at = tab.bust_at
@@ -42,7 +48,7 @@ def legal_plays(
         elif card == ONO99:
             mode = tab.ono99_mode
             if mode == "set99":
-                if 99 < bust_at:
+                if bust_at > 99:
                     moves.append(row[card])
             elif mode == "tens" and total % 10 == 0 and not ono_turn:
                 moves.append(row[card])

@@ -15,8 +15,8 @@ from typing import Any
 from ono99tui.game.cards import Card
 from ono99tui.game.legal import legal_plays
 from ono99tui.game.rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, Rules
-from ono99tui.game.state import PLAYING, State, _make_state
 from ono99tui.game.rules_lookup import lookup_for
+from ono99tui.game.state import PLAYING, State, _make_state
 
 
 def position(

@@ -19,10 +19,11 @@ def refusal(state: State, move: object) -> MalformedMove | IllegalMove:
     kind = type(move)
     if kind not in (Play, SwapFour, Draw, Discard):
         return MalformedMove("not_a_move", f"{move!r} is not a move")
-    seat = move.seat  # type: ignore[union-attr]
+    assert isinstance(move, (Play, SwapFour, Draw, Discard))  # exactly one of them, as checked
+    seat = move.seat
     if type(seat) is not int or not 0 <= seat < state.seats:
         return MalformedMove("bad_seat", f"seat {seat!r} is not a seat at this table")
-    card = getattr(move, "card", None)
+    card: Card | None = getattr(move, "card", None)
     if kind in (Play, Discard) and type(card) is not Card:
         return MalformedMove("bad_card", f"{card!r} is not a card")
     if state.phase == MATCH_OVER:
@@ -35,6 +36,7 @@ def refusal(state: State, move: object) -> MalformedMove | IllegalMove:
             return IllegalMove("not_your_turn", f"seat {state.discarding} must discard first")
         if kind is not Discard:
             return IllegalMove("must_discard", "you busted: discard one card first")
+        assert card is not None  # a Discard's card was checked above
         return IllegalMove("not_in_hand", f"you hold no {card.label(state.rules)}")
     if kind is Discard:
         return IllegalMove("no_discard", "only a player who busted in points scoring discards")
@@ -67,7 +69,9 @@ def refusal(state: State, move: object) -> MalformedMove | IllegalMove:
             return IllegalMove("one_ono99_per_turn", "only one ONO 99 card per turn")
         if rules.ono99_card == "tens":
             return IllegalMove("ono99_needs_tens", f"ONO 99 needs a total ending in 0, not {total}")
-        return IllegalMove("would_bust", f"ONO 99 would make the total 99, the limit is {rules.bust_at}")
+        return IllegalMove(
+            "would_bust", f"ONO 99 would make the total 99, the limit is {rules.bust_at}"
+        )
     if card == PLAY2:
         return IllegalMove("not_first_card", f"{name} may not be the first of your two cards")
     return IllegalMove("illegal", f"{name} cannot be played now")

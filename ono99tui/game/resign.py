@@ -18,6 +18,7 @@ from ono99tui.game.state import (
     DIRECTION,
     DISCARDING_SEAT,
     IN_ROUND,
+    LOOKUP,
     MATCH_OVER,
     OBLIGATED,
     OBLIGATION_NEXT,
@@ -25,7 +26,6 @@ from ono99tui.game.state import (
     OWED,
     PHASE,
     PLAYING,
-    LOOKUP,
     TURN,
     State,
 )

@@ -24,6 +24,7 @@ from ono99tui.game.events import (
     drew,
 )
 from ono99tui.game.rules import HAND_SIZE
+from ono99tui.game.rules_lookup import RulesLookup
 from ono99tui.game.state import (
     ALIVE,
     BUSTED,
@@ -36,6 +37,7 @@ from ono99tui.game.state import (
     DRAW_PILE,
     HANDS,
     IN_ROUND,
+    LOOKUP,
     MATCH_OVER,
     OBLIGATED,
     OBLIGATION_NEXT,
@@ -47,13 +49,11 @@ from ono99tui.game.state import (
     REVEALED,
     ROUND_NO,
     SCORES,
-    LOOKUP,
     TOKENS,
     TOTAL,
     TURN,
     WINNERS,
 )
-from ono99tui.game.rules_lookup import RulesLookup
 
 ONO99 = Card.ONO99
 
@@ -62,7 +62,7 @@ def deal(s: list[Any], dealer: int, starter: int, events: list[Event], rng: rand
     """Collect every card, shuffle, deal four to each seat still in the match; `starter` leads."""
     tab: RulesLookup = s[LOOKUP]
     cards = shuffled(tab.deck, rng)
-    seats = s[1]
+    seats: int = s[1]
     alive = s[ALIVE]
     hands: list[list[Card]] = [[] for _ in range(seats)]
     order = [(dealer + 1 + k) % seats for k in range(seats)]
@@ -102,7 +102,7 @@ def deal(s: list[Any], dealer: int, starter: int, events: list[Event], rng: rand
 def next_in_round(s: list[Any], seat: int, direction: int) -> int:
     """The next seat after `seat` in `direction` that is still in the round."""
     in_round = s[IN_ROUND]
-    seats = s[1]
+    seats: int = s[1]
     nxt = (seat + direction) % seats
     while not in_round[nxt]:
         nxt = (nxt + direction) % seats
@@ -112,7 +112,7 @@ def next_in_round(s: list[Any], seat: int, direction: int) -> int:
 def next_alive(s: list[Any], seat: int) -> int:
     """The next seat clockwise after `seat` that is still in the match."""
     alive = s[ALIVE]
-    seats = s[1]
+    seats: int = s[1]
     nxt = (seat + 1) % seats
     while not alive[nxt]:
         nxt = (nxt + 1) % seats
@@ -122,7 +122,7 @@ def next_alive(s: list[Any], seat: int) -> int:
 def previous_alive(s: list[Any], seat: int) -> int:
     """The next seat counter-clockwise before `seat` that is still in the match."""
     alive = s[ALIVE]
-    seats = s[1]
+    seats: int = s[1]
     prev = (seat - 1) % seats
     while not alive[prev]:
         prev = (prev - 1) % seats
@@ -180,7 +180,12 @@ def draw_cards(
 
 
 def draw_into(
-    s: list[Any], hand: tuple[Card, ...], count: int, seat: int, events: list[Event], rng: random.Random
+    s: list[Any],
+    hand: tuple[Card, ...],
+    count: int,
+    seat: int,
+    events: list[Event],
+    rng: random.Random,
 ) -> tuple[Card, ...]:
     """`_draw_cards` on a state being built as a list."""
     hand, s[DRAW_PILE], s[DRAW_INDEX], s[DISCARD_PILE] = draw_cards(
@@ -268,7 +273,7 @@ def end_match(s: list[Any], winners: tuple[int, ...], events: list[Event]) -> No
 
 
 def round_over(s: list[Any], events: list[Event], points: tuple[int, ...] | None = None) -> None:
-    seats = s[1]
+    seats: int = s[1]
     events.append(RoundEnded(s[ROUND_NO], points or (0,) * seats, s[SCORES], s[TOKENS]))
 
 
@@ -284,9 +289,9 @@ def end_points_round(s: list[Any], events: list[Event], rng: random.Random) -> N
     alive = s[ALIVE]
     points = tuple(
         round_points(hand, busted) if on else 0
-        for hand, busted, on in zip(s[HANDS], s[BUSTED], alive)
+        for hand, busted, on in zip(s[HANDS], s[BUSTED], alive, strict=True)
     )
-    scores = s[SCORES] = tuple(a + b for a, b in zip(s[SCORES], points))
+    scores = s[SCORES] = tuple(a + b for a, b in zip(s[SCORES], points, strict=True))
     round_over(s, events, points)
     target = tab.rules.target
     players = [seat for seat, on in enumerate(alive) if on]

@@ -102,7 +102,9 @@ def _validate(rules: Rules) -> None:
     if rules.deck not in DECK_NAMES:
         raise InvalidRules("deck", f"{rules.deck!r} is not one of {', '.join(DECK_NAMES)}")
     if rules.ono99_card not in ONO99_MODES:
-        raise InvalidRules("ono99_card", f"{rules.ono99_card!r} is not one of {', '.join(ONO99_MODES)}")
+        raise InvalidRules(
+            "ono99_card", f"{rules.ono99_card!r} is not one of {', '.join(ONO99_MODES)}"
+        )
     if rules.scoring not in SCORING_MODES:
         raise InvalidRules("scoring", f"{rules.scoring!r} is not one of {', '.join(SCORING_MODES)}")
     if not 20 <= rules.bust_at <= 1000:
@@ -115,7 +117,9 @@ def _validate(rules: Rules) -> None:
     if type(answers) is not tuple or not all(type(c) is Card for c in answers):
         raise InvalidRules("obligation_answers", "must be a tuple of cards")
     if any(c not in ANSWER_CARDS for c in answers) or len(set(answers)) != len(answers):
-        raise InvalidRules("obligation_answers", "only distinct Reverse, Play 2 and Hold may answer")
+        raise InvalidRules(
+            "obligation_answers", "only distinct Reverse, Play 2 and Hold may answer"
+        )
 
 
 _RULES_1980 = Rules(

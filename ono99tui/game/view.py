@@ -71,14 +71,16 @@ _set_attr = object.__setattr__
 _last_flags: tuple[object, object, tuple[bool, ...], tuple[bool, ...]] = ((), (), (), ())
 
 
-def _flags(alive: tuple[bool, ...], in_round: tuple[bool, ...]) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+def _flags(
+    alive: tuple[bool, ...], in_round: tuple[bool, ...]
+) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
     """(eliminated, out_of_round) per seat."""
     global _last_flags
     last = _last_flags
     if last[0] is alive and last[1] is in_round:
         return last[2], last[3]
     eliminated = tuple(not on for on in alive)
-    out_of_round = tuple(on and not now for on, now in zip(alive, in_round))
+    out_of_round = tuple(on and not now for on, now in zip(alive, in_round, strict=True))
     _last_flags = (alive, in_round, eliminated, out_of_round)
     return eliminated, out_of_round
 

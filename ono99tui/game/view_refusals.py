@@ -40,7 +40,9 @@ def _state_as_seen(view: PlayerView) -> State:
     hands: list[tuple[Card, ...]] = [() for _ in range(view.seats)]
     hands[seat] = view.hand
     alive = tuple(not out for out in view.eliminated)
-    in_round = tuple(a and not out for a, out in zip(alive, view.out_of_round))
+    # Not strict: a view from the wire is not checked for equal lengths, and explaining a
+    # refusal must never raise.
+    in_round = tuple(a and not out for a, out in zip(alive, view.out_of_round, strict=False))
     turn = view.turn if view.turn is not None else 0
     owed = view.obligation_owed or 1
     obligated = view.obligation_seat is not None and view.obligation_seat == turn
@@ -48,8 +50,11 @@ def _state_as_seen(view: PlayerView) -> State:
                      owed=owed, obligated=obligated, alive=alive, in_round=in_round,
                      dealer=view.dealer, round_no=view.round_no)
     ono99 = Play(seat, Card.ONO99)
-    if (turn == seat and ono99 not in view.legal_moves
-            and ono99 in legal_plays(state.tables, seat, view.hand, view.total, owed, obligated, False)):
+    if (
+        turn == seat
+        and ono99 not in view.legal_moves
+        and ono99 in legal_plays(state.tables, seat, view.hand, view.total, owed, obligated, False)
+    ):
         state = state._replace(ono99_this_turn=True)
     return state._replace(
         phase=view.phase,
