@@ -153,3 +153,15 @@ class ResumeTokens:
 def ssh_host_key_path(directory: Path | None = None) -> Path:
     """Where the SSH door keeps its host key (generated on first use by the door)."""
     return (directory or config_dir()) / SSH_HOST_KEY_FILE
+
+
+# Tests and benchmarks point this at their own directory, as CONFIG_DIR_ENV does for config.
+DATA_DIR_ENV = "ONO99_DATA_DIR"
+
+
+def data_dir() -> Path:
+    """The directory ono99 keeps what it records in (tables' journals; not created here)."""
+    override = os.environ.get(DATA_DIR_ENV)
+    if override:
+        return Path(override)
+    return Path(platformdirs.user_data_dir(APP_NAME))

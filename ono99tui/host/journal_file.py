@@ -1,0 +1,194 @@
+"""A table's journal on disk: an append-only file of checksummed records.
+
+Why a file of our own and not a database: the journal is written once per applied move and
+read only at start-up (restart resume) or by tools (replays, standings), so an append-only
+log with one `write` per record is the whole need, and it costs one system call per move.
+
+Layout (docs/PROTOCOL.md, "The journal file"):
+
+    MAGIC (8 bytes) · version (1 byte) · records…
+    record = length (4 bytes, big-endian) · CRC-32 of the payload (4 bytes) · payload
+
+The payload is one msgpack map with a "kind" key; the table decides the kinds (a match
+header, one record per applied move or resignation, a match end). A record is written with
+a single `os.write` on an unbuffered descriptor before the move's views go out, so after a
+`kill -9` of the host it is either on disk whole or is the torn last record, which
+`read_journal` detects and drops (and `JournalWriter` cuts away before appending). Records
+are not `fsync`ed one by one: a power cut may lose the last moves, a killed process loses
+none.
+
+Files are created readable by their owner only (they hold hashes of resume tokens).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import struct
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+MAGIC = b"ONO99JNL"
+JOURNAL_VERSION = 1
+SUFFIX = ".journal"
+_HEADER = struct.Struct(">II")  # payload length, CRC-32 of the payload
+# A record is a match header or one move: far below this. A larger length is corruption.
+MAX_RECORD_SIZE = 1 << 20
+
+
+class JournalError(Exception):
+    """A journal file cannot be read as one; the message names the file and what is wrong."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.path = path
+        self.problem = problem
+
+
+class NotAJournal(JournalError):
+    """The file does not start like a journal."""
+
+
+class JournalTooNew(JournalError):
+    """The journal was written by a newer ono99 (a format version this one does not know)."""
+
+
+class JournalCorrupt(JournalError):
+    """A record before the last one is damaged: nothing after it can be trusted."""
+
+
+@dataclass(frozen=True)
+class JournalContents:
+    """What a journal file holds: its whole records, in order, and whether a torn last
+    record was dropped (the host was killed while writing it)."""
+
+    records: tuple[dict[str, Any], ...]
+    torn_tail: bool = False
+    # Where the whole records end: an append continues here.
+    end_offset: int = 0
+
+
+def token_hash(token: str) -> str:
+    """What the journal keeps of a resume token: its SHA-256, never the token itself."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def journal_path(directory: Path, table_name: str) -> Path:
+    """The journal file of the table called `table_name` (one file per table name).
+
+    The file name keeps a readable part of the name and a hash of all of it, so that two
+    names that differ only in characters a file name cannot hold get two files.
+    """
+    readable = re.sub(r"[^A-Za-z0-9_-]+", "-", table_name).strip("-")[:40] or "table"
+    digest = hashlib.sha256(table_name.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return directory / "tables" / f"{readable}-{digest}{SUFFIX}"
+
+
+def _pack(record: dict[str, Any]) -> bytes:
+    payload: bytes = msgpack.packb(record, use_bin_type=True)
+    if len(payload) > MAX_RECORD_SIZE:
+        raise ValueError(f"a journal record of {len(payload)} bytes is over the limit")
+    return _HEADER.pack(len(payload), zlib.crc32(payload)) + payload
+
+
+def _records(path: Path, data: bytes) -> Iterator[tuple[dict[str, Any] | None, int]]:
+    """Each whole record with the offset just past it; (None, offset) for a torn tail."""
+    offset = len(MAGIC) + 1
+    while offset < len(data):
+        if len(data) - offset < _HEADER.size:
+            yield None, offset
+            return
+        length, checksum = _HEADER.unpack_from(data, offset)
+        start, end = offset + _HEADER.size, offset + _HEADER.size + length
+        if length > MAX_RECORD_SIZE:
+            problem = f"a record at byte {offset} claims {length} bytes"
+        elif end > len(data):
+            yield None, offset  # cut short: the last write did not finish
+            return
+        elif zlib.crc32(data[start:end]) != checksum:
+            problem = f"the record at byte {offset} fails its checksum"
+        else:
+            try:
+                record = msgpack.unpackb(data[start:end], raw=False, strict_map_key=True)
+            except (ValueError, TypeError, msgpack.UnpackException) as error:
+                problem = f"the record at byte {offset} is not msgpack ({error})"
+            else:
+                if not isinstance(record, dict) or not isinstance(record.get("kind"), str):
+                    problem = f"the record at byte {offset} has no kind"
+                else:
+                    yield record, end
+                    offset = end
+                    continue
+        if end >= len(data) and length <= MAX_RECORD_SIZE:
+            yield None, offset  # the last record is damaged: a torn write, not corruption
+            return
+        raise JournalCorrupt(path, problem)
+
+
+def read_journal(path: Path) -> JournalContents:
+    """Every whole record of the journal at `path`; raises JournalError (or OSError)."""
+    data = path.read_bytes()
+    if len(data) < len(MAGIC) + 1 or not data.startswith(MAGIC):
+        if MAGIC.startswith(data):  # created, then killed before its header was whole
+            return JournalContents(records=(), torn_tail=bool(data), end_offset=0)
+        raise NotAJournal(path, "this is not an ono99 journal file")
+    version = data[len(MAGIC)]
+    if version > JOURNAL_VERSION:
+        raise JournalTooNew(path, f"journal format {version} is newer than this ono99 reads "
+                                  f"({JOURNAL_VERSION}); update ono99 to read it")
+    records: list[dict[str, Any]] = []
+    end_offset, torn = len(MAGIC) + 1, False
+    for record, offset in _records(path, data):
+        if record is None:
+            torn = True
+            break
+        records.append(record)
+        end_offset = offset
+    return JournalContents(records=tuple(records), torn_tail=torn, end_offset=end_offset)
+
+
+@dataclass
+class JournalWriter:
+    """Appends records to one journal file (see the module docstring)."""
+
+    path: Path
+    _descriptor: int = field(default=-1, repr=False)
+
+    @classmethod
+    def open(cls, path: Path) -> tuple[JournalWriter, JournalContents]:
+        """Open (creating it, private) the journal at `path` for appending, after cutting
+        away a torn last record; also returns what it already held. Raises JournalError."""
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            contents = read_journal(path)
+            if contents.end_offset == 0:  # new (or its header was torn): start it
+                os.ftruncate(descriptor, 0)
+                os.write(descriptor, MAGIC + bytes([JOURNAL_VERSION]))
+                contents = JournalContents(records=(), torn_tail=contents.torn_tail,
+                                           end_offset=len(MAGIC) + 1)
+            elif contents.torn_tail:
+                os.ftruncate(descriptor, contents.end_offset)
+        except BaseException:
+            os.close(descriptor)
+            raise
+        return cls(path=path, _descriptor=descriptor), contents
+
+    def append(self, record: dict[str, Any]) -> None:
+        """Write one record with a single system call (whole on disk, or a torn tail)."""
+        frame = _pack(record)
+        written = os.write(self._descriptor, frame)
+        if written != len(frame):  # a full disk: what was written is a torn tail now
+            raise OSError(f"{self.path}: only {written} of {len(frame)} bytes written")
+
+    def close(self) -> None:
+        """Close the file (records already appended stay)."""
+        if self._descriptor >= 0:
+            os.close(self._descriptor)
+            self._descriptor = -1
