@@ -234,13 +234,17 @@ class TableClient:
         self._adopt(link, welcome, extra)
         self._runner = asyncio.create_task(self._run(), name=f"table-client-{self.name}")
 
-    async def close(self, reason: str = "") -> None:
-        """Say bye, close the link and end the iteration."""
+    async def close(self, reason: str = "", *, code: str = "normal") -> None:
+        """Say bye, close the link and end the iteration.
+
+        `code` "normal" means the player left; any other (the app sends "hangup" when its
+        terminal went away) tells the server the player did not choose to go.
+        """
         self._closing = True
         link = self._link
         if link is not None and link.is_up:
             with contextlib.suppress(Exception):
-                link.send(Bye(code="normal", reason=reason))
+                link.send(Bye(code=code, reason=reason))
         if link is not None:
             link.close()  # the transport flushes the bye first
         if self._runner is not None and self._runner is not asyncio.current_task():

@@ -174,4 +174,8 @@ CLOSE_CODES: tuple[str, ...] = (
     "eof",  # the peer closed its end of the stream
     "shutdown",  # the server is stopping
     "replaced",  # the seat was resumed from another connection
+    "hangup",  # the client's terminal went away: it did not choose to leave (HANGUP)
 )
+# A client whose player's terminal closed says this rather than "normal", so that the table
+# holds the seat as after a drop instead of freeing it.
+HANGUP = "hangup"

@@ -40,6 +40,8 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
+from netproto.errors import HANGUP
+
 from ono99tui.gc_freeze import freeze_startup_objects
 from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
 from ono99tui.ui.diffing_driver import DiffingDriver
@@ -447,12 +449,14 @@ class Ono99App(App[None]):
 
     async def on_terminal_hung_up(self, message: TerminalHungUp) -> None:
         """The terminal is gone (window closed, SSH connection lost): nobody can see or play
-        this seat any more, so close the connection (the table sees the drop) and exit."""
+        this seat now, so close the connection and exit. The bye says "hangup", not
+        "normal": the player did not choose to leave, so the table holds the seat for its
+        grace period and `ono99 join` run again reclaims it."""
         client = self.client
         self.client = None
         if client is not None:
             try:
-                await asyncio.wait_for(client.close(), 2.0)
+                await asyncio.wait_for(client.close("the terminal went away", code=HANGUP), 2.0)
             except (OSError, TimeoutError):
                 pass
         self.exit(return_code=129)  # 128 + SIGHUP, as a shell reports a hung-up process

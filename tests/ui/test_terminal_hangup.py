@@ -139,6 +139,10 @@ async def test_app_exits_and_drops_its_seat_when_the_terminal_goes_away(
             assert os.WIFEXITED(app.status), app.status
             assert os.WEXITSTATUS(app.status) == 129
             await _until(lambda: not table.seats[0].connected, 10, "the table to see the drop")
+            # A hang-up is not a goodbye: the seat is held for the grace period (60 s
+            # here), so no stand-in bot plays it yet and its player can come back to it.
+            seat = table.seats[0]
+            assert seat.human and not seat.taken_over and not seat.resigned
         finally:
             if app.master_open:
                 loop.remove_reader(app.master)
