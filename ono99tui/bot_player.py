@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 
 from netproto.client import Closed, Disconnected, NotConnected, TableClient
 from netproto.connection import State
-from netproto.messages import Error, Lobby, View
-
+from netproto.messages import Error, Lobby, View, Welcome
 from ono99tui.bots import Bot
 from ono99tui.game.codec import move_to_wire, view_from_wire
 
@@ -34,6 +33,10 @@ class BotReport:
     stale: int = 0
     reconnects: int = 0
     winners: list[list[int]] = field(default_factory=list)
+    # The seat the bot played in its last match. Not the session's seat at the end: seat
+    # numbers shift in the waiting room as others leave, so two bots that leave one after
+    # the other would otherwise report the same number.
+    seat: int | None = None
 
 
 async def play_matches(client: TableClient, bot: Bot, matches: int,
@@ -56,6 +59,7 @@ async def play_matches(client: TableClient, bot: Bot, matches: int,
             return
         acted_on = latest.seq
         player_view = view_from_wire(latest.view)
+        report.seat = player_view.seat
         if not player_view.legal_moves:
             return
         move = bot.choose(player_view, rng)
@@ -69,8 +73,14 @@ async def play_matches(client: TableClient, bot: Bot, matches: int,
     if client.view is not None and client.state is State.SEATED:
         await act(client.view)
     phase = client.lobby.phase if client.lobby is not None else None
+    token = client.token
     async for item in client:
-        if isinstance(item, View):
+        if isinstance(item, Welcome):
+            if item.token != token:
+                # A new seat (the host restarted without our match, or our token expired):
+                # the table numbers its views from 1 again, so forget the old numbers.
+                token, acted_on = item.token, -1
+        elif isinstance(item, View):
             # Act only on the newest view: an older one would only earn a stale-seq error.
             if item is client.view and client.state is State.SEATED:
                 await act(item)

@@ -8,7 +8,10 @@ every test and every child process the tests start.
 from __future__ import annotations
 
 import os
-from collections.abc import Generator
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Generator
 
 import pytest
 
@@ -33,3 +36,83 @@ def pytest_runtest_makereport(
     ):
         report.outcome = "failed"
         report.longrepr = f"CI must run this test, but it was skipped: {report.longrepr}"
+
+
+class HostProcess:
+    """`ono99 host --headless` as a child process on a port chosen up front, so that it can
+    be killed (SIGKILL, as a crash or an unplugged machine) and started again on the same
+    address; every JSON event it prints is kept in `events`, in order."""
+
+    def __init__(self, *options: str, env: dict[str, str] | None = None) -> None:
+        import socket
+
+        with socket.socket() as probe:  # a port free now; the host binds it a moment later
+            probe.bind(("127.0.0.1", 0))
+            self.port: int = probe.getsockname()[1]
+        self.options = options
+        self.env = {**os.environ, **(env or {})}
+        self.process: subprocess.Popen[str] | None = None
+        self.events: list[dict[str, object]] = []
+
+    def start(self, timeout: float = 30.0) -> None:
+        """Start the host and wait until it listens."""
+        import queue
+        import threading
+
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "ono99tui", "host", "--headless", "--no-advertise",
+             "--bind", "127.0.0.1", "--port", str(self.port), *self.options],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=self.env)
+        lines: queue.Queue[str] = queue.Queue()
+        self._lines = lines
+        stdout = self.process.stdout
+        assert stdout is not None
+
+        def read() -> None:  # a thread, so that waiting for a line can time out
+            for line in stdout:
+                lines.put(line)
+            lines.put("")
+
+        threading.Thread(target=read, daemon=True).start()
+        self.wait_for_event("listening", timeout)
+
+    def wait_for_event(self, name: str, timeout: float = 30.0) -> dict[str, object]:
+        """Read the host's output until it prints the JSON event `name`; fail after `timeout`."""
+        import json
+        import queue
+
+        deadline = time.monotonic() + timeout
+        while True:
+            for event in self.events:
+                if event.get("event") == name:
+                    self.events.remove(event)
+                    return event
+            try:
+                line = self._lines.get(timeout=max(deadline - time.monotonic(), 0.01))
+            except queue.Empty:
+                raise AssertionError(f"the host printed no {name!r} within {timeout} s") from None
+            if not line:
+                raise AssertionError(f"the host exited before printing {name!r}")
+            self.events.append(json.loads(line))
+
+    def kill(self) -> None:
+        """SIGKILL: no goodbye to anyone, nothing flushed but what is already written."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+        if self.process is not None:
+            self.process.wait()
+
+
+@pytest.fixture
+def host_process() -> Generator[Callable[..., HostProcess], None, None]:
+    """Make `HostProcess`es; every one still running is killed after the test."""
+    made: list[HostProcess] = []
+
+    def make(*options: str, env: dict[str, str] | None = None) -> HostProcess:
+        host = HostProcess(*options, env=env)
+        made.append(host)
+        return host
+
+    yield make
+    for host in made:
+        host.kill()

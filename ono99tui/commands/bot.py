@@ -62,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
         client = await TableClient.connect(host, port, name=args.name or f"{args.bot} bot",
                                            password=args.password)
         report = await play_matches(client, bot, args.matches, random.Random(args.seed))
-        print(json.dumps({"seat": client.seat, "matches": report.matches,
+        print(json.dumps({"seat": report.seat if report.seat is not None else client.seat,
+                          "matches": report.matches,
                           "moves": report.moves, "stale": report.stale,
                           "reconnects": report.reconnects, "winners": report.winners}))
         return 0

@@ -285,6 +285,11 @@ class Ono99App(App[None]):
     def on_welcomed(self, message: Welcomed) -> None:
         if self._is_stale(message):
             return
+        if self.welcome is not None and message.welcome.token != self.welcome.token:
+            # A new seat, not our old one resumed (the host restarted without our match):
+            # its views are numbered from 1 again, so forget the old table's numbers.
+            self.view_seq = -1
+            self._move_sent_at = None
         self.welcome = message.welcome
         self.connection_state = "connected"
 
