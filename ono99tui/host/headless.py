@@ -33,10 +33,15 @@ async def serve_headless(options: HostOptions) -> int:
     for signal_number in STOP_SIGNALS:
         loop.add_signal_handler(signal_number, stop.set)
     finished_matches = 0
+    last_phase = ""
 
     def count_matches(summary: TableSummary) -> None:
-        nonlocal finished_matches
-        if summary.phase == FINISHED:
+        # A match ends when the phase becomes "finished"; later changes while it stays
+        # finished (players leaving, a newcomer sitting down) are not more matches.
+        nonlocal finished_matches, last_phase
+        ended = summary.phase == FINISHED and last_phase != FINISHED
+        last_phase = summary.phase
+        if ended:
             finished_matches += 1
             if options.exit_after is not None and finished_matches >= options.exit_after:
                 stop.set()
