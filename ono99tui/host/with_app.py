@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import ipaddress
 import signal
 import socket
 from collections.abc import Awaitable, Callable
@@ -29,17 +28,6 @@ class SeatedApp(Protocol):
 
     def exit(self) -> None:
         """Quit (the table closes once the app is gone)."""
-
-
-def loopback_for(bind: str) -> str:
-    """The address the host's own app connects to for a server bound to `bind`."""
-    try:
-        address = ipaddress.ip_address(bind)
-    except ValueError:
-        return bind  # a host name
-    if address.is_unspecified:
-        return "::1" if address.version == 6 else "127.0.0.1"
-    return bind
 
 
 def invitation(addresses: list[str], port: int, ssh_command: str = "") -> str:

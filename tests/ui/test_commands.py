@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ono99tui.host.with_app import invitation, loopback_for
+from netproto.addresses import loopback_for
+from ono99tui.host.with_app import invitation
 
 
 def ono99(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:

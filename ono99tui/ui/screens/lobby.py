@@ -24,6 +24,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, Static
 
+from netproto.addresses import Address, AddressError, parse_address
 from netproto.client import ClientSettings, TableClient
 from netproto.discovery import DiscoveredTable, TableBrowser, TableChange, TableEvent
 from netproto.errors import BadName
@@ -32,7 +33,7 @@ from netproto.reachability import PROBE_INTERVAL_SECONDS, ReachabilityWatch
 from ono99tui.config import ConfigError, ResumeTokens, Settings, load_settings, save_settings
 from ono99tui.ssh import ssh_command_line
 from ono99tui.ui.glyphs import Glyphs
-from ono99tui.ui.joining import Address, AddressError, JoinError, JoinRequest, connect, parse_address
+from ono99tui.ui.joining import JoinError, JoinRequest, connect
 from ono99tui.ui.screens.password_prompt import PasswordPrompt
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 
@@ -64,7 +65,7 @@ def default_player_name() -> str:
 def describe_table(table: DiscoveredTable) -> str:
     """One line about a table for the detail bar: where it is and how to reach it by ssh."""
     info = table.info
-    where = ", ".join(f"{address}:{info.port}" for address in info.addresses) or "no address"
+    where = ", ".join(str(Address(address, info.port)) for address in info.addresses) or "no address"
     line = f"{info.name} by {info.host_player} at {where}"
     if info.ssh_port is not None and info.addresses:
         line += f"  |  {ssh_command_line(info.addresses[0], info.ssh_port)}"
