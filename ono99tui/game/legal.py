@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ono99tui.game.cards import Card
 from ono99tui.game.moves import Move
-from ono99tui.game.rules import HAND_SIZE
+from ono99tui.game.rules import HAND_SIZE, Ono99Card
 from ono99tui.game.state import (
     DISCARDING,
     DISCARDING_SEAT,
@@ -41,10 +41,10 @@ def legal_plays(
                 moves.append(row[card])
         elif card == ONO99:
             mode = tab.ono99_mode
-            if mode == "set99":
+            if mode == Ono99Card.SET99:
                 if 99 < bust_at:
                     moves.append(row[card])
-            elif mode == "tens" and total % 10 == 0 and not ono_turn:
+            elif mode == Ono99Card.TENS and total % 10 == 0 and not ono_turn:
                 moves.append(row[card])
         elif card == PLAY2:
             if not (obligated and owed == 2) or tab.play2_first:
