@@ -6,7 +6,8 @@ without saying goodbye stays advertised for minutes, but is shown dimmed as "no 
 soon as its port stops answering (and normal again if it answers again). A typed
 `HOST[:PORT]` reaches a table when multicast is blocked. The player's name is
 remembered in the config directory. Joining connects here, asks for the password when the
-table wants one, then hands the connected client to the app and opens the waiting room.
+table wants one, then hands the connected client to the app (`Ono99App.follow_table`),
+which opens the table's waiting room.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import getpass
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -35,9 +36,10 @@ from ono99tui.ssh import ssh_command_line
 from ono99tui.ui.glyphs import Glyphs
 from ono99tui.ui.joining import JoinError, JoinRequest, connect
 from ono99tui.ui.screens.password_prompt import PasswordPrompt
-from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 
 if TYPE_CHECKING:
+    from textual import getters
+
     from ono99tui.ui.app import Ono99App
 
 # (key, header, width): fixed widths keep the list steady as tables come and go, and fit
@@ -77,6 +79,8 @@ class LobbyScreen(Screen[None]):
 
     CSS_PATH = "lobby.tcss"
     AUTO_FOCUS = "#tables"
+    if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
+        app = getters.app(Ono99App)
 
     BINDINGS = [
         Binding("j", "join", "Join"),
@@ -166,9 +170,7 @@ class LobbyScreen(Screen[None]):
         tables = self.query_one("#tables", DataTable)
         for key, label, width in _COLUMNS:
             tables.add_column(label, key=key, width=width)
-        glyphs_owner = self.app if hasattr(self.app, "glyphs") else None
-        if glyphs_owner is not None:
-            self.watch(glyphs_owner, "glyphs", self._glyphs_changed, init=True)
+        self.watch(self.app, "glyphs", self._glyphs_changed, init=True)
         if self._settings_problem:
             self.notify(self._settings_problem, title="Settings not read", severity="warning")
         if self.interfaces:
@@ -421,18 +423,13 @@ class LobbyScreen(Screen[None]):
         self.enter_table(client)
 
     def enter_table(self, client: TableClient) -> None:
-        """Hand the connected client to the app and show the table's waiting room.
+        """Hand the connected client to the app, which shows the table's waiting room.
 
         The app's connection worker reads the client from here on; the app opens the
-        table screen by itself once a match is being played.
+        table screen by itself once a match is being played, and comes back here when
+        the player leaves the table.
         """
-
-        async def connected() -> TableClient:
-            return client
-
-        app = cast("Ono99App", self.app)
-        app.connect(connected)
-        app.push_screen(WaitingRoomScreen())
+        self.app.follow_table(client, self)
 
     def _ask_password(self, request: JoinRequest, *, retry: bool) -> None:
         def answered(password: str | None) -> None:
