@@ -1,7 +1,8 @@
 """Messages up to the app: from the connection worker, and from screens asking for actions.
 
-Screens never hold the connection: they post a request (`MoveChosen`, `ReadyRequested`,
-`StartRequested`...) and the app sends it to the table and reports a refusal in words.
+Screens never use the app's connection: they post a request (`MoveChosen`,
+`ReadyRequested`, `StartRequested`...), which the app sends to the table, reporting a
+failure to send in words (the table's own refusals come back as `ServerRefused`).
 
 The worker is the only code that reads the network. It turns what the `TableClient`
 yields into these messages, decoding the game payloads with the engine's codec, so every
