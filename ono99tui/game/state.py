@@ -77,7 +77,7 @@ class State(NamedTuple):
         return (
             f"State(rules={self.rules.name!r}, total={self.total}, turn={self.turn}, "
             f"owed={self.owed}, hands={[[c.token for c in h] for h in self.hands]}, "
-            f"phase={self.phase!r}, round={self.round_no})"
+            f"phase={str(self.phase)!r}, round={self.round_no})"
         )
 
 
