@@ -64,6 +64,8 @@ from ono99tui.game.state import (
 )
 from ono99tui.game.rules_lookup import RulesLookup, lookup_for
 
+_SET99 = Ono99Card.SET99  # a module global: reading it off the Enum class is slow
+
 # Re-exported: callers import these from the engine.
 __all__ = [
     "acting_seats",
@@ -207,7 +209,7 @@ def _apply_play(state: State, seat: int, card: Card, rng: random.Random) -> tupl
         if total < 0 and tab.floor is not None:
             total = tab.floor
     elif card == ONO99:
-        if tab.ono99_mode == Ono99Card.SET99:
+        if tab.ono99_mode == _SET99:
             total = 99
         ono_turn = True
     discard += (card,)

@@ -19,6 +19,10 @@ from ono99tui.game.state import (
 )
 from ono99tui.game.rules_lookup import ONO99_BIT, RulesLookup
 
+# Module names for the members the hot loop compares with (reading an Enum member off its
+# class costs ~0.5 µs on Python 3.11; a module global, a few ns).
+_SET99, _TENS = Ono99Card.SET99, Ono99Card.TENS
+
 ONO99 = Card.ONO99
 PLAY2 = Card.PLAY2
 
@@ -41,10 +45,10 @@ def legal_plays(
                 moves.append(row[card])
         elif card == ONO99:
             mode = tab.ono99_mode
-            if mode == Ono99Card.SET99:
+            if mode == _SET99:
                 if 99 < bust_at:
                     moves.append(row[card])
-            elif mode == Ono99Card.TENS and total % 10 == 0 and not ono_turn:
+            elif mode == _TENS and total % 10 == 0 and not ono_turn:
                 moves.append(row[card])
         elif card == PLAY2:
             if not (obligated and owed == 2) or tab.play2_first:

@@ -31,9 +31,10 @@ class Scoring(enum.StrEnum):
     @property
     def counts_points(self) -> bool:
         """Is this one of the points modes (hands scored at the end of each round)?"""
-        return self in (Scoring.POINTS_ELIMINATION, Scoring.POINTS_LOWEST)
+        return self in _POINTS_MODES
 
 
+_POINTS_MODES = frozenset({Scoring.POINTS_ELIMINATION, Scoring.POINTS_LOWEST})
 ONO99_MODES: tuple[Ono99Card, ...] = tuple(Ono99Card)
 SCORING_MODES: tuple[Scoring, ...] = tuple(Scoring)
 # Cards that may be named as answers to a Play 2 / Double Play obligation.
