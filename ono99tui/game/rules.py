@@ -11,7 +11,6 @@ from ono99tui.game.cards import DECK_NAMES, Card
 from ono99tui.game.errors import InvalidRules, UnknownPreset
 
 
-
 class Ono99Card(enum.StrEnum):
     """What the ONO 99 card does (RULES.md §4)."""
 

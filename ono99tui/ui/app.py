@@ -72,7 +72,7 @@ if TYPE_CHECKING:  # loaded after the first frame (see `_start`)
 
     from netproto.client import TableClient
     from netproto.messages import Lobby, Welcome
-    from ono99tui.game import Event, PlayerView, Rules, RoundEnded
+    from ono99tui.game import Event, PlayerView, RoundEnded, Rules
     from ono99tui.ui.screens.lobby import LobbyScreen
 
 ClientFactory = Callable[[], Awaitable["TableClient"]]

@@ -9,9 +9,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from lobby_helpers import running_table, wait_until
 from textual.widgets import Select, Static
 
-from lobby_helpers import running_table, wait_until
 from netproto.messages import Lobby, SeatInfo, SeatKind, TablePhase
 from ono99tui.game import Scoring, preset
 from ono99tui.game.codec import rules_to_wire

@@ -11,7 +11,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from ono99tui.game import Card, Rules, Scoring, preset
-from ono99tui.ui.rule_labels import ONO99_WORDS, preset_label, scoring_rule, switch_setting
+from ono99tui.ui.rule_labels import (
+    ONO99_WORDS,
+    preset_label,
+    scoring_rule,
+    switch_setting,
+)
 
 if TYPE_CHECKING:
     from textual import getters
