@@ -44,6 +44,7 @@ from netproto.messages import (
     Resume,
     SetOptions,
     Start,
+    TablePhase,
     View,
     Welcome,
     message_from_wire,
@@ -265,7 +266,7 @@ class Connection:
         if isinstance(message, Welcome):
             self.state = State.SPECTATING if message.role == "spectator" else State.LOBBY
         elif isinstance(message, Lobby) and self.state in (State.LOBBY, State.SEATED):
-            self.state = State.SEATED if message.phase == "playing" else State.LOBBY
+            self.state = State.SEATED if message.phase == TablePhase.PLAYING else State.LOBBY
 
     def _close(self, code: str, reason: str) -> None:
         if self.state is not State.CLOSED:

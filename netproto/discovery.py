@@ -27,6 +27,8 @@ from typing import Any, Self, TypeGuard
 from zeroconf import DNSQuestionType, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from netproto.messages import TablePhase
+
 log = logging.getLogger(__name__)
 
 SERVICE_TYPE = "_ono99._tcp.local."
@@ -55,12 +57,8 @@ class MalformedAdvertisement(ValueError):
     """A service on the network has a TXT record or address that is not a valid table."""
 
 
-class TableState(enum.StrEnum):
-    """Where the table's game stands, as advertised."""
-
-    WAITING = "waiting"
-    PLAYING = "playing"
-    FINISHED = "finished"
+# Where the table's game stands, as advertised: the same vocabulary as the lobby's phase.
+TableState = TablePhase
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,9 @@ opaque maps here: the application validates them.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from netproto.errors import BadMessage, UnknownKind
 
@@ -92,6 +93,20 @@ def _choice(data: dict[str, Any], name: str, kind: str, choices: tuple[str, ...]
     if value not in choices:
         raise BadMessage(f"{kind}.{name} must be one of {', '.join(choices)}")
     return value
+
+
+VocabularyT = TypeVar("VocabularyT", bound=enum.StrEnum)
+
+
+def _member(
+    data: dict[str, Any], name: str, kind: str, vocabulary: type[VocabularyT]
+) -> VocabularyT:
+    """The member of `vocabulary` a field names; BadMessage lists the names it may take."""
+    value = _str(data, name, kind)
+    try:
+        return vocabulary(value)
+    except ValueError:
+        raise BadMessage(f"{kind}.{name} must be one of {', '.join(vocabulary)}") from None
 
 
 @dataclass(frozen=True)
@@ -264,9 +279,29 @@ class Move(Message):
         return cls(seq=_int(data, "seq", cls.kind), move=_map(data, "move", cls.kind))
 
 
-PHASES = ("waiting", "playing", "finished")
-# "resigned": the seat left the match in progress and only watches it (its player may be back).
-SEAT_KINDS = ("human", "bot", "resigned")
+class TablePhase(enum.StrEnum):
+    """Where a table stands: seating players, playing a match, or between matches.
+
+    The wire carries the value (a StrEnum packs as its string).
+    """
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+class SeatKind(enum.StrEnum):
+    """Who sits in a seat, as the lobby tells everyone."""
+
+    HUMAN = "human"
+    BOT = "bot"
+    # The seat left the match in progress and only watches it (its player may be back).
+    RESIGNED = "resigned"
+
+
+# Wire string -> member, for the decoders' fast paths (a dict lookup, not an Enum call).
+_PHASE_BY_WIRE: dict[str, TablePhase] = {phase.value: phase for phase in TablePhase}
+_SEAT_KIND_BY_WIRE: dict[str, SeatKind] = {kind.value: kind for kind in SeatKind}
 
 
 @dataclass(frozen=True)
@@ -275,7 +310,7 @@ class SeatInfo:
 
     seat: int
     name: str
-    kind: str
+    kind: SeatKind
     ready: bool
     connected: bool
 
@@ -292,10 +327,11 @@ class SeatInfo:
         # Every lobby lists every seat, and each client decodes every lobby: the common case
         # (all five fields right) is checked in one expression; anything else goes through
         # the field-by-field checks below, which say what is wrong.
-        seat, name, kind = data.get("seat"), data.get("name"), data.get("kind")
+        seat, name, kind_text = data.get("seat"), data.get("name"), data.get("kind")
+        kind = _SEAT_KIND_BY_WIRE.get(kind_text) if type(kind_text) is str else None
         ready, connected = data.get("ready"), data.get("connected")
         if (type(seat) is int and 0 <= seat <= MAX_SEATS_LISTED and type(name) is str
-                and len(name) <= MAX_NAME_FIELD and kind in SEAT_KINDS
+                and len(name) <= MAX_NAME_FIELD and kind is not None
                 and type(ready) is bool and type(connected) is bool):
             return cls(seat, name, kind, ready, connected)
         return cls.checked_from_wire(data)
@@ -306,7 +342,7 @@ class SeatInfo:
         return cls(
             seat=_int(data, "seat", "lobby.seats", high=MAX_SEATS_LISTED),
             name=_str(data, "name", "lobby.seats", limit=MAX_NAME_FIELD),
-            kind=_choice(data, "kind", "lobby.seats", SEAT_KINDS),
+            kind=_member(data, "kind", "lobby.seats", SeatKind),
             ready=_bool(data, "ready", "lobby.seats"),
             connected=_bool(data, "connected", "lobby.seats"),
         )
@@ -317,7 +353,7 @@ class Lobby(Message):
     """The table's public state: phase, seats, options; sent on every change."""
 
     kind: ClassVar[str] = "lobby"
-    phase: str
+    phase: TablePhase
     seats: tuple[SeatInfo, ...]
     host_seat: int | None = None
     # The receiver's own seat (seats shift when someone leaves the waiting room).
@@ -338,10 +374,11 @@ class Lobby(Message):
         # Every client decodes every lobby (a full table's match end sends eight at once):
         # the common case is checked in one expression, as for SeatInfo; anything else goes
         # through the field-by-field checks, which say what is wrong.
-        phase, host_seat, you = data.get("phase"), data.get("host_seat"), data.get("you")
+        phase_text, host_seat, you = data.get("phase"), data.get("host_seat"), data.get("you")
+        phase = _PHASE_BY_WIRE.get(phase_text) if type(phase_text) is str else None
         capacity, spectators = data.get("capacity", 0), data.get("spectators", 0)
         options, results = data.get("options", {}), data.get("results", {})
-        if (type(phase) is str and phase in PHASES
+        if (phase is not None
                 and (host_seat is None
                      or (type(host_seat) is int and 0 <= host_seat <= MAX_SEATS_LISTED))
                 and (you is None or (type(you) is int and 0 <= you <= MAX_SEATS_LISTED))
@@ -357,7 +394,7 @@ class Lobby(Message):
         """`from_wire` field by field: the same result, or the BadMessage naming the field."""
         seats = cls._seat_list(data)
         return cls(
-            phase=_choice(data, "phase", cls.kind, PHASES),
+            phase=_member(data, "phase", cls.kind, TablePhase),
             seats=tuple(SeatInfo.from_wire(seat) for seat in seats),
             host_seat=_optional_int(data, "host_seat", cls.kind, high=MAX_SEATS_LISTED),
             you=_optional_int(data, "you", cls.kind, high=MAX_SEATS_LISTED),

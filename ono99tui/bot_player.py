@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 
 from netproto.client import Closed, Disconnected, NotConnected, TableClient
 from netproto.connection import State
-from netproto.messages import Error, Lobby, View, Welcome
+from netproto.messages import Error, Lobby, TablePhase, View, Welcome
+
 from ono99tui.bots import Bot
 from ono99tui.game.codec import move_to_wire, view_from_wire
 
@@ -85,14 +86,14 @@ async def play_matches(client: TableClient, bot: Bot, matches: int,
             if item is client.view and client.state is State.SEATED:
                 await act(item)
         elif isinstance(item, Lobby):
-            if phase == "playing" and item.phase == "finished":
+            if phase == TablePhase.PLAYING and item.phase == TablePhase.FINISHED:
                 report.matches += 1
                 report.winners.append(list(item.results.get("winners", [])))
                 if report.matches >= matches:
                     await client.close("played enough matches")
                     return report
             # Only answer the newest lobby: a rematch may already be under way.
-            if (item.phase == "finished" and item.you is not None and item is client.lobby
+            if (item.phase == TablePhase.FINISHED and item.you is not None and item is client.lobby
                     and client.state is State.LOBBY):
                 seat = item.seats[item.you]
                 if not seat.ready:

@@ -10,25 +10,9 @@ from netproto.constants import DEFAULT_PORT
 HELP = "join a table as a computer player (for load and tests)"
 
 
-def parse_address(text: str) -> tuple[str, int]:
-    """HOST, HOST:PORT or [IPv6]:PORT -> (host, port); raises ValueError."""
-    host, port_text = text, str(DEFAULT_PORT)
-    if text.startswith("["):
-        end = text.find("]")
-        rest = text[end + 1:] if end > 0 else "?"
-        if end < 0 or (rest and not rest.startswith(":")):
-            raise ValueError(f"{text!r} is not HOST:PORT")
-        host, port_text = text[1:end], rest[1:] or port_text
-    elif text.count(":") == 1:
-        host, port_text = text.split(":")
-    if not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
-        raise ValueError(f"{text!r} is not HOST:PORT")
-    return host, int(port_text)
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The table's address, the bot's kind, name and number of matches."""
-    parser.add_argument("address", metavar="HOST:PORT", help=f"the table (port {DEFAULT_PORT} "
+    parser.add_argument("address", metavar="HOST[:PORT]", help=f"the table (port {DEFAULT_PORT} "
                         "if omitted)")
     parser.add_argument("--bot", default="greedy", metavar="KIND", help="greedy or random")
     parser.add_argument("--name", default=None, help="player name (default: the bot's kind)")
@@ -44,14 +28,19 @@ def run(args: argparse.Namespace) -> int:
     import json
     import random
 
+    from netproto.addresses import AddressError, parse_address
     from netproto.client import ClientError, TableClient
     from ono99tui.bot_player import BotPlayerError, play_matches
     from ono99tui.bots import UnknownBot, make_bot
 
     try:
-        host, port = parse_address(args.address)
+        address = parse_address(args.address)
+    except AddressError as error:
+        print(f"ono99 bot: {error}; give the table as HOST:PORT", file=sys.stderr)
+        return 2
+    try:
         bot = make_bot(args.bot)
-    except (ValueError, UnknownBot) as error:
+    except UnknownBot as error:
         print(f"ono99 bot: {error}", file=sys.stderr)
         return 2
     if args.matches < 1:
@@ -59,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     async def play() -> int:
-        client = await TableClient.connect(host, port, name=args.name or f"{args.bot} bot",
+        client = await TableClient.connect(address.host, address.port,
+                                           name=args.name or f"{args.bot} bot",
                                            password=args.password)
         report = await play_matches(client, bot, args.matches, random.Random(args.seed))
         print(json.dumps({"seat": report.seat if report.seat is not None else client.seat,
@@ -73,6 +63,6 @@ def run(args: argparse.Namespace) -> int:
     except (ClientError, BotPlayerError) as error:
         print(f"ono99 bot: {error}", file=sys.stderr)
     except OSError as error:
-        print(f"ono99 bot: cannot reach {host}:{port}: {error.strerror or error}",
+        print(f"ono99 bot: cannot reach {address}: {error.strerror or error}",
               file=sys.stderr)
     return 1

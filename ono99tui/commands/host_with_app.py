@@ -13,12 +13,13 @@ import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
+from netproto.addresses import loopback_for
 from netproto.errors import BadName
 from netproto.names import clean_name
 from ono99tui.commands.player_option import remember_player_name, remembered_player_name
 from ono99tui.host.hosting import HostedTable, HostError
 from ono99tui.host.options import HostOptions
-from ono99tui.host.with_app import host_table, invitation_for, loopback_for
+from ono99tui.host.with_app import host_table, invitation_for
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.host_app import host_app
 

@@ -30,8 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Open the lobby (or the table at `address`); returns the exit status."""
+    from netproto.addresses import AddressError, parse_address
     from netproto.interfaces import InterfaceError, resolve_interfaces
-    from ono99tui.ui.joining import AddressError, parse_address
 
     if args.address is not None:
         try:

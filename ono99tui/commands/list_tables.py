@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from netproto.addresses import Address
 from netproto.interfaces import InterfaceError, add_mdns_interface_option, resolve_interfaces
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ def format_tables(tables: Sequence[tuple[DiscoveredTable, bool]]) -> str:
         (
             table.info.name,
             table.info.host_player,
-            ", ".join(f"{address}:{table.info.port}" for address in table.info.addresses),
+            ", ".join(str(Address(address, table.info.port)) for address in table.info.addresses),
             table.info.rules,
             f"{table.info.seats_taken}/{table.info.seats_total}",
             table.info.state.value,

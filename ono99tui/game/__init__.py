@@ -62,10 +62,12 @@ from ono99tui.game.rules import (
     PRESET_NAMES,
     PRESETS,
     SCORING_MODES,
+    Ono99Card,
     Rules,
+    Scoring,
     preset,
 )
-from ono99tui.game.state import DISCARDING, MATCH_OVER, PLAYING, State
+from ono99tui.game.state import DISCARDING, MATCH_OVER, PLAYING, Phase, State
 from ono99tui.game.view import PlayerView, spectator_view, view
 from ono99tui.game.view_refusals import refusal_for_view
 
@@ -104,7 +106,9 @@ __all__ = [
     "ObligationCleared",
     "ObligationCreated",
     "ObligationPassed",
+    "Ono99Card",
     "OutOfRound",
+    "Phase",
     "Play",
     "Played",
     "PlayerView",
@@ -114,6 +118,7 @@ __all__ = [
     "RoundDealt",
     "RoundEnded",
     "Rules",
+    "Scoring",
     "State",
     "SwapFour",
     "SwappedFour",

@@ -8,6 +8,7 @@ way raises MalformedMove; a bad view or event raises ValueError.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import types
 import typing
 from collections.abc import Callable
@@ -78,6 +79,8 @@ def _encode(value: Any) -> Any:
     """Any engine value to its wire form (the slow, general path)."""
     if isinstance(value, Card):
         return value.token
+    if isinstance(value, enum.StrEnum):
+        return value.value  # a plain str: the same bytes in msgpack, and plain in JSON
     if isinstance(value, tuple):
         return [_encode(item) for item in value]
     if isinstance(value, Rules):
@@ -94,11 +97,18 @@ def _same(value: Any) -> Any:
     return value
 
 
+def _is_vocabulary(hint: Any) -> bool:
+    """Is `hint` a closed vocabulary (a StrEnum such as the match's `Phase`)?"""
+    return isinstance(hint, type) and issubclass(hint, enum.StrEnum)
+
+
 def _encoder(hint: Any) -> Any:
     """A converter for values of type `hint`, chosen once per field (views and events are
     converted often: one view per seat after every move)."""
     if hint in (int, bool, str, type(None)):
         return _same
+    if _is_vocabulary(hint):
+        return str  # a StrEnum member's plain string (wire values are plain types)
     if hint is Card:
         return _TOKENS.__getitem__
     if hint is Rules:
@@ -160,9 +170,23 @@ def _decode_move(value: Any, where: str) -> Move:
         raise ValueError(f"{where}: {error.reason}") from None
 
 
+def _member_decoder(vocabulary: type[enum.StrEnum]) -> Decoder:
+    members = {member.value: member for member in vocabulary}
+    names = ", ".join(members)
+
+    def decode_member(value: Any, where: str) -> Any:
+        member = members.get(value) if type(value) is str else None
+        if member is None:
+            raise ValueError(f"{where}: {value!r} is not one of {names}")
+        return member
+    return decode_member
+
+
 def _decoder(hint: Any) -> Decoder:
     if hint is Card:
         return _decode_card
+    if _is_vocabulary(hint):
+        return _member_decoder(hint)
     if hint is int or hint is bool or hint is str:
         def decode_scalar(value: Any, where: str) -> Any:
             if type(value) is not hint:

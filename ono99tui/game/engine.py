@@ -39,7 +39,7 @@ from ono99tui.game.rounds import (
     replaced,
     round_points,
 )
-from ono99tui.game.rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, Rules
+from ono99tui.game.rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, Ono99Card, Rules
 from ono99tui.game.rules_lookup import RulesLookup, lookup_for
 from ono99tui.game.state import (
     DIRECTION,
@@ -63,6 +63,8 @@ from ono99tui.game.state import (
     State,
     _make_state,
 )
+
+_SET99 = Ono99Card.SET99  # a module global: reading it off the Enum class is slow
 
 # Re-exported: callers import these from the engine.
 __all__ = [
@@ -209,7 +211,7 @@ def _apply_play(state: State, seat: int, card: Card, rng: random.Random) -> tupl
         if total < 0 and tab.floor is not None:
             total = tab.floor
     elif card == ONO99:
-        if tab.ono99_mode == "set99":
+        if tab.ono99_mode == _SET99:
             total = 99
         ono_turn = True
     discard += (card,)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ono99tui.game.cards import Card
 from ono99tui.game.moves import Move
-from ono99tui.game.rules import HAND_SIZE
+from ono99tui.game.rules import HAND_SIZE, Ono99Card
 from ono99tui.game.rules_lookup import ONO99_BIT, RulesLookup
 from ono99tui.game.state import (
     DISCARDING,
@@ -18,6 +18,10 @@ from ono99tui.game.state import (
     TURN,
     State,
 )
+
+# Module names for the members the hot loop compares with (reading an Enum member off its
+# class costs ~0.5 µs on Python 3.11; a module global, a few ns).
+_SET99, _TENS = Ono99Card.SET99, Ono99Card.TENS
 
 ONO99 = Card.ONO99
 PLAY2 = Card.PLAY2
@@ -47,10 +51,10 @@ def legal_plays(
                 moves.append(row[card])
         elif card == ONO99:
             mode = tab.ono99_mode
-            if mode == "set99":
+            if mode == _SET99:
                 if bust_at > 99:
                     moves.append(row[card])
-            elif mode == "tens" and total % 10 == 0 and not ono_turn:
+            elif mode == _TENS and total % 10 == 0 and not ono_turn:
                 moves.append(row[card])
         elif card == PLAY2:
             if not (obligated and owed == 2) or tab.play2_first:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ono99tui.game.cards import Card
 from ono99tui.game.errors import IllegalMove, MalformedMove
 from ono99tui.game.moves import Discard, Draw, Play, SwapFour
+from ono99tui.game.rules import Ono99Card
 from ono99tui.game.state import DISCARDING, MATCH_OVER, State
 
 ONO99 = Card.ONO99
@@ -63,11 +64,11 @@ def refusal(state: State, move: object) -> MalformedMove | IllegalMove:
     if card <= 10:
         return IllegalMove("would_bust", f"{name} would make the total {total + card}")
     if card == ONO99:
-        if rules.ono99_card == "dead":
+        if rules.ono99_card == Ono99Card.DEAD:
             return IllegalMove("dead_card", "the ONO 99 card can never be played")
-        if rules.ono99_card == "tens" and state.ono99_this_turn:
+        if rules.ono99_card == Ono99Card.TENS and state.ono99_this_turn:
             return IllegalMove("one_ono99_per_turn", "only one ONO 99 card per turn")
-        if rules.ono99_card == "tens":
+        if rules.ono99_card == Ono99Card.TENS:
             return IllegalMove("ono99_needs_tens", f"ONO 99 needs a total ending in 0, not {total}")
         return IllegalMove(
             "would_bust", f"ONO 99 would make the total 99, the limit is {rules.bust_at}"

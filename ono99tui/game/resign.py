@@ -68,7 +68,7 @@ def resign(state: State, seat: int, rng: random.Random) -> tuple[State, tuple[Ev
     if match_decided(s, events):
         return _settle(s, events, rng)  # play has stopped: it only freezes the state
     in_round = sum(s[IN_ROUND])
-    if s[LOOKUP].scoring.startswith("points") and s[PHASE] == PLAYING and in_round <= 1:
+    if s[LOOKUP].scoring.counts_points and s[PHASE] == PLAYING and in_round <= 1:
         end_points_round(s, events, rng)
     elif was_turn and in_round >= 1:
         s[TURN] = next_in_round(s, seat, s[DIRECTION])

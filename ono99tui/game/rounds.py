@@ -23,7 +23,7 @@ from ono99tui.game.events import (
     TokenLost,
     drew,
 )
-from ono99tui.game.rules import HAND_SIZE
+from ono99tui.game.rules import HAND_SIZE, Scoring
 from ono99tui.game.rules_lookup import RulesLookup
 from ono99tui.game.state import (
     ALIVE,
@@ -210,11 +210,11 @@ def bust(s: list[Any], seat: int, events: list[Event], rng: random.Random) -> No
     s[OBLIGATION_NEXT] = False
     s[ONO99_THIS_TURN] = False
     scoring = tab.scoring
-    if scoring == "single":
+    if scoring == Scoring.SINGLE:
         eliminate(s, seat, events)
         if not match_decided(s, events):
             s[TURN] = next_in_round(s, seat, s[DIRECTION])
-    elif scoring == "tokens":
+    elif scoring == Scoring.TOKENS:
         tokens = s[TOKENS][seat]
         if tokens > 0:
             s[TOKENS] = replaced(s[TOKENS], seat, tokens - 1)
@@ -296,7 +296,7 @@ def end_points_round(s: list[Any], events: list[Event], rng: random.Random) -> N
     target = tab.rules.target
     players = [seat for seat, on in enumerate(alive) if on]
     reached = [seat for seat in players if scores[seat] >= target]
-    if tab.scoring == "points-lowest":
+    if tab.scoring == Scoring.POINTS_LOWEST:
         if reached:
             low = min(scores[seat] for seat in players)
             end_match(s, tuple(seat for seat in players if scores[seat] == low), events)

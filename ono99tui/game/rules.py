@@ -3,14 +3,39 @@
 from __future__ import annotations
 
 import dataclasses
+import enum
 from dataclasses import dataclass
 from typing import Any
 
 from ono99tui.game.cards import DECK_NAMES, Card
 from ono99tui.game.errors import InvalidRules, UnknownPreset
 
-ONO99_MODES: tuple[str, ...] = ("dead", "tens", "set99")
-SCORING_MODES: tuple[str, ...] = ("single", "tokens", "points-elimination", "points-lowest")
+
+class Ono99Card(enum.StrEnum):
+    """What the ONO 99 card does (RULES.md §4)."""
+
+    DEAD = "dead"  # never played: it only takes room in the hand
+    TENS = "tens"  # worth 0, playable when the total ends in 0 (one per turn)
+    SET99 = "set99"  # sets the total to 99
+
+
+class Scoring(enum.StrEnum):
+    """How a match is scored and won (RULES.md §3)."""
+
+    SINGLE = "single"
+    TOKENS = "tokens"
+    POINTS_ELIMINATION = "points-elimination"
+    POINTS_LOWEST = "points-lowest"
+
+    @property
+    def counts_points(self) -> bool:
+        """Is this one of the points modes (hands scored at the end of each round)?"""
+        return self in _POINTS_MODES
+
+
+_POINTS_MODES = frozenset({Scoring.POINTS_ELIMINATION, Scoring.POINTS_LOWEST})
+ONO99_MODES: tuple[Ono99Card, ...] = tuple(Ono99Card)
+SCORING_MODES: tuple[Scoring, ...] = tuple(Scoring)
 # Cards that may be named as answers to a Play 2 / Double Play obligation.
 ANSWER_CARDS: frozenset[Card] = frozenset({Card.REVERSE, Card.PLAY2, Card.HOLD})
 MIN_PLAYERS = 2
@@ -30,13 +55,13 @@ class Rules:
     # The first illegal total: a play making the total >= bust_at is illegal.
     bust_at: int = 99
     negative_totals: bool = False
-    ono99_card: str = "dead"
+    ono99_card: Ono99Card = Ono99Card.DEAD
     four_ono99_swap: bool = True
     dead_hand_busts: bool = False
     obligation_answers: tuple[Card, ...] = (Card.REVERSE, Card.PLAY2)
     # May the obligation card (Play 2 / Double Play) be the first of the two owed cards?
     obligation_card_first: bool = True
-    scoring: str = "single"
+    scoring: Scoring = Scoring.SINGLE
     target: int = 100
     tokens: int = 3
     late_draw_penalty: bool = False
@@ -85,9 +110,24 @@ def _check_type(rules: Rules, option: str, kind: type) -> None:
         raise InvalidRules(option, f"must be {kind.__name__}, not {type(value).__name__}")
 
 
+def _check_member(rules: Rules, option: str, vocabulary: type[enum.StrEnum]) -> None:
+    """A string option of a closed vocabulary: stored as the member it names (so a rule
+    set built from wire strings equals one built from the members)."""
+    value = getattr(rules, option)
+    try:
+        member = vocabulary(value)
+    except ValueError:
+        raise InvalidRules(option, f"{value!r} is not one of {', '.join(vocabulary)}") from None
+    object.__setattr__(rules, option, member)
+
+
 def _validate(rules: Rules) -> None:
-    for option in ("name", "deck", "ono99_card", "scoring"):
+    for option in ("name", "deck"):
         _check_type(rules, option, str)
+    for option in ("ono99_card", "scoring"):
+        value = getattr(rules, option)
+        if not isinstance(value, str):  # its member (a str) or the member's string
+            raise InvalidRules(option, f"must be str, not {type(value).__name__}")
     for option in ("bust_at", "target", "tokens"):
         _check_type(rules, option, int)
     for option in (
@@ -101,12 +141,8 @@ def _validate(rules: Rules) -> None:
         _check_type(rules, option, bool)
     if rules.deck not in DECK_NAMES:
         raise InvalidRules("deck", f"{rules.deck!r} is not one of {', '.join(DECK_NAMES)}")
-    if rules.ono99_card not in ONO99_MODES:
-        raise InvalidRules(
-            "ono99_card", f"{rules.ono99_card!r} is not one of {', '.join(ONO99_MODES)}"
-        )
-    if rules.scoring not in SCORING_MODES:
-        raise InvalidRules("scoring", f"{rules.scoring!r} is not one of {', '.join(SCORING_MODES)}")
+    _check_member(rules, "ono99_card", Ono99Card)
+    _check_member(rules, "scoring", Scoring)
     if not 20 <= rules.bust_at <= 1000:
         raise InvalidRules("bust_at", "must be between 20 and 1000")
     if not 1 <= rules.target <= 100_000:
@@ -127,12 +163,12 @@ _RULES_1980 = Rules(
     deck="1980",
     bust_at=99,
     negative_totals=True,
-    ono99_card="dead",
+    ono99_card=Ono99Card.DEAD,
     four_ono99_swap=False,
     dead_hand_busts=True,
     obligation_answers=(Card.REVERSE, Card.HOLD),
     obligation_card_first=False,
-    scoring="tokens",
+    scoring=Scoring.TOKENS,
     reveal_eliminated=False,
 )
 
@@ -142,7 +178,7 @@ PRESETS: dict[str, Rules] = {
     # The 1980 game where the ONO 99 card sets the total to 99, which is then allowed, and
     # a hand of only such cards is no longer dead.
     "1980-set99": _RULES_1980.replace(
-        name="1980-set99", bust_at=100, ono99_card="set99", dead_hand_busts=False
+        name="1980-set99", bust_at=100, ono99_card=Ono99Card.SET99, dead_hand_busts=False
     ),
 }
 PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)

@@ -10,6 +10,7 @@ below, and rebuilds it with `_make_state`; that is several times faster than
 
 from __future__ import annotations
 
+import enum
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from ono99tui.game.cards import Card
@@ -19,10 +20,19 @@ if TYPE_CHECKING:
     from ono99tui.game.moves import Move
     from ono99tui.game.rules_lookup import RulesLookup
 
-PLAYING = "playing"
-DISCARDING = "discarding"  # points scoring: a buster must discard before play goes on
-MATCH_OVER = "match_over"
-PHASES: tuple[str, ...] = (PLAYING, DISCARDING, MATCH_OVER)
+
+
+class Phase(enum.StrEnum):
+    """Where a match stands (views carry it; on the wire, its string)."""
+
+    PLAYING = "playing"
+    DISCARDING = "discarding"  # points scoring: a buster must discard before play goes on
+    MATCH_OVER = "match_over"
+
+
+# Module constants for the engine's hot paths (and the names older code imports).
+PLAYING, DISCARDING, MATCH_OVER = Phase.PLAYING, Phase.DISCARDING, Phase.MATCH_OVER
+PHASES: tuple[Phase, ...] = tuple(Phase)
 
 
 class State(NamedTuple):
@@ -53,7 +63,7 @@ class State(NamedTuple):
     revealed: tuple[tuple[Card, ...] | None, ...]  # hands shown on elimination
     dealer: int
     round_no: int
-    phase: str
+    phase: Phase
     winners: tuple[int, ...]
     plays: int  # plays made in the match so far (Play and SwapFour)
     legal: tuple[Move, ...]  # cache: the turn seat's legal plays (no Draw)
@@ -68,7 +78,7 @@ class State(NamedTuple):
         return (
             f"State(rules={self.rules.name!r}, total={self.total}, turn={self.turn}, "
             f"owed={self.owed}, hands={[[c.token for c in h] for h in self.hands]}, "
-            f"phase={self.phase!r}, round={self.round_no})"
+            f"phase={str(self.phase)!r}, round={self.round_no})"
         )
 
 

@@ -12,7 +12,7 @@ from ono99tui.game.cards import Card
 from ono99tui.game.engine import legal_moves
 from ono99tui.game.moves import Move
 from ono99tui.game.rules import Rules
-from ono99tui.game.state import DISCARDING, PLAYING, State
+from ono99tui.game.state import DISCARDING, PLAYING, Phase, State
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class PlayerView:
     discarding: int | None  # points scoring: the buster who must discard now
     dealer: int
     round_no: int
-    phase: str  # "playing", "discarding" or "match_over"
+    phase: Phase
     winners: tuple[int, ...]
     draw_pile_size: int
     discard_pile_size: int

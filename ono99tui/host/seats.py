@@ -6,7 +6,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from netproto.messages import MAX_EVENTS, SeatInfo
+from netproto.messages import MAX_EVENTS, SeatInfo, SeatKind
 from netproto.server import Peer
 
 from ono99tui.bots import Bot
@@ -65,7 +65,8 @@ class Seat:
         return SeatInfo(
             seat=index,
             name=self.name,
-            kind="resigned" if self.resigned else "bot" if self.bot_plays else "human",
+            kind=(SeatKind.RESIGNED if self.resigned
+                  else SeatKind.BOT if self.bot_plays else SeatKind.HUMAN),
             ready=self.ready or not self.human,
             connected=self.connected,
         )

@@ -34,6 +34,7 @@ from netproto.messages import (
     Resume,
     SetOptions,
     Start,
+    TablePhase,
     View,
     Welcome,
 )
@@ -68,7 +69,7 @@ from ono99tui.host.view_encoding import StateViews
 
 log = logging.getLogger(__name__)
 
-WAITING, PLAYING, FINISHED = "waiting", "playing", "finished"
+WAITING, PLAYING, FINISHED = TablePhase.WAITING, TablePhase.PLAYING, TablePhase.FINISHED
 
 # Error codes the table answers with (netproto's own codes are in netproto.errors).
 TABLE_ERROR_CODES: dict[str, str] = {

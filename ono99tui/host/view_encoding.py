@@ -72,7 +72,7 @@ FIELD_CONVERTERS: dict[str, Callable[[Any], Any]] = {
     "discarding": _same,
     "dealer": _same,
     "round_no": _same,
-    "phase": _same,
+    "phase": str,  # a Phase member as its plain string, as the codec sends it
     "winners": _listed,
     "draw_pile_size": _same,
     "discard_pile_size": _same,

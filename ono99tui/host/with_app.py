@@ -9,7 +9,6 @@ that gives it host rights. Quitting the app closes the table and withdraws its a
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import signal
 import socket
 from collections.abc import Awaitable, Callable, Sequence
@@ -28,17 +27,6 @@ class SeatedApp(Protocol):
 
     def exit(self) -> None:
         """Quit (the table closes once the app is gone)."""
-
-
-def loopback_for(bind: str) -> str:
-    """The address the host's own app connects to for a server bound to `bind`."""
-    try:
-        address = ipaddress.ip_address(bind)
-    except ValueError:
-        return bind  # a host name
-    if address.is_unspecified:
-        return "::1" if address.version == 6 else "127.0.0.1"
-    return bind
 
 
 def invitation(addresses: Sequence[str], port: int, *door_lines: str) -> str:

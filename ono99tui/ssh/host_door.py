@@ -8,12 +8,12 @@ asyncssh is loaded only when a door is checked or opened.
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from netproto.addresses import Address, loopback_for
 from ono99tui.config import config_dir, ssh_host_key_path
 from ono99tui.host.doors import DoorError
 
@@ -25,13 +25,7 @@ PLAYERS_SUBDIR = "ssh-players"
 
 def table_address_for(bind: str, port: int) -> str:
     """HOST:PORT where the door's sessions reach a table bound to *bind* on this machine."""
-    try:
-        address = ipaddress.ip_address(bind or "0.0.0.0")
-    except ValueError:
-        return f"{bind}:{port}"  # a host name
-    if address.is_unspecified:
-        address = ipaddress.ip_address("::1" if address.version == 6 else "127.0.0.1")
-    return f"[{address}]:{port}" if address.version == 6 else f"{address}:{port}"
+    return str(Address(loopback_for(bind), port))
 
 
 def ssh_invitation_line(ssh_command: str) -> str:

@@ -13,16 +13,20 @@ Public entry points (used by `ono99 solo`, `ono99 join`, `ono99 host` and the SS
   lobby has picked a table. The app pushes the table screen by itself when the first view
   of a match arrives.
 - State other screens may read or watch: `app.view` (the current `PlayerView`, reactive),
-  `app.lobby` (the latest `netproto.messages.Lobby`, reactive), `app.connection_state`
-  (reactive: "offline", "connecting", "connected", "reconnecting", "closed"), `app.client`
-  (the `TableClient`, None until connected), `app.glyphs` (reactive `Glyphs`).
+  `app.lobby` (the latest `netproto.messages.Lobby`, reactive), `app.table_rules` (the
+  lobby's rules, decoded once, as `Rules`), `app.is_host`, `app.connection_state`
+  (reactive: "offline", "connecting", "connected", "reconnecting", "closed"), `app.glyphs`
+  (reactive `Glyphs`). `app.client` (the `TableClient`) is the app's own: no screen uses it.
 - `ConnectionBanner` (in `ono99tui.ui.widgets.banner`) can be put on any screen: it shows
   itself while the connection is down.
 
 How the parts talk: one exclusive worker reads the `TableClient` and posts the messages
 of `ono99tui.ui.messages`; their handlers here set the reactives above, which screens
-watch ("attributes down, messages up"). Screens ask for moves with `MoveChosen`, which
-the app sends. Nothing from the network reaches a widget without going through here.
+watch ("attributes down, messages up"). Screens ask for table actions with messages
+(`MoveChosen`, `RematchRequested`, the waiting room's `ReadyRequested`, `StartRequested`,
+`AddBotRequested`...), which the app sends, reporting a failure in words. The lobby hands
+a table it connected to over with `follow_table`. Nothing from the network reaches a
+widget without going through here.
 """
 
 from __future__ import annotations
@@ -47,13 +51,19 @@ from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
 from ono99tui.ui.diffing_driver import DiffingDriver
 from ono99tui.ui.hangup_driver import TerminalHungUp
 from ono99tui.ui.messages import (
+    AddBotRequested,
     ConnectionDropped,
     ConnectionEnded,
     ConnectionResumed,
+    LeaveRequested,
     LobbyUpdated,
     MoveChosen,
+    OptionsChangeRequested,
+    ReadyRequested,
     RematchRequested,
+    RemoveBotRequested,
     ServerRefused,
+    StartRequested,
     TableMessage,
     ViewUpdated,
     Welcomed,
@@ -64,7 +74,8 @@ if TYPE_CHECKING:  # loaded after the first frame (see `_start`)
 
     from netproto.client import TableClient
     from netproto.messages import Lobby, Welcome
-    from ono99tui.game import Event, PlayerView, RoundEnded
+    from ono99tui.game import Event, PlayerView, RoundEnded, Rules
+    from ono99tui.ui.screens.lobby import LobbyScreen
 
 ClientFactory = Callable[[], Awaitable["TableClient"]]
 # Where the table runs, which decides what quitting does: "solo" (this process runs a table
@@ -149,6 +160,12 @@ class Ono99App(App[None]):
         self.round_results: list[RoundEnded] = []
         # Seats in the order they left the match, for the standings.
         self.out_order: list[int] = []
+        # The lobby this table was joined from, which leaving goes back to (None: the
+        # app opened on the table, as `ono99 host` and `ono99 solo` do).
+        self.joined_from: LobbyScreen | None = None
+        # The lobby whose rules `table_rules` decoded, and what they decoded to.
+        self._rules_source: Lobby | None = None
+        self._rules: Rules | None = None
         self.set_reactive(
             Ono99App.glyphs, glyphs_for(detect_ascii() if ascii_glyphs is None else ascii_glyphs)
         )
@@ -371,23 +388,122 @@ class Ono99App(App[None]):
     async def on_rematch_requested(self, message: RematchRequested) -> None:
         await self._send(lambda client: client.start() if client.is_host else client.ready(True))
 
-    async def _send(self, action: Callable[[TableClient], Awaitable[None]]) -> bool:
-        """Send something to the table; say in words why not and return False if it failed."""
+    async def _send(self, action: Callable[[TableClient], Awaitable[None]],
+                    title: str = "Not sent") -> bool:
+        """Send something to the table; say in words why not (under `title`) and return
+        False if it failed."""
         from netproto.client import ClientError
 
         client = self.client
         if client is None:
-            self.notify("Not connected to the table: nothing was sent.", severity="error")
+            self.notify("Not connected to the table: nothing was sent.", title=title,
+                        severity="error")
             return False
         try:
             await action(client)
         except ClientError as error:
-            self.notify(error.reason or error.code, title="Not sent", severity="error")
+            self.notify(error.reason or error.code, title=title, severity="error")
             return False
         except OSError as error:
-            self.notify(f"Not sent: {error}", severity="error")
+            self.notify(f"Not sent: {error}", title=title, severity="error")
             return False
         return True
+
+    # --- requests from the lobby and the waiting room -------------------------------------
+
+    def follow_table(self, client: TableClient, lobby: LobbyScreen) -> None:
+        """Follow a table the lobby has just connected to, and show its waiting room.
+
+        A call, not a message: the waiting room must be up by the time the table has
+        seated the player (and others see them), as it was when the lobby pushed it.
+        `lobby` is where leaving the table goes back to.
+        """
+        from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+
+        async def connected() -> TableClient:
+            return client
+
+        self.connect(connected)
+        self.joined_from = lobby
+        self.push_screen(WaitingRoomScreen())
+
+    async def on_ready_requested(self, message: ReadyRequested) -> None:
+        ready = message.ready
+        await self._send(lambda client: client.ready(ready), "Could not change ready")
+
+    async def on_add_bot_requested(self, message: AddBotRequested) -> None:
+        bot = message.bot
+        await self._send(lambda client: client.add_bot(bot), "Could not add a bot")
+
+    async def on_remove_bot_requested(self, message: RemoveBotRequested) -> None:
+        seat = message.seat
+        await self._send(lambda client: client.remove_bot(seat), "Could not remove the bot")
+
+    async def on_start_requested(self, message: StartRequested) -> None:
+        await self._send(lambda client: client.start(), "Could not start")
+
+    async def on_options_change_requested(self, message: OptionsChangeRequested) -> None:
+        options: dict[str, object] = {}
+        if message.preset is not None:
+            options["preset"] = message.preset
+        if message.rules is not None:
+            options["rules"] = message.rules
+        await self._send(lambda client: client.set_options(**options), f"Could not {message.what}")
+
+    def can_leave_table(self, room: Screen[Any]) -> bool:
+        """May the player leave the table shown on `room` for the lobby they joined it from,
+        right under it? (Not at the host's own table, nor in solo: no lobby to go back to.)"""
+        stack = self.screen_stack
+        if self.joined_from is None or room not in stack:
+            return False
+        below = stack.index(room) - 1
+        return below >= 0 and stack[below] is self.joined_from
+
+    async def on_leave_requested(self, message: LeaveRequested) -> None:
+        """Give up the seat (or stop watching) and go back to the lobby.
+
+        Asks nothing: the table goes on without the player (if they held its host rights,
+        the next person seated gets them). The host of `ono99 host`, whose leaving would
+        close the table, has no lobby to go to: they close it with `q`, which asks first.
+        """
+        lobby = self.joined_from
+        if lobby is None or not self.can_leave_table(self.screen):
+            return
+        client = self.client
+        if client is not None:
+            await client.close("left the table")
+        # This table's state must not show in the next table's waiting room.
+        self.lobby = None
+        while self.screen is not lobby:
+            self.pop_screen()
+        lobby.set_status("You left the table. Pick another, or type an address.")
+
+    # --- what the screens read ----------------------------------------------------------
+
+    @property
+    def table_rules(self) -> Rules | None:
+        """The table's rules as its latest lobby gives them (decoded once per lobby), or
+        None before the first lobby or if the table sent rules this app cannot read."""
+        lobby = self.lobby
+        if lobby is None:
+            return None
+        if lobby is not self._rules_source:
+            from ono99tui.game.codec import rules_from_wire
+
+            self._rules_source = lobby
+            try:
+                self._rules = rules_from_wire(lobby.options.get("rules"))
+            except ValueError:
+                self._rules = None
+        return self._rules
+
+    @property
+    def is_host(self) -> bool:
+        """Does this player hold the table's host rights (start, bots, rules)?"""
+        lobby, welcome = self.lobby, self.welcome
+        if lobby is not None and lobby.you is not None:
+            return lobby.you == lobby.host_seat
+        return welcome is not None and welcome.host
 
     # --- the story of the match ---------------------------------------------------------
 
@@ -534,7 +650,10 @@ class Ono99App(App[None]):
         lobby = self.lobby
         if self.hosting != "host" or lobby is None:
             return False
-        people = [seat for seat in lobby.seats if seat.seat != lobby.you and seat.kind != "bot"]
+        from netproto.messages import SeatKind
+
+        people = [seat for seat in lobby.seats
+                  if seat.seat != lobby.you and seat.kind != SeatKind.BOT]
         return bool(people) or lobby.spectators > 0
 
     def quit_warning(self) -> tuple[str, str]:

@@ -1,6 +1,7 @@
 """Getting from "that table" to a connected `TableClient`: addresses, resume tokens, retries.
 
-The lobby and `ono99 join HOST[:PORT]` both end here. A table advertised on the LAN may
+The lobby and `ono99 join HOST[:PORT]` both end here (a typed address is read by
+`netproto.addresses.parse_address`). A table advertised on the LAN may
 list several addresses: each is tried in turn until one answers. A resume token kept for
 the table's address (see `ono99tui.config.ResumeTokens`) is offered first, so a player
 whose terminal or SSH session died gets their seat back just by joining again.
@@ -8,21 +9,13 @@ whose terminal or SSH session died gets their seat back just by joining again.
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from netproto.addresses import Address
 from netproto.client import ClientSettings, HandshakeRefused, TableClient
-from netproto.constants import DEFAULT_PORT
 from netproto.discovery import DiscoveredTable
 from ono99tui.config import ConfigError, ResumeTokens, table_key
-
-# Longest host name DNS allows.
-_MAX_HOST_LENGTH = 253
-
-
-class AddressError(ValueError):
-    """A typed address is not HOST, HOST:PORT or [IPv6]:PORT with a port 1..65535."""
 
 
 class JoinError(Exception):
@@ -32,52 +25,6 @@ class JoinError(Exception):
         super().__init__(reason)
         self.code = code
         self.reason = reason
-
-
-@dataclass(frozen=True)
-class Address:
-    """Where a table listens."""
-
-    host: str
-    port: int
-
-    def __str__(self) -> str:
-        host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"{host}:{self.port}"
-
-
-def parse_address(text: str, default_port: int = DEFAULT_PORT) -> Address:
-    """Read `HOST`, `HOST:PORT`, `[IPv6]` or `[IPv6]:PORT`; raise AddressError saying why not."""
-    text = text.strip()
-    if not text:
-        raise AddressError("type an address: HOST or HOST:PORT")
-    if text.startswith("["):
-        host, bracket, rest = text[1:].partition("]")
-        if not bracket:
-            raise AddressError(f"{text!r}: missing ']' after the IPv6 address")
-        if rest and not rest.startswith(":"):
-            raise AddressError(f"{text!r}: expected ':PORT' after ']'")
-        port_text = rest[1:] if rest else None
-        try:
-            ipaddress.IPv6Address(host)
-        except ValueError:
-            raise AddressError(f"{host!r} is not an IPv6 address") from None
-    elif text.count(":") > 1:
-        host, port_text = text, None  # a bare IPv6 address
-        try:
-            ipaddress.IPv6Address(host)
-        except ValueError:
-            raise AddressError(f"{text!r}: write an IPv6 address as [ADDRESS]:PORT") from None
-    else:
-        host, colon, port_text_raw = text.partition(":")
-        port_text = port_text_raw if colon else None
-    if not host or len(host) > _MAX_HOST_LENGTH or any(c.isspace() for c in host):
-        raise AddressError(f"{text!r}: not a host name or address")
-    if port_text is None:
-        return Address(host, default_port)
-    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
-        raise AddressError(f"{port_text!r} is not a port (1 to 65535)")
-    return Address(host, int(port_text))
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,9 @@
 """Messages up to the app: from the connection worker, and from screens asking for actions.
 
+Screens never use the app's connection: they post a request (`MoveChosen`,
+`ReadyRequested`, `StartRequested`...), which the app sends to the table, reporting a
+failure to send in words (the table's own refusals come back as `ServerRefused`).
+
 The worker is the only code that reads the network. It turns what the `TableClient`
 yields into these messages, decoding the game payloads with the engine's codec, so every
 handler in the app deals with typed values and never with wire maps.
@@ -98,3 +102,53 @@ class MoveChosen(Message):
 
 class RematchRequested(Message):
     """The player wants another match (the host starts it; others say they are ready)."""
+
+
+# --- the waiting room asks the app (which holds the connection) -------------------------
+
+
+class ReadyRequested(Message):
+    """The player says they are (or are no longer) ready for the match."""
+
+    def __init__(self, ready: bool) -> None:
+        super().__init__()
+        self.ready = ready
+
+
+class AddBotRequested(Message):
+    """The host wants a bot of kind `bot` seated."""
+
+    def __init__(self, bot: str) -> None:
+        super().__init__()
+        self.bot = bot
+
+
+class RemoveBotRequested(Message):
+    """The host wants the bot in `seat` removed."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+
+class StartRequested(Message):
+    """The host wants the match dealt."""
+
+
+class OptionsChangeRequested(Message):
+    """The host changes the table's rules: a preset by name, and/or single rule options.
+
+    `what` names the change in words, for the error shown if the table refuses it.
+    """
+
+    def __init__(self, what: str, *, preset: str | None = None,
+                 rules: dict[str, object] | None = None) -> None:
+        super().__init__()
+        self.what = what
+        self.preset = preset
+        self.rules = rules
+
+
+class LeaveRequested(Message):
+    """The player gives up their seat (or stops watching) to pick another table."""
+

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from netproto.messages import SeatInfo as LobbySeat
+from netproto.messages import SeatKind
 from ono99tui.game import (
     Busted,
     Card,
@@ -34,6 +35,7 @@ from ono99tui.game import (
     RoundDealt,
     RoundEnded,
     Rules,
+    Scoring,
     SwapFour,
     SwappedFour,
     TokenLost,
@@ -41,11 +43,9 @@ from ono99tui.game import (
 )
 from ono99tui.game.state import DISCARDING, MATCH_OVER
 from ono99tui.ui.glyphs import Glyphs
+from ono99tui.ui.rule_labels import ono99_effect
 from ono99tui.ui.widgets.cards import CardFace, CardSlot
 from ono99tui.ui.widgets.seats import SeatInfo
-
-
-_ONO99_EFFECT = {"dead": "dead card", "tens": "0 on tens", "set99": "sets 99"}
 
 
 def face_for(card: Card, rules: Rules) -> CardFace:
@@ -62,7 +62,7 @@ def face_for(card: Card, rules: Rules) -> CardFace:
         return CardFace("play-two", "x2", title, "next plays 2")
     if card is Card.HOLD:
         return CardFace("hold", "", title, "total +0")
-    return CardFace("ono99", "99", title, _ONO99_EFFECT.get(rules.ono99_card, rules.ono99_card))
+    return CardFace("ono99", "99", title, ono99_effect(rules.ono99_card))
 
 
 def seat_name(seat: int, seats: Sequence[LobbySeat]) -> str:
@@ -119,13 +119,13 @@ def seat_infos(view: PlayerView, seats: Sequence[LobbySeat]) -> list[SeatInfo]:
                 cards=view.hand_sizes[seat],
                 is_you=seat == view.seat,
                 is_turn=view.turn == seat and view.phase != MATCH_OVER,
-                is_bot=lobby is not None and lobby.kind == "bot",
+                is_bot=lobby is not None and lobby.kind == SeatKind.BOT,
                 connected=lobby.connected if lobby else True,
                 eliminated=view.eliminated[seat],
                 out_of_round=view.out_of_round[seat],
                 owes_two=view.obligation_seat == seat,
-                tokens=view.tokens[seat] if scoring == "tokens" else None,
-                score=view.scores[seat] if scoring.startswith("points") else None,
+                tokens=view.tokens[seat] if scoring == Scoring.TOKENS else None,
+                score=view.scores[seat] if scoring.counts_points else None,
             )
         )
     return infos

@@ -12,16 +12,20 @@ from ono99tui.game import (
     EVENT_TYPES,
     PRESET_NAMES,
     Card,
+    InvalidRules,
     Discard,
     Draw,
     Drew,
     MatchEnded,
     MalformedMove,
+    Ono99Card,
+    Phase,
     Play,
     Played,
     Reshuffled,
     RoundDealt,
     RoundEnded,
+    Scoring,
     SwapFour,
     SwappedFour,
     apply,
@@ -195,3 +199,33 @@ def test_bad_view_wire_raises_value_error() -> None:
             view_from_wire(broken)
     with pytest.raises(ValueError):
         view_from_wire({k: v for k, v in wire.items() if k != "hand"})
+
+
+def test_closed_vocabularies_are_typed_in_and_plain_on_the_wire() -> None:
+    rules = preset("1980").replace(scoring="points-lowest", ono99_card="set99")
+    assert type(rules.scoring) is Scoring and rules.scoring is Scoring.POINTS_LOWEST
+    assert type(rules.ono99_card) is Ono99Card and rules.ono99_card is Ono99Card.SET99
+    # Built from strings or from members: the same rules (equal and hashed alike).
+    assert rules == preset("1980").replace(scoring=Scoring.POINTS_LOWEST,
+                                           ono99_card=Ono99Card.SET99)
+    wire = rules_to_wire(rules)
+    assert type(wire["scoring"]) is str and type(wire["ono99_card"]) is str
+    decoded = rules_from_wire(through_msgpack(wire))
+    assert decoded.scoring is Scoring.POINTS_LOWEST and decoded.ono99_card is Ono99Card.SET99
+    state = position(preset("2022"), [[Card.ONE], [Card.TWO]])
+    seen = view_from_wire(through_msgpack(view_to_wire(view(state, 0))))
+    assert seen.phase is Phase.PLAYING
+
+
+def test_unknown_vocabulary_values_are_typed_errors() -> None:
+    with pytest.raises(InvalidRules, match="'pointy' is not one of single, tokens"):
+        preset().replace(scoring="pointy")
+    with pytest.raises(InvalidRules, match="'ono99_card': must be str, not int"):
+        preset().replace(ono99_card=3)
+    with pytest.raises(InvalidRules, match="scoring"):
+        rules_from_wire({**rules_to_wire(preset()), "scoring": "Tokens"})
+    state = position(preset("2022"), [[Card.ONE], [Card.TWO]])
+    wire = view_to_wire(view(state, 0))
+    for bad in ("over", "PLAYING", 1, None, ["playing"]):
+        with pytest.raises(ValueError, match="phase"):
+            view_from_wire(dict(wire, phase=bad))

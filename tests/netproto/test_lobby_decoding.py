@@ -10,12 +10,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from netproto.errors import BadMessage
+from netproto.framing import encode_frame
 from netproto.messages import (
     MAX_NAME_FIELD,
     MAX_SEATS_LISTED,
     MAX_SEQ,
     Lobby,
     SeatInfo,
+    SeatKind,
+    TablePhase,
 )
 
 RIGHT_SEAT = {"seat": 3, "name": "Ann", "kind": "human", "ready": False, "connected": True}
@@ -78,3 +81,27 @@ def test_a_wrong_field_is_named() -> None:
     with pytest.raises(BadMessage) as error:
         Lobby.from_wire({**RIGHT_LOBBY, "you": MAX_SEATS_LISTED + 1})
     assert error.value.reason == f"lobby.you must be between 0 and {MAX_SEATS_LISTED}"
+
+
+def test_phase_and_seat_kind_decode_to_their_members() -> None:
+    lobby = Lobby.from_wire(RIGHT_LOBBY)
+    assert lobby.phase is TablePhase.FINISHED and lobby.seats[0].kind is SeatKind.HUMAN
+    checked = Lobby.checked_from_wire(RIGHT_LOBBY)
+    assert checked.phase is TablePhase.FINISHED and checked.seats[0].kind is SeatKind.HUMAN
+
+
+def test_unknown_phase_or_seat_kind_is_a_typed_error() -> None:
+    with pytest.raises(BadMessage) as error:
+        Lobby.from_wire({**RIGHT_LOBBY, "phase": "dealing"})
+    assert error.value.reason == "lobby.phase must be one of waiting, playing, finished"
+    with pytest.raises(BadMessage) as error:
+        SeatInfo.from_wire({**RIGHT_SEAT, "kind": "alien"})
+    assert error.value.reason == "lobby.seats.kind must be one of human, bot, resigned"
+
+
+def test_members_go_on_the_wire_as_the_same_bytes_as_strings() -> None:
+    with_strings = Lobby("playing", (SeatInfo(0, "Ann", "bot", True, True),),  # type: ignore[arg-type]
+                         host_seat=0)
+    with_members = Lobby(TablePhase.PLAYING,
+                         (SeatInfo(0, "Ann", SeatKind.BOT, True, True),), host_seat=0)
+    assert encode_frame(with_members.to_wire()) == encode_frame(with_strings.to_wire())

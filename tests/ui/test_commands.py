@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ono99tui.host.with_app import invitation, loopback_for
+from netproto.addresses import loopback_for
+from ono99tui.host.with_app import invitation
 from ono99tui.ssh.host_door import ssh_invitation_line
 
 

@@ -1,4 +1,7 @@
-"""From an address or a found table to a connected client: parsing, passwords, resume tokens."""
+"""From an address or a found table to a connected client: passwords, resume tokens.
+
+(Reading a typed address is tested in tests/netproto/test_addresses.py.)
+"""
 
 from __future__ import annotations
 
@@ -8,54 +11,10 @@ from pathlib import Path
 import pytest
 
 from lobby_helpers import running_table
-from netproto.constants import DEFAULT_PORT
+from netproto.addresses import Address
 from netproto.discovery import DiscoveredTable, TableInfo, TableState
 from ono99tui.config import ResumeTokens
-from ono99tui.ui.joining import (
-    Address,
-    AddressError,
-    JoinError,
-    JoinRequest,
-    connect,
-    parse_address,
-)
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("192.168.1.20", Address("192.168.1.20", DEFAULT_PORT)),
-        (" host.lan:4099 ", Address("host.lan", 4099)),
-        ("[::1]:7000", Address("::1", 7000)),
-        ("[fe80::1]", Address("fe80::1", DEFAULT_PORT)),
-        ("::1", Address("::1", DEFAULT_PORT)),
-    ],
-)
-def test_parse_address(text: str, expected: Address) -> None:
-    assert parse_address(text) == expected
-
-
-@pytest.mark.parametrize(
-    ("text", "reason"),
-    [
-        ("", "type an address"),
-        ("host:0", "not a port"),
-        ("host:70000", "not a port"),
-        ("host:http", "not a port"),
-        (":4099", "not a host"),
-        ("[::1", "missing ']'"),
-        ("[nothost]:1", "not an IPv6"),
-        ("a b:1", "not a host"),
-        ("1:2:zz", "IPv6"),
-    ],
-)
-def test_bad_addresses_say_why(text: str, reason: str) -> None:
-    with pytest.raises(AddressError, match=reason):
-        parse_address(text)
-
-
-def test_address_prints_back() -> None:
-    assert str(Address("::1", 9)) == "[::1]:9" and str(Address("h", 9)) == "h:9"
+from ono99tui.ui.joining import JoinError, JoinRequest, connect
 
 
 def _free_closed_port() -> int:

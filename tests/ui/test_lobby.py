@@ -163,7 +163,7 @@ async def test_unreachable_table_is_reported(tmp_path: Path) -> None:
 
 
 async def test_join_address_from_the_command_line_goes_straight_in(tmp_path: Path) -> None:
-    from ono99tui.ui.joining import Address
+    from netproto.addresses import Address
 
     async with running_table() as server:
         lobby = LobbyScreen(None, config_directory=tmp_path, name="cy",
@@ -199,7 +199,7 @@ async def test_damaged_settings_warn_and_fall_back(tmp_path: Path) -> None:
 
 
 async def test_a_full_table_seats_a_newcomer_as_a_spectator(tmp_path: Path) -> None:
-    from ono99tui.ui.joining import Address
+    from netproto.addresses import Address
 
     async with running_table(capacity=2) as server:
         server.table.add_bot("greedy")

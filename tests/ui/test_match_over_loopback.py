@@ -10,11 +10,11 @@ from typing import Any
 from textual.pilot import Pilot
 
 from lobby_helpers import running_table, wait_for_condition, wait_until
+from netproto.addresses import Address
 from ono99tui.game import Discard, Draw, Play, SwapFour
 from ono99tui.game.state import MATCH_OVER
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.host_app import host_app
-from ono99tui.ui.joining import Address
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen
 from ono99tui.ui.screens.table import TableScreen

@@ -8,8 +8,8 @@ from textual.widgets import Input
 
 from lobby_helpers import running_table, wait_until
 from table_helpers import first_playable
+from netproto.addresses import Address
 from ono99tui.ui.app import Ono99App
-from ono99tui.ui.joining import Address
 from ono99tui.ui.messages import ViewUpdated
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.table import TableScreen

@@ -8,9 +8,9 @@ from pathlib import Path
 from textual.widgets import Checkbox, DataTable, Input, Select, Static
 
 from lobby_helpers import running_table, wait_until
+from netproto.addresses import Address
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.host_app import host_app
-from ono99tui.ui.joining import Address
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 

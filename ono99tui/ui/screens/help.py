@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from ono99tui.game import Card, Rules, preset
+from ono99tui.game import Card, Rules, Scoring, preset
+from ono99tui.ui.rule_labels import (
+    ONO99_WORDS,
+    preset_label,
+    scoring_rule,
+    switch_setting,
+)
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from ono99tui.ui.app import Ono99App
 
 KEYS = """\
 1-4            play (or discard) that card; arrows + Enter work too, so does a click
@@ -27,7 +40,6 @@ def _answers(rules: Rules) -> str:
 def rules_sections(rules: Rules) -> list[tuple[str, str]]:
     """(heading, text) pairs describing `rules` in plain words."""
     play_two = Card.PLAY2.label(rules)
-    deck = "112-card 2022 deck" if rules.deck == "2022" else "54-card 1980 deck"
     max_total = rules.bust_at - 1
     turn = (
         "Play one card from your hand: the running total changes by its value and the new "
@@ -47,47 +59,27 @@ def rules_sections(rules: Rules) -> list[tuple[str, str]]:
         cards.append(f"A {play_two} may not be the first of your two cards.")
     if rules.deck == "1980":
         cards.append("Hold: the total stays the same.")
-    ono99 = {
-        "dead": "ONO 99: can never be played; it only takes up room in your hand.",
-        "tens": "ONO 99: may be played, worth 0, when the total ends in 0 (one per turn).",
-        "set99": "ONO 99: sets the total to exactly 99.",
-    }[rules.ono99_card]
+    ono99 = ONO99_WORDS[rules.ono99_card].rule
     if rules.four_ono99_swap:
         ono99 += " Holding four, you may discard all four as your play and draw four new ones (s)."
     if rules.dead_hand_busts:
         ono99 += " A hand of only ONO 99 cards busts."
     cards.append(ono99)
-    scoring = {
-        "single": "One round: who busts is out; the last player left wins.",
-        "tokens": f"Everyone starts with {rules.tokens} tokens. Who busts loses one and a new round is "
-        "dealt, started by them; busting with no tokens left puts you out. Last player left wins.",
-        "points-elimination": "Who busts sits out the rest of the round after discarding one card. "
-        f"At the end of each round everyone scores their hand; reaching {rules.target} puts you out. "
-        "Last player left wins.",
-        "points-lowest": "Who busts sits out the rest of the round after discarding one card. "
-        f"At the end of each round everyone scores their hand; when anyone reaches {rules.target} "
-        "the match ends and the lowest score wins.",
-    }[rules.scoring]
-    if rules.scoring.startswith("points"):
-        scoring += (
-            " Hand scores: number cards their value, ONO 99 20, other cards 15, 15 per missing "
-            "card, +25 for busting."
-        )
     options = [
         f"Highest total allowed: {max_total}",
-        f"Totals below 0: {'allowed' if rules.negative_totals else 'no, the total stops at 0'}",
+        switch_setting("negative_totals", rules),
         f"Scoring: {rules.scoring}"
-        + (f", {rules.tokens} tokens each" if rules.scoring == "tokens" else "")
-        + (f", target {rules.target}" if rules.scoring.startswith("points") else ""),
-        f"Late-draw penalty: {'on' if rules.late_draw_penalty else 'off'}",
-        f"Four-ONO-99 swap: {'on' if rules.four_ono99_swap else 'off'}",
-        f"Hands of eliminated players: {'shown' if rules.reveal_eliminated else 'kept hidden'}",
+        + (f", {rules.tokens} tokens each" if rules.scoring == Scoring.TOKENS else "")
+        + (f", target {rules.target}" if rules.scoring.counts_points else ""),
+        switch_setting("late_draw_penalty", rules),
+        switch_setting("four_ono99_swap", rules),
+        switch_setting("reveal_eliminated", rules),
     ]
     return [
-        (f"Rules: {rules.name} ({deck})", turn),
+        (f"Rules: {preset_label(rules)}", turn),
         ("This table's options", "\n".join(options)),
         ("The cards", "\n".join(f"- {line}" for line in cards)),
-        ("Winning", scoring),
+        ("Winning", scoring_rule(rules)),
         ("Keys", KEYS),
     ]
 
@@ -96,6 +88,8 @@ class HelpScreen(ModalScreen[None]):
     """The rules of the current table (its view's rules, else the lobby's preset)."""
 
     CSS_PATH = "help.tcss"
+    if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
+        app = getters.app(Ono99App)
     BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "Close")]
 
     def compose(self) -> ComposeResult:
@@ -109,15 +103,7 @@ class HelpScreen(ModalScreen[None]):
         self.query_one("#help").border_title = "How to play (Esc to close)"
 
     def _rules(self) -> Rules:
-        view = getattr(self.app, "view", None)
+        view = self.app.view
         if view is not None:
             return view.rules
-        lobby = getattr(self.app, "lobby", None)
-        if lobby is not None and isinstance(lobby.options.get("rules"), dict):
-            from ono99tui.game.codec import rules_from_wire
-
-            try:
-                return rules_from_wire(lobby.options["rules"])
-            except ValueError:
-                pass
-        return preset()
+        return self.app.table_rules or preset()

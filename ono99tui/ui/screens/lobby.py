@@ -6,7 +6,8 @@ without saying goodbye stays advertised for minutes, but is shown dimmed as "no 
 soon as its port stops answering (and normal again if it answers again). A typed
 `HOST[:PORT]` reaches a table when multicast is blocked. The player's name is
 remembered in the config directory. Joining connects here, asks for the password when the
-table wants one, then hands the connected client to the app and opens the waiting room.
+table wants one, then hands the connected client to the app (`Ono99App.follow_table`),
+which opens the table's waiting room.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import getpass
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -24,6 +25,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, Static
 
+from netproto.addresses import Address, AddressError, parse_address
 from netproto.client import ClientSettings, TableClient
 from netproto.discovery import DiscoveredTable, TableBrowser, TableChange, TableEvent
 from netproto.errors import BadName
@@ -32,11 +34,12 @@ from netproto.reachability import PROBE_INTERVAL_SECONDS, ReachabilityWatch
 from ono99tui.config import ConfigError, ResumeTokens, Settings, load_settings, save_settings
 from ono99tui.ssh import ssh_command_line
 from ono99tui.ui.glyphs import Glyphs
-from ono99tui.ui.joining import Address, AddressError, JoinError, JoinRequest, connect, parse_address
+from ono99tui.ui.joining import JoinError, JoinRequest, connect
 from ono99tui.ui.screens.password_prompt import PasswordPrompt
-from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 
 if TYPE_CHECKING:
+    from textual import getters
+
     from ono99tui.ui.app import Ono99App
 
 # (key, header, width): fixed widths keep the list steady as tables come and go, and fit
@@ -64,7 +67,7 @@ def default_player_name() -> str:
 def describe_table(table: DiscoveredTable) -> str:
     """One line about a table for the detail bar: where it is and how to reach it by ssh."""
     info = table.info
-    where = ", ".join(f"{address}:{info.port}" for address in info.addresses) or "no address"
+    where = ", ".join(str(Address(address, info.port)) for address in info.addresses) or "no address"
     line = f"{info.name} by {info.host_player} at {where}"
     if info.ssh_port is not None and info.addresses:
         line += f"  |  {ssh_command_line(info.addresses[0], info.ssh_port)}"
@@ -76,6 +79,8 @@ class LobbyScreen(Screen[None]):
 
     CSS_PATH = "lobby.tcss"
     AUTO_FOCUS = "#tables"
+    if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
+        app = getters.app(Ono99App)
 
     BINDINGS = [
         Binding("j", "join", "Join"),
@@ -165,9 +170,7 @@ class LobbyScreen(Screen[None]):
         tables = self.query_one("#tables", DataTable)
         for key, label, width in _COLUMNS:
             tables.add_column(label, key=key, width=width)
-        glyphs_owner = self.app if hasattr(self.app, "glyphs") else None
-        if glyphs_owner is not None:
-            self.watch(glyphs_owner, "glyphs", self._glyphs_changed, init=True)
+        self.watch(self.app, "glyphs", self._glyphs_changed, init=True)
         if self._settings_problem:
             self.notify(self._settings_problem, title="Settings not read", severity="warning")
         if self.interfaces:
@@ -420,18 +423,13 @@ class LobbyScreen(Screen[None]):
         self.enter_table(client)
 
     def enter_table(self, client: TableClient) -> None:
-        """Hand the connected client to the app and show the table's waiting room.
+        """Hand the connected client to the app, which shows the table's waiting room.
 
         The app's connection worker reads the client from here on; the app opens the
-        table screen by itself once a match is being played.
+        table screen by itself once a match is being played, and comes back here when
+        the player leaves the table.
         """
-
-        async def connected() -> TableClient:
-            return client
-
-        app = cast("Ono99App", self.app)
-        app.connect(connected)
-        app.push_screen(WaitingRoomScreen())
+        self.app.follow_table(client, self)
 
     def _ask_password(self, request: JoinRequest, *, retry: bool) -> None:
         def answered(password: str | None) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,6 +14,11 @@ from textual.widgets import Button, Footer, Static
 from ono99tui.game import PlayerView, RoundEnded
 from ono99tui.ui.messages import RematchRequested
 from ono99tui.ui.present import seat_name, winners_text
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from ono99tui.ui.app import Ono99App
 
 
 def _names(app: Any, view: PlayerView) -> list[str]:
@@ -75,6 +80,8 @@ class RoundEndScreen(ModalScreen[None]):
     """A round of a tokens or points match is over; Enter goes back to the table."""
 
     CSS_PATH = "results.tcss"
+    if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
+        app = getters.app(Ono99App)
     BINDINGS = [Binding("enter,escape,space", "dismiss", "Continue")]
 
     def __init__(self, result: RoundEnded) -> None:
@@ -97,6 +104,8 @@ class MatchEndScreen(ModalScreen[None]):
     """The match is over: who won, the standings, the rounds, and a rematch."""
 
     CSS_PATH = "results.tcss"
+    if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
+        app = getters.app(Ono99App)
     BINDINGS = [
         Binding("r", "rematch", "Rematch"),
         Binding("escape", "dismiss", "Back to the table"),
@@ -134,8 +143,7 @@ class MatchEndScreen(ModalScreen[None]):
 
     def action_rematch(self) -> None:
         """Ask for another match with the same table."""
-        client = getattr(self.app, "client", None)
-        waiting = "Starting the rematch..." if client is not None and client.is_host else (
+        waiting = "Starting the rematch..." if self.app.is_host else (
             "Ready: waiting for the host to start the rematch..."
         )
         self.query_one("#rematch-status", Static).update(waiting)

@@ -25,8 +25,11 @@ from textual.widget import Widget
 from textual.widgets import Footer, Static
 
 if TYPE_CHECKING:
+    from textual import getters
+
     from netproto.messages import Lobby
     from ono99tui.game import PlayerView
+    from ono99tui.ui.app import Ono99App
 
 from ono99tui.ui.messages import MoveChosen
 from ono99tui.ui.widgets.banner import ConnectionBanner
@@ -41,6 +44,8 @@ class TableScreen(Screen[None]):
     """Where a match is played (see the module docstring)."""
 
     CSS_PATH = "table.tcss"
+    if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
+        app = getters.app(Ono99App)
     # Textual repaints the whole screen when the focus moves (about 15 KB at 80x24) though
     # only the two cards whose focus style changes need it, and `set_focus` refreshes
     # those. Every arrow key costs a player over SSH; so no full repaint here.

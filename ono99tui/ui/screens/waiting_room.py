@@ -2,48 +2,43 @@
 
 Everyone sees the seats and the rules; only the host may add or remove bots, change the
 rules and start. The screen follows the app's `lobby` reactive (the latest `Lobby`
-message) and turns the player's keys into requests on the app's `TableClient`; it never
-reads from the client: the app's connection worker does, and passes lobbies down.
+message) and its `table_rules` (the lobby's rules, decoded by the app), and turns the
+player's keys into request messages (`ReadyRequested`, `AddBotRequested`,
+`StartRequested`...) that the app sends to the table: it never touches the connection.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import events, on, work
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Checkbox, DataTable, Footer, Input, Label, Select, Static
 
-from netproto.client import ClientError, TableClient
-from netproto.messages import Lobby, SeatInfo
+from netproto.messages import Lobby, SeatInfo, SeatKind
 from ono99tui.bots import BOT_NAMES
-from ono99tui.game import PRESET_NAMES, SCORING_MODES
-from ono99tui.game.rules import ONO99_MODES
+from ono99tui.game import ONO99_MODES, PRESET_NAMES, SCORING_MODES, Rules, Scoring
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
+from ono99tui.ui.messages import (
+    AddBotRequested,
+    LeaveRequested,
+    OptionsChangeRequested,
+    ReadyRequested,
+    RemoveBotRequested,
+    StartRequested,
+)
+from ono99tui.ui.rule_labels import ONO99_WORDS, RULE_SWITCHES, SCORING_WORDS, scoring_label
 from ono99tui.ui.widgets.banner import ConnectionBanner
 
-SCORING_LABELS: dict[str, str] = {
-    "single": "single round",
-    "tokens": "tokens",
-    "points-elimination": "points, elimination",
-    "points-lowest": "points, lowest wins",
-}
-ONO99_LABELS: dict[str, str] = {
-    "dead": "dead, never played",
-    "tens": "on 0, 10, 20...",
-    "set99": "sets total to 99",
-}
-# Rule options shown as check boxes: (option, label).
-RULE_SWITCHES: tuple[tuple[str, str], ...] = (
-    ("four_ono99_swap", "Swap four ONO 99"),
-    ("negative_totals", "Negative totals"),
-    ("late_draw_penalty", "Late-draw penalty"),
-)
+if TYPE_CHECKING:
+    from textual import getters
+
+    from ono99tui.ui.app import Ono99App
+
 DEFAULT_BOT = "greedy"
 NARROW_WIDTH = 76
 # Fixed, so the seat list fits beside the rules at 80 columns whatever the names.
@@ -84,9 +79,9 @@ def seat_rows(lobby: Lobby, you: int | None, bot_mark: str) -> list[tuple[Text, 
 def _player_label(seat: SeatInfo, lobby: Lobby, you: int | None, bot_mark: str) -> Text:
     label = Text(seat.name)  # plain Text: a name is never read as markup
     extras = []
-    if seat.kind == "bot":
+    if seat.kind == SeatKind.BOT:
         extras.append(f"{bot_mark} bot")
-    elif seat.kind == "resigned":
+    elif seat.kind == SeatKind.RESIGNED:
         extras.append("out of the match: watching")
     if seat.seat == you:
         extras.append("you")
@@ -105,16 +100,15 @@ def _status(seat: SeatInfo) -> Text:
     return Text("not ready", style="dim")
 
 
-def rules_summary(options: dict[str, Any]) -> str:
+def rules_summary(rules: Rules | None) -> str:
     """The table's rules in one line, for those who may not change them."""
-    rules = options.get("rules", {})
-    preset_name = options.get("preset", rules.get("name", "?"))
-    scoring = rules.get("scoring", "single")
-    parts = [f"preset {preset_name}", SCORING_LABELS.get(scoring, str(scoring))]
-    if scoring.startswith("points"):
-        parts.append(f"target {rules.get('target', '?')}")
-    elif scoring == "tokens":
-        parts.append(f"{rules.get('tokens', '?')} tokens each")
+    if rules is None:
+        return "rules not known yet"
+    parts = [f"preset {rules.name}", scoring_label(rules.scoring)]
+    if rules.scoring.counts_points:
+        parts.append(f"target {rules.target}")
+    elif rules.scoring == Scoring.TOKENS:
+        parts.append(f"{rules.tokens} tokens each")
     return ", ".join(parts)
 
 
@@ -123,6 +117,8 @@ class WaitingRoomScreen(Screen[None]):
 
     CSS_PATH = "waiting_room.tcss"
     AUTO_FOCUS = "#seats"
+    if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
+        app = getters.app(Ono99App)
 
     BINDINGS = [
         Binding("r", "toggle_ready", "Ready"),
@@ -140,11 +136,6 @@ class WaitingRoomScreen(Screen[None]):
         super().__init__()
         self.invite = invite
         self.lobby: Lobby | None = None
-
-    @property
-    def client(self) -> TableClient | None:
-        """The app's connection to the table (None while there is none)."""
-        return getattr(self.app, "client", None)
 
     # --- layout -----------------------------------------------------------------------------
 
@@ -171,7 +162,7 @@ class WaitingRoomScreen(Screen[None]):
                          id="opt-preset", compact=True)
         with Horizontal(classes="option-row"):
             yield Label("Scoring", classes="option-label")
-            yield Select([(SCORING_LABELS[mode], mode) for mode in SCORING_MODES],
+            yield Select([(SCORING_WORDS[mode].label, mode) for mode in SCORING_MODES],
                          allow_blank=False, id="opt-scoring", compact=True)
         with Horizontal(classes="option-row"):
             yield Label("Target", classes="option-label")
@@ -181,10 +172,10 @@ class WaitingRoomScreen(Screen[None]):
             yield Input(type="integer", id="opt-tokens", compact=True, max_length=3)
         with Horizontal(classes="option-row"):
             yield Label("ONO 99 card", classes="option-label")
-            yield Select([(ONO99_LABELS[mode], mode) for mode in ONO99_MODES],
+            yield Select([(ONO99_WORDS[mode].label, mode) for mode in ONO99_MODES],
                          allow_blank=False, id="opt-ono99_card", compact=True)
-        for option, label in RULE_SWITCHES:
-            yield RuleCheckbox(label, id=f"opt-{option}", compact=True)
+        for switch in RULE_SWITCHES:
+            yield RuleCheckbox(switch.label, id=f"opt-{switch.option}", compact=True)
         with Horizontal(classes="option-row"):
             yield Label("Bot to add", classes="option-label")
             yield Select([(name, name) for name in BOT_NAMES], allow_blank=False,
@@ -196,8 +187,7 @@ class WaitingRoomScreen(Screen[None]):
         seats.add_column("#", key="number", width=2)
         seats.add_column("Player", key="player", width=PLAYER_COLUMN_WIDTH)
         seats.add_column("Status", key="status", width=9)
-        if hasattr(self.app, "glyphs"):
-            self.watch(self.app, "glyphs", self._glyphs_changed, init=True)
+        self.watch(self.app, "glyphs", self._glyphs_changed, init=True)
         # The app's connection worker keeps `app.lobby` current; follow it.
         self.watch(self.app, "lobby", self._lobby_changed, init=True)
 
@@ -235,7 +225,8 @@ class WaitingRoomScreen(Screen[None]):
         """This player's seat (None for a spectator or before the table answered)."""
         if self.lobby is not None and self.lobby.you is not None:
             return self.lobby.you
-        return self.client.seat if self.client is not None else None
+        welcome = self.app.welcome
+        return welcome.seat if welcome is not None else None
 
     @property
     def my_seat(self) -> SeatInfo | None:
@@ -246,7 +237,7 @@ class WaitingRoomScreen(Screen[None]):
         return next((s for s in self.lobby.seats if s.seat == number), None)
 
     def _table_name(self) -> str:
-        welcome = getattr(self.app, "welcome", None)
+        welcome = self.app.welcome
         name = welcome.table.get("name") if welcome is not None else None
         return name if isinstance(name, str) else ""
 
@@ -263,8 +254,10 @@ class WaitingRoomScreen(Screen[None]):
         self.query_one("#spectators", Static).update(
             f"{lobby.spectators} watching" if lobby.spectators else ""
         )
-        self.query_one("#rules-summary", Static).update(Text(rules_summary(lobby.options)))
-        self._show_options(lobby.options.get("rules", {}), lobby.options.get("preset"))
+        rules = self.app.table_rules
+        self.query_one("#rules-summary", Static).update(Text(rules_summary(rules)))
+        if rules is not None:
+            self._show_options(rules)
         self._set_editable(self.is_host)
         self.set_status(self._status_line(lobby))
         self.refresh_bindings()
@@ -279,27 +272,28 @@ class WaitingRoomScreen(Screen[None]):
         if rows:
             table.move_cursor(row=min(cursor, len(rows) - 1), animate=False)
 
-    def _show_options(self, rules: dict[str, Any], preset_name: object) -> None:
+    def _show_options(self, rules: Rules) -> None:
         # Values set from the table's word must not echo back as the host's own changes.
-        values: dict[str, Any] = {
-            "opt-preset": preset_name,
-            "opt-scoring": rules.get("scoring"),
-            "opt-ono99_card": rules.get("ono99_card"),
+        choices: dict[str, str] = {
+            "opt-scoring": rules.scoring,
+            "opt-ono99_card": rules.ono99_card,
         }
-        for widget_id, value in values.items():
+        if rules.name in PRESET_NAMES:  # a table's own name for its rules has no entry
+            choices["opt-preset"] = rules.name
+        for widget_id, choice in choices.items():
             select = self.query_one(f"#{widget_id}", Select)
-            if value is not None and select.value != value:
+            if select.value != choice:
                 with select.prevent(Select.Changed):
-                    select.value = value
+                    select.value = choice
         for option in ("target", "tokens"):
             field = self.query_one(f"#opt-{option}", Input)
-            value = rules.get(option)
-            if value is not None and not field.has_focus and field.value != str(value):
+            number = getattr(rules, option)
+            if not field.has_focus and field.value != str(number):
                 with field.prevent(Input.Changed):
-                    field.value = str(value)
-        for option, _label in RULE_SWITCHES:
-            box = self.query_one(f"#opt-{option}", Checkbox)
-            value = bool(rules.get(option, False))
+                    field.value = str(number)
+        for switch in RULE_SWITCHES:
+            box = self.query_one(f"#opt-{switch.option}", Checkbox)
+            value = bool(getattr(rules, switch.option))
             if box.value != value:
                 with box.prevent(Checkbox.Changed):
                     box.value = value
@@ -338,55 +332,33 @@ class WaitingRoomScreen(Screen[None]):
             # The host says "go" with s; being "ready" means nothing for them.
             return self.my_seat_number is not None and not self.is_host
         if action == "leave":
-            return self._lobby_below() is not None
+            # Only a player who came from the lobby has somewhere to go back to.
+            return self.app.can_leave_table(self)
         return True
 
-    def _lobby_below(self) -> Screen[Any] | None:
-        """The lobby this room was joined from (None for the host's own table)."""
-        from ono99tui.ui.screens.lobby import LobbyScreen  # the lobby imports this module
-
-        stack = self.app.screen_stack
-        if self not in stack or stack.index(self) == 0:
-            return None
-        below = stack[stack.index(self) - 1]
-        return below if isinstance(below, LobbyScreen) else None
-
-    # --- requests to the table ------------------------------------------------------------
-
-    @work(group="requests", exit_on_error=False)
-    async def _request(self, what: str, call: Callable[[TableClient], Awaitable[None]]) -> None:
-        client = self.client
-        if client is None:
-            self.notify("Not connected to the table.", title=f"Could not {what}", severity="error")
-            return
-        try:
-            await call(client)
-        except ClientError as error:
-            self.notify(error.reason or error.code, title=f"Could not {what}", severity="error")
+    # --- requests to the table (the app sends them) ---------------------------------------
 
     def action_toggle_ready(self) -> None:
         """Say you are (or are no longer) ready."""
         mine = self.my_seat
-        ready = not (mine is not None and mine.ready)
-        self._request("change ready", lambda client: client.ready(ready))
+        self.post_message(ReadyRequested(not (mine is not None and mine.ready)))
 
     def action_add_bot(self) -> None:
         """Host: seat a bot of the chosen kind."""
         kind = self.query_one("#bot-kind", Select).value
-        bot = kind if isinstance(kind, str) else DEFAULT_BOT
-        self._request("add a bot", lambda client: client.add_bot(bot))
+        self.post_message(AddBotRequested(kind if isinstance(kind, str) else DEFAULT_BOT))
 
     def action_remove_bot(self) -> None:
         """Host: remove the bot in the highlighted seat."""
         seat = self._highlighted_seat()
-        if seat is None or seat.kind != "bot":
+        if seat is None or seat.kind != SeatKind.BOT:
             self.set_status("Highlight a bot's seat to remove it.")
             return
-        self._request("remove the bot", lambda client: client.remove_bot(seat.seat))
+        self.post_message(RemoveBotRequested(seat.seat))
 
     def action_start(self) -> None:
         """Host: deal the first hand."""
-        self._request("start", lambda client: client.start())
+        self.post_message(StartRequested())
 
     def action_focus_rules(self) -> None:
         """Move to the rules (to read them, or for the host to change them)."""
@@ -396,24 +368,10 @@ class WaitingRoomScreen(Screen[None]):
         if fields:
             fields[0].focus()
 
-    async def action_leave(self) -> None:
-        """Give up the seat (or stop watching) and go back to the lobby to pick another table.
-
-        Asks nothing: only a player who came from the lobby has `l`, and the table goes on
-        without them (if they held its host rights, the next person seated gets them). The
-        host of `ono99 host`, whose leaving would close the table, has no lobby to go to:
-        they close it with `q`, which asks first.
-        """
-        lobby = self._lobby_below()
-        if lobby is None:
-            return
-        client = self.client
-        if client is not None:
-            await client.close("left the table")
-        # This table's state must not show in the next table's waiting room.
-        self.app.lobby = None  # type: ignore[attr-defined]
-        self.app.pop_screen()
-        lobby.set_status("You left the table. Pick another, or type an address.")
+    def action_leave(self) -> None:
+        """Give up the seat (or stop watching) and go back to the lobby to pick another table
+        (the app does it: see `Ono99App.on_leave_requested`)."""
+        self.post_message(LeaveRequested())
 
     def action_focus_seats(self) -> None:
         """Back to the seats."""
@@ -430,13 +388,13 @@ class WaitingRoomScreen(Screen[None]):
     @on(Select.Changed, "#opt-preset")
     def _preset_changed(self, event: Select.Changed) -> None:
         if self.is_host and isinstance(event.value, str):
-            preset_name = event.value
-            self._request("change the preset", lambda client: client.set_options(preset=preset_name))
+            self.post_message(OptionsChangeRequested("change the preset", preset=event.value))
 
     @on(Select.Changed, "#opt-scoring, #opt-ono99_card")
     def _choice_changed(self, event: Select.Changed) -> None:
         if self.is_host and isinstance(event.value, str) and event.select.id:
-            self._set_rule(event.select.id.removeprefix("opt-"), event.value)
+            # str(): the mode's plain string (the Select holds the StrEnum member).
+            self._set_rule(event.select.id.removeprefix("opt-"), str(event.value))
 
     @on(Checkbox.Changed)
     def _switch_changed(self, event: Checkbox.Changed) -> None:
@@ -450,7 +408,8 @@ class WaitingRoomScreen(Screen[None]):
         if not self.is_host or not field.id or not field.value.strip():
             return
         option = field.id.removeprefix("opt-")
-        current = (self.lobby.options.get("rules", {}) if self.lobby else {}).get(option)
+        rules = self.app.table_rules
+        current = getattr(rules, option) if rules is not None else None
         try:
             value = int(field.value)
         except ValueError:
@@ -460,4 +419,4 @@ class WaitingRoomScreen(Screen[None]):
             self._set_rule(option, value)
 
     def _set_rule(self, option: str, value: object) -> None:
-        self._request(f"change {option}", lambda client: client.set_options(rules={option: value}))
+        self.post_message(OptionsChangeRequested(f"change {option}", rules={option: value}))

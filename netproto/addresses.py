@@ -1,0 +1,95 @@
+"""Where a table listens: reading a typed `HOST[:PORT]`, and reaching this machine's own table.
+
+Every door in (`ono99 join HOST[:PORT]`, `ono99 bot HOST[:PORT]`, the lobby's address field)
+reads addresses with `parse_address`, so they accept the same forms and refuse the same
+mistakes with the same words. `loopback_for` is where a program on this machine connects to
+a server bound to an address: an unspecified bind (`0.0.0.0`, `::`) is reached on loopback.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass
+
+from netproto.constants import DEFAULT_PORT
+
+# Longest host name DNS allows.
+MAX_HOST_LENGTH = 253
+LOWEST_PORT, HIGHEST_PORT = 1, 65535
+
+
+class AddressError(ValueError):
+    """A typed address is not HOST, HOST:PORT, [IPv6] or [IPv6]:PORT with a port 1..65535.
+
+    The message says what is wrong, in words a player can act on.
+    """
+
+
+@dataclass(frozen=True)
+class Address:
+    """Where a table listens: a host name or IP address, and a TCP port."""
+
+    host: str
+    port: int
+
+    def __str__(self) -> str:
+        """`HOST:PORT`, with an IPv6 address in brackets (`[::1]:9099`): it parses back."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{host}:{self.port}"
+
+
+def parse_address(text: str, default_port: int = DEFAULT_PORT) -> Address:
+    """Read `HOST`, `HOST:PORT`, `[IPv6]`, `[IPv6]:PORT` or a bare IPv6 address.
+
+    Spaces around the text are ignored; `default_port` is used when no port is given.
+    Raises AddressError saying what is wrong (no host, a missing `]`, a port out of range…).
+    """
+    text = text.strip()
+    if not text:
+        raise AddressError("type an address: HOST or HOST:PORT")
+    port_text: str | None
+    if text.startswith("["):
+        host, bracket, rest = text[1:].partition("]")
+        if not bracket:
+            raise AddressError(f"{text!r}: missing ']' after the IPv6 address")
+        if rest and not rest.startswith(":"):
+            raise AddressError(f"{text!r}: expected ':PORT' after ']'")
+        port_text = rest[1:] if rest else None
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise AddressError(f"{host!r} is not an IPv6 address") from None
+    elif text.count(":") > 1:
+        host, port_text = text, None  # a bare IPv6 address
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise AddressError(f"{text!r}: write an IPv6 address as [ADDRESS]:PORT") from None
+    else:
+        host, colon, after_colon = text.partition(":")
+        port_text = after_colon if colon else None
+    if not host or len(host) > MAX_HOST_LENGTH or any(c.isspace() for c in host):
+        raise AddressError(f"{text!r}: not a host name or address")
+    if port_text is None:
+        return Address(host, default_port)
+    # isdecimal, not isdigit: "²" is a digit that int() refuses.
+    if (not port_text.isascii() or not port_text.isdecimal()
+            or not LOWEST_PORT <= int(port_text) <= HIGHEST_PORT):
+        raise AddressError(f"{port_text!r} is not a port ({LOWEST_PORT} to {HIGHEST_PORT})")
+    return Address(host, int(port_text))
+
+
+def loopback_for(bind: str) -> str:
+    """The address a program on this machine uses to reach a server bound to `bind`.
+
+    An unspecified address (`0.0.0.0`, `::`, or an empty bind, which means every IPv4
+    interface) is reached on the loopback address of its family; any other address or host
+    name is used as it is.
+    """
+    try:
+        address = ipaddress.ip_address(bind or "0.0.0.0")
+    except ValueError:
+        return bind  # a host name
+    if address.is_unspecified:
+        return "::1" if address.version == 6 else "127.0.0.1"
+    return bind
