@@ -147,19 +147,34 @@ async def test_moves_crossing_the_end_of_a_match_never_add_up_to_a_close(
 
 async def test_handshake_timeout_and_connection_cap(
         echo_server: tuple[Server, EchoTable]) -> None:
+    # The cap counts established connections (past the handshake): 16 seated players fill
+    # the server, and the 17th connection is refused at once.
     server, _ = echo_server
-    idle = [await RawPeer.open(server.port) for _ in range(16)]
+    seated = []
+    for number in range(16):
+        peer = await RawPeer.open(server.port)
+        await peer.send(hello_wire(f"P{number}"))
+        assert (await peer.next())["kind"] == "welcome"
+        seated.append(peer)
     refused = await RawPeer.open(server.port)
     frames = await refused.until_closed()
     assert frames == [{"kind": "bye", "code": "server-full",
                        "reason": "this server takes at most 16 connections"}]
+    for peer in seated[:8]:  # leave, and wait until the server has closed each of them
+        await peer.send({"kind": "bye"})
+        await peer.until_closed()
+        peer.close()
+    # Sockets that never finish their handshake are closed when its time is up.
+    idle = [await RawPeer.open(server.port) for _ in range(4)]
     for peer in idle:
         frames = await peer.until_closed()
         assert frames[-1]["code"] == "handshake-timeout"
-    # The idle crowd is gone; a real player gets in.
+    # There is room again: a real player gets in.
     client = await TableClient.connect("127.0.0.1", server.port, name="Late", settings=FAST_CLIENT)
     assert client.seat is not None
     await client.close()
+    for peer in seated[8:]:
+        peer.close()
 
 
 async def test_hundreds_of_idle_connections_do_not_stop_players(
