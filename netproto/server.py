@@ -141,6 +141,21 @@ class Peer:
                 self._transport.write(self.connection.send(Bye(code=code, reason=reason)))
         self._transport.close()
 
+    def _say_bye_and_drain(self, error: ProtocolError, linger: float) -> None:
+        # Queue the bye behind the backlog and end our side once it is written, but keep
+        # reading (and ignoring) what the peer still sends: closing a socket with unread
+        # input resets it, and the peer would lose the backlog and the bye with it. A peer
+        # that has not read it all after `linger` seconds is cut off.
+        if not self.connection.bye_sent:
+            with contextlib.suppress(LocalProtocolError):
+                self._transport.write(self.connection.send(Bye(code=error.code,
+                                                               reason=error.reason)))
+        if self._transport.can_write_eof():
+            self._transport.write_eof()
+        else:
+            self._transport.close()
+        asyncio.get_running_loop().call_later(linger, self.abort)
+
     def abort(self) -> None:
         """Drop the connection at once, without flushing (for peers that do not read)."""
         self._transport.abort()
@@ -208,8 +223,7 @@ class _PeerProtocol(BufferedReceiver):
         error = SlowConsumer(
             f"the client did not read: over {limits.max_write_buffer} bytes unsent")
         log.warning("dropping %s: %s", peer, error.reason)
-        peer.close(error.code, error.reason)
-        asyncio.get_running_loop().call_later(limits.slow_consumer_linger, peer.abort)
+        peer._say_bye_and_drain(error, limits.slow_consumer_linger)
 
 
 class Server:

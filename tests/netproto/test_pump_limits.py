@@ -294,6 +294,63 @@ def test_error_seq_is_optional_and_unknown_fields_are_ignored() -> None:
     assert "seq" not in Error(code="bad-name").to_wire()
 
 
+# --- slow consumers and truncated frames ---------------------------------------------
+
+
+async def flood_until_cut(table: SlowTable, peer: RawPeer) -> int:
+    """Send big moves without reading until the server gives up on `peer`; how many."""
+    await peer.send({"kind": "ready", "ready": True})
+    sent = 0
+    while not table.cut.is_set():
+        await peer.send({"kind": "move", "seq": sent, "move": {"pad": "x" * 60_000}})
+        sent += 1
+        await asyncio.sleep(0)  # not a delay: one turn of the loop, for the server to read
+    return sent
+
+
+async def test_a_slow_consumer_gets_its_bye_if_it_reads_again(
+        make_server: ServerFactory, caplog: pytest.LogCaptureFixture) -> None:
+    # Before: the connection was aborted at once, without a bye and without a log line.
+    table = SlowTable()
+    server = await make_server(replace(FLOOD_LIMITS, max_write_buffer=64 * 1024,
+                                       slow_consumer_linger=60.0), table)
+    peer, _ = await seated(server.port, "Sloth", "127.0.0.1")
+    with caplog.at_level("WARNING", logger="netproto.server"):
+        sent = await flood_until_cut(table, peer)
+    frames = await peer.until_closed(timeout=10)
+    assert frames[-1]["kind"] == "bye" and frames[-1]["code"] == "slow-consumer"
+    views = [f for f in frames if f["kind"] == "view"]
+    assert 0 < len(views) <= sent
+    assert any("dropping" in r.getMessage() and "did not read" in r.getMessage()
+               for r in caplog.records)
+
+
+async def test_a_slow_consumer_that_never_reads_is_cut_after_the_linger(
+        make_server: ServerFactory) -> None:
+    table = SlowTable()
+    server = await make_server(replace(FLOOD_LIMITS, max_write_buffer=64 * 1024,
+                                       slow_consumer_linger=0.1), table)
+    peer, _ = await seated(server.port, "Sloth", "127.0.0.1")
+    await flood_until_cut(table, peer)
+    await asyncio.wait_for(table.gone.wait(), 10)
+    assert table.closed[-1][1] == "slow-consumer"
+    assert not server.peers
+    peer.close()
+
+
+async def test_a_truncated_frame_is_logged(
+        make_server: ServerFactory, caplog: pytest.LogCaptureFixture) -> None:
+    server = await make_server(FLOOD_LIMITS)
+    peer = await RawPeer.open(server.port)
+    with caplog.at_level("INFO", logger="netproto.server"):
+        await peer.send_bytes(encode_frame(hello_wire())[:-3])
+        peer.writer.write_eof()
+        frames = await peer.until_closed()
+    assert frames[-1]["code"] == "truncated-frame"
+    assert any("stream ended with" in r.getMessage() and "unfinished frame" in r.getMessage()
+               for r in caplog.records)
+
+
 # --- helpers ----------------------------------------------------------------------------
 
 
@@ -330,3 +387,22 @@ async def answered(peer: RawPeer, wire: dict[str, Any] | None, kind: str) -> dic
     while (reply := await peer.next())["kind"] != kind:
         pass
     return reply
+
+
+class SlowTable(EchoTable):
+    """An EchoTable that notes when the server stops sending to a peer (a slow consumer:
+    the pump gives up inside the write that passes the limit) and when a peer is gone."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cut = asyncio.Event()
+        self.gone = asyncio.Event()
+
+    def on_message(self, peer: Peer, message: Message) -> None:
+        super().on_message(peer, message)
+        if not peer.is_open:
+            self.cut.set()
+
+    def on_close(self, peer: Peer, code: str, reason: str) -> None:
+        super().on_close(peer, code, reason)
+        self.gone.set()
