@@ -362,6 +362,7 @@ class Server:
         if isinstance(message, Resume):
             wait = self._bad_tokens.retry_after(peer.host, self._clock())
             if wait > 0:
+                log.info("refused a resume from %s: too many bad tokens", peer)
                 self._refuse(peer, ResumeThrottled(
                     f"{self.limits.bad_tokens_per_address} bad resume tokens from this "
                     f"address in {self.limits.bad_token_window:g} s: resume again in "

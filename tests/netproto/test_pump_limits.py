@@ -5,6 +5,7 @@ that name the move they refuse. On loopback every 127.x.y.z is another address."
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 from loopback_helpers import FAST_LIMITS, EchoTable, RawPeer, hello_wire
 
-from netproto.client import ClientSettings, TableClient
+from netproto.client import ClientSettings, Disconnected, Reconnected, TableClient
 from netproto.connection import State
 from netproto.errors import ApplicationError
 from netproto.framing import encode_frame
@@ -243,6 +244,33 @@ async def test_resume_token_guessing_is_throttled_per_address(
         peer.close()
 
 
+async def test_a_throttled_client_keeps_trying_and_resumes_after_the_window(
+        make_server: ServerFactory, caplog: pytest.LogCaptureFixture) -> None:
+    # A player sharing an address with a guesser: its resume is refused while the address
+    # is throttled, with a bye that is not final, so TableClient backs off and tries again.
+    clock = FakeClock()
+    limits = replace(FLOOD_LIMITS, bad_tokens_per_address=2, bad_token_window=60.0)
+    table = EchoTable()
+    server = await make_server(limits, table, clock)
+    client = await TableClient.connect("127.0.0.1", server.port, name="Ann",
+                                       settings=FAST_CLIENT)
+    for guess in ("guess-1", "guess-2"):
+        assert (await resumed(server.port, guess, "127.0.0.1"))["code"] == "bad-token"
+    throttled = LogSignal("refused a resume")
+    logging.getLogger("netproto.server").addHandler(throttled)
+    caplog.set_level(logging.INFO, logger="netproto.server")
+    try:
+        table.peers[0].abort()  # Ann's link drops
+        assert (await client.wait_for(Disconnected, 2)).will_retry
+        await asyncio.wait_for(throttled.seen.wait(), 3)
+        clock.now += 60.0
+        assert isinstance(await client.wait_for(Reconnected, 3), Reconnected)
+        assert client.seat == 0
+    finally:
+        logging.getLogger("netproto.server").removeHandler(throttled)
+        await client.close()
+
+
 async def test_client_with_a_stale_token_falls_back_to_hello(
         make_server: ServerFactory) -> None:
     server = await make_server(FLOOD_LIMITS)
@@ -406,3 +434,16 @@ class SlowTable(EchoTable):
     def on_close(self, peer: Peer, code: str, reason: str) -> None:
         super().on_close(peer, code, reason)
         self.gone.set()
+
+
+class LogSignal(logging.Handler):
+    """Sets `seen` when a record containing `text` is logged (the test waits on it)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(logging.INFO)
+        self.text = text
+        self.seen = asyncio.Event()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.text in record.getMessage():
+            self.seen.set()
