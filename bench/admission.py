@@ -11,7 +11,8 @@ measured in the same run:
   to make room: `closed_by_host` says how many).
 - `churning_flood.seat_ms`: the same, while another process keeps `--sockets` sockets
   from 127.0.0.1 open by reopening each one the host closes, as fast as it can (the loop
-  of issue 11); `attacker_reopens` is how many sockets it opened during the rounds.
+  of issue 11); `attacker_reopens` is how many sockets it opened during the rounds, which
+  took `seconds`.
 - `*.resume_ms`: a player seated (from 127.0.0.3) before the flood drops its link and
   sends `resume` with its token: the time to its `welcome`.
 Each figure: `seated` (rounds that got their welcome within 5 s) out of `rounds`, and
@@ -212,7 +213,9 @@ async def measure(sockets: int, count: int) -> dict[str, Any]:
             stdout=subprocess.PIPE, text=True)
         assert attacker.stdout is not None
         before = int(attacker.stdout.readline())  # its first sockets are open
+        started = time.perf_counter()
         churn = await rounds(port, count, token)
+        churn["seconds"] = round(time.perf_counter() - started, 2)
         attacker.terminate()
         out, _ = attacker.communicate(timeout=10)
         lines = out.split()

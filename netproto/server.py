@@ -379,10 +379,14 @@ class Server:
             self._refuse(peer, error)
 
     def _refuse(self, peer: Peer, error: ProtocolError) -> None:
-        """Answer a refused message: `error` (counted if charged), or `bye` if fatal."""
+        """Answer a refused message: `error` (counted if charged), or `bye` if fatal.
+
+        As for the connection's own violations, the message that goes past the error
+        budget gets only the `bye{too-many-errors}` (the connection is closed first).
+        """
+        events = [] if error.fatal else peer.connection.charge(error)
         self._report(peer, error)
-        if not error.fatal:
-            self._handle_events(peer, peer.connection.charge(error))
+        self._handle_events(peer, events)
 
     def _report(self, peer: Peer, error: ProtocolError) -> None:
         if isinstance(error, TruncatedFrame):

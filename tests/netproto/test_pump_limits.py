@@ -188,7 +188,7 @@ async def test_a_ping_flood_gets_typed_errors_counted_then_the_close(
     # Two refusals are counted already: the flood's fourth goes past the budget of 5.
     await peer.send_bytes(b"".join(frame({"kind": "ping"}) for _ in range(10)))
     frames = await peer.until_closed()
-    assert [f["code"] for f in frames] == 4 * ["rate-limited"] + ["too-many-errors"]
+    assert [f["code"] for f in frames] == 3 * ["rate-limited"] + ["too-many-errors"]
 
 
 # --- resume tokens ----------------------------------------------------------------------
@@ -201,8 +201,8 @@ async def test_bad_resume_tokens_count_in_the_error_budget(
     guesser = await RawPeer.open(server.port)
     await guesser.send_bytes(b"".join(frame(resume_wire(f"guess-{n}")) for n in range(8)))
     frames = await guesser.until_closed()
-    assert [f["code"] for f in frames] == 6 * ["bad-token"] + ["too-many-errors"]
-    assert all(f["ref"] == "resume" for f in frames[:6])
+    assert [f["code"] for f in frames] == 5 * ["bad-token"] + ["too-many-errors"]
+    assert all(f["ref"] == "resume" for f in frames[:5])
 
 
 async def test_resume_token_guessing_is_throttled_per_address(
@@ -377,6 +377,23 @@ async def test_a_truncated_frame_is_logged(
     assert frames[-1]["code"] == "truncated-frame"
     assert any("stream ended with" in r.getMessage() and "unfinished frame" in r.getMessage()
                for r in caplog.records)
+
+
+async def test_a_zero_length_frame_is_a_counted_malformed_frame(
+        make_server: ServerFactory) -> None:
+    # What docs/PROTOCOL.md §1 says it gets (the budget here is 5).
+    server = await make_server(FLOOD_LIMITS)
+    peer = await RawPeer.open(server.port)
+    await peer.send_bytes(b"\0\0\0\0")
+    assert await peer.next() == {"kind": "error", "code": "malformed-frame",
+                                 "reason": "empty frame"}
+    await peer.send(hello_wire("Ann"))
+    assert (await peer.next())["kind"] == "welcome"
+    await peer.send_bytes(5 * b"\0\0\0\0")
+    frames = await peer.until_closed()
+    # The first one counted already: four more are refused, the fifth closes.
+    assert [f["code"] for f in frames if f["kind"] != "lobby"] == (
+        4 * ["malformed-frame"] + ["too-many-errors"])
 
 
 # --- helpers ----------------------------------------------------------------------------
