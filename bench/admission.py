@@ -130,8 +130,9 @@ async def rounds(port: int, count: int, token: str) -> dict[str, Any]:
     return {"seat_ms": summary(seat_times), "resume_ms": summary(resume_times)}
 
 
-async def attack(port: int, sockets: int) -> None:
-    """Keep `sockets` idle sockets open to the host, reopening each one it closes."""
+async def attack(port: int, sockets: int, flooder: str = FLOODER) -> None:
+    """Keep `sockets` idle sockets from `flooder` open to the host, reopening each one it
+    closes (also usable by hand: `--attack PORT [--flooder ADDR]`, until interrupted)."""
     opened = 0
 
     async def one() -> None:
@@ -139,7 +140,7 @@ async def attack(port: int, sockets: int) -> None:
         while True:
             try:
                 reader, writer = await asyncio.open_connection("127.0.0.1", port,
-                                                              local_addr=(FLOODER, 0))
+                                                              local_addr=(flooder, 0))
             except OSError:
                 await asyncio.sleep(0.001)
                 continue
@@ -232,10 +233,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sockets", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=30)
-    parser.add_argument("--attack", type=int, metavar="PORT", help=argparse.SUPPRESS)
+    parser.add_argument("--attack", type=int, metavar="PORT",
+                        help="only flood the host on 127.0.0.1:PORT, until interrupted")
+    parser.add_argument("--flooder", default=FLOODER,
+                        help="with --attack: the address to flood from (default 127.0.0.1)")
     options = parser.parse_args()
     if options.attack:
-        asyncio.run(attack(options.attack, options.sockets))
+        asyncio.run(attack(options.attack, options.sockets, options.flooder))
         return
     figures = asyncio.run(measure(options.sockets, options.rounds))
     print(json.dumps({"sockets_from_one_address": options.sockets, **figures}))

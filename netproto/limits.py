@@ -7,7 +7,9 @@ No clock and no I/O here, so each limiter is tested with a fake clock; the pump 
 from __future__ import annotations
 
 import ipaddress
+import logging
 from collections import deque
+from typing import Any
 
 
 def address_key(peername: object) -> str:
@@ -97,3 +99,33 @@ class FailureWindow:
             self._expire(failures, now)
             if not failures:
                 del self._failures[address]
+
+
+class QuietLog:
+    """Log lines about what peers do, at most `burst` at once and `per_second` after that
+    for each kind of line, so that a flood of bad connections cannot flood the log too.
+    Lines held back are counted and the count is added to the next line of that kind."""
+
+    def __init__(self, logger: logging.Logger, *, burst: int = 10,
+                 per_second: float = 1.0) -> None:
+        self.logger = logger
+        self.burst = burst
+        self.per_second = per_second
+        self._buckets: dict[str, TokenBucket] = {}
+        self._held_back: dict[str, int] = {}
+
+    def log(self, now: float, level: int, kind: str, message: str, *args: Any) -> None:
+        """Log `message % args` unless lines of `kind` are over their rate."""
+        if not self.logger.isEnabledFor(level):
+            return
+        bucket = self._buckets.get(kind)
+        if bucket is None:
+            bucket = self._buckets[kind] = TokenBucket(self.per_second, self.burst, now)
+        if not bucket.take(now):
+            self._held_back[kind] = self._held_back.get(kind, 0) + 1
+            return
+        held_back = self._held_back.pop(kind, 0)
+        if held_back:
+            message += " (%d more like this were not logged)"
+            args = (*args, held_back)
+        self.logger.log(level, message, *args)

@@ -41,7 +41,7 @@ from netproto.errors import (
     TruncatedFrame,
 )
 from netproto.framing import MAX_FRAME_SIZE
-from netproto.limits import FailureWindow, TokenBucket, address_key
+from netproto.limits import FailureWindow, QuietLog, TokenBucket, address_key
 from netproto.messages import Bye, Error, Message, Ping, Pong, Resume
 from netproto.receiving import BufferedReceiver
 
@@ -184,7 +184,8 @@ class _PeerProtocol(BufferedReceiver):
         self._peer = peer
         refusal = self._server._admit(peer)
         if refusal is not None:
-            log.info("refused %s: %s (%s)", peer.address, refusal.code, refusal.reason)
+            self._server._quiet_log(logging.INFO, "refused", "refused %s: %s (%s)",
+                                    peer.address, refusal.code, refusal.reason)
             peer._closed_reported = True  # the application never saw it
             peer.close(refusal.code, refusal.reason)
             return
@@ -222,7 +223,8 @@ class _PeerProtocol(BufferedReceiver):
         limits = self._server.limits
         error = SlowConsumer(
             f"the client did not read: over {limits.max_write_buffer} bytes unsent")
-        log.warning("dropping %s: %s", peer, error.reason)
+        self._server._quiet_log(logging.WARNING, "slow-consumer", "dropping %s: %s", peer,
+                                error.reason)
         peer._say_bye_and_drain(error, limits.slow_consumer_linger)
 
 
@@ -237,6 +239,8 @@ class Server:
         self._clock = clock
         self._bad_tokens = FailureWindow(self.limits.bad_tokens_per_address,
                                          self.limits.bad_token_window)
+        # Lines about misbehaving peers: a flood of them must not flood the log.
+        self._peer_log = QuietLog(log)
         self._peers: dict[int, Peer] = {}
         self._ids = itertools.count(1)
         self._server: asyncio.Server | None = None
@@ -332,8 +336,12 @@ class Server:
                 f"oldest of the address holding the most is closed"))
         return None
 
+    def _quiet_log(self, level: int, kind: str, message: str, *args: Any) -> None:
+        self._peer_log.log(self._clock(), level, kind, message, *args)
+
     def _displace(self, peer: Peer, error: ProtocolError) -> None:
-        log.info("closing %s to make room: %s", peer, error.reason)
+        self._quiet_log(logging.INFO, "displaced", "closing %s to make room: %s", peer,
+                        error.reason)
         peer.close(error.code, error.reason)
 
     def _handle_events(self, peer: Peer, events: list[Any]) -> None:
@@ -362,7 +370,8 @@ class Server:
         if isinstance(message, Resume):
             wait = self._bad_tokens.retry_after(peer.host, self._clock())
             if wait > 0:
-                log.info("refused a resume from %s: too many bad tokens", peer)
+                self._quiet_log(logging.INFO, "throttled",
+                                "refused a resume from %s: too many bad tokens", peer)
                 self._refuse(peer, ResumeThrottled(
                     f"{self.limits.bad_tokens_per_address} bad resume tokens from this "
                     f"address in {self.limits.bad_token_window:g} s: resume again in "
@@ -390,7 +399,7 @@ class Server:
 
     def _report(self, peer: Peer, error: ProtocolError) -> None:
         if isinstance(error, TruncatedFrame):
-            log.info("peer %s: %s", peer, error.reason)
+            self._quiet_log(logging.INFO, "truncated", "peer %s: %s", peer, error.reason)
         else:
             log.debug("peer %s: %s (%s)", peer, error.code, error.reason)
         if error.fatal:
