@@ -138,7 +138,8 @@ class TooManyErrors(ProtocolError):
 
 
 class ServerFull(ProtocolError):
-    """The server already holds its maximum number of connections."""
+    """The server already holds its maximum number of established connections (those
+    past the handshake); unfinished handshakes are limited per address instead."""
 
     code = "server-full"
     fatal = True

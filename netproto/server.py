@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -84,7 +85,12 @@ class Application(Protocol):
     def on_message(self, peer: Peer, message: Message) -> None:
         """Handle one valid message (hello/resume included: answer with peer.send(Welcome)).
 
-        Raising a ProtocolError makes the pump answer with an `error` (or `bye` if fatal).
+        Raising a ProtocolError makes the pump answer with an `error` (or `bye` if fatal)
+        carrying the message's kind as `ref` and its `seq` if it has one. netproto's own
+        errors (`BadToken`, `BadPassword`, `BadName`) count toward the connection's error
+        budget, an `ApplicationError` only if made with `charged=True`; a `BadToken`
+        raised for a `Resume` also counts toward the address's bad-token throttle. So an
+        application refuses a token by raising `BadToken`, not by sending the error itself.
         """
 
     def on_close(self, peer: Peer, code: str, reason: str) -> None:
@@ -375,29 +381,31 @@ class Server:
                 self._refuse(peer, ResumeThrottled(
                     f"{self.limits.bad_tokens_per_address} bad resume tokens from this "
                     f"address in {self.limits.bad_token_window:g} s: resume again in "
-                    f"{wait:.0f} s", ref=message.kind))
+                    f"{math.ceil(wait)} s", ref=message.kind))
                 return
         try:
             self.application.on_message(peer, message)
         except ProtocolError as error:
             if isinstance(error, BadToken) and isinstance(message, Resume):
                 self._bad_tokens.record(peer.host, self._clock())
-            seq = getattr(message, "seq", None)
-            error.ref = message.kind
-            error.seq = seq if isinstance(seq, int) else None
-            self._refuse(peer, error)
+            seq = getattr(message, "seq", None)  # a move's: how its sender matches the refusal
+            self._refuse(peer, error, ref=message.kind,
+                         seq=seq if isinstance(seq, int) else None)
 
-    def _refuse(self, peer: Peer, error: ProtocolError) -> None:
+    def _refuse(self, peer: Peer, error: ProtocolError, *, ref: str | None = None,
+                seq: int | None = None) -> None:
         """Answer a refused message: `error` (counted if charged), or `bye` if fatal.
 
         As for the connection's own violations, the message that goes past the error
         budget gets only the `bye{too-many-errors}` (the connection is closed first).
         """
         events = [] if error.fatal else peer.connection.charge(error)
-        self._report(peer, error)
+        self._report(peer, error, ref=ref or error.ref,
+                     seq=seq if seq is not None else error.seq)
         self._handle_events(peer, events)
 
-    def _report(self, peer: Peer, error: ProtocolError) -> None:
+    def _report(self, peer: Peer, error: ProtocolError, *, ref: str | None = None,
+                seq: int | None = None) -> None:
         if isinstance(error, TruncatedFrame):
             self._quiet_log(logging.INFO, "truncated", "peer %s: %s", peer, error.reason)
         else:
@@ -405,7 +413,8 @@ class Server:
         if error.fatal:
             peer.close(error.code, error.reason)
         else:
-            peer.send(Error(code=error.code, reason=error.reason, ref=error.ref, seq=error.seq))
+            peer.send(Error(code=error.code, reason=error.reason, ref=ref or error.ref,
+                            seq=seq if seq is not None else error.seq))
 
     def _forget(self, peer: Peer, code: str, reason: str) -> None:
         self._peers.pop(peer.id, None)
