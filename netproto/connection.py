@@ -201,9 +201,10 @@ class Connection:
         allowed = (SERVER_MAY_SEND if self.role is Role.CLIENT else CLIENT_MAY_SEND)[self.state]
         if type(message) not in allowed:
             reason = f"{message.kind!r} is not allowed in state {self.state.value}"
+            seq = getattr(message, "seq", None)
             if self.role is Role.SERVER and type(message) in _CROSSING.get(self.state, ()):
-                raise CrossedMessage(reason, ref=message.kind)
-            raise UnexpectedMessage(reason, ref=message.kind)
+                raise CrossedMessage(reason, ref=message.kind, seq=seq)
+            raise UnexpectedMessage(reason, ref=message.kind, seq=seq)
         if isinstance(message, (Hello, Resume, Welcome)) and message.proto != PROTOCOL_VERSION:
             raise VersionMismatch(
                 f"this side speaks protocol {PROTOCOL_VERSION}, the peer {message.proto}"
@@ -215,15 +216,25 @@ class Connection:
             self._close(error.code, error.reason)
             events.append(ConnectionClosed(error.code, error.reason, by_peer=False))
             return events
-        if not error.charged:
-            return events
-        self.errors += 1
-        if self.errors > self.error_budget:
-            budget = TooManyErrors(f"more than {self.error_budget} bad messages")
-            events.append(Violation(budget))
-            self._close(budget.code, budget.reason)
-            events.append(ConnectionClosed(budget.code, budget.reason, by_peer=False))
+        events.extend(self.charge(error))
         return events
+
+    def charge(self, error: ProtocolError) -> list[Event]:
+        """Count one bad message against the error budget (if `error.charged`).
+
+        For errors found above this layer (an application's `bad-token`, a ping over the
+        rate): when the budget is used up, returns the `too-many-errors` violation and the
+        close, as for a bad frame; otherwise nothing.
+        """
+        if not error.charged or self.state is State.CLOSED:
+            return []
+        self.errors += 1
+        if self.errors <= self.error_budget:
+            return []
+        budget = TooManyErrors(f"more than {self.error_budget} bad messages")
+        self._close(budget.code, budget.reason)
+        return [Violation(budget),
+                ConnectionClosed(budget.code, budget.reason, by_peer=False)]
 
     # --- outgoing ------------------------------------------------------------------------
 
@@ -251,7 +262,8 @@ class Connection:
 
     def error_for(self, error: ProtocolError, ref: str | None = None) -> bytes:
         """The frame reporting a non-fatal error; the connection goes on."""
-        return self.send(Error(code=error.code, reason=error.reason, ref=ref))
+        return self.send(Error(code=error.code, reason=error.reason, ref=ref or error.ref,
+                               seq=error.seq))
 
     @property
     def bye_sent(self) -> bool:

@@ -19,11 +19,15 @@ class ProtocolError(Exception):
     # Whether it uses up one of the bad messages a connection is allowed (its error budget).
     charged: bool = True
 
-    def __init__(self, reason: str = "", *, ref: str | None = None) -> None:
+    def __init__(self, reason: str = "", *, ref: str | None = None,
+                 seq: int | None = None) -> None:
         super().__init__(reason or self.code)
         self.reason = reason or self.code
         # The kind of the message refused, when the error is about one message.
         self.ref = ref
+        # That message's own `seq`, when it carries one (a move): how a client matches a
+        # refusal to the move it made.
+        self.seq = seq
 
 
 class FrameTooLarge(ProtocolError):
@@ -98,6 +102,20 @@ class BadToken(ProtocolError):
     code = "bad-token"
 
 
+class RateLimited(ProtocolError):
+    """A message sent faster than its rate limit allows (pings): refused, and counted."""
+
+    code = "rate-limited"
+
+
+class ResumeThrottled(ProtocolError):
+    """Too many bad resume tokens came from this address lately: resumes from it are
+    refused, without being looked at, until the oldest of them leaves the window."""
+
+    code = "resume-throttled"
+    fatal = True
+
+
 class HandshakeTimeout(ProtocolError):
     """The peer did not finish its handshake in time."""
 
@@ -120,9 +138,19 @@ class TooManyErrors(ProtocolError):
 
 
 class ServerFull(ProtocolError):
-    """The server already holds its maximum number of connections."""
+    """The server already holds its maximum number of established connections (those
+    past the handshake); unfinished handshakes are limited per address instead."""
 
     code = "server-full"
+    fatal = True
+
+
+class TooManyConnections(ProtocolError):
+    """The peer's address holds too many connections: the newest is refused, or (for
+    unfinished handshakes) the address's oldest unfinished handshake is closed to make room.
+    Not final: the same address may connect again once it holds fewer."""
+
+    code = "too-many-connections"
     fatal = True
 
 
@@ -136,10 +164,14 @@ class SlowConsumer(ProtocolError):
 class ApplicationError(ProtocolError):
     """An error the application (e.g. the card table) reports with its own code."""
 
-    def __init__(self, code: str, reason: str = "", *, fatal: bool = False) -> None:
+    def __init__(self, code: str, reason: str = "", *, fatal: bool = False,
+                 charged: bool = False) -> None:
         super().__init__(reason or code)
         self.code = code
         self.fatal = fatal
+        # An application's refusals (a stale move, not your turn) are part of honest play:
+        # not held against the peer unless the application says so.
+        self.charged = charged
 
 
 class LocalProtocolError(Exception):
@@ -160,10 +192,13 @@ PROTOCOL_ERROR_CODES: tuple[str, ...] = tuple(
         BadName,
         BadPassword,
         BadToken,
+        RateLimited,
+        ResumeThrottled,
         HandshakeTimeout,
         HeartbeatTimeout,
         TooManyErrors,
         ServerFull,
+        TooManyConnections,
         SlowConsumer,
     )
 )

@@ -445,12 +445,15 @@ class View(Message):
 
 @dataclass(frozen=True)
 class Error(Message):
-    """A request was refused; the connection goes on. `ref` is the refused message's kind."""
+    """A request was refused; the connection goes on. `ref` is the refused message's kind
+    and `seq` its own `seq` when it carried one (a move), so a refusal can be matched to it.
+    `seq` came later within protocol 1: absent from older servers, ignored by older clients."""
 
     kind: ClassVar[str] = "error"
     code: str
     reason: str = ""
     ref: str | None = None
+    seq: int | None = None
 
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> Error:
@@ -458,6 +461,7 @@ class Error(Message):
             code=_str(data, "code", cls.kind),
             reason=_str(data, "reason", cls.kind, limit=MAX_TEXT, default=""),
             ref=_optional_str(data, "ref", cls.kind, limit=MAX_SHORT_TEXT),
+            seq=_optional_int(data, "seq", cls.kind),
         )
 
 

@@ -1,10 +1,18 @@
 """The asyncio server pump: sockets in, `Connection` state machines, an application out.
 
-The pump owns everything that is not the application's business: the connection cap, the
-handshake and heartbeat timeouts, answering pings, reporting violations (an `error` reply,
-or `bye` and close for fatal ones), the per-connection error budget and slow readers. The
-application sees only well-formed messages that are allowed in the connection's state,
-through `Application.on_message`, and `on_close` once per connection.
+The pump owns everything that is not the application's business: the connection caps,
+the handshake and heartbeat timeouts, answering pings (at a limited rate), reporting
+violations (an `error` reply, or `bye` and close for fatal ones), the per-connection error
+budget (which also counts the netproto errors the application raises, such as `bad-token`),
+the per-address throttle on bad resume tokens, and slow readers. The application sees only
+well-formed messages that are allowed in the connection's state, through
+`Application.on_message`, and `on_close` once per connection.
+
+Fair admission: one address must not be able to keep everyone else out by opening sockets.
+Connections past the handshake ("established": the application welcomed them) are never
+closed to make room. Connections still in their handshake are limited per address and in
+all; when an address passes its share, its own oldest unfinished handshake is closed
+(`too-many-connections`), so a flood from one address only ever displaces itself.
 """
 
 from __future__ import annotations
@@ -13,22 +21,29 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from netproto.connection import Connection, ConnectionClosed, Role, State, Violation
 from netproto.errors import (
+    BadToken,
     HandshakeTimeout,
     HeartbeatTimeout,
     LocalProtocolError,
     ProtocolError,
+    RateLimited,
+    ResumeThrottled,
     ServerFull,
     SlowConsumer,
+    TooManyConnections,
+    TruncatedFrame,
 )
 from netproto.framing import MAX_FRAME_SIZE
-from netproto.messages import Bye, Error, Message, Ping, Pong
+from netproto.limits import FailureWindow, QuietLog, TokenBucket, address_key
+from netproto.messages import Bye, Error, Message, Ping, Pong, Resume
 from netproto.receiving import BufferedReceiver
 
 log = logging.getLogger(__name__)
@@ -36,16 +51,32 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class ServerLimits:
-    """Every limit the server enforces; tests shorten the timeouts."""
+    """Every limit the server enforces (docs/PROTOCOL.md §4); tests shorten the timeouts."""
 
+    # Established connections (past the handshake), in all and from one address. A newcomer
+    # over either is refused; an established connection is never closed to make room.
     max_connections: int = 64
+    max_connections_per_address: int = 32
+    # Connections still in their handshake, in all and from one address. Over the address's
+    # share, that address's oldest unfinished handshake is closed to make room; over the
+    # total, the oldest of the address holding the most (unless that is the newcomer's).
+    max_handshakes: int = 64
+    max_handshakes_per_address: int = 8
     handshake_timeout: float = 10.0
     heartbeat_interval: float = 5.0
     heartbeat_timeout: float = 20.0
     error_budget: int = 32
+    # Pings answered per connection: a burst of this many, then this many per second.
+    ping_burst: int = 16
+    pings_per_second: float = 4.0
+    # Bad resume tokens from one address within the window before its resumes are refused.
+    bad_tokens_per_address: int = 16
+    bad_token_window: float = 60.0
     max_frame_size: int = MAX_FRAME_SIZE
     # Unsent bytes allowed to pile up for one peer before it counts as not reading.
     max_write_buffer: int = 1024 * 1024
+    # How long a slow consumer's `bye` may take to drain before the connection is cut.
+    slow_consumer_linger: float = 2.0
 
 
 class Application(Protocol):
@@ -54,7 +85,12 @@ class Application(Protocol):
     def on_message(self, peer: Peer, message: Message) -> None:
         """Handle one valid message (hello/resume included: answer with peer.send(Welcome)).
 
-        Raising a ProtocolError makes the pump answer with an `error` (or `bye` if fatal).
+        Raising a ProtocolError makes the pump answer with an `error` (or `bye` if fatal)
+        carrying the message's kind as `ref` and its `seq` if it has one. netproto's own
+        errors (`BadToken`, `BadPassword`, `BadName`) count toward the connection's error
+        budget, an `ApplicationError` only if made with `charged=True`; a `BadToken`
+        raised for a `Resume` also counts toward the address's bad-token throttle. So an
+        application refuses a token by raising `BadToken`, not by sending the error itself.
         """
 
     def on_close(self, peer: Peer, code: str, reason: str) -> None:
@@ -70,13 +106,16 @@ class Peer:
         self._server = server
         self._transport = transport
         self.connection = connection
-        sockname = transport.get_extra_info("peername")
-        self.address: str = f"{sockname[0]}:{sockname[1]}" if sockname else "?"
-        now = time.monotonic()
+        peername = transport.get_extra_info("peername")
+        self.address: str = f"{peername[0]}:{peername[1]}" if peername else "?"
+        # The IP address this connection's limits are counted under.
+        self.host: str = address_key(peername)
+        now = server._clock()
         self.connected_at = now
         self.last_received = now
         self.last_ping_sent = now
         self._ping_nonce = itertools.count(1)
+        self._pings = TokenBucket(server.limits.pings_per_second, server.limits.ping_burst, now)
         # Free slot for the application (the table keeps the seat here).
         self.session: Any = None
         self._closed_reported = False
@@ -108,12 +147,27 @@ class Peer:
                 self._transport.write(self.connection.send(Bye(code=code, reason=reason)))
         self._transport.close()
 
+    def _say_bye_and_drain(self, error: ProtocolError, linger: float) -> None:
+        # Queue the bye behind the backlog and end our side once it is written, but keep
+        # reading (and ignoring) what the peer still sends: closing a socket with unread
+        # input resets it, and the peer would lose the backlog and the bye with it. A peer
+        # that has not read it all after `linger` seconds is cut off.
+        if not self.connection.bye_sent:
+            with contextlib.suppress(LocalProtocolError):
+                self._transport.write(self.connection.send(Bye(code=error.code,
+                                                               reason=error.reason)))
+        if self._transport.can_write_eof():
+            self._transport.write_eof()
+        else:
+            self._transport.close()
+        asyncio.get_running_loop().call_later(linger, self.abort)
+
     def abort(self) -> None:
         """Drop the connection at once, without flushing (for peers that do not read)."""
         self._transport.abort()
 
     def _ping(self) -> None:
-        self.last_ping_sent = time.monotonic()
+        self.last_ping_sent = self._server._clock()
         self.send(Ping(nonce=next(self._ping_nonce)))
 
     def __repr__(self) -> str:
@@ -134,10 +188,12 @@ class _PeerProtocol(BufferedReceiver):
                                 error_budget=limits.error_budget)
         peer = Peer(next(self._server._ids), self._server, transport, connection)
         self._peer = peer
-        if len(self._server._peers) >= limits.max_connections:
-            error = ServerFull(f"this server takes at most {limits.max_connections} connections")
+        refusal = self._server._admit(peer)
+        if refusal is not None:
+            self._server._quiet_log(logging.INFO, "refused", "refused %s: %s (%s)",
+                                    peer.address, refusal.code, refusal.reason)
             peer._closed_reported = True  # the application never saw it
-            peer.close(error.code, error.reason)
+            peer.close(refusal.code, refusal.reason)
             return
         self._server._peers[peer.id] = peer
 
@@ -145,7 +201,7 @@ class _PeerProtocol(BufferedReceiver):
         peer = self._peer
         if peer is None or peer.state is State.CLOSED:
             return
-        peer.last_received = time.monotonic()
+        peer.last_received = self._server._clock()
         self._server._pump(peer, data)
 
     def eof_received(self) -> bool | None:
@@ -164,20 +220,33 @@ class _PeerProtocol(BufferedReceiver):
                              "connection lost" if exc is None else str(exc))
 
     def pause_writing(self) -> None:
-        # The peer stopped reading and its backlog passed the limit: cut it loose.
+        # The peer stopped reading and its backlog passed the limit: nothing more is queued
+        # for it. Its `bye` goes behind the backlog, so it is delivered only if the peer
+        # reads again soon; if not, the connection is cut after the linger.
         peer = self._peer
-        if peer is not None:
-            error = SlowConsumer("the client does not read its messages")
-            peer.connection._close(error.code, error.reason)
-            peer.abort()
+        if peer is None or not peer.is_open:
+            return
+        limits = self._server.limits
+        error = SlowConsumer(
+            f"the client did not read: over {limits.max_write_buffer} bytes unsent")
+        self._server._quiet_log(logging.WARNING, "slow-consumer", "dropping %s: %s", peer,
+                                error.reason)
+        peer._say_bye_and_drain(error, limits.slow_consumer_linger)
 
 
 class Server:
     """A listening socket whose connections are served to one Application."""
 
-    def __init__(self, application: Application, limits: ServerLimits | None = None) -> None:
+    def __init__(self, application: Application, limits: ServerLimits | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.application = application
         self.limits = limits or ServerLimits()
+        # Every time the pump reads (timeouts, rates); tests may pass a fake clock.
+        self._clock = clock
+        self._bad_tokens = FailureWindow(self.limits.bad_tokens_per_address,
+                                         self.limits.bad_token_window)
+        # Lines about misbehaving peers: a flood of them must not flood the log.
+        self._peer_log = QuietLog(log)
         self._peers: dict[int, Peer] = {}
         self._ids = itertools.count(1)
         self._server: asyncio.Server | None = None
@@ -232,6 +301,55 @@ class Server:
         while (event := connection.next_event()) is not None:
             self._handle_events(peer, [event])
 
+    def _admit(self, newcomer: Peer) -> ProtocolError | None:
+        """Decide whether a new connection may stay: None, or why it is refused.
+
+        May close other connections that are still in their handshake (never established
+        ones) to make room: see the module docstring and `ServerLimits`.
+        """
+        limits = self.limits
+        address = newcomer.host
+        established = established_here = 0
+        handshakes: dict[str, list[Peer]] = {}
+        for peer in self._peers.values():  # in order of arrival: oldest first
+            if not peer.is_open:
+                continue  # already closing: it holds no place
+            if peer.state is State.HANDSHAKE:
+                handshakes.setdefault(peer.host, []).append(peer)
+            else:
+                established += 1
+                if peer.host == address:
+                    established_here += 1
+        if established >= limits.max_connections:
+            return ServerFull(f"this server takes at most {limits.max_connections} connections")
+        if established_here >= limits.max_connections_per_address:
+            return TooManyConnections(
+                f"this server takes at most {limits.max_connections_per_address} "
+                f"connections from one address")
+        mine = handshakes.get(address, [])
+        if len(mine) >= limits.max_handshakes_per_address:
+            self._displace(mine[0], TooManyConnections(
+                f"at most {limits.max_handshakes_per_address} unfinished handshakes from "
+                f"one address: the oldest is closed"))
+        elif sum(map(len, handshakes.values())) >= limits.max_handshakes:
+            busiest = max(handshakes.values(), key=len)
+            if len(busiest) <= len(mine):
+                return TooManyConnections(
+                    f"the server holds {limits.max_handshakes} unfinished handshakes and "
+                    f"this address as many of them as any")
+            self._displace(busiest[0], TooManyConnections(
+                f"the server holds {limits.max_handshakes} unfinished handshakes: the "
+                f"oldest of the address holding the most is closed"))
+        return None
+
+    def _quiet_log(self, level: int, kind: str, message: str, *args: Any) -> None:
+        self._peer_log.log(self._clock(), level, kind, message, *args)
+
+    def _displace(self, peer: Peer, error: ProtocolError) -> None:
+        self._quiet_log(logging.INFO, "displaced", "closing %s to make room: %s", peer,
+                        error.reason)
+        peer.close(error.code, error.reason)
+
     def _handle_events(self, peer: Peer, events: list[Any]) -> None:
         for event in events:
             if isinstance(event, Violation):
@@ -239,27 +357,64 @@ class Server:
             elif isinstance(event, ConnectionClosed):
                 peer.close(event.code, event.reason)
             elif isinstance(event, Ping):
-                peer.send(Pong(nonce=event.nonce))
+                self._answer_ping(peer, event)
             elif isinstance(event, (Pong, Bye)):
                 continue
             else:
                 self._dispatch(peer, event)
 
+    def _answer_ping(self, peer: Peer, ping: Ping) -> None:
+        if peer._pings.take(self._clock()):
+            peer.send(Pong(nonce=ping.nonce))
+            return
+        limits = self.limits
+        self._refuse(peer, RateLimited(
+            f"at most {limits.ping_burst} pings at once and {limits.pings_per_second:g} "
+            f"per second", ref=ping.kind))
+
     def _dispatch(self, peer: Peer, message: Message) -> None:
+        if isinstance(message, Resume):
+            wait = self._bad_tokens.retry_after(peer.host, self._clock())
+            if wait > 0:
+                self._quiet_log(logging.INFO, "throttled",
+                                "refused a resume from %s: too many bad tokens", peer)
+                self._refuse(peer, ResumeThrottled(
+                    f"{self.limits.bad_tokens_per_address} bad resume tokens from this "
+                    f"address in {self.limits.bad_token_window:g} s: resume again in "
+                    f"{math.ceil(wait)} s", ref=message.kind))
+                return
         try:
             self.application.on_message(peer, message)
         except ProtocolError as error:
-            if error.fatal:
-                peer.close(error.code, error.reason)
-            else:
-                peer.send(Error(code=error.code, reason=error.reason, ref=message.kind))
+            if isinstance(error, BadToken) and isinstance(message, Resume):
+                self._bad_tokens.record(peer.host, self._clock())
+            seq = getattr(message, "seq", None)  # a move's: how its sender matches the refusal
+            self._refuse(peer, error, ref=message.kind,
+                         seq=seq if isinstance(seq, int) else None)
 
-    def _report(self, peer: Peer, error: ProtocolError) -> None:
-        log.debug("peer %s: %s (%s)", peer, error.code, error.reason)
+    def _refuse(self, peer: Peer, error: ProtocolError, *, ref: str | None = None,
+                seq: int | None = None) -> None:
+        """Answer a refused message: `error` (counted if charged), or `bye` if fatal.
+
+        As for the connection's own violations, the message that goes past the error
+        budget gets only the `bye{too-many-errors}` (the connection is closed first).
+        """
+        events = [] if error.fatal else peer.connection.charge(error)
+        self._report(peer, error, ref=ref or error.ref,
+                     seq=seq if seq is not None else error.seq)
+        self._handle_events(peer, events)
+
+    def _report(self, peer: Peer, error: ProtocolError, *, ref: str | None = None,
+                seq: int | None = None) -> None:
+        if isinstance(error, TruncatedFrame):
+            self._quiet_log(logging.INFO, "truncated", "peer %s: %s", peer, error.reason)
+        else:
+            log.debug("peer %s: %s (%s)", peer, error.code, error.reason)
         if error.fatal:
             peer.close(error.code, error.reason)
         else:
-            peer.send(Error(code=error.code, reason=error.reason, ref=error.ref))
+            peer.send(Error(code=error.code, reason=error.reason, ref=ref or error.ref,
+                            seq=seq if seq is not None else error.seq))
 
     def _forget(self, peer: Peer, code: str, reason: str) -> None:
         self._peers.pop(peer.id, None)
@@ -276,7 +431,7 @@ class Server:
         tick = max(0.01, min(limits.handshake_timeout, limits.heartbeat_interval) / 4)
         while True:
             await asyncio.sleep(tick)
-            now = time.monotonic()
+            now = self._clock()
             for peer in self.peers:
                 if not peer.is_open:
                     continue

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -113,8 +113,11 @@ class RawPeer:
         self.received: list[dict[str, Any]] = []
 
     @classmethod
-    async def open(cls, port: int) -> RawPeer:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    async def open(cls, port: int, source: str | None = None) -> RawPeer:
+        """Connect to the server on 127.0.0.1, from `source` if given (on loopback every
+        127.x.y.z is another address: the server counts its limits per address)."""
+        local = (source, 0) if source is not None else None
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=local)
         return cls(reader, writer)
 
     async def send_bytes(self, data: bytes) -> None:

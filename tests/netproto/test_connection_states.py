@@ -78,7 +78,8 @@ def test_spectator_state_ignores_phase_changes() -> None:
         ({"kind": "welcome", "proto": 1, "role": "player"}, "unexpected-message"),
     ],
 )
-def test_bad_messages_are_typed_violations_and_the_connection_goes_on(wire: dict, code: str) -> None:
+def test_bad_messages_are_typed_violations_and_the_connection_goes_on(
+        wire: dict, code: str) -> None:
     server = Connection(Role.SERVER)
     events = server.receive_data(encode_frame(wire))
     assert len(events) == 1 and isinstance(events[0], Violation)

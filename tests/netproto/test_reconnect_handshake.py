@@ -7,11 +7,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+from loopback_helpers import EchoTable
+
 from netproto.client import ClientSettings, Closed, Disconnected, Reconnected, TableClient
 from netproto.messages import Lobby, Message, Resume, View
 from netproto.server import Peer, Server
-
-from loopback_helpers import EchoTable
 
 FAST_CLIENT = ClientSettings(heartbeat_timeout=5.0, backoff_initial=0.01, backoff_max=0.05,
                              reconnect_for=5.0)

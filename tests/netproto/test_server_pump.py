@@ -6,6 +6,7 @@ import asyncio
 import struct
 
 import pytest
+from loopback_helpers import EchoTable, RawPeer, hello_wire
 
 from netproto.client import (
     ClientError,
@@ -17,8 +18,6 @@ from netproto.client import (
 from netproto.framing import MAX_FRAME_SIZE, encode_frame
 from netproto.messages import Lobby, View, Welcome
 from netproto.server import Server
-
-from loopback_helpers import EchoTable, RawPeer, hello_wire
 
 FAST_CLIENT = ClientSettings(heartbeat_timeout=5.0, backoff_initial=0.01, reconnect_for=3.0)
 
@@ -90,7 +89,7 @@ async def test_wait_for_takes_what_already_arrived_and_reports_the_close(
 
 async def test_oversize_frame_closes_only_that_connection(
         echo_server: tuple[Server, EchoTable]) -> None:
-    server, table = echo_server
+    server, _ = echo_server
     good = await TableClient.connect("127.0.0.1", server.port, name="Good", settings=FAST_CLIENT)
     bad = await RawPeer.open(server.port)
     await bad.send_bytes(struct.pack(">I", MAX_FRAME_SIZE + 1) + b"x" * 1000)
@@ -147,19 +146,34 @@ async def test_moves_crossing_the_end_of_a_match_never_add_up_to_a_close(
 
 async def test_handshake_timeout_and_connection_cap(
         echo_server: tuple[Server, EchoTable]) -> None:
+    # The cap counts established connections (past the handshake): 16 seated players fill
+    # the server, and the 17th connection is refused at once.
     server, _ = echo_server
-    idle = [await RawPeer.open(server.port) for _ in range(16)]
+    seated = []
+    for number in range(16):
+        peer = await RawPeer.open(server.port)
+        await peer.send(hello_wire(f"P{number}"))
+        assert (await peer.next())["kind"] == "welcome"
+        seated.append(peer)
     refused = await RawPeer.open(server.port)
     frames = await refused.until_closed()
     assert frames == [{"kind": "bye", "code": "server-full",
                        "reason": "this server takes at most 16 connections"}]
+    for peer in seated[:8]:  # leave, and wait until the server has closed each of them
+        await peer.send({"kind": "bye"})
+        await peer.until_closed()
+        peer.close()
+    # Sockets that never finish their handshake are closed when its time is up.
+    idle = [await RawPeer.open(server.port) for _ in range(4)]
     for peer in idle:
         frames = await peer.until_closed()
         assert frames[-1]["code"] == "handshake-timeout"
-    # The idle crowd is gone; a real player gets in.
+    # There is room again: a real player gets in.
     client = await TableClient.connect("127.0.0.1", server.port, name="Late", settings=FAST_CLIENT)
     assert client.seat is not None
     await client.close()
+    for peer in seated[8:]:
+        peer.close()
 
 
 async def test_hundreds_of_idle_connections_do_not_stop_players(
@@ -178,7 +192,7 @@ async def test_hundreds_of_idle_connections_do_not_stop_players(
 
 async def test_silent_peer_is_dropped_by_the_heartbeat(
         heartbeat_server: tuple[Server, EchoTable]) -> None:
-    server, table = heartbeat_server
+    server, _ = heartbeat_server
     silent = await RawPeer.open(server.port)
     await silent.send(hello_wire("Mute"))
     # It never answers the pings: after the heartbeat timeout it is closed.
@@ -194,7 +208,7 @@ async def test_silent_peer_is_dropped_by_the_heartbeat(
 
 async def test_client_answers_pings_and_stays(
         heartbeat_server: tuple[Server, EchoTable]) -> None:
-    server, table = heartbeat_server
+    server, _ = heartbeat_server
     client = await TableClient.connect("127.0.0.1", server.port, name="Ann", settings=FAST_CLIENT)
     await client.ready()
     await asyncio.sleep(1.6)  # twice the server's heartbeat timeout
@@ -222,7 +236,7 @@ async def test_client_reconnects_and_resumes_its_seat(
 
 
 async def test_truncated_frame_then_close(echo_server: tuple[Server, EchoTable]) -> None:
-    server, table = echo_server
+    server, _ = echo_server
     peer = await RawPeer.open(server.port)
     await peer.send_bytes(encode_frame(hello_wire())[:-3])
     peer.writer.write_eof()
