@@ -216,7 +216,8 @@ class Ono99App(App[None]):
     @work(exclusive=True, group="connection", exit_on_error=False)
     async def _read_table(self, client_factory: ClientFactory, connection_no: int) -> None:
         """Connect, then turn everything the client yields into app messages."""
-        from netproto.client import HandshakeRefused
+        from netproto.client import ConnectFailed, HandshakeRefused
+        from ono99tui.connect_errors import connect_error_text
 
         def post(message: TableMessage) -> None:
             message.connection = connection_no
@@ -224,8 +225,10 @@ class Ono99App(App[None]):
 
         try:
             client = await client_factory()
-        except HandshakeRefused as error:
-            post(ConnectionEnded(error.code, error.reason or error.code))
+        except (ConnectFailed, HandshakeRefused) as error:
+            # Not a table (nothing listening, another protocol) in words; else the table's.
+            words = connect_error_text(error)
+            post(ConnectionEnded(error.code, words or error.reason or error.code))
             return
         except (OSError, TimeoutError) as error:
             post(ConnectionEnded("unreachable", f"cannot reach the table: {error}"))

@@ -127,3 +127,42 @@ async def test_unreachable_table_is_a_typed_error() -> None:
     with pytest.raises(JoinError) as failed:
         await connect(request)
     assert failed.value.code == "unreachable" and "127.0.0.1" in failed.value.reason
+
+
+async def test_a_port_that_is_not_a_table_is_said_in_words() -> None:
+    from foreign_servers import answers_like_http, serving, stays_silent
+
+    async with serving(answers_like_http) as port:
+        with pytest.raises(JoinError) as failed:
+            await connect(JoinRequest.for_address(Address("127.0.0.1", port), "ana"))
+    assert failed.value.reason == (
+        f"127.0.0.1:{port} does not speak the ono99 protocol (a web server answered)")
+    async with serving(stays_silent) as port:
+        with pytest.raises(JoinError) as failed:
+            await connect(JoinRequest.for_address(Address("127.0.0.1", port), "ana"))
+    assert failed.value.reason == (
+        f"127.0.0.1:{port} does not speak the ono99 protocol (no answer within 2 s)")
+
+
+async def test_a_closed_port_says_nothing_is_listening_there() -> None:
+    port = _free_closed_port()
+    with pytest.raises(JoinError) as failed:
+        await connect(JoinRequest.for_address(Address("127.0.0.1", port), "ana"))
+    assert failed.value.reason == f"nothing is listening at 127.0.0.1:{port}"
+
+
+async def test_an_address_that_is_not_a_table_is_skipped_for_the_next_one() -> None:
+    from foreign_servers import answers_like_http, serving
+
+    closed = _free_closed_port()
+    async with serving(answers_like_http) as web_port, running_table() as server:
+        addresses = (Address("127.0.0.1", web_port), Address("127.0.0.1", server.port))
+        client = await connect(JoinRequest(addresses, "ana", label="kitchen"))
+        assert client.port == server.port
+        await client.close()
+        with pytest.raises(JoinError) as failed:
+            await connect(JoinRequest((addresses[0], Address("127.0.0.1", closed)), "ana"))
+    assert failed.value.code == "unreachable"
+    assert failed.value.reason == (
+        f"could not reach the table: 127.0.0.1:{web_port} does not speak the ono99 protocol "
+        f"(a web server answered); nothing is listening at 127.0.0.1:{closed}")

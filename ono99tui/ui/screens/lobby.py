@@ -410,8 +410,10 @@ class LobbyScreen(Screen[None]):
             if error.code == "bad-password":
                 self._ask_password(request, retry=request.password is not None)
                 return
-            self.set_status(f"Could not join {request.label}: {error.reason}")
-            self.notify(error.reason, title=f"Could not join {request.label}", severity="error")
+            # "Could not join: nothing is listening at HOST:PORT" names the address once.
+            title = "Could not join" if request.label in error.reason else f"Could not join {request.label}"
+            self.set_status(f"{title}: {error.reason}")
+            self.notify(error.reason, title=title, severity="error")
             return
         if client.role == "spectator" and not request.spectate:
             self.notify(f"{request.label} is full or already playing: you are watching.",
