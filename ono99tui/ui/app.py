@@ -86,6 +86,16 @@ def crossed_on_the_wire(code: str, ref: str | None) -> bool:
     return code == "stale-seq" or (code == "unexpected-message" and ref in CROSSING_KINDS)
 
 
+# Ends of a session that mean the table itself is gone: (headline, explanation), where
+# {reason} is the client's reason. A joined player is offered the way back to the lobby.
+TABLE_GONE: dict[str, tuple[str, str]] = {
+    "shutdown": ("The host closed the table.",
+                 "Nobody can play at it any more: pick another table in the lobby, or quit."),
+    "gave-up": ("The table is gone.",
+                "Its host stopped answering ({reason}): it may have stopped, or lost its "
+                "network."),
+}
+
 SIXTEEN_COLOUR_THEME = replace(BUILTIN_THEMES["ansi-dark"], name="ono99-16", accent="ansi_magenta")
 
 
@@ -343,9 +353,48 @@ class Ono99App(App[None]):
             return
         self.connection_state = "closed"
         self.client = None
-        if message.code != "normal":
+        if message.code in TABLE_GONE and self.hosting == "guest" and self.welcome is not None:
+            self._say_table_gone(message)
+        elif message.code != "normal":
             reason = message.reason or message.code.replace("-", " ")
             self.notify(f"Disconnected from the table: {reason}", severity="error", timeout=10)
+
+    def _say_table_gone(self, message: ConnectionEnded) -> None:
+        """The table closed for good: say so over whatever is shown, and offer the way on
+        (back to the lobby the player came from, or quit)."""
+        from ono99tui.ui.screens.table_gone import TableGoneChoice, TableGoneScreen
+
+        headline, explanation = TABLE_GONE[message.code]
+        lobby = self._lobby_screen()
+
+        def chosen(choice: TableGoneChoice | None) -> None:
+            if choice == "lobby" and lobby is not None:
+                self._back_to_lobby(lobby, f"{headline} Pick another table, or type an address.")
+            else:
+                self.exit()
+
+        reason = message.reason or message.code
+        self.push_screen(TableGoneScreen(headline, explanation.format(reason=reason),
+                                         lobby=lobby is not None), chosen)
+
+    def _lobby_screen(self) -> Any:
+        """The lobby this table was joined from (`ono99 join`), if any."""
+        from ono99tui.ui.screens.lobby import LobbyScreen
+
+        return next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)
+
+    def _back_to_lobby(self, lobby: Any, status: str) -> None:
+        """Forget the table and show `lobby` again, saying `status` there."""
+        while self.screen is not lobby and len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.welcome = None
+        self.view_seq = -1
+        self._move_sent_at = None
+        self._new_match()
+        self.view = None
+        self.lobby = None
+        self.connection_state = "offline"
+        lobby.come_back(status)
 
     @property
     def move_in_flight(self) -> bool:

@@ -170,7 +170,9 @@ class LobbyScreen(Screen[None]):
             self.watch(glyphs_owner, "glyphs", self._glyphs_changed, init=True)
         if self._settings_problem:
             self.notify(self._settings_problem, title="Settings not read", severity="warning")
-        if self.interfaces:
+        if self.interfaces and self.join_address is not None:
+            pass  # going straight to a table: the list is browsed if the player comes back
+        elif self.interfaces:
             self.set_status("Looking for tables...")
             self.browse()
         else:
@@ -183,6 +185,14 @@ class LobbyScreen(Screen[None]):
     def _glyphs_changed(self, glyphs: Glyphs) -> None:
         # Borders follow the glyph set: ASCII mode must not draw box-drawing characters.
         self.set_class(glyphs.ascii, "-ascii")
+
+    def come_back(self, status: str) -> None:
+        """The player is back from a table that closed: say `status`, and list the tables on
+        the network if this lobby had gone straight to one (`ono99 join HOST:PORT`)."""
+        if self.interfaces and self.reachability is None:
+            self.browse()
+        self.set_status(status)
+        self.query_one("#tables", DataTable).focus()
 
     # --- the live list ----------------------------------------------------------------------
 
