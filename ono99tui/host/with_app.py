@@ -42,22 +42,27 @@ def loopback_for(bind: str) -> str:
     return bind
 
 
-def invitation(addresses: list[str], port: int, ssh_command: str = "") -> str:
-    """What the host tells friends to type (one line per way in)."""
+def invitation(addresses: list[str], port: int, ssh_command: str = "",
+               ssh_fingerprint: str = "") -> str:
+    """What the host tells friends to type (one line per way in), and the SSH door's host-key
+    fingerprint, which their ssh shows on first connect: the same one means it is this door."""
     lines = []
     if addresses:
         lines.append(f"Others join with: ono99 join   (or ono99 join {addresses[0]}:{port})")
     if ssh_command:
         lines.append(f"Or with only ssh: {ssh_command}")
+        if ssh_fingerprint:
+            lines.append(f"  (host key {ssh_fingerprint})")
     return "\n".join(lines)
 
 
 def invitation_for(hosted: HostedTable) -> str:
     """The invitation for a table that is open (its port, interfaces and SSH door)."""
     interfaces, door = hosted.interfaces, hosted.door
-    ssh_command = (door.ssh_command(interfaces[0] if interfaces else socket.gethostname())
-                   if door is not None else "")
-    return invitation(interfaces, hosted.server.port, ssh_command)
+    if door is None:
+        return invitation(interfaces, hosted.server.port)
+    ssh_command = door.ssh_command(interfaces[0] if interfaces else socket.gethostname())
+    return invitation(interfaces, hosted.server.port, ssh_command, door.fingerprint)
 
 
 AppT = TypeVar("AppT", bound=SeatedApp)

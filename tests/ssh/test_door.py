@@ -268,3 +268,28 @@ def test_user_names_saslprep_accepts_are_prepared_as_before() -> None:
     assert lenient_user_name("an\u00ada") == "ana"  # SASLprep maps a soft hyphen to nothing
     assert lenient_user_name("Zoe\u0308") == "Zoë"  # SASLprep's own normalization
     assert lenient_user_name("🎲Zoe\u0308") == "🎲Zoë"  # refused by SASLprep: NFC here
+
+
+async def test_the_hosts_invitation_shows_the_doors_fingerprint(door_config, door_factory) -> None:
+    # The hosting app never showed it (issue 12): a friend's ssh asks them to trust a key,
+    # and the host's waiting room is where they can read which one is right.
+    from ono99tui.host.hosting import HostedTable
+    from ono99tui.host.settings import TableConfig
+    from ono99tui.host.table import TableServer
+    from ono99tui.host.with_app import invitation_for
+
+    server = TableServer(TableConfig())
+    await server.start("127.0.0.1", 0)
+    try:
+        async with door_factory(door_config) as door:
+            text = invitation_for(HostedTable(server=server, door=door, interfaces=["192.168.1.20"]))
+            assert text.splitlines() == [
+                f"Others join with: ono99 join   (or ono99 join 192.168.1.20:{server.port})",
+                f"Or with only ssh: ssh -p {door.port} NAME@192.168.1.20",
+                f"  (host key {door.fingerprint})",
+            ]
+            assert door.fingerprint.startswith("SHA256:")
+        assert "host key" not in invitation_for(HostedTable(server=server, door=None,
+                                                             interfaces=["192.168.1.20"]))
+    finally:
+        await server.stop()
