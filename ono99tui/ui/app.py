@@ -31,6 +31,7 @@ import asyncio
 import gc
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from textual import work
@@ -95,6 +96,25 @@ TABLE_GONE: dict[str, tuple[str, str]] = {
                 "Its host stopped answering ({reason}): it may have stopped, or lost its "
                 "network."),
 }
+
+def screenshot_directory() -> Path:
+    """Where screenshots go: the user's Downloads folder if it exists, else `screenshots` in
+    ono99's config directory, made (private) when needed; the current directory if even that
+    cannot be made."""
+    from platformdirs import user_downloads_path
+
+    from ono99tui.config import config_dir
+
+    downloads = user_downloads_path()
+    if downloads.is_dir():
+        return downloads
+    folder = config_dir() / "screenshots"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        return Path.cwd()
+    return folder
+
 
 SIXTEEN_COLOUR_THEME = replace(BUILTIN_THEMES["ansi-dark"], name="ono99-16", accent="ansi_magenta")
 
@@ -598,6 +618,15 @@ class Ono99App(App[None]):
         return ("Leave the match?",
                 f"The match goes on without you: your seat is {held} (come back to take it "
                 f"back), {then}.")
+
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """Textual's screenshot (the palette's "Screenshot"), saved where it can be: Textual
+        writes into the Downloads folder and only said "Failed to save screenshot" where
+        there is none (a server, an SSH door's user). See `screenshot_directory`."""
+        if path is None:
+            path = str(screenshot_directory())
+        return super().deliver_screenshot(filename, path, time_format)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
