@@ -184,15 +184,23 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self.bytes_to_client += len(data)
         if self.on_output is not None:
             self.on_output(data)
-        self._chan.write(data)
+        try:
+            self._chan.write(data)
+        except BrokenPipeError:
+            # The channel is closing (the client sent EOF, or hung up) and `connection_lost`
+            # is on its way: the app's last words have nobody to read them.
+            pass
 
     def _finish(self, message: bytes, status: int) -> None:
         self._cancel_idle_timer()
         if self._chan is None or self._closed:
             return
-        if message:
-            self._chan.write(message)
-        self._chan.exit(status)
+        try:
+            if message:
+                self._chan.write(message)
+            self._chan.exit(status)
+        except BrokenPipeError:
+            pass  # the client closed the channel first (see `_send`)
 
     async def end(self, reason: str) -> None:
         """Stop the app, put the player's terminal back in order, say why, and close."""

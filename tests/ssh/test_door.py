@@ -293,3 +293,18 @@ async def test_the_hosts_invitation_shows_the_doors_fingerprint(door_config, doo
                                                              interfaces=["192.168.1.20"]))
     finally:
         await server.stop()
+
+
+async def test_output_after_the_client_sent_eof_is_dropped_quietly(
+        door_config, door_factory, caplog: pytest.LogCaptureFixture) -> None:
+    # A client that types q and closes its input (`echo q | ssh -tt …`): the door closes the
+    # channel on EOF while the app still writes its last words; writing them raised
+    # BrokenPipeError in an event-loop callback ("Exception in callback PtyChild._read_output").
+    async with door_factory(door_config) as door, connect(door) as conn:
+        process, _ = await open_probe(conn)
+        process.stdin.write(b"q")
+        process.stdin.write_eof()
+        await asyncio.wait_for(process.wait_closed(), 20)
+        await eventually(lambda: not door.sessions)  # the session has seen its channel go
+    assert not [record for record in caplog.records if "BrokenPipeError" in record.getMessage()
+                or (record.exc_info and record.exc_info[0] is BrokenPipeError)]
