@@ -45,5 +45,5 @@ def accept_any_unicode_user_name() -> bool:
         log.warning("this asyncssh version prepares user names elsewhere: emoji names are refused")
         return False
     _original_saslprep = current
-    asyncssh.connection.saslprep = lenient_user_name  # type: ignore[attr-defined]
+    asyncssh.connection.saslprep = lenient_user_name  # type: ignore[assignment]
     return True

@@ -93,8 +93,8 @@ TABLE_GONE: dict[str, tuple[str, str]] = {
     "shutdown": ("The host closed the table.",
                  "Nobody can play at it any more: pick another table in the lobby, or quit."),
     "gave-up": ("The table is gone.",
-                "Its host stopped answering ({reason}): it may have stopped, or lost its "
-                "network."),
+                ("Its host stopped answering ({reason}): it may have stopped, or lost its "
+                 "network.")),
 }
 
 def screenshot_directory() -> Path:
