@@ -97,6 +97,7 @@ TABLE_GONE: dict[str, tuple[str, str]] = {
                  "network.")),
 }
 
+
 def screenshot_directory() -> Path:
     """Where screenshots go: the user's Downloads folder if it exists, else `screenshots` in
     ono99's config directory, made (private) when needed; the current directory if even that

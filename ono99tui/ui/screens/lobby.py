@@ -170,12 +170,12 @@ class LobbyScreen(Screen[None]):
             self.watch(glyphs_owner, "glyphs", self._glyphs_changed, init=True)
         if self._settings_problem:
             self.notify(self._settings_problem, title="Settings not read", severity="warning")
-        if self.interfaces and self.join_address is not None:
-            pass  # going straight to a table: the list is browsed if the player comes back
-        elif self.interfaces:
+        # Going straight to a table (`ono99 join HOST:PORT`), the list is browsed only if
+        # the player comes back to it (see `come_back`).
+        if self.interfaces and self.join_address is None:
             self.set_status("Looking for tables...")
             self.browse()
-        else:
+        elif not self.interfaces:
             self.set_status("Type the host's address, e.g. 192.168.1.20:9099")
         if not self.settings.player_name:
             self.query_one("#player-name", Input).focus()
