@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Mapping, Sequence
@@ -26,6 +27,8 @@ TERMINAL_RESET = (
 )
 
 DEFAULT_TERM = "xterm-256color"
+# How long a session being ended waits for the client to take its last words.
+CLOSE_FLUSH_SECONDS = 2.0
 
 
 class SessionHost(Protocol):
@@ -209,6 +212,12 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         if self._child is not None and self._child.returncode is None:
             await self._child.terminate()
         self._finish(TERMINAL_RESET + f"ono99: {reason}\r\n".encode(), 1)
+        if self._chan is not None:
+            # Let the reset and the reason reach the client before the door closes the
+            # connection under them (the player saw the frozen app and ssh's bare
+            # "Received disconnect" instead).
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._chan.wait_closed(), CLOSE_FLUSH_SECONDS)
 
     # -- idle timeout -------------------------------------------------------------------
 
