@@ -483,7 +483,7 @@ class Ono99App(App[None]):
     def _announce(self, events: tuple[Event, ...], view: PlayerView) -> None:
         """Toasts and end-of-round / end-of-match screens."""
         from ono99tui.game import Eliminated, MatchEnded, RoundDealt, RoundEnded
-        from ono99tui.ui.present import seat_name
+        from ono99tui.ui.present import seat_name, verb
         from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen
 
         seats = self.lobby.seats if self.lobby else ()
@@ -494,7 +494,7 @@ class Ono99App(App[None]):
                 self.pop_screen()
         for event in events:
             if isinstance(event, Eliminated):
-                who = "You are" if event.seat == view.seat else f"{seat_name(event.seat, seats)} is"
+                who = "You are" if event.seat == view.seat else verb(seat_name(event.seat, seats), "is", "are")
                 self.notify(f"{who} out of the match.", severity="warning")
         if match_over:
             self.push_screen(MatchEndScreen())

@@ -200,3 +200,23 @@ async def test_the_seat_named_you_is_not_marked_you_twice() -> None:
     rows = seat_rows(solo, 0, "*")
     assert "(host)" in rows[0][1].plain and "you, host" not in rows[0][1].plain
     assert "(you, host)" in seat_rows(lobby, 0, "*")[0][1].plain  # ana is still marked
+
+
+async def test_the_elimination_toast_agrees_with_a_player_named_you() -> None:
+    from dataclasses import replace
+
+    from table_helpers import LocalMatch, RecordingApp, open_local, record_notices, wait_until
+
+    match = LocalMatch(preset("2022"), 3, seed=9)
+    match.run_until(lambda state: not all(state.alive))
+    out = match.state.alive.index(False)
+    match.me = match.state.alive.index(True)  # someone still playing watches "you" go
+    lobby = lobby_for(3)
+    named = replace(lobby, seats=tuple(replace(s, name="you") if s.seat == out else s
+                                       for s in lobby.seats))
+    app = RecordingApp()
+    notices = record_notices(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, match, named)
+        await wait_until(pilot, lambda: any("out of the match" in n for n in notices))
+    assert "you are out of the match." in notices
