@@ -218,10 +218,15 @@ class SSHDoor:
         if self._acceptor is not None:
             self._acceptor.close()
             await self._acceptor.wait_closed()
+        sessions = list(self.sessions)
         await asyncio.gather(
-            *(session.end("the table has closed.") for session in list(self.sessions)),
+            *(session.end("the table has closed.") for session in sessions),
             return_exceptions=True,
         )
+        # Let each client take the terminal reset and the reason before its connection is
+        # closed under it: ssh on a terminal showed only the frozen app otherwise.
+        await asyncio.gather(*(session.wait_closed() for session in sessions),
+                             return_exceptions=True)
         for conn in list(self._connections):
             conn.close()
         for conn in list(self._connections):

@@ -212,12 +212,13 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         if self._child is not None and self._child.returncode is None:
             await self._child.terminate()
         self._finish(TERMINAL_RESET + f"ono99: {reason}\r\n".encode(), 1)
+
+    async def wait_closed(self, timeout: float = CLOSE_FLUSH_SECONDS) -> None:
+        """Wait (at most `timeout` s) until the client has closed the channel, i.e. has taken
+        everything sent on it: the door waits so before closing connections under them."""
         if self._chan is not None:
-            # Let the reset and the reason reach the client before the door closes the
-            # connection under them (the player saw the frozen app and ssh's bare
-            # "Received disconnect" instead).
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._chan.wait_closed(), CLOSE_FLUSH_SECONDS)
+                await asyncio.wait_for(self._chan.wait_closed(), timeout)
 
     # -- idle timeout -------------------------------------------------------------------
 
