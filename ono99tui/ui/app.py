@@ -91,7 +91,7 @@ def crossed_on_the_wire(code: str, ref: str | None) -> bool:
 # {reason} is the client's reason. A joined player is offered the way back to the lobby.
 TABLE_GONE: dict[str, tuple[str, str]] = {
     "shutdown": ("The host closed the table.",
-                 "Nobody can play at it any more: pick another table in the lobby, or quit."),
+                 "Nobody can play at it any more: the match, if one was on, is over."),
     "gave-up": ("The table is gone.",
                 ("Its host stopped answering ({reason}): it may have stopped, or lost its "
                  "network.")),

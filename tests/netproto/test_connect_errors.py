@@ -22,7 +22,8 @@ from netproto.client import (
     Unreachable,
     WrongProtocol,
 )
-from netproto.server import Server
+from netproto.messages import Message
+from netproto.server import Peer, Server
 
 HTTP_ANSWER = b"HTTP/1.0 400 Bad Request\r\nContent-Type: text/html\r\n\r\n<html>bad</html>"
 
@@ -141,7 +142,7 @@ async def test_a_table_in_this_process_answering_late_only_because_the_loop_stal
     server, table = echo_server
     answer = table.on_message
 
-    def stalled_answer(peer, message) -> None:  # noqa: ANN001 - the table's own signature
+    def stalled_answer(peer: Peer, message: Message) -> None:
         time.sleep(0.6)  # blocks the whole loop, client and table alike
         answer(peer, message)
 

@@ -172,8 +172,8 @@ async def test_an_address_that_is_not_a_table_is_skipped_for_the_next_one() -> N
 @pytest.mark.parametrize(
     ("cause", "words"),
     [
-        (None, "10.1.2.3:9099 did not answer (no answer within 5 s): is the host on, or a "
-               "firewall in the way?"),
+        (None, ("10.1.2.3:9099 did not answer (no answer within 5 s): is the host on, or a "
+                "firewall in the way?")),
         (OSError(errno.EHOSTUNREACH, "No route to host"),
          "10.1.2.3:9099 cannot be reached (no route to that host)"),
         (OSError(errno.ENETUNREACH, "Network is unreachable"),

@@ -205,7 +205,13 @@ async def test_the_seat_named_you_is_not_marked_you_twice() -> None:
 async def test_the_elimination_toast_agrees_with_a_player_named_you() -> None:
     from dataclasses import replace
 
-    from table_helpers import LocalMatch, RecordingApp, open_local, record_notices, wait_until
+    from table_helpers import (
+        LocalMatch,
+        RecordingApp,
+        open_local,
+        record_notices,
+        wait_until,
+    )
 
     match = LocalMatch(preset("2022"), 3, seed=9)
     match.run_until(lambda state: not all(state.alive))

@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 from textual.widgets import Button, Static
 
 from ono99tui.game import RoundEnded
-from ono99tui.ui.app import Ono99App
+from ono99tui.ui.app import TABLE_GONE, Ono99App
 from ono99tui.ui.joining import Address
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.results import RoundEndScreen
@@ -126,3 +126,23 @@ async def test_without_a_lobby_the_only_way_on_is_quit(tmp_path: Path) -> None:
             assert isinstance(app.screen, TableGoneScreen)
             await pilot.press("q")
             await wait_until(pilot, lambda: not app.is_running, what="the app to quit")
+
+
+def dialog_over_an_empty_app(*, lobby: bool, ascii_glyphs: bool = False) -> Ono99App:
+    """The dialog alone (what is behind it belongs to other screens' snapshots)."""
+
+    class DialogApp(Ono99App):
+        def on_mount(self) -> None:
+            super().on_mount()
+            self.push_screen(TableGoneScreen(*TABLE_GONE["shutdown"], lobby=lobby))
+
+    return DialogApp(ascii_glyphs=ascii_glyphs, sixteen_colours=False)
+
+
+def test_the_dialog_80x24(snap_compare) -> None:
+    assert snap_compare(dialog_over_an_empty_app(lobby=True), terminal_size=(80, 24))
+
+
+def test_the_dialog_ascii_without_a_lobby(snap_compare) -> None:
+    assert snap_compare(dialog_over_an_empty_app(lobby=False, ascii_glyphs=True),
+                        terminal_size=(60, 16))
