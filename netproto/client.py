@@ -22,7 +22,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from netproto.connection import Connection, ConnectionClosed, Role, State, Violation
-from netproto.errors import LocalProtocolError
+from netproto.errors import (
+    BadMessage,
+    FrameTooLarge,
+    LocalProtocolError,
+    MalformedFrame,
+    TruncatedFrame,
+    UnknownKind,
+)
 from netproto.framing import MAX_FRAME_SIZE
 from netproto.messages import (
     PROTOCOL_VERSION,
@@ -80,6 +87,70 @@ class NotConnected(ClientError):
     """A send while the link is down (reconnecting) or closed."""
 
 
+class ConnectFailed(ClientError):
+    """No TCP connection to `host`:`port` could be made, so no protocol was spoken at all.
+
+    `os_error` is the operating system's error (None when the attempt timed out); a UI words
+    the reason from it. Subclasses: `NothingListening`, `Unreachable`.
+    """
+
+    def __init__(self, code: str, reason: str, host: str, port: int,
+                 os_error: OSError | None) -> None:
+        super().__init__(code, reason)
+        self.host = host
+        self.port = port
+        self.os_error = os_error
+
+
+class NothingListening(ConnectFailed):
+    """The host answered, but nothing listens on that port (the connection was refused)."""
+
+
+class Unreachable(ConnectFailed):
+    """The host could not be reached at all: unknown name, no route, or no answer in time."""
+
+
+class WrongProtocol(HandshakeRefused):
+    """Something listens at `host`:`port`, but it does not speak this protocol: its first
+    bytes are not frames of it (`sample` holds up to 64 of them), or it sent nothing that
+    counts as an answer within `ClientSettings.answer_timeout` (`sample` may be empty).
+
+    Not final: while a session reconnects, the table may come back on that port.
+    """
+
+    def __init__(self, reason: str, host: str, port: int, sample: bytes) -> None:
+        super().__init__("wrong-protocol", reason, final=False)
+        self.host = host
+        self.port = port
+        self.sample = sample
+
+
+# Event-loop passes a late answer needs to reach the inbox: the server's read of our hello,
+# its reply, our read of that reply.
+_PASSES_FOR_A_LATE_ANSWER = 4
+
+
+async def _answer_already_sent(inbox: asyncio.Queue[Any]) -> Any:
+    """The answer, if it was only held up by this event loop itself, else None.
+
+    A table in this very process (`ono99 solo`, the host's own app) answers at once, but a
+    loop stalled past the answer timeout (a slow start-up on a loaded machine) wakes with
+    the timer due in the same pass as the table's read of our hello: a few more passes let
+    an answer that was on its way arrive before silence is declared.
+    """
+    for _ in range(_PASSES_FOR_A_LATE_ANSWER):
+        if not inbox.empty():
+            return inbox.get_nowait()
+        await asyncio.sleep(0)
+    return None if inbox.empty() else inbox.get_nowait()
+
+
+# What a peer that speaks some other protocol causes: its bytes are not our frames or
+# messages. (A version mismatch or a message out of turn is this protocol, spoken wrong.)
+_NOT_THIS_PROTOCOL = (FrameTooLarge, MalformedFrame, TruncatedFrame, BadMessage, UnknownKind)
+SAMPLE_SIZE = 64
+
+
 @dataclass(frozen=True)
 class Disconnected:
     """Local notice: the link dropped; the client is reconnecting (if `will_retry`)."""
@@ -111,6 +182,9 @@ class ClientSettings:
     """Timing of the client; tests shorten everything."""
 
     connect_timeout: float = 5.0
+    # A table answers hello or resume at once: silence this long means it is not a table
+    # (an HTTP server, say, waits for a request line that never comes).
+    answer_timeout: float = 2.0
     handshake_timeout: float = 10.0
     # The server pings every few seconds; silence for this long means the link is dead.
     heartbeat_timeout: float = 20.0
@@ -136,6 +210,8 @@ class _Link(BufferedReceiver):
                                      error_budget=1 << 30)
         self.transport: asyncio.Transport | None = None
         self.last_received = time.monotonic()
+        # The first bytes the peer sent, to show what answered when it is not a table.
+        self.sample = b""
         self.done: asyncio.Future[tuple[str, str]] = asyncio.get_running_loop().create_future()
         self.listener: Callable[[Any], None] = lambda event: None
 
@@ -145,6 +221,8 @@ class _Link(BufferedReceiver):
 
     def data_received(self, data: memoryview) -> None:
         self.last_received = time.monotonic()
+        if len(self.sample) < SAMPLE_SIZE:
+            self.sample += bytes(data[:SAMPLE_SIZE - len(self.sample)])
         self._handle(data)
 
     def eof_received(self) -> bool:
@@ -222,7 +300,9 @@ class TableClient:
     async def connect(cls, host: str, port: int, **options: Any) -> TableClient:
         """Connect and complete the handshake (resume if `token` is given, else hello).
 
-        Raises HandshakeRefused (with the server's error code) or OSError.
+        Raises HandshakeRefused (with the server's error code; `WrongProtocol` when what
+        answered is not a server of this protocol) or ConnectFailed (`NothingListening`,
+        `Unreachable`) when no connection could be made.
         """
         client = cls(host, port, **options)
         await client.open()
@@ -393,28 +473,69 @@ class TableClient:
 
     async def _handshake(self) -> tuple[_Link, Welcome, list[Message]]:
         settings = self.settings
-        loop = asyncio.get_running_loop()
-        _, link = await asyncio.wait_for(
-            loop.create_connection(lambda: _Link(settings.max_frame_size), self.host, self.port),
-            settings.connect_timeout)
+        link = await self._open_link()
         try:
             return await asyncio.wait_for(self._greet(link), settings.handshake_timeout)
         except BaseException:
             link.abort()
             raise
 
+    async def _open_link(self) -> _Link:
+        """The TCP connection, or ConnectFailed saying why there is none."""
+        settings = self.settings
+        loop = asyncio.get_running_loop()
+        try:
+            _, link = await asyncio.wait_for(
+                loop.create_connection(lambda: _Link(settings.max_frame_size), self.host,
+                                       self.port),
+                settings.connect_timeout)
+        except ConnectionRefusedError as error:
+            raise NothingListening("nothing-listening", "connection refused", self.host,
+                                   self.port, error) from None
+        except TimeoutError:  # asyncio.TimeoutError is TimeoutError since Python 3.11
+            raise Unreachable("unreachable", f"no answer within {settings.connect_timeout:g} s",
+                              self.host, self.port, None) from None
+        except OSError as error:
+            raise Unreachable("unreachable", error.strerror or str(error), self.host,
+                              self.port, error) from None
+        return link
+
+    def _not_this_protocol(self, link: _Link, reason: str) -> WrongProtocol:
+        return WrongProtocol(reason, self.host, self.port, link.sample)
+
     async def _greet(self, link: _Link) -> tuple[_Link, Welcome, list[Message]]:
+        answer_timeout = self.settings.answer_timeout
+        answer_by = asyncio.get_running_loop().time() + answer_timeout
+        heard = False  # a valid message has come: the peer speaks this protocol
         inbox: asyncio.Queue[Any] = asyncio.Queue()
         link.listener = inbox.put_nowait
         link.done.add_done_callback(lambda done: inbox.put_nowait(ConnectionClosed(
             *done.result(), by_peer=True)))
         tried_resume = self.token is not None
-        if tried_resume:
-            link.send(Resume(proto=PROTOCOL_VERSION, token=self.token or ""))
-        else:
-            link.send(self._hello())
+        # A peer that spoke first with bytes that close the connection (an SSH banner, say)
+        # leaves nothing to send to: what it sent is already in the inbox.
+        if link.connection.state is State.HANDSHAKE:
+            link.send(Resume(proto=PROTOCOL_VERSION, token=self.token or "") if tried_resume
+                      else self._hello())
         while True:
-            event = await inbox.get()
+            if heard:
+                event = await inbox.get()
+            else:
+                try:
+                    async with asyncio.timeout_at(answer_by):
+                        event = await inbox.get()
+                except TimeoutError:
+                    event = await _answer_already_sent(inbox)
+                    if event is None:
+                        raise self._not_this_protocol(
+                            link, f"no answer within {answer_timeout:g} s") from None
+                if isinstance(event, Violation) and isinstance(event.error, _NOT_THIS_PROTOCOL):
+                    raise self._not_this_protocol(
+                        link, f"what it sent is not this protocol's frames ({event.error.code})")
+                if isinstance(event, ConnectionClosed) and link.sample:
+                    raise self._not_this_protocol(
+                        link, "it sent bytes that are not this protocol's frames, then closed")
+                heard = not isinstance(event, (Violation, ConnectionClosed))
             if isinstance(event, Welcome):
                 # Lobby and view often arrive with the welcome, and more may come before
                 # the caller adopts the link: keep them all, in order, for `_adopt`.
@@ -527,7 +648,7 @@ class TableClient:
                     continue  # the link failed mid-handshake: back off and try again
                 self._finish(error.code, error.reason)
                 return False
-            except (OSError, TimeoutError):  # asyncio.TimeoutError is TimeoutError since 3.11
+            except (ConnectFailed, OSError, TimeoutError):
                 continue
             self._adopt(link, welcome, extra, Reconnected(attempts=attempts))
             return True

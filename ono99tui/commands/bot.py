@@ -32,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from netproto.client import ClientError, TableClient
     from ono99tui.bot_player import BotPlayerError, play_matches
     from ono99tui.bots import UnknownBot, make_bot
+    from ono99tui.connect_errors import connect_error_text
 
     try:
         address = parse_address(args.address)
@@ -60,9 +61,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         return asyncio.run(play())
-    except (ClientError, BotPlayerError) as error:
-        print(f"ono99 bot: {error}", file=sys.stderr)
-    except OSError as error:
-        print(f"ono99 bot: cannot reach {address}: {error.strerror or error}",
-              file=sys.stderr)
+    except (ClientError, BotPlayerError, OSError) as error:
+        # Not a table there (nothing listening, another protocol) in words; else as said.
+        words = connect_error_text(error, address.host, address.port)
+        print(f"ono99 bot: {words or error}", file=sys.stderr)
     return 1

@@ -39,7 +39,12 @@ def run(args: argparse.Namespace) -> int:
         except AddressError as error:
             print(f"ono99 join: {error}", file=sys.stderr)
             return 2
-        interfaces = None  # an address needs no mDNS at all
+        # The address needs no mDNS; the lobby browses only if the player comes back to
+        # it (the table closed), so a bad interface must not stop this join.
+        try:
+            interfaces = resolve_interfaces(args.mdns_interface)
+        except InterfaceError:
+            interfaces = None
     else:
         address = None
         try:

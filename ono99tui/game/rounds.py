@@ -287,6 +287,13 @@ def end_points_round(s: list[Any], events: list[Event], rng: random.Random) -> N
     """Everyone still in the match scores their hand; then the match goes on or ends."""
     tab: RulesLookup = s[LOOKUP]
     alive = s[ALIVE]
+    owed = s[PENDING_DRAW]
+    if owed >= 0:
+        # A late draw still owed when the round ends was never lost: nobody played before
+        # it (a bust ended the round, and Draw waits while a buster discards). RULES.md
+        # charges only a draw missed that way, so the seat draws its card before scoring.
+        s[PENDING_DRAW] = -1
+        s[HANDS] = replaced(s[HANDS], owed, draw_into(s, s[HANDS][owed], 1, owed, events, rng))
     points = tuple(
         round_points(hand, busted) if on else 0
         for hand, busted, on in zip(s[HANDS], s[BUSTED], alive, strict=True)

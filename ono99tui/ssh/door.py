@@ -19,6 +19,7 @@ from ono99tui.config import CONFIG_DIR_ENV
 from ono99tui.ssh import ssh_command_line
 from ono99tui.ssh.host_key import fingerprint, load_or_create_host_key
 from ono99tui.ssh.session import DoorSession
+from ono99tui.ssh.user_names import accept_any_unicode_user_name
 
 log = logging.getLogger("ono99tui.ssh")
 
@@ -168,6 +169,8 @@ class SSHDoor:
         if asyncssh_log.level == logging.NOTSET:
             # asyncssh logs every connection and channel at INFO: too much beside a table's log.
             asyncssh_log.setLevel(logging.WARNING)
+        # A user name is a player name: 🎲Zoë must get in (see user_names.py).
+        accept_any_unicode_user_name()
         self._host_key = load_or_create_host_key(self.config.host_key_path)
         self._acceptor = await asyncssh.listen(
             self.config.bind_host or None,
@@ -215,10 +218,15 @@ class SSHDoor:
         if self._acceptor is not None:
             self._acceptor.close()
             await self._acceptor.wait_closed()
+        sessions = list(self.sessions)
         await asyncio.gather(
-            *(session.end("the table has closed.") for session in list(self.sessions)),
+            *(session.end("the table has closed.") for session in sessions),
             return_exceptions=True,
         )
+        # Let each client take the terminal reset and the reason before its connection is
+        # closed under it: ssh on a terminal showed only the frozen app otherwise.
+        await asyncio.gather(*(session.wait_closed() for session in sessions),
+                             return_exceptions=True)
         for conn in list(self._connections):
             conn.close()
         for conn in list(self._connections):

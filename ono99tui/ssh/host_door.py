@@ -28,9 +28,11 @@ def table_address_for(bind: str, port: int) -> str:
     return str(Address(loopback_for(bind), port))
 
 
-def ssh_invitation_line(ssh_command: str) -> str:
-    """The line of the host's invitation for the SSH door."""
-    return f"Or with only ssh: {ssh_command}"
+def ssh_invitation_line(ssh_command: str, fingerprint: str = "") -> str:
+    """The host's invitation for the SSH door, and the door's host-key fingerprint, which a
+    friend's ssh shows on first connect: the same one means it is this door."""
+    line = f"Or with only ssh: {ssh_command}"
+    return f"{line}\n  (host key {fingerprint})" if fingerprint else line
 
 
 def _players_dir() -> Path:
@@ -143,7 +145,7 @@ class OpenSSHDoor:
 
     def invitation_line(self, host: str) -> str:
         """The line of the host's invitation for this door."""
-        return ssh_invitation_line(self.ssh_command(host))
+        return ssh_invitation_line(self.ssh_command(host), self.fingerprint)
 
     async def close(self) -> None:
         """Stop accepting and end every session (their seats are then held as for a drop)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Mapping, Sequence
@@ -26,6 +27,8 @@ TERMINAL_RESET = (
 )
 
 DEFAULT_TERM = "xterm-256color"
+# How long a session being ended waits for the client to take its last words.
+CLOSE_FLUSH_SECONDS = 2.0
 
 
 class SessionHost(Protocol):
@@ -184,15 +187,23 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self.bytes_to_client += len(data)
         if self.on_output is not None:
             self.on_output(data)
-        self._chan.write(data)
+        try:
+            self._chan.write(data)
+        except BrokenPipeError:
+            # The channel is closing (the client sent EOF, or hung up) and `connection_lost`
+            # is on its way: the app's last words have nobody to read them.
+            pass
 
     def _finish(self, message: bytes, status: int) -> None:
         self._cancel_idle_timer()
         if self._chan is None or self._closed:
             return
-        if message:
-            self._chan.write(message)
-        self._chan.exit(status)
+        try:
+            if message:
+                self._chan.write(message)
+            self._chan.exit(status)
+        except BrokenPipeError:
+            pass  # the client closed the channel first (see `_send`)
 
     async def end(self, reason: str) -> None:
         """Stop the app, put the player's terminal back in order, say why, and close."""
@@ -201,6 +212,13 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         if self._child is not None and self._child.returncode is None:
             await self._child.terminate()
         self._finish(TERMINAL_RESET + f"ono99: {reason}\r\n".encode(), 1)
+
+    async def wait_closed(self, timeout: float = CLOSE_FLUSH_SECONDS) -> None:
+        """Wait (at most `timeout` s) until the client has closed the channel, i.e. has taken
+        everything sent on it: the door waits so before closing connections under them."""
+        if self._chan is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._chan.wait_closed(), timeout)
 
     # -- idle timeout -------------------------------------------------------------------
 

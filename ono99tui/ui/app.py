@@ -35,6 +35,7 @@ import asyncio
 import gc
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from textual import work
@@ -97,6 +98,36 @@ def crossed_on_the_wire(code: str, ref: str | None) -> bool:
     from netproto.connection import CROSSING_KINDS  # loaded by the time the table answers
 
     return code == "stale-seq" or (code == "unexpected-message" and ref in CROSSING_KINDS)
+
+
+# Ends of a session that mean the table itself is gone: (headline, explanation), where
+# {reason} is the client's reason. A joined player is offered the way back to the lobby.
+TABLE_GONE: dict[str, tuple[str, str]] = {
+    "shutdown": ("The host closed the table.",
+                 "Nobody can play at it any more: the match, if one was on, is over."),
+    "gave-up": ("The table is gone.",
+                ("Its host stopped answering ({reason}): it may have stopped, or lost its "
+                 "network.")),
+}
+
+
+def screenshot_directory() -> Path:
+    """Where screenshots go: the user's Downloads folder if it exists, else `screenshots` in
+    ono99's config directory, made (private) when needed; the current directory if even that
+    cannot be made."""
+    from platformdirs import user_downloads_path
+
+    from ono99tui.config import config_dir
+
+    downloads = user_downloads_path()
+    if downloads.is_dir():
+        return downloads
+    folder = config_dir() / "screenshots"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        return Path.cwd()
+    return folder
 
 
 SIXTEEN_COLOUR_THEME = replace(BUILTIN_THEMES["ansi-dark"], name="ono99-16", accent="ansi_magenta")
@@ -235,7 +266,8 @@ class Ono99App(App[None]):
     @work(exclusive=True, group="connection", exit_on_error=False)
     async def _read_table(self, client_factory: ClientFactory, connection_no: int) -> None:
         """Connect, then turn everything the client yields into app messages."""
-        from netproto.client import HandshakeRefused
+        from netproto.client import ConnectFailed, HandshakeRefused
+        from ono99tui.connect_errors import connect_error_text
 
         def post(message: TableMessage) -> None:
             message.connection = connection_no
@@ -243,8 +275,10 @@ class Ono99App(App[None]):
 
         try:
             client = await client_factory()
-        except HandshakeRefused as error:
-            post(ConnectionEnded(error.code, error.reason or error.code))
+        except (ConnectFailed, HandshakeRefused) as error:
+            # Not a table (nothing listening, another protocol) in words; else the table's.
+            words = connect_error_text(error)
+            post(ConnectionEnded(error.code, words or error.reason or error.code))
             return
         except (OSError, TimeoutError) as error:
             post(ConnectionEnded("unreachable", f"cannot reach the table: {error}"))
@@ -364,9 +398,48 @@ class Ono99App(App[None]):
             return
         self.connection_state = "closed"
         self.client = None
-        if message.code != "normal":
+        if message.code in TABLE_GONE and self.hosting == "guest" and self.welcome is not None:
+            self._say_table_gone(message)
+        elif message.code != "normal":
             reason = message.reason or message.code.replace("-", " ")
             self.notify(f"Disconnected from the table: {reason}", severity="error", timeout=10)
+
+    def _say_table_gone(self, message: ConnectionEnded) -> None:
+        """The table closed for good: say so over whatever is shown, and offer the way on
+        (back to the lobby the player came from, or quit)."""
+        from ono99tui.ui.screens.table_gone import TableGoneChoice, TableGoneScreen
+
+        headline, explanation = TABLE_GONE[message.code]
+        lobby = self._lobby_screen()
+
+        def chosen(choice: TableGoneChoice | None) -> None:
+            if choice == "lobby" and lobby is not None:
+                self._back_to_lobby(lobby, f"{headline} Pick another table, or type an address.")
+            else:
+                self.exit()
+
+        reason = message.reason or message.code
+        self.push_screen(TableGoneScreen(headline, explanation.format(reason=reason),
+                                         lobby=lobby is not None), chosen)
+
+    def _lobby_screen(self) -> Any:
+        """The lobby this table was joined from (`ono99 join`), if any."""
+        from ono99tui.ui.screens.lobby import LobbyScreen
+
+        return next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)
+
+    def _back_to_lobby(self, lobby: Any, status: str) -> None:
+        """Forget the table and show `lobby` again, saying `status` there."""
+        while self.screen is not lobby and len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.welcome = None
+        self.view_seq = -1
+        self._move_sent_at = None
+        self._new_match()
+        self.view = None
+        self.lobby = None
+        self.connection_state = "offline"
+        lobby.come_back(status)
 
     @property
     def move_in_flight(self) -> bool:
@@ -533,7 +606,7 @@ class Ono99App(App[None]):
     def _announce(self, events: tuple[Event, ...], view: PlayerView) -> None:
         """Toasts and end-of-round / end-of-match screens."""
         from ono99tui.game import Eliminated, MatchEnded, RoundDealt, RoundEnded
-        from ono99tui.ui.present import seat_name
+        from ono99tui.ui.present import seat_name, verb
         from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen
 
         seats = self.lobby.seats if self.lobby else ()
@@ -544,7 +617,7 @@ class Ono99App(App[None]):
                 self.pop_screen()
         for event in events:
             if isinstance(event, Eliminated):
-                who = "You are" if event.seat == view.seat else f"{seat_name(event.seat, seats)} is"
+                who = "You are" if event.seat == view.seat else verb(seat_name(event.seat, seats), "is", "are")
                 self.notify(f"{who} out of the match.", severity="warning")
         if match_over:
             self.push_screen(MatchEndScreen())
@@ -674,6 +747,15 @@ class Ono99App(App[None]):
         return ("Leave the match?",
                 f"The match goes on without you: your seat is {held} (come back to take it "
                 f"back), {then}.")
+
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """Textual's screenshot (the palette's "Screenshot"), saved where it can be: Textual
+        writes into the Downloads folder and only said "Failed to save screenshot" where
+        there is none (a server, an SSH door's user). See `screenshot_directory`."""
+        if path is None:
+            path = str(screenshot_directory())
+        return super().deliver_screenshot(filename, path, time_format)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

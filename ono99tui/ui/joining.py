@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from netproto.addresses import Address
-from netproto.client import ClientSettings, HandshakeRefused, TableClient
+from netproto.client import ClientSettings, ConnectFailed, HandshakeRefused, TableClient
 from netproto.discovery import DiscoveredTable
 from ono99tui.config import ConfigError, ResumeTokens, table_key
+from ono99tui.connect_errors import connect_error_text
 
 
 class JoinError(Exception):
@@ -69,7 +70,8 @@ async def connect(
     A seat's resume token kept in `tokens` is offered first (a stale one falls back to a
     fresh hello inside the client); the token the table gives is kept for next time.
     Raises JoinError: with the server's code when it refused (e.g. "bad-password"), or
-    "unreachable" when no address answered.
+    "unreachable" when no address has a table answering, saying why for each in words
+    ("nothing is listening at HOST:PORT", "HOST:PORT does not speak the ono99 protocol").
     """
     if not request.addresses:
         raise JoinError("no-address", f"{request.label or 'the table'} advertises no address")
@@ -86,16 +88,21 @@ async def connect(
                 token=token,
                 settings=settings,
             )
-        except HandshakeRefused as refused:
-            raise JoinError(refused.code, refused.reason or refused.code) from None
-        except (OSError, TimeoutError) as error:
-            failures.append(f"{address}: {error.strerror or error.__class__.__name__}"
-                            if isinstance(error, OSError) else f"{address}: timed out")
+        except (ConnectFailed, HandshakeRefused, OSError) as error:
+            # Not reaching a table at this address (nothing listening, another protocol, a
+            # silent close) is worth trying the next one; a table's refusal is not.
+            words = connect_error_text(error, address.host, address.port)
+            if words is None and isinstance(error, HandshakeRefused):
+                # The table itself refused (bad password, bad name, ...): say its words.
+                raise JoinError(error.code, error.reason or error.code) from None
+            failures.append(words or f"{address}: {error}")
             continue
         if tokens is not None and client.token and client.role == "player":
             _safe_put(tokens, address, client.token)
         return client
-    raise JoinError("unreachable", "could not reach the table (" + "; ".join(failures) + ")")
+    if len(failures) == 1:
+        raise JoinError("unreachable", failures[0])
+    raise JoinError("unreachable", "could not reach the table: " + "; ".join(failures))
 
 
 def _safe_get(tokens: ResumeTokens, address: Address) -> str | None:

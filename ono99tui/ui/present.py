@@ -78,6 +78,25 @@ def names_of(view: PlayerView, seats: Sequence[LobbySeat]) -> list[str]:
     return [seat_name(seat, seats) for seat in range(view.seats)]
 
 
+YOU = "you"  # the solo player's default name, and the word for the viewer
+
+
+def is_named_you(name: str) -> bool:
+    """Does this name read as "you"? (`ono99 solo`'s default name: a seat line must not say
+    "you (you)", nor a log line "you starts".)"""
+    return name.strip().casefold() == YOU
+
+
+def agreeing(subject: str, third_person: str, second_person: str) -> str:
+    """The form of a verb that agrees with a seat's name: "starts" for ana, "start" for you."""
+    return second_person if is_named_you(subject) else third_person
+
+
+def verb(subject: str, third_person: str, second_person: str) -> str:
+    """ "ana starts" / "you start": a seat's name with the verb that agrees with it."""
+    return f"{subject} {agreeing(subject, third_person, second_person)}"
+
+
 def obligation_card_name(view: PlayerView) -> str:
     """ "Play 2" or "Double Play", as the edition calls it."""
     return Card.PLAY2.label(view.rules)
@@ -103,7 +122,7 @@ def obligation_line(view: PlayerView, seats: Sequence[LobbySeat]) -> tuple[str, 
     cards = "1 more card" if owed == 1 else f"{owed} cards"
     if seat == view.seat:
         return f"{card}! YOU must play {cards}", True
-    return f"{card}: {seat_name(seat, seats)} owes {cards}", False
+    return f"{card}: {verb(seat_name(seat, seats), 'owes', 'owe')} {cards}", False
 
 
 def seat_infos(view: PlayerView, seats: Sequence[LobbySeat]) -> list[SeatInfo]:
@@ -190,7 +209,7 @@ def winners_text(view: PlayerView, seats: Sequence[LobbySeat]) -> str:
     if not names:
         return "nobody wins"
     if len(names) == 1:
-        return f"{names[0]} {'win' if names[0] == 'you' else 'wins'}"
+        return verb(names[0], "wins", "win")
     return f"{', '.join(names[:-1])} and {names[-1]} share the win"
 
 
@@ -202,7 +221,8 @@ def prompt(view: PlayerView, seats: Sequence[LobbySeat]) -> tuple[str, bool]:
     if view.discarding is not None:
         if view.discarding == me:
             return "You busted: choose a card to discard (1-4 or Enter).", True
-        return f"{seat_name(view.discarding, seats)} busted and is choosing a discard.", False
+        who = seat_name(view.discarding, seats)
+        return f"{who} busted and {agreeing(who, 'is', 'are')} choosing a discard.", False
     if must_draw(view):
         return "Press d to draw your card before the next player plays!", True
     if me is not None and view.turn == me and view.legal_moves:
@@ -227,7 +247,7 @@ def event_line(event: Event, names: Sequence[str], view: PlayerView, glyphs: Gly
     rules = view.rules
     match event:
         case RoundDealt(round_no=round_no, dealer=dealer, starter=starter):
-            return f"Round {round_no}: {name(dealer)} dealt, {name(starter)} starts"
+            return f"Round {round_no}: {name(dealer)} dealt, {verb(name(starter), 'starts', 'start')}"
         case Played(seat=seat, card=card, total=total):
             return f"{name(seat)} played {card.label(rules)} {glyphs.arrow} {total}"
         case SwappedFour(seat=seat):
@@ -246,9 +266,9 @@ def event_line(event: Event, names: Sequence[str], view: PlayerView, glyphs: Gly
             return f"{name(seat)} never came back and resigned"
         case Eliminated(seat=seat, hand=hand):
             shown = f" (held {', '.join(c.label(rules) for c in hand)})" if hand else ""
-            return f"{name(seat)} is out of the match{shown}"
+            return f"{verb(name(seat), 'is', 'are')} out of the match{shown}"
         case OutOfRound(seat=seat):
-            return f"{name(seat)} sits out this round"
+            return f"{verb(name(seat), 'sits', 'sit')} out this round"
         case Discarded(seat=seat, card=card):
             return f"{name(seat)} discarded {card.label(rules)}"
         case TokenLost(seat=seat, tokens_left=left):

@@ -198,3 +198,33 @@ def test_an_empty_draw_pile_reshuffles_even_the_card_just_played() -> None:
     after, events = apply(state, Play(0, C.ONE), rng())
     assert after.hands[0] == (C.TWO, C.ONE)
     assert Reshuffled(1) in events and Drew(0, 1) in events
+
+
+def _late_points_state(hand1=(C.FOUR, C.FIVE, C.SIX, C.SEVEN)):
+    rules = R1980.replace(scoring="points-elimination", target=100, late_draw_penalty=True)
+    hands = [[C.HOLD, C.TWO, C.THREE, C.THREE], list(hand1)]
+    return position(rules, hands, total=95, draw_pile=[C.NINE, C.TWO, C.THREE])
+
+
+def test_late_draw_owed_when_the_next_players_bust_ends_the_round_is_drawn_not_charged() -> None:
+    # Seat 0's Hold leaves seat 1 nothing under 99: it busts at once and must discard, and
+    # seat 0 may not draw meanwhile. The discard ends the round before anyone *played*, so
+    # RULES.md takes no draw away: seat 0 draws its card before the hands are scored.
+    state, _ = apply(_late_points_state(), Play(0, C.HOLD), rng())
+    assert state.phase == "discarding" and state.pending_draw == 0
+    with pytest.raises(IllegalMove):
+        apply(state, Draw(0), rng())
+    state, events = apply(state, Discard(1, C.SEVEN), rng())
+    assert MissedDraw(0) not in events
+    assert Drew(1, 1) in events and Drew(0, 1) in events
+    ended = next(e for e in events if isinstance(e, RoundEnded))
+    # Seat 1 drew the 9 after its discard (4+5+6+9 = 24, +25 for busting); seat 0 then
+    # drew the 2 it was owed (2+3+3+2 = 10), not 2+3+3 plus 15 for a missing card.
+    assert ended.points == (10, 49)
+
+
+def test_late_draw_owed_when_a_four_ono99_bust_ends_the_round_is_drawn_not_charged() -> None:
+    state, events = apply(_late_points_state(hand1=[C.ONO99] * 4), Play(0, C.HOLD), rng())
+    assert Drew(0, 1) in events and MissedDraw(0) not in events
+    ended = next(e for e in events if isinstance(e, RoundEnded))
+    assert ended.points == (2 + 3 + 3 + 9, 80 + 25)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import stat
 from pathlib import Path
 
@@ -222,3 +223,90 @@ def test_the_join_command_keeps_odd_user_names_as_names() -> None:
     args = build_parser().parse_args(argv[3:])  # after: python -m ono99tui
     assert (args.command, args.address, args.name, args.spectate) == (
         "join", "127.0.0.1:4099", "-rf --spectate", False)
+
+
+async def openssh_session(port: int, user: str, tmp_path: Path) -> tuple[int, str, str]:
+    """A stock OpenSSH client's session at the door as *user*: waits for the probe's READY,
+    presses q; returns (exit status, what the session showed, ssh's own messages)."""
+    process = await asyncio.create_subprocess_exec(
+        "ssh", "-tt", "-p", str(port), "-F", "/dev/null", "-o", "BatchMode=yes",
+        "-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={tmp_path / 'known_hosts'}",
+        f"{user}@127.0.0.1",
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE)
+    assert process.stdin is not None and process.stdout is not None
+    shown = b""
+    while b"READY" not in shown:
+        chunk = await asyncio.wait_for(process.stdout.read(1024), 20)
+        if not chunk:
+            break  # refused: ssh says why on stderr
+        shown += chunk
+    if b"READY" in shown:
+        process.stdin.write(b"q")
+        await process.stdin.drain()
+    rest, messages = await asyncio.wait_for(process.communicate(), 20)
+    assert process.returncode is not None
+    return process.returncode, (shown + rest).decode("utf-8", "replace"), messages.decode()
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="needs the OpenSSH client")
+async def test_an_emoji_user_name_gets_in_with_openssh(door_config, door_factory, tmp_path: Path) -> None:
+    # asyncssh's SASLprep refused it: "Received disconnect ...: Unassigned character" (issue 12).
+    async with door_factory(door_config, password=None, open_access=True) as door:
+        status, shown, messages = await openssh_session(door.port, "🎲Zoë", tmp_path)
+        assert "Unassigned character" not in messages
+        assert "ARGV=🎲Zoë" in shown
+        assert status == 3  # the probe's own exit status on q
+        status, shown, _ = await openssh_session(door.port, "ana", tmp_path)
+        assert "ARGV=ana" in shown and status == 3
+
+
+def test_user_names_saslprep_accepts_are_prepared_as_before() -> None:
+    from ono99tui.ssh.user_names import accept_any_unicode_user_name, lenient_user_name
+
+    assert accept_any_unicode_user_name() and accept_any_unicode_user_name()  # idempotent
+    assert lenient_user_name("an\u00ada") == "ana"  # SASLprep maps a soft hyphen to nothing
+    assert lenient_user_name("Zoe\u0308") == "Zoë"  # SASLprep's own normalization
+    assert lenient_user_name("🎲Zoe\u0308") == "🎲Zoë"  # refused by SASLprep: NFC here
+
+
+async def test_the_hosts_invitation_shows_the_doors_fingerprint(door_config, door_factory) -> None:
+    # The hosting app never showed it (issue 12): a friend's ssh asks them to trust a key,
+    # and the host's waiting room is where they can read which one is right.
+    from ono99tui.host.hosting import HostedTable
+    from ono99tui.host.settings import TableConfig
+    from ono99tui.host.table import TableServer
+    from ono99tui.host.with_app import invitation_for
+    from ono99tui.ssh.host_door import OpenSSHDoor
+
+    server = TableServer(TableConfig())
+    await server.start("127.0.0.1", 0)
+    try:
+        async with door_factory(door_config) as door:
+            text = invitation_for(HostedTable(server=server, doors=(OpenSSHDoor(door),),
+                                              interfaces=("192.168.1.20",)))
+            assert text.splitlines() == [
+                f"Others join with: ono99 join   (or ono99 join 192.168.1.20:{server.port})",
+                f"Or with only ssh: ssh -p {door.port} NAME@192.168.1.20",
+                f"  (host key {door.fingerprint})",
+            ]
+            assert door.fingerprint.startswith("SHA256:")
+        assert "host key" not in invitation_for(HostedTable(server=server, doors=(),
+                                                             interfaces=("192.168.1.20",)))
+    finally:
+        await server.stop()
+
+
+async def test_output_after_the_client_sent_eof_is_dropped_quietly(
+        door_config, door_factory, caplog: pytest.LogCaptureFixture) -> None:
+    # A client that types q and closes its input (`echo q | ssh -tt …`): the door closes the
+    # channel on EOF while the app still writes its last words; writing them raised
+    # BrokenPipeError in an event-loop callback ("Exception in callback PtyChild._read_output").
+    async with door_factory(door_config) as door, connect(door) as conn:
+        process, _ = await open_probe(conn)
+        process.stdin.write(b"q")
+        process.stdin.write_eof()
+        await asyncio.wait_for(process.wait_closed(), 20)
+        await eventually(lambda: not door.sessions)  # the session has seen its channel go
+    assert not [record for record in caplog.records if "BrokenPipeError" in record.getMessage()
+                or (record.exc_info and record.exc_info[0] is BrokenPipeError)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import shutil
 import subprocess
 import sys
 import uuid
@@ -69,3 +70,31 @@ def test_the_door_never_brings_textual_into_a_headless_host() -> None:
                             env={"PYTHONPATH": ":".join(sys.path), "PATH": "/usr/bin:/bin"})
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+@pytest.mark.tmux
+@pytest.mark.skipif(shutil.which("ssh") is None or shutil.which("tmux") is None,
+                    reason="needs the OpenSSH client and tmux")
+def test_a_door_player_is_told_when_the_host_stops(tmp_path: Path) -> None:
+    # OpenSSH in a real terminal at the app, through the door of a headless host that is
+    # then stopped: the player's terminal is reset and says why. ssh on a terminal showed
+    # nothing of it (the door closed the connection before its last words were taken).
+    from tmux_pane import TmuxPane
+
+    host = HeadlessHost("--seats", "3", "--no-advertise", "--ssh-port", "0", "--ssh-open",
+                        env={"ONO99_CONFIG_DIR": str(tmp_path)})
+    pane = TmuxPane()
+    try:
+        port = host.wait_for_event("ssh-door")["port"]
+        pane.start(["ssh", "-tt", "-p", str(port), "-F", "/dev/null", "-o", "BatchMode=yes",
+                    "-o", "StrictHostKeyChecking=no",
+                    "-o", f"UserKnownHostsFile={tmp_path / 'known'}", "zoe@127.0.0.1"],
+                   {"TERM": "xterm-256color", "LANG": "C.UTF-8"})
+        pane.wait_for(r"Waiting room")
+        assert host.stop() == 0
+        pane.wait_for(r"\[exit \d+\]")  # ssh has ended
+        assert "ono99: the table has closed." in pane.screen()
+        assert "Waiting room" not in pane.screen()  # the app's screen is gone
+    finally:
+        pane.kill()
+        host.stop()

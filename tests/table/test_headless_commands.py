@@ -71,9 +71,26 @@ async def test_headless_host_never_imports_textual() -> None:
     assert "textual modules: []" in stdout.decode()
 
 
+async def test_bot_says_when_the_port_is_not_a_table() -> None:
+    async def answer_like_http(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read(1024)
+        writer.write(b"HTTP/1.0 400 Bad Request\r\n\r\n")
+        await writer.drain()
+        writer.close()
+
+    web = await asyncio.start_server(answer_like_http, "127.0.0.1", 0)
+    port = web.sockets[0].getsockname()[1]
+    try:
+        status, _, stderr = await run_ono99("bot", f"127.0.0.1:{port}")
+    finally:
+        web.close()
+    assert status == 1 and stderr.strip() == (
+        f"ono99 bot: 127.0.0.1:{port} does not speak the ono99 protocol (a web server answered)")
+
+
 async def test_bot_exits_non_zero_on_errors() -> None:
     status, _, stderr = await run_ono99("bot", "127.0.0.1:1")
-    assert status == 1 and "cannot reach 127.0.0.1:1" in stderr
+    assert status == 1 and stderr.strip() == "ono99 bot: nothing is listening at 127.0.0.1:1"
     host, listening = await start_host("--seats", "2", "--password", "sesame", "--no-advertise")
     try:
         status, _, stderr = await run_ono99("bot", f"127.0.0.1:{listening['port']}")

@@ -64,3 +64,10 @@ def test_where_the_host_app_connects_and_what_it_tells_others() -> None:
                        ssh_invitation_line("ssh -p 2222 NAME@192.168.1.20")).splitlines()
     assert lines == ["Others join with: ono99 join   (or ono99 join 192.168.1.20:9100)",
                      "Or with only ssh: ssh -p 2222 NAME@192.168.1.20"]
+    # The SSH door's host-key fingerprint, which a friend's ssh shows on first connect.
+    fingerprint = "SHA256:" + "x" * 43
+    lines = invitation(["192.168.1.20"], 9100,
+                       ssh_invitation_line("ssh -p 2222 NAME@192.168.1.20", fingerprint)
+                       ).splitlines()
+    assert lines[1:] == ["Or with only ssh: ssh -p 2222 NAME@192.168.1.20",
+                         f"  (host key {fingerprint})"]

@@ -93,7 +93,9 @@ async def test_an_unreachable_table_is_said_in_words() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: app.connection_state == "closed")
         await pilot.pause()
-        assert any(notice.startswith("Disconnected from the table: cannot reach the table") for notice in notices)
+        # Issue 12: the closed port is said as such (it was "cannot reach the table: [Errno
+        # 111] Connect call failed ('127.0.0.1', PORT)").
+        assert f"Disconnected from the table: nothing is listening at 127.0.0.1:{port}" in notices
         banner = app.screen.query_one(ConnectionBanner)
         assert banner.has_class("-shown") and "Disconnected" in str(banner.content)
         assert app.in_game() is False

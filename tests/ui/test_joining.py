@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import errno
 import socket
 from pathlib import Path
 
@@ -86,3 +87,79 @@ async def test_unreachable_table_is_a_typed_error() -> None:
     with pytest.raises(JoinError) as failed:
         await connect(request)
     assert failed.value.code == "unreachable" and "127.0.0.1" in failed.value.reason
+
+
+async def test_a_port_that_is_not_a_table_is_said_in_words() -> None:
+    from foreign_servers import answers_like_http, serving, stays_silent
+
+    async with serving(answers_like_http) as port:
+        with pytest.raises(JoinError) as failed:
+            await connect(JoinRequest.for_address(Address("127.0.0.1", port), "ana"))
+    assert failed.value.reason == (
+        f"127.0.0.1:{port} does not speak the ono99 protocol (a web server answered)")
+    async with serving(stays_silent) as port:
+        with pytest.raises(JoinError) as failed:
+            await connect(JoinRequest.for_address(Address("127.0.0.1", port), "ana"))
+    assert failed.value.reason == (
+        f"127.0.0.1:{port} does not speak the ono99 protocol (no answer within 2 s)")
+
+
+async def test_a_closed_port_says_nothing_is_listening_there() -> None:
+    port = _free_closed_port()
+    with pytest.raises(JoinError) as failed:
+        await connect(JoinRequest.for_address(Address("127.0.0.1", port), "ana"))
+    assert failed.value.reason == f"nothing is listening at 127.0.0.1:{port}"
+
+
+async def test_an_address_that_is_not_a_table_is_skipped_for_the_next_one() -> None:
+    from foreign_servers import answers_like_http, serving
+
+    closed = _free_closed_port()
+    async with serving(answers_like_http) as web_port, running_table() as server:
+        addresses = (Address("127.0.0.1", web_port), Address("127.0.0.1", server.port))
+        client = await connect(JoinRequest(addresses, "ana", label="kitchen"))
+        assert client.port == server.port
+        await client.close()
+        with pytest.raises(JoinError) as failed:
+            await connect(JoinRequest((addresses[0], Address("127.0.0.1", closed)), "ana"))
+    assert failed.value.code == "unreachable"
+    assert failed.value.reason == (
+        f"could not reach the table: 127.0.0.1:{web_port} does not speak the ono99 protocol "
+        f"(a web server answered); nothing is listening at 127.0.0.1:{closed}")
+
+
+@pytest.mark.parametrize(
+    ("cause", "words"),
+    [
+        (None, ("10.1.2.3:9099 did not answer (no answer within 5 s): is the host on, or a "
+                "firewall in the way?")),
+        (OSError(errno.EHOSTUNREACH, "No route to host"),
+         "10.1.2.3:9099 cannot be reached (no route to that host)"),
+        (OSError(errno.ENETUNREACH, "Network is unreachable"),
+         "10.1.2.3:9099 is on a network this machine cannot reach"),
+        (OSError(errno.ECONNRESET, "Connection reset by peer"),
+         "10.1.2.3:9099 cannot be reached (connection reset by peer)"),
+    ],
+)
+def test_os_errors_are_said_in_words(cause: OSError | None, words: str) -> None:
+    from netproto.client import Unreachable
+    from ono99tui.connect_errors import connect_error_text
+
+    reason = "no answer within 5 s" if cause is None else str(cause.strerror)
+    error = Unreachable("unreachable", reason, "10.1.2.3", 9099, cause)
+    assert connect_error_text(error) == words
+
+
+def test_host_names_and_quoted_answers_in_words() -> None:
+    from netproto.client import Unreachable, WrongProtocol
+    from ono99tui.connect_errors import connect_error_text
+
+    unknown = socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+    assert connect_error_text(Unreachable("unreachable", "", "tabel", 9099, unknown)) == (
+        "no host is called 'tabel' (the name was not found)")
+    smtp = WrongProtocol("...", "::1", 25, b"220 mail.example ESMTP Postfix\r\n")
+    assert connect_error_text(smtp) == (
+        "[::1]:25 does not speak the ono99 protocol (it answered '220 mail.example ESMTP Postfix')")
+    binary = WrongProtocol("...", "127.0.0.1", 9, b"\x00\x01\xff\xfe")
+    assert connect_error_text(binary) == (
+        "127.0.0.1:9 does not speak the ono99 protocol (its first bytes are not ono99 messages)")

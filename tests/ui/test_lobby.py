@@ -158,7 +158,8 @@ async def test_unreachable_table_is_reported(tmp_path: Path) -> None:
         lobby.query_one("#address", Input).value = f"127.0.0.1:{port}"
         await pilot.click("#watch-button")
         await wait_until(pilot, lambda: "Could not join" in status(app), what="the error")
-        assert "could not reach the table" in status(app)
+        # Issue 12: said as what it is, not "could not reach the table (Connect call failed...)".
+        assert status(app) == f"Could not join: nothing is listening at 127.0.0.1:{port}"
         assert app.screen is lobby
 
 
@@ -213,3 +214,27 @@ async def test_a_full_table_seats_a_newcomer_as_a_spectator(tmp_path: Path) -> N
             assert app.client is not None and app.client.role == "spectator"
             assert any("you are watching" in str(note.message) for note in app._notifications)
             assert "(watching)" in str(app.screen.query_one("#room-title", Static).render())
+
+
+async def test_joining_a_port_that_is_not_a_table_says_so_within_two_seconds(tmp_path: Path) -> None:
+    # `ono99 join HOST:PORT` at a web server's port: it waited 10 s and said
+    # "could not reach the table (...: TimeoutError)" (issue 12).
+    import time
+
+    from foreign_servers import answers_like_http, serving, stays_silent
+
+    from ono99tui.ui.joining import Address
+
+    for handler, why in ((stays_silent, "no answer within 2 s"),
+                         (answers_like_http, "a web server answered")):
+        async with serving(handler) as port:
+            lobby = LobbyScreen(None, config_directory=tmp_path, name="ana",
+                                join_address=Address("127.0.0.1", port))
+            app = Ono99App(start_screen=lobby, ascii_glyphs=True)
+            async with app.run_test() as pilot:
+                started = time.monotonic()
+                await wait_until(pilot, lambda: "Could not join" in status(app), what="the error")
+                assert time.monotonic() - started < 4.0
+                assert status(app) == (
+                    f"Could not join: 127.0.0.1:{port} does not speak the ono99 protocol ({why})")
+                assert app.screen is lobby and app.client is None

@@ -148,3 +148,81 @@ def test_waiting_room_marks_a_resigned_seat_as_watching() -> None:
     rows = seat_rows(replace(lobby, seats=tuple(seats)), 0, "*")
     assert "out of the match: watching" in rows[1][1].plain
     assert "watching" not in rows[0][1].plain
+
+
+def test_a_player_named_you_reads_in_the_second_person() -> None:
+    # `ono99 solo` names its player "you": every line about that seat must agree with it.
+    from dataclasses import replace
+
+    from ono99tui.game import DISCARDING, OutOfRound, RoundDealt
+
+    solo = tuple(replace(seat, name="you") if seat.seat == 0 else seat for seat in SEATS)
+    hands = [[C.TWO] * 3 + [C.FIVE], [C.THREE] * 3 + [C.SIX], [C.FOUR] * 3 + [C.SEVEN]]
+    state = position(preset("1980"), hands, total=50)
+    mine = view(state, 0)
+    names = names_of(mine, solo)
+    assert names == ["you", "bob", "cy"]
+    line = lambda event: event_line(event, names, mine, UNICODE)  # noqa: E731
+    assert line(RoundDealt(1, 2, 0, (4, 4, 4), 40)) == "Round 1: cy dealt, you start"
+    assert line(RoundDealt(2, 0, 1, (4, 4, 4), 40)) == "Round 2: you dealt, bob starts"
+    assert line(Eliminated(0, None)) == "you are out of the match"
+    assert line(Eliminated(1, None)) == "bob is out of the match"
+    assert line(OutOfRound(0)) == "you sit out this round"
+    assert line(OutOfRound(2)) == "cy sits out this round"
+    # Someone watching the solo player: the prompt and the Play 2 line agree with "you" too.
+    watched = view(state._replace(discarding=0, phase=DISCARDING), 1)
+    assert prompt(watched, solo) == ("you busted and are choosing a discard.", False)
+    owing = position(preset("1980"), hands, total=50, owed=2)
+    assert obligation_line(view(owing, 1), solo) == ("Double Play: you owe 2 cards", False)
+    over = view(state._replace(winners=(0,), phase="match_over"), 2)
+    assert winners_text(over, solo) == "you win"
+    # The same seat under another name keeps the third person.
+    assert prompt(view(state._replace(discarding=0, phase=DISCARDING), 1), SEATS) == (
+        "ana busted and is choosing a discard.", False)
+
+
+async def test_the_seat_named_you_is_not_marked_you_twice() -> None:
+    from dataclasses import replace
+
+    from table_helpers import LocalMatch, RecordingApp, open_local
+
+    from ono99tui.ui.screens.waiting_room import seat_rows
+    from ono99tui.ui.widgets.seats import SeatLine
+
+    lobby = lobby_for(2)
+    solo = replace(lobby, seats=(replace(lobby.seats[0], name="you"), lobby.seats[1]))
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, LocalMatch(preset("2022"), 2, seed=3), solo)
+        lines = [line.render().plain for line in app.screen.query(SeatLine)]
+    assert "you" in lines[0] and "(you)" not in lines[0]
+    assert "bob" in lines[1]
+    rows = seat_rows(solo, 0, "*")
+    assert "(host)" in rows[0][1].plain and "you, host" not in rows[0][1].plain
+    assert "(you, host)" in seat_rows(lobby, 0, "*")[0][1].plain  # ana is still marked
+
+
+async def test_the_elimination_toast_agrees_with_a_player_named_you() -> None:
+    from dataclasses import replace
+
+    from table_helpers import (
+        LocalMatch,
+        RecordingApp,
+        open_local,
+        record_notices,
+        wait_until,
+    )
+
+    match = LocalMatch(preset("2022"), 3, seed=9)
+    match.run_until(lambda state: not all(state.alive))
+    out = match.state.alive.index(False)
+    match.me = match.state.alive.index(True)  # someone still playing watches "you" go
+    lobby = lobby_for(3)
+    named = replace(lobby, seats=tuple(replace(s, name="you") if s.seat == out else s
+                                       for s in lobby.seats))
+    app = RecordingApp()
+    notices = record_notices(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, match, named)
+        await wait_until(pilot, lambda: any("out of the match" in n for n in notices))
+    assert "you are out of the match." in notices

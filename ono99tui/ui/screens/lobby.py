@@ -173,10 +173,12 @@ class LobbyScreen(Screen[None]):
         self.watch(self.app, "glyphs", self._glyphs_changed, init=True)
         if self._settings_problem:
             self.notify(self._settings_problem, title="Settings not read", severity="warning")
-        if self.interfaces:
+        # Going straight to a table (`ono99 join HOST:PORT`), the list is browsed only if
+        # the player comes back to it (see `come_back`).
+        if self.interfaces and self.join_address is None:
             self.set_status("Looking for tables...")
             self.browse()
-        else:
+        elif not self.interfaces:
             self.set_status("Type the host's address, e.g. 192.168.1.20:9099")
         if not self.settings.player_name:
             self.query_one("#player-name", Input).focus()
@@ -186,6 +188,14 @@ class LobbyScreen(Screen[None]):
     def _glyphs_changed(self, glyphs: Glyphs) -> None:
         # Borders follow the glyph set: ASCII mode must not draw box-drawing characters.
         self.set_class(glyphs.ascii, "-ascii")
+
+    def come_back(self, status: str) -> None:
+        """The player is back from a table that closed: say `status`, and list the tables on
+        the network if this lobby had gone straight to one (`ono99 join HOST:PORT`)."""
+        if self.interfaces and self.reachability is None:
+            self.browse()
+        self.set_status(status)
+        self.query_one("#tables", DataTable).focus()
 
     # --- the live list ----------------------------------------------------------------------
 
@@ -413,8 +423,10 @@ class LobbyScreen(Screen[None]):
             if error.code == "bad-password":
                 self._ask_password(request, retry=request.password is not None)
                 return
-            self.set_status(f"Could not join {request.label}: {error.reason}")
-            self.notify(error.reason, title=f"Could not join {request.label}", severity="error")
+            # "Could not join: nothing is listening at HOST:PORT" names the address once.
+            title = "Could not join" if request.label in error.reason else f"Could not join {request.label}"
+            self.set_status(f"{title}: {error.reason}")
+            self.notify(error.reason, title=title, severity="error")
             return
         if client.role == "spectator" and not request.spectate:
             self.notify(f"{request.label} is full or already playing: you are watching.",

@@ -83,7 +83,7 @@ def _player_label(seat: SeatInfo, lobby: Lobby, you: int | None, bot_mark: str) 
         extras.append(f"{bot_mark} bot")
     elif seat.kind == SeatKind.RESIGNED:
         extras.append("out of the match: watching")
-    if seat.seat == you:
+    if seat.seat == you and seat.name.strip().casefold() != "you":
         extras.append("you")
     if seat.seat == lobby.host_seat:
         extras.append("host")

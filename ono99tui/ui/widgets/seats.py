@@ -83,7 +83,9 @@ class SeatLine(Widget):
             return Content("")
         glyphs = current_glyphs(self)
         turn = glyphs.turn_marker if info.is_turn else " "
-        name = info.name + (" (you)" if info.is_you else "")
+        # "(you)" marks the viewer, except when the name already says it (solo's default).
+        marked = info.is_you and info.name.strip().casefold() != "you"
+        name = info.name + (" (you)" if marked else "")
         standing = ""
         if info.tokens is not None:
             standing = glyphs.token * info.tokens if info.tokens <= 5 else f"{info.tokens}{glyphs.token}"

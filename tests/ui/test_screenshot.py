@@ -1,0 +1,41 @@
+"""The command palette's "Screenshot" saves a file even where there is no Downloads folder
+(issue 12: it only said "Failed to save screenshot" there)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lobby_helpers import wait_until
+from table_helpers import RecordingApp, record_notices
+
+from ono99tui.config import CONFIG_DIR_ENV
+from ono99tui.ui.app import screenshot_directory
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A home with no Downloads folder (and no XDG user-dirs saying otherwise)."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / ".config"))
+    monkeypatch.delenv("XDG_DOWNLOAD_DIR", raising=False)
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path / "ono99-config"))
+    return tmp_path
+
+
+async def test_without_downloads_the_screenshot_goes_to_the_config_directory(home: Path) -> None:
+    app = RecordingApp()
+    notices = record_notices(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.deliver_screenshot("table.svg")
+        saved = home / "ono99-config" / "screenshots" / "table.svg"
+        await wait_until(pilot, lambda: saved.exists() and any("Saved" in n for n in notices),
+                         what="the screenshot")
+    assert saved.read_text().startswith("<svg")
+    assert not any("Failed" in notice for notice in notices)
+    assert (saved.parent.stat().st_mode & 0o777) == 0o700
+
+
+def test_an_existing_downloads_folder_is_used(home: Path) -> None:
+    (home / "Downloads").mkdir()
+    assert screenshot_directory() == home / "Downloads"
