@@ -15,7 +15,8 @@ import sys
 
 from ono99tui.host.hosting import HostError, hosted_table
 from ono99tui.ssh.options import door_announcement
-from ono99tui.host.table import FINISHED, TableSummary
+from ono99tui.host.core import FINISHED
+from ono99tui.host.outputs import TableSummary
 from ono99tui.host.settings import TableConfig
 
 log = logging.getLogger(__name__)

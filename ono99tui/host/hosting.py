@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING
 from netproto.messages import PROTOCOL_VERSION
 from ono99tui.gc_freeze import startup_objects_frozen
 from ono99tui.ssh.options import open_door
-from ono99tui.host.table import TableServer, TableSummary
+from ono99tui.host.outputs import TableSummary
+from ono99tui.host.server import TableServer
 from ono99tui.host.settings import TableConfig
 
 if TYPE_CHECKING:

@@ -1,10 +1,16 @@
-"""The table's journal: each match's seed and applied moves, enough to replay it exactly."""
+"""The table's journal: each match's seed and applied moves, enough to replay it exactly.
+
+The table core (`ono99tui.host.core`) does not keep the journal: among its outputs it emits
+one record per fact (`MatchBegun`, `MovePlayed`, `SeatResigned`, `MatchEnded`) and its
+adapter hands each to `MemoryJournal.write`, the one place that decides where the journal
+lives.
+"""
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from ono99tui.game import State, apply, resign, start_match
 from ono99tui.game.codec import move_from_wire, rules_from_wire
@@ -30,6 +36,59 @@ class MatchRecord:
     names: tuple[str, ...]
     moves: list[dict[str, Any]] = field(default_factory=list)
     winners: tuple[int, ...] = ()
+
+
+# The journal's entries, as the table core emits them among its outputs. NamedTuples: the
+# cheapest immutable values to build, and the core builds one per move.
+
+
+class MatchBegun(NamedTuple):
+    """A match was dealt: the journal opens a new `MatchRecord`."""
+
+    seed: int
+    rules: dict[str, Any]
+    names: tuple[str, ...]
+
+
+class MovePlayed(NamedTuple):
+    """A move was applied (its wire map)."""
+
+    move: dict[str, Any]
+
+
+class SeatResigned(NamedTuple):
+    """The table made a seat resign (the abandon policy "eliminate")."""
+
+    seat: int
+
+
+class MatchEnded(NamedTuple):
+    """The match is over; these seats won it."""
+
+    winners: tuple[int, ...]
+
+
+JournalRecord = MatchBegun | MovePlayed | SeatResigned | MatchEnded
+JOURNAL_RECORDS = (MatchBegun, MovePlayed, SeatResigned, MatchEnded)
+
+
+class MemoryJournal:
+    """The journal kept in memory: one `MatchRecord` per match dealt, newest last."""
+
+    def __init__(self) -> None:
+        self.records: list[MatchRecord] = []
+
+    def write(self, entry: JournalRecord) -> None:
+        """Add one entry to the journal."""
+        if isinstance(entry, MovePlayed):
+            self.records[-1].moves.append(entry.move)
+        elif isinstance(entry, SeatResigned):
+            self.records[-1].moves.append(resign_record(entry.seat))
+        elif isinstance(entry, MatchBegun):
+            self.records.append(MatchRecord(seed=entry.seed, rules=entry.rules,
+                                            names=entry.names))
+        else:
+            self.records[-1].winners = entry.winners
 
 
 def replay(record: MatchRecord) -> State:
