@@ -68,7 +68,7 @@ from ono99tui.game import (
 from ono99tui.game import Move as GameMove
 from ono99tui.game import State as GameState
 from ono99tui.game.codec import event_to_wire, move_from_wire, move_to_wire, rules_to_wire
-from ono99tui.host.journal import MatchBegun, MatchEnded, MovePlayed, SeatResigned
+from ono99tui.host.journal import MatchDealt, MatchWon, MovePlayed, SeatResigned
 from ono99tui.host.outputs import (
     ArmTimer,
     BotTurn,
@@ -427,7 +427,7 @@ class TableCore:
         self._rng = random.Random(seed)
         state, events = start_match(self.rules, len(self.seats), self._rng)
         self.matches_dealt += 1
-        self._out.append(MatchBegun(seed=seed, rules=rules_to_wire(self.rules),
+        self._out.append(MatchDealt(seed=seed, rules=rules_to_wire(self.rules),
                                      names=tuple(seat.name for seat in self.seats)))
         self.state = state
         self.phase = PLAYING
@@ -500,7 +500,7 @@ class TableCore:
         state = self.state
         assert state is not None
         self.phase = FINISHED
-        self._out.append(MatchEnded(tuple(state.winners)))
+        self._out.append(MatchWon(tuple(state.winners)))
         self._results = {"winners": list(state.winners),
                          "winner_names": [self.seats[seat].name for seat in state.winners],
                          "scores": list(state.scores), "tokens": list(state.tokens)}

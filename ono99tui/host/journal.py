@@ -1,7 +1,7 @@
 """The table's journal: each match's seed and applied moves, enough to replay it exactly.
 
 The table core (`ono99tui.host.core`) does not keep the journal: among its outputs it emits
-one record per fact (`MatchBegun`, `MovePlayed`, `SeatResigned`, `MatchEnded`) and its
+one record per fact (`MatchDealt`, `MovePlayed`, `SeatResigned`, `MatchWon`) and its
 adapter hands each to `MemoryJournal.write`, the one place that decides where the journal
 lives.
 """
@@ -42,7 +42,7 @@ class MatchRecord:
 # cheapest immutable values to build, and the core builds one per move.
 
 
-class MatchBegun(NamedTuple):
+class MatchDealt(NamedTuple):
     """A match was dealt: the journal opens a new `MatchRecord`."""
 
     seed: int
@@ -62,14 +62,14 @@ class SeatResigned(NamedTuple):
     seat: int
 
 
-class MatchEnded(NamedTuple):
+class MatchWon(NamedTuple):
     """The match is over; these seats won it."""
 
     winners: tuple[int, ...]
 
 
-JournalRecord = MatchBegun | MovePlayed | SeatResigned | MatchEnded
-JOURNAL_RECORDS = (MatchBegun, MovePlayed, SeatResigned, MatchEnded)
+JournalRecord = MatchDealt | MovePlayed | SeatResigned | MatchWon
+JOURNAL_RECORDS = (MatchDealt, MovePlayed, SeatResigned, MatchWon)
 
 
 class MemoryJournal:
@@ -84,7 +84,7 @@ class MemoryJournal:
             self.records[-1].moves.append(entry.move)
         elif isinstance(entry, SeatResigned):
             self.records[-1].moves.append(resign_record(entry.seat))
-        elif isinstance(entry, MatchBegun):
+        elif isinstance(entry, MatchDealt):
             self.records.append(MatchRecord(seed=entry.seed, rules=entry.rules,
                                             names=entry.names))
         else:
