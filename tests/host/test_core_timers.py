@@ -251,6 +251,7 @@ def test_close_cancels_every_timer_and_nothing_fires_after() -> None:
     table = ClockedTable(config(capacity=3, start_when=3, bot_delay=0.5, grace_seconds=10.0))
     table.run(table.core.add_bot("greedy", table.now))
     ann, bob = table.connect("Ann"), table.connect("Bob")
+    table.connect("Watcher", spectate=True)
     table.play_until(lambda: bool(bot_turns(table)))
     table.drop(bob)
     armed = set(table.timers)
@@ -262,7 +263,7 @@ def test_close_cancels_every_timer_and_nothing_fires_after() -> None:
     moves, state = table.moves_played(), table.core.state
     for key in armed:  # callbacks already queued when the loop stopped
         assert table.core.timer_fired(key, table.now + 100.0) == []
-    assert table.drop(ann) == []
+    assert table.drop(ann) == []  # the table is going: no grace, no lobby to the watcher
     table.advance(100.0)
     assert table.moves_played() == moves and table.core.state is state
     assert not table.core.seats[2].taken_over
