@@ -53,7 +53,7 @@ from netproto.server import ServerLimits  # noqa: E402
 from ono99tui.game import preset  # noqa: E402
 from ono99tui.game.codec import move_to_wire  # noqa: E402
 from ono99tui.gc_freeze import freeze_startup_objects  # noqa: E402
-from ono99tui.host.table import TableServer  # noqa: E402
+from ono99tui.host.server import TableServer  # noqa: E402
 from ono99tui.host.settings import TableConfig  # noqa: E402
 
 HEADER = struct.Struct(">I")
@@ -324,8 +324,8 @@ class MemoryPeer:
 
         self.connection = Connection(Role.SERVER)
         self.connection.state = State.LOBBY  # as after a real handshake
+        self.id = number + 1
         self.address = f"memory:{number}"
-        self.session: Any = None
         self.is_open = True
         self.sent = 0
 
@@ -342,10 +342,10 @@ async def server_cpu_per_move(seats: int, moves: int) -> float:
     from netproto.messages import PROTOCOL_VERSION, Hello, message_from_wire
 
     from ono99tui.game import acting_seats, legal_moves
-    from ono99tui.host.table import Table
+    from ono99tui.host.server import TableApplication
 
-    table = Table(TableConfig(rules=preset("2022"), capacity=seats, start_when=seats,
-                              bot_delay=0.0, seed=5))
+    table = TableApplication(TableConfig(rules=preset("2022"), capacity=seats,
+                                         start_when=seats, bot_delay=0.0, seed=5))
     peers = [MemoryPeer(n) for n in range(seats)]
     for number, peer in enumerate(peers):
         peer.connection.state = State.HANDSHAKE

@@ -36,7 +36,7 @@ import asyncssh  # noqa: E402
 
 from ono99tui.ssh import DoorConfig, start_ssh_door  # noqa: E402
 from ono99tui.ssh.pty_child import PtyChild, TerminalSize  # noqa: E402
-from ono99tui.host.table import TableServer  # noqa: E402
+from ono99tui.host.server import TableServer  # noqa: E402
 from ono99tui.host.settings import TableConfig  # noqa: E402
 
 COLUMNS, ROWS = 80, 24

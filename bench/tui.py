@@ -166,7 +166,7 @@ def first_paint(runs: int) -> dict[str, float]:
 async def bytes_per_move(moves_wanted: int, seed: int, timeout: float) -> dict[str, object]:
     """Serve a table, seat the app in a pty, play until `moves_wanted` opponent moves."""
     from ono99tui.game import MATCH_OVER, view
-    from ono99tui.host.table import TableServer
+    from ono99tui.host.server import TableServer
     from ono99tui.host.settings import TableConfig
 
     config = TableConfig(name="bench", capacity=4, seed=seed, bot_delay=BOT_DELAY)

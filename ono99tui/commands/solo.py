@@ -21,7 +21,7 @@ from ono99tui.commands.player_option import add_player_option
 
 if TYPE_CHECKING:
     from netproto.client import TableClient
-    from ono99tui.host.table import TableServer
+    from ono99tui.host.server import TableServer
     from ono99tui.host.settings import TableConfig
     from ono99tui.ui.app import Ono99App
 
@@ -130,7 +130,7 @@ async def _play(args: argparse.Namespace) -> int:
     servers: list[TableServer] = []
 
     async def start_server() -> TableServer:
-        from ono99tui.host.table import start_table
+        from ono99tui.host.server import start_table
 
         servers.append(await start_table(config))  # 127.0.0.1, a free port, not advertised
         return servers[-1]

@@ -14,9 +14,10 @@ import signal
 import socket
 import sys
 
+from ono99tui.host.core import FINISHED
 from ono99tui.host.hosting import HostError, hosted_table
 from ono99tui.host.options import HostOptions
-from ono99tui.host.table import FINISHED, TableSummary
+from ono99tui.host.outputs import TableSummary
 
 log = logging.getLogger(__name__)
 

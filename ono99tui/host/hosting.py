@@ -24,7 +24,8 @@ from netproto.messages import PROTOCOL_VERSION
 from ono99tui.gc_freeze import startup_objects_frozen
 from ono99tui.host.doors import DoorError, OpenDoor
 from ono99tui.host.options import HostOptions
-from ono99tui.host.table import TableServer, TableSummary
+from ono99tui.host.outputs import TableSummary
+from ono99tui.host.server import TableServer
 
 if TYPE_CHECKING:
     from netproto.discovery import TableAdvertiser, TableInfo

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
 from netproto.messages import MAX_EVENTS, SeatInfo, SeatKind
-from netproto.server import Peer
-
 from ono99tui.bots import Bot
 
 
@@ -16,10 +13,13 @@ from ono99tui.bots import Bot
 class Seat:
     """A seat; identity (not its index, which shifts in the waiting room) keys its token."""
 
+    # Unique at its table for the table's life: names the seat's grace timer.
+    id: int
     name: str
     human: bool
     bot: Bot | None = None
-    peer: Peer | None = None
+    # The id of the connection playing it (netproto's `Peer.id`); None while away.
+    peer: int | None = None
     ready: bool = False
     # A bot plays for a human who left or dropped past the grace period.
     taken_over: bool = False
@@ -30,7 +30,6 @@ class Seat:
     seq: int = 0
     # Events (wire form) not yet delivered with a view, e.g. while the player is away.
     pending_events: list[dict[str, Any]] = field(default_factory=list)
-    grace_timer: asyncio.TimerHandle | None = None
 
     @property
     def connected(self) -> bool:
@@ -42,23 +41,19 @@ class Seat:
         """Whether the host chooses this seat's moves."""
         return self.bot is not None and (not self.human or self.taken_over)
 
-    def queue_events(self, events: list[dict[str, Any]]) -> None:
+    def queue_events(self, events: tuple[dict[str, Any], ...]) -> None:
         """Keep events for the next view, dropping the oldest past the per-view limit."""
         self.pending_events.extend(events)
         if len(self.pending_events) > MAX_EVENTS:
             del self.pending_events[: len(self.pending_events) - MAX_EVENTS]
 
-    def take_events(self) -> tuple[dict[str, Any], ...]:
-        """The queued events, emptying the queue."""
+    def take_events(self, newer: tuple[dict[str, Any], ...] = ()) -> tuple[dict[str, Any], ...]:
+        """The queued events followed by `newer` (at most the per-view limit, the newest),
+        emptying the queue."""
+        self.queue_events(newer)
         events = tuple(self.pending_events)
         self.pending_events.clear()
         return events
-
-    def cancel_grace(self) -> None:
-        """Stop the countdown that would hand this seat to a bot (or free it)."""
-        if self.grace_timer is not None:
-            self.grace_timer.cancel()
-            self.grace_timer = None
 
     def info(self, index: int) -> SeatInfo:
         """This seat as the waiting room lists it."""

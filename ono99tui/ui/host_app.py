@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from netproto.client import TableClient
-from ono99tui.host.table import TableServer
+from ono99tui.host.server import TableServer
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 

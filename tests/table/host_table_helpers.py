@@ -6,7 +6,7 @@ from netproto.client import ClientSettings
 from netproto.server import ServerLimits
 
 from ono99tui.game import preset
-from ono99tui.host.table import TableServer
+from ono99tui.host.server import TableServer
 from ono99tui.host.settings import TableConfig
 
 FAST_LIMITS = ServerLimits(handshake_timeout=2.0, heartbeat_interval=0.2, heartbeat_timeout=2.0)

@@ -17,7 +17,9 @@ from ono99tui.commands import host as host_command
 from ono99tui.game import MATCH_OVER, Play
 from ono99tui.game.codec import move_to_wire, view_from_wire
 from ono99tui.host.journal import replay, resign_record
-from ono99tui.host.table import FINISHED, PLAYING, TableServer
+from ono99tui.host.outputs import BotTurn, GraceExpiry
+from ono99tui.host.core import FINISHED, PLAYING
+from ono99tui.host.server import TableServer
 from ono99tui.host.settings import TableConfig, TableConfigError
 from host_table_helpers import FAST_CLIENT, serve
 
@@ -35,8 +37,8 @@ async def until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
 def assert_nothing_left(server: TableServer) -> None:
     """After stop: no bot timer, no grace timer, no open connection, no client task."""
     table = server.table
-    assert table._bot_timers == []
-    assert all(seat.grace_timer is None or seat.grace_timer.cancelled() for seat in table.seats)
+    assert not [key for key in table.timers if isinstance(key, BotTurn)]
+    assert not [key for key in table.timers if isinstance(key, GraceExpiry)]
     assert server.server.peers == []
     others = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
     assert not [task for task in others if task.get_name().startswith("table-client")]

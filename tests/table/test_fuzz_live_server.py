@@ -29,7 +29,8 @@ from netproto.server import ServerLimits
 from ono99tui.game import Card
 from ono99tui.game.codec import move_to_wire, view_from_wire
 from ono99tui.host.journal import replay
-from ono99tui.host.table import TABLE_ERROR_CODES, TableServer
+from ono99tui.host.core import TABLE_ERROR_CODES
+from ono99tui.host.server import TableServer
 from host_table_helpers import config
 
 KNOWN_CODES = set(PROTOCOL_ERROR_CODES) | set(TABLE_ERROR_CODES) | set(CLOSE_CODES)

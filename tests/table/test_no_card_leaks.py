@@ -22,7 +22,7 @@ from netproto.server import Peer
 
 from ono99tui.game import MATCH_OVER, Eliminated
 from ono99tui.game.codec import event_from_wire, move_to_wire, view_from_wire
-from ono99tui.host.table import Table
+from ono99tui.host.server import TableApplication
 from ono99tui.host.seats import Seat
 from host_table_helpers import PRESETS, serve
 
@@ -111,13 +111,13 @@ NON_VIEW_KEYS = {
 async def test_no_frame_carries_a_card_its_seat_may_not_see(
         rules: str, monkeypatch: pytest.MonkeyPatch) -> None:
     sent: dict[str, list[SentRecord]] = {}
-    tables: list[Table] = []
+    tables: list[TableApplication] = []
     original_send = Peer.send
 
     def recording_send(peer: Peer, message: Any) -> None:
         if peer.is_open:
             table = tables[0]
-            session = peer.session
+            session = table.seat_of(peer)
             seat = table.seats.index(session) if isinstance(session, Seat) \
                 and session in table.seats else None
             sent.setdefault(peer.address, []).append((message.kind, seat, table.state))

@@ -15,7 +15,8 @@ from ono99tui.bots import make_bot
 from ono99tui.game import MATCH_OVER
 from ono99tui.game.codec import move_to_wire, view_from_wire
 from ono99tui.host.journal import replay
-from ono99tui.host.table import FINISHED, PLAYING, Table
+from ono99tui.host.core import FINISHED, PLAYING
+from ono99tui.host.server import TableApplication
 from host_table_helpers import FAST_CLIENT, serve
 
 
@@ -27,7 +28,7 @@ async def until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
     await asyncio.wait_for(wait(), timeout)
 
 
-def moves_by(table: Table, seat: int) -> int:
+def moves_by(table: TableApplication, seat: int) -> int:
     return sum(1 for record in table.journal for move in record.moves if move["seat"] == seat)
 
 

@@ -10,6 +10,7 @@ from netproto.client import ClientError, HandshakeRefused, TableClient
 from netproto.messages import Error, Lobby, View
 
 from ono99tui.game.codec import move_to_wire, view_from_wire
+from ono99tui.host.outputs import BotTurn
 from host_table_helpers import FAST_CLIENT, serve
 
 
@@ -168,13 +169,15 @@ async def test_late_draw_rule_makes_the_next_bot_wait_for_the_human() -> None:
         pending = view_from_wire(after.view)
         assert pending.pending_draw == human.seat and pending.turn != human.seat
         # The bot is next, the human has not drawn: its move is scheduled >= 2 s away.
-        timers = [t for t in server.table._bot_timers if not t.cancelled()]
+        timers = [t for key, t in server.table.timers.items() if isinstance(key, BotTurn)
+                  and not t.cancelled()]
         assert timers and min(t.when() for t in timers) - loop.time() > 1.5
         draw = next(m for m in pending.legal_moves if type(m).__name__ == "Draw")
         await human.send_move(move_to_wire(draw), seq=after.seq)
         await human.wait_for(View, 2, lambda v: v.seq > after.seq)
         # Once the human drew, the bot no longer waits.
-        timers = [t for t in server.table._bot_timers if not t.cancelled()]
+        timers = [t for key, t in server.table.timers.items() if isinstance(key, BotTurn)
+                  and not t.cancelled()]
         assert all(t.when() - loop.time() < 1.0 for t in timers)
     finally:
         await server.stop()

@@ -10,7 +10,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from ono99tui.host.table import TableServer
+from ono99tui.host.server import TableServer
 from ono99tui.host.settings import TableConfig
 
 

@@ -16,7 +16,7 @@ from netproto.messages import Lobby, SeatInfo
 from ono99tui.commands.solo import solo_app, solo_config
 from ono99tui.game import PlayerView, Rules, State, apply, legal_moves, start_match, view
 from ono99tui.game.events import Event
-from ono99tui.host.table import TableServer
+from ono99tui.host.server import TableServer
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.messages import LobbyUpdated, MoveChosen, ViewUpdated
 from ono99tui.ui.screens.table import TableScreen

@@ -16,7 +16,8 @@ from netproto.discovery import TableAdvertiser
 from netproto.messages import PROTOCOL_VERSION
 from ono99tui.config import load_settings
 from ono99tui.host.hosting import table_info
-from ono99tui.host.table import TableServer, TableSummary
+from ono99tui.host.outputs import TableSummary
+from ono99tui.host.server import TableServer
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.password_prompt import PasswordPrompt

@@ -12,7 +12,7 @@ from netproto.client import TableClient
 from netproto.errors import ApplicationError
 from netproto.messages import Move
 from ono99tui.game import preset
-from ono99tui.host.table import TableServer
+from ono99tui.host.server import TableServer
 from ono99tui.host.settings import TableConfig
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.screens.table import TableScreen

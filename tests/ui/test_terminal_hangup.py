@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from ono99tui.host.table import TableServer
+from ono99tui.host.server import TableServer
 from ono99tui.host.settings import TableConfig
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,0 +1,679 @@
+"""The table core: one table's authority, sans-IO (the h11 way).
+
+`TableCore` seats players and bots, issues resume tokens, knows who holds host rights, deals
+matches, checks and applies moves and sends each seat only its own view. It never touches a
+socket, asyncio or the clock. Each input is a method that takes the current time `now`:
+
+- `peer_message(peer, message, now)`: a connection's well-formed message;
+- `peer_gone(peer, code, now)`: a connection ended;
+- `timer_fired(key, now)`: a timer it asked for came due;
+- `add_bot`, `remove_bot`, `set_options`, `start`, `close`: the operator's commands.
+
+Each returns the list of outputs (`ono99tui.host.outputs`) its adapter carries out in
+order: frames to send, connections to close, timers to arm or cancel, journal records,
+lobby summary changes. An input that is refused raises the netproto error the connection is
+answered with (`ApplicationError` with a code of `TABLE_ERROR_CODES`, `BadPassword`,
+`BadToken`), and then has changed nothing and asked for nothing: every handler checks
+before it changes anything.
+
+Peers are opaque ids (netproto's `Peer.id`). Timers are keyed by values: a bot's move by
+`BotTurn(version, seat)`, a dropped player's grace period by `GraceExpiry(seat id)`; a key
+that fires after it was cancelled, or a bot turn for an older view, does nothing.
+
+`ono99tui.host.server` runs a core on asyncio; tests/host/ run it on a fake clock.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import random
+import secrets
+from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+from netproto.errors import ApplicationError, BadPassword, BadToken
+from netproto.messages import (
+    MAX_EVENTS,
+    PROTOCOL_VERSION,
+    AddBot,
+    Hello,
+    Lobby,
+    Message,
+    Move,
+    Ready,
+    RemoveBot,
+    Resume,
+    SetOptions,
+    Start,
+    TablePhase,
+    View,
+    Welcome,
+)
+from netproto.names import MAX_NAME_LENGTH, clean_name
+from netproto.sessions import SessionRegistry
+from ono99tui.bots import BOT_NAMES, UnknownBot, make_bot
+from ono99tui.game import (
+    MATCH_OVER,
+    IllegalMove,
+    MalformedMove,
+    acting_seats,
+    apply,
+    legal_moves,
+    resign,
+    start_match,
+    view,
+)
+from ono99tui.game import Move as GameMove
+from ono99tui.game import State as GameState
+from ono99tui.game.codec import event_to_wire, move_from_wire, move_to_wire, rules_to_wire
+from ono99tui.host.journal import MatchDealt, MatchWon, MovePlayed, SeatResigned
+from ono99tui.host.outputs import (
+    ArmTimer,
+    BotTurn,
+    CancelTimer,
+    Close,
+    GraceExpiry,
+    Output,
+    Send,
+    SummaryChanged,
+    TableSummary,
+    TimerKey,
+)
+from ono99tui.host.seats import Seat
+from ono99tui.host.settings import TableConfig, rules_from_options
+from ono99tui.host.view_encoding import StateViews
+
+log = logging.getLogger(__name__)
+
+WAITING, PLAYING, FINISHED = TablePhase.WAITING, TablePhase.PLAYING, TablePhase.FINISHED
+
+# Error codes the table answers with (netproto's own codes are in netproto.errors).
+TABLE_ERROR_CODES: dict[str, str] = {
+    "not-host": "only the host may do this",
+    "no-match": "no match is being played",
+    "match-running": "not while a match is being played",
+    "stale-seq": "the move was chosen from an older view than the latest one",
+    "malformed-move": "the move map is not a move",
+    "wrong-seat": "the move names another seat",
+    "not-your-turn": "this seat has no move to make now",
+    "illegal-move": "the rules forbid this move now",
+    "not-enough-players": "a match needs at least two seats taken",
+    "table-full": "every seat is taken",
+    "unknown-bot": "no bot has this name",
+    "no-such-seat": "there is no such seat",
+    "not-a-bot": "that seat is a human player",
+    "bad-options": "the options are not valid",
+}
+
+
+def _error(code: str, detail: str = "") -> ApplicationError:
+    reason = TABLE_ERROR_CODES[code]
+    return ApplicationError(code, f"{reason}: {detail}" if detail else reason)
+
+
+class TableCore:
+    """One table's authority, with no I/O (see the module docstring)."""
+
+    def __init__(self, config: TableConfig) -> None:
+        self.config = config
+        # The rules of the next match: the host may change them between matches.
+        self.rules = config.rules
+        self.seats: list[Seat] = []
+        # Each spectator's peer id and the seq of the last view it was sent.
+        self.spectators: dict[int, int] = {}
+        self.phase = WAITING
+        self.state: GameState | None = None
+        self.host: Seat | None = None
+        self.matches_dealt = 0
+        seed = config.seed if config.seed is not None else secrets.randbits(64)
+        self._seeds = random.Random(seed)
+        self._rng = random.Random(0)
+        self._bot_rng = random.Random(seed ^ 0x5EED)
+        self._sessions: SessionRegistry[Seat] = SessionRegistry()
+        self._peer_seats: dict[int, Seat] = {}
+        self._seat_ids = itertools.count(1)
+        # Bumped with every view published: a bot turn armed for an older one is stale.
+        self._version = 0
+        # Every timer armed and not yet fired or cancelled, with its deadline.
+        self._timers: dict[TimerKey, float] = {}
+        self._last_summary: TableSummary | None = None
+        self._results: dict[str, Any] = {}
+        self._closed = False
+        # The input being handled: its time, and the outputs it has asked for so far.
+        self._now = 0.0
+        self._out: list[Output] = []
+
+    # --- inputs --------------------------------------------------------------------------
+
+    def peer_message(self, peer: int, message: Message, now: float) -> list[Output]:
+        """Handle one message from connection `peer`; raises the ProtocolError that
+        refuses it (and then changes nothing)."""
+        handler = _HANDLERS.get(type(message))
+        self._begin(now)
+        if handler is not None:
+            handler(self, peer, message)
+        return self._end()
+
+    def peer_gone(self, peer: int, code: str, now: float) -> list[Output]:
+        """Connection `peer` ended with `code`: hold its seat for the grace period ("normal":
+        it left on purpose, no grace), or forget a spectator."""
+        self._begin(now)
+        seat = self._peer_seats.pop(peer, None)
+        if self._closed:
+            return self._end()
+        if peer in self.spectators:
+            del self.spectators[peer]
+            self._broadcast_lobby()
+            return self._end()
+        if seat is None or seat.peer != peer:
+            return self._end()
+        seat.peer = None
+        grace = 0.0 if code == "normal" else self.config.grace_seconds
+        log.info("%s dropped (%s); seat held for %g s", seat.name, code, grace)
+        if grace <= 0:
+            self._seat_abandoned(seat)
+        else:
+            self._arm(GraceExpiry(seat.id), grace)
+        self._broadcast_lobby()
+        return self._end()
+
+    def timer_fired(self, key: TimerKey, now: float) -> list[Output]:
+        """The timer armed with `key` came due (one cancelled or already fired: nothing)."""
+        self._begin(now)
+        if self._timers.pop(key, None) is not None:
+            if isinstance(key, BotTurn):
+                self._bot_move(key)
+            else:
+                seat = next((seat for seat in self.seats if seat.id == key.seat_id), None)
+                if seat is not None:
+                    self._seat_abandoned(seat)
+        return self._end()
+
+    def add_bot(self, kind: str, now: float) -> list[Output]:
+        """Seat a bot of `kind`; raises ApplicationError."""
+        self._begin(now)
+        self._add_bot(kind)
+        return self._end()
+
+    def remove_bot(self, index: int, now: float) -> list[Output]:
+        """Remove the bot in seat `index`; raises ApplicationError."""
+        self._begin(now)
+        self._remove_bot(index)
+        return self._end()
+
+    def set_options(self, options: dict[str, Any], now: float) -> list[Output]:
+        """Change the rules between matches; raises ApplicationError."""
+        self._begin(now)
+        self._set_options(options)
+        return self._end()
+
+    def start(self, now: float) -> list[Output]:
+        """Deal a new match with the seated players; raises ApplicationError."""
+        self._begin(now)
+        self._start()
+        return self._end()
+
+    def close(self, now: float) -> list[Output]:
+        """The table is closing: cancel every timer; later inputs arm none."""
+        self._begin(now)
+        self._closed = True
+        for key in self._timers:
+            self._out.append(CancelTimer(key))
+        self._timers.clear()
+        return self._end()
+
+    # --- reading -------------------------------------------------------------------------
+
+    @property
+    def timers(self) -> Mapping[TimerKey, float]:
+        """Every timer armed now, with its deadline (read-only)."""
+        return MappingProxyType(self._timers)
+
+    def seat_of(self, peer: int) -> Seat | None:
+        """The seat connection `peer` plays, if any."""
+        seat = self._peer_seats.get(peer)
+        return seat if seat is not None and seat in self.seats else None
+
+    def summary(self) -> TableSummary:
+        """The public summary of the table, for discovery."""
+        host = self.host.name if self.host is not None else (
+            self.seats[0].name if self.seats else "nobody")
+        return TableSummary(
+            name=self.config.name, host_player=host, rules=self.rules.name,
+            seats_taken=len(self.seats), capacity=self.config.capacity, phase=self.phase,
+            password_required=self.config.password is not None)
+
+    # --- outputs -------------------------------------------------------------------------
+
+    def _begin(self, now: float) -> None:
+        self._now = now
+        self._out = []
+
+    def _end(self) -> list[Output]:
+        out = self._out
+        self._out = []
+        return out
+
+    def _send(self, peer: int, message: Message) -> None:
+        self._out.append(Send(peer, message))
+
+    def _arm(self, key: TimerKey, delay: float) -> None:
+        if self._closed:
+            return
+        deadline = self._now + delay
+        self._timers[key] = deadline
+        self._out.append(ArmTimer(key, deadline))
+
+    def _cancel(self, key: TimerKey) -> None:
+        if self._timers.pop(key, None) is not None:
+            self._out.append(CancelTimer(key))
+
+    # --- message handlers ----------------------------------------------------------------
+
+    def _on_hello(self, peer: int, hello: Hello) -> None:
+        password = self.config.password
+        if password is not None and not secrets.compare_digest(
+                (hello.password or "").encode(), password.encode()):
+            raise BadPassword("wrong or missing table password")
+        name = clean_name(hello.name)
+        wants_seat = not hello.spectate
+        if wants_seat and self.phase != PLAYING and len(self.seats) < self.config.capacity:
+            self._seat_human(peer, name, hello.host_key)
+        else:
+            self._seat_spectator(peer)
+
+    def _seat_human(self, peer: int, name: str, host_key: str | None) -> None:
+        seat = Seat(id=next(self._seat_ids), name=self._unique_name(name), human=True,
+                    peer=peer)
+        self.seats.append(seat)
+        self._seats_changed()
+        self._peer_seats[peer] = seat
+        token = self._sessions.issue(seat)
+        key = self.config.host_key
+        if key is None:
+            if self.host is None:
+                self.host = seat
+        elif host_key is not None and secrets.compare_digest(host_key.encode(), key.encode()):
+            self.host = seat
+        self._send(peer, Welcome(proto=PROTOCOL_VERSION, role="player",
+                                 seat=len(self.seats) - 1, token=token, host=self.host is seat,
+                                 table=self._table_info()))
+        log.info("%s sat down in seat %d", seat.name, len(self.seats) - 1)
+        self._broadcast_lobby()
+        self._maybe_autostart()
+
+    def _seat_spectator(self, peer: int) -> None:
+        self.spectators[peer] = 0
+        self._send(peer, Welcome(proto=PROTOCOL_VERSION, role="spectator",
+                                 table=self._table_info()))
+        self._broadcast_lobby()
+        if self.state is not None:
+            self._send_views((), (peer,), ())
+
+    def _on_resume(self, peer: int, resume: Resume) -> None:
+        seat = self._sessions.lookup(resume.token)
+        if seat is None or seat not in self.seats:
+            raise BadToken("this token holds no seat at this table")
+        old = seat.peer
+        if old is not None and old != peer:
+            self._peer_seats.pop(old, None)
+            self._out.append(Close(old, "replaced",
+                                   "the seat was resumed from another connection"))
+        seat.peer = peer
+        self._peer_seats[peer] = seat
+        self._cancel(GraceExpiry(seat.id))
+        seat.taken_over = False
+        index = self.seats.index(seat)
+        self._send(peer, Welcome(proto=PROTOCOL_VERSION, role="player", seat=index,
+                                 token=resume.token, host=self.host is seat,
+                                 table=self._table_info()))
+        log.info("%s resumed seat %d", seat.name, index)
+        self._broadcast_lobby()
+        if self.state is not None:
+            self._send_views((index,), (), ())  # with the events it missed
+        if self.phase == PLAYING:
+            self._schedule_bots()
+
+    def _on_ready(self, peer: int, ready: Ready) -> None:
+        seat = self._own_seat(peer)
+        seat.ready = ready.ready
+        self._broadcast_lobby()
+        self._maybe_autostart()
+
+    def _on_start(self, peer: int, _: Start) -> None:
+        self._require_host(peer)
+        self._start()
+
+    def _on_add_bot(self, peer: int, message: AddBot) -> None:
+        self._require_host(peer)
+        self._add_bot(message.bot)
+
+    def _on_remove_bot(self, peer: int, message: RemoveBot) -> None:
+        self._require_host(peer)
+        self._remove_bot(message.seat)
+
+    def _on_set_options(self, peer: int, message: SetOptions) -> None:
+        self._require_host(peer)
+        self._set_options(message.options)
+
+    def _on_move(self, peer: int, message: Move) -> None:
+        seat = self._own_seat(peer)
+        if self.state is None or self.phase != PLAYING:
+            raise _error("no-match")
+        if message.seq != seat.seq:
+            raise _error("stale-seq", f"the move is based on view {message.seq}, "
+                                      f"the latest is {seat.seq}")
+        try:
+            move = move_from_wire(message.move)
+        except MalformedMove as error:
+            raise _error("malformed-move", f"{error.code}: {error.reason}") from None
+        index = self.seats.index(seat)
+        if move.seat != index:
+            raise _error("wrong-seat", f"this connection plays seat {index}")
+        self._play(index, move)
+
+    # --- host actions --------------------------------------------------------------------
+
+    def _add_bot(self, kind: str) -> None:
+        if self.phase == PLAYING:
+            raise _error("match-running")
+        if len(self.seats) >= self.config.capacity:
+            raise _error("table-full")
+        try:
+            bot = make_bot(kind)
+        except UnknownBot:
+            raise _error("unknown-bot", f"{kind!r}; bots: {', '.join(BOT_NAMES)}") from None
+        seat = Seat(id=next(self._seat_ids), name=self._unique_name(f"{kind.capitalize()} bot"),
+                    human=False, bot=bot, ready=True)
+        self.seats.append(seat)
+        self._seats_changed()
+        self._broadcast_lobby()
+        self._maybe_autostart()
+
+    def _remove_bot(self, index: int) -> None:
+        if self.phase == PLAYING:
+            raise _error("match-running")
+        if not 0 <= index < len(self.seats):
+            raise _error("no-such-seat", str(index))
+        seat = self.seats[index]
+        if seat.human:
+            raise _error("not-a-bot", seat.name)
+        self._remove_seat(seat)
+
+    def _set_options(self, options: dict[str, Any]) -> None:
+        if self.phase == PLAYING:
+            raise _error("match-running")
+        try:
+            self.rules = rules_from_options(self.rules, options)
+        except (ValueError, TypeError) as error:
+            raise _error("bad-options", str(error)) from None
+        self._broadcast_lobby()
+
+    # --- the match -----------------------------------------------------------------------
+
+    def _start(self) -> None:
+        if self.phase == PLAYING:
+            raise _error("match-running")
+        # A resigned player still away has left the table: free the seat rather than deal
+        # it cards nobody would play. (Until now the last match's results name it.)
+        leaving = [seat for seat in self.seats if seat.resigned and seat.peer is None]
+        if len(self.seats) - len(leaving) < 2:
+            raise _error("not-enough-players")
+        for seat in leaving:
+            self._remove_seat(seat)
+        seed = self._seeds.getrandbits(64)
+        self._rng = random.Random(seed)
+        state, events = start_match(self.rules, len(self.seats), self._rng)
+        self.matches_dealt += 1
+        self._out.append(MatchDealt(seed=seed, rules=rules_to_wire(self.rules),
+                                     names=tuple(seat.name for seat in self.seats)))
+        self.state = state
+        self.phase = PLAYING
+        for seat in self.seats:
+            seat.ready = not seat.human
+            seat.resigned = False
+            seat.pending_events.clear()
+        log.info("match %d dealt (%s, %d seats)", self.matches_dealt, self.rules.name,
+                 len(self.seats))
+        self._broadcast_lobby()  # moves every player's connection to SEATED first
+        self._publish(events)
+
+    def _play(self, index: int, move: GameMove) -> None:
+        state = self.state
+        assert state is not None
+        if index not in acting_seats(state):
+            raise _error("not-your-turn")
+        try:
+            self.state, events = apply(state, move, self._rng)
+        except IllegalMove as error:
+            raise _error("illegal-move", f"{error.code}: {error.reason}") from None
+        except MalformedMove as error:
+            raise _error("malformed-move", f"{error.code}: {error.reason}") from None
+        self._out.append(MovePlayed(move_to_wire(move)))
+        self._publish(events)
+
+    def _publish(self, events: Iterable[Any]) -> None:
+        """Send every seat its new view with the events since its last one."""
+        state = self.state
+        assert state is not None
+        self._version += 1
+        wire_events = tuple([event_to_wire(event) for event in events])[-MAX_EVENTS:]
+        for seat in self.seats:
+            if seat.peer is None:  # away: the events wait for its next view
+                seat.queue_events(wire_events)
+        self._send_views(range(len(self.seats)), list(self.spectators), wire_events)
+        if state.phase == MATCH_OVER:
+            self._finish_match()
+        else:
+            self._schedule_bots()
+
+    def _send_views(self, seat_indexes: Iterable[int], spectators: Iterable[int],
+                    events: tuple[dict[str, Any], ...]) -> None:
+        """Send the current state's view with `events` to each listed seat that is connected
+        (after the events it missed while away) and to each listed spectator.
+
+        The one place views are built and packed: one `StateViews` per call converts the
+        public facts once for every seat and spectator.
+        """
+        state = self.state
+        assert state is not None
+        views = StateViews(state)
+        out = self._out
+        seats = self.seats
+        for index in seat_indexes:
+            seat = seats[index]
+            peer = seat.peer
+            if peer is None:
+                continue
+            seat.seq += 1
+            seat_events = seat.take_events(events) if seat.pending_events else events
+            out.append(Send(peer, View(seq=seat.seq, view=views.seat(index), events=seat_events)))
+        seqs = self.spectators
+        for peer in spectators:
+            seq = seqs[peer] + 1
+            seqs[peer] = seq
+            out.append(Send(peer, View(seq=seq, view=views.spectator(), events=events)))
+
+    def _finish_match(self) -> None:
+        state = self.state
+        assert state is not None
+        self.phase = FINISHED
+        self._out.append(MatchWon(tuple(state.winners)))
+        self._results = {"winners": list(state.winners),
+                         "winner_names": [self.seats[seat].name for seat in state.winners],
+                         "scores": list(state.scores), "tokens": list(state.tokens)}
+        self._cancel_bot_turns()
+        names = ", ".join(self.seats[seat].name for seat in state.winners)
+        log.info("match %d over; won by %s", self.matches_dealt, names)
+        self._broadcast_lobby()
+
+    # --- bots ----------------------------------------------------------------------------
+
+    def _schedule_bots(self) -> None:
+        """Arrange for every bot-played seat that has a move now to make it."""
+        self._cancel_bot_turns()
+        state = self.state
+        if state is None or self.phase != PLAYING:
+            return
+        version = self._version
+        pending = state.pending_draw
+        for index in acting_seats(state):
+            seat = self.seats[index]
+            if not seat.bot_plays:
+                continue
+            delay = self.config.bot_delay
+            if (state.rules.late_draw_penalty and 0 <= pending != index
+                    and not self.seats[pending].bot_plays):
+                # RULES.md §3: give the human who still has to draw a fair chance.
+                delay = max(delay, self.config.late_draw_bot_wait)
+            self._arm(BotTurn(version, index), delay)
+
+    def _bot_move(self, turn: BotTurn) -> None:
+        state = self.state
+        if turn.version != self._version or state is None or self.phase != PLAYING:
+            return
+        index = turn.seat
+        seat = self.seats[index]
+        if not seat.bot_plays or seat.bot is None:
+            return
+        if not legal_moves(state, index):
+            return
+        move = seat.bot.choose(view(state, index), self._bot_rng)
+        try:
+            self._play(index, move)
+        except ApplicationError as error:  # a bot bug must not stall the table
+            log.error("bot in seat %d chose a refused move %r: %s", index, move, error)
+
+    def _cancel_bot_turns(self) -> None:
+        timers = self._timers
+        if timers:
+            for key in [key for key in timers if type(key) is BotTurn]:
+                del timers[key]
+                self._out.append(CancelTimer(key))
+
+    # --- seats ---------------------------------------------------------------------------
+
+    def _seat_abandoned(self, seat: Seat) -> None:
+        """The grace period ran out (or the player left): a bot plays on or the seat resigns
+        (the abandon policy), or, between matches, the seat frees."""
+        if seat.peer is not None or seat not in self.seats:
+            return
+        if self.phase == PLAYING and self.config.abandon_policy == "eliminate":
+            self._resign(seat)
+        elif self.phase == PLAYING:
+            seat.taken_over = True
+            if seat.bot is None:
+                seat.bot = make_bot(self.config.takeover_bot)
+            log.info("a %s bot plays on for %s", self.config.takeover_bot, seat.name)
+            self._broadcast_lobby()
+            self._schedule_bots()
+        elif not seat.taken_over:
+            self._remove_seat(seat)
+
+    def _resign(self, seat: Seat) -> None:
+        """Take the seat out of the match (the engine's `resign`); the others play on."""
+        state = self.state
+        assert state is not None
+        index = self.seats.index(seat)
+        if seat.resigned or not state.alive[index] or state.phase == MATCH_OVER:
+            return  # already out of the match: nothing is left to give up
+        self.state, events = resign(state, index, self._rng)
+        self._out.append(SeatResigned(index))
+        seat.resigned = True
+        log.info("%s did not come back: seat %d resigns", seat.name, index)
+        self._broadcast_lobby()
+        self._publish(events)
+
+    def _remove_seat(self, seat: Seat) -> None:
+        self._cancel(GraceExpiry(seat.id))
+        self.seats.remove(seat)
+        self._seats_changed()
+        self._sessions.revoke(seat)
+        if self.host is seat:
+            self.host = None
+            if self.config.host_key is None:
+                self.host = next(
+                    (s for s in self.seats if s.human and s.peer is not None), None)
+        self._broadcast_lobby()
+
+    def _seats_changed(self) -> None:
+        # Between matches, the last match's state no longer matches the seat numbers:
+        # drop it, so that no view is ever computed for the wrong seat.
+        if self.phase != PLAYING:
+            self.state = None
+
+    def _maybe_autostart(self) -> None:
+        if self.phase == WAITING:
+            start_when = self.config.start_when
+            if start_when is not None and len(self.seats) >= start_when:
+                self._start()
+        elif self.phase == FINISHED and sum(
+                not (seat.resigned and seat.peer is None) for seat in self.seats) >= 2:
+            present = [seat for seat in self.seats if seat.human and seat.peer is not None]
+            if present and all(seat.ready for seat in present):
+                self._start()
+
+    def _own_seat(self, peer: int) -> Seat:
+        seat = self.seat_of(peer)
+        if seat is None:
+            raise _error("no-such-seat", "this connection holds no seat")
+        return seat
+
+    def _require_host(self, peer: int) -> None:
+        if self.host is None or self._peer_seats.get(peer) is not self.host:
+            raise _error("not-host")
+
+    def _unique_name(self, name: str) -> str:
+        taken = {seat.name for seat in self.seats}
+        if name not in taken:
+            return name
+        for number in range(2, 100):
+            suffix = f" {number}"
+            candidate = name[: MAX_NAME_LENGTH - len(suffix)] + suffix
+            if candidate not in taken:
+                return candidate
+        return name
+
+    # --- the lobby -----------------------------------------------------------------------
+
+    def _table_info(self) -> dict[str, Any]:
+        return {"name": self.config.name, "capacity": self.config.capacity,
+                "preset": self.rules.name}
+
+    def _broadcast_lobby(self) -> None:
+        seats = tuple(seat.info(index) for index, seat in enumerate(self.seats))
+        host_seat = self.seats.index(self.host) if self.host in self.seats else None
+        # The rules in force now, not the config's: the host may have changed them.
+        options = self.config.public_options() | {"preset": self.rules.name,
+                                                  "rules": rules_to_wire(self.rules)}
+        results = self._results if self.phase == FINISHED else {}
+        capacity, watching = self.config.capacity, len(self.spectators)
+
+        def lobby(you: int | None) -> Lobby:
+            return Lobby(phase=self.phase, seats=seats, host_seat=host_seat, you=you,
+                         capacity=capacity, spectators=watching, options=options,
+                         results=results)
+
+        for index, seat in enumerate(self.seats):
+            if seat.peer is not None:
+                self._send(seat.peer, lobby(index))
+        for peer in self.spectators:
+            self._send(peer, lobby(None))
+        summary = self.summary()
+        if summary != self._last_summary:
+            self._last_summary = summary
+            self._out.append(SummaryChanged(summary))
+
+
+_HANDLERS: dict[type[Message], Callable[[TableCore, int, Any], None]] = {
+    Hello: TableCore._on_hello,
+    Resume: TableCore._on_resume,
+    Ready: TableCore._on_ready,
+    Start: TableCore._on_start,
+    AddBot: TableCore._on_add_bot,
+    RemoveBot: TableCore._on_remove_bot,
+    SetOptions: TableCore._on_set_options,
+    Move: TableCore._on_move,
+}

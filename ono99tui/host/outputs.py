@@ -1,0 +1,95 @@
+"""What the table core asks of whoever runs it: frozen values, executed in order.
+
+The core (`ono99tui.host.core`) never sends, closes, sleeps or writes; each of its inputs
+returns a list of these outputs (and of the journal's records, `ono99tui.host.journal`),
+and its adapter (`ono99tui.host.server` on asyncio, a fake clock in tests) carries them
+out in the order given: a `Welcome` must leave before the `Lobby` that follows it, because
+netproto's connection state machine moves on each.
+
+Peers are the opaque ids the adapter gave them (netproto's `Peer.id`). Timers are named by
+keys that are values (`BotTurn`, `GraceExpiry`): arming a key that is armed replaces it,
+and a key that fires after the core stopped caring finds nothing to do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from netproto.messages import Message
+from ono99tui.host.journal import JournalRecord
+
+
+@dataclass(frozen=True, slots=True)
+class BotTurn:
+    """Timer key: the bot in seat `seat` moves, if the table is still at view `version`."""
+
+    version: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class GraceExpiry:
+    """Timer key: the seat whose player dropped (`Seat.id`, stable across seat shifts)
+    was not taken back in time."""
+
+    seat_id: int
+
+
+TimerKey = BotTurn | GraceExpiry
+
+
+# The outputs are NamedTuples, the cheapest immutable values to build: the core builds one
+# `Send` per seat per move. (Timer keys, which are hashed and compared, are dataclasses.)
+
+
+class Send(NamedTuple):
+    """Send `message` to peer `peer`."""
+
+    peer: int
+    message: Message
+
+
+class Close(NamedTuple):
+    """Say bye to peer `peer` with `code` and `reason`, and close its connection."""
+
+    peer: int
+    code: str
+    reason: str
+
+
+class ArmTimer(NamedTuple):
+    """Call the core's `timer_fired(key, now)` once the clock reads `deadline` (replaces
+    a timer armed with the same key)."""
+
+    key: TimerKey
+    deadline: float
+
+
+class CancelTimer(NamedTuple):
+    """Forget the timer armed with `key`."""
+
+    key: TimerKey
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    """What the LAN may know about the table (discovery advertises it)."""
+
+    name: str
+    host_player: str
+    rules: str
+    seats_taken: int
+    capacity: int
+    phase: str
+    password_required: bool
+
+
+class SummaryChanged(NamedTuple):
+    """The table's public summary changed: tell the lobby listeners (the advertisement)."""
+
+    summary: TableSummary
+
+
+# A `JournalRecord` (`ono99tui.host.journal`) is an output too: write it to the journal.
+Output = Send | Close | ArmTimer | CancelTimer | JournalRecord | SummaryChanged

@@ -1,0 +1,248 @@
+"""One table served on asyncio: the thin adapter around the sans-IO `TableCore`.
+
+`TableApplication` is the netproto `Application`: it gives the core each message and close
+with the event loop's clock as `now`, and carries out what the core returns, in order:
+sends and closes on the connection's `Peer` (the core knows peers only by `Peer.id`),
+timers with `loop.call_at`, journal records into the journal, summary changes to the
+`on_change` listener. Everything the table decides is in `ono99tui.host.core`.
+
+`TableServer` puts it behind `netproto.server.Server`, so that a table can run inside any
+asyncio program (the headless `ono99 host`, the Textual app's `ono99 solo` / `ono99 host`,
+tests and benchmarks):
+
+    async with TableServer(TableConfig(capacity=4, start_when=4)) as server:
+        print(server.port)
+        await server.wait_closed()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from netproto.messages import Message
+from netproto.server import Peer, Server, ServerLimits
+from ono99tui.game import Rules
+from ono99tui.game import State as GameState
+from ono99tui.host.core import TableCore
+from ono99tui.host.journal import JOURNAL_RECORDS, MatchRecord, MemoryJournal
+from ono99tui.host.outputs import (
+    ArmTimer,
+    CancelTimer,
+    Close,
+    Output,
+    Send,
+    SummaryChanged,
+    TableSummary,
+    TimerKey,
+)
+from ono99tui.host.seats import Seat
+from ono99tui.host.settings import TableConfig
+
+log = logging.getLogger(__name__)
+
+
+class TableApplication:
+    """One table as netproto's `Application` (see the module docstring).
+
+    Its state is the core's, read-only (`seats`, `phase`, `state`, ...); the operator's
+    commands (`add_bot`, `start`, ...) go to the core and raise its `ApplicationError`.
+    """
+
+    def __init__(self, config: TableConfig,
+                 on_change: Callable[[TableSummary], None] | None = None) -> None:
+        self.core = TableCore(config)
+        self.on_change = on_change
+        # Where the journal lives: the one place to change to keep it elsewhere.
+        self._journal = MemoryJournal()
+        # The timer armed for each key the core asked for.
+        self.timers: dict[TimerKey, asyncio.TimerHandle] = {}
+        self._peers: dict[int, Peer] = {}
+
+    # --- netproto Application ------------------------------------------------------------
+
+    def on_message(self, peer: Peer, message: Message) -> None:
+        """Hand one message to the core (its refusal propagates to the server pump)."""
+        peers = self._peers
+        if peer.id not in peers:
+            peers[peer.id] = peer
+        self._execute(self.core.peer_message(peer.id, message, _now()))
+
+    def on_close(self, peer: Peer, code: str, reason: str) -> None:
+        """A connection ended: the core holds its seat or forgets the spectator."""
+        self._peers.pop(peer.id, None)
+        self._execute(self.core.peer_gone(peer.id, code, _now()))
+
+    # --- the operator's commands (also callable in-process) ------------------------------
+
+    def add_bot(self, kind: str) -> None:
+        """Seat a bot of `kind`; raises ApplicationError."""
+        self._execute(self.core.add_bot(kind, _now()))
+
+    def remove_bot(self, index: int) -> None:
+        """Remove the bot in seat `index`; raises ApplicationError."""
+        self._execute(self.core.remove_bot(index, _now()))
+
+    def set_options(self, options: dict[str, Any]) -> None:
+        """Change the rules between matches; raises ApplicationError."""
+        self._execute(self.core.set_options(options, _now()))
+
+    def start(self) -> None:
+        """Deal a new match with the seated players; raises ApplicationError."""
+        self._execute(self.core.start(_now()))
+
+    def close(self) -> None:
+        """Cancel every timer (the server is stopping)."""
+        self._execute(self.core.close(_now()))
+
+    # --- the core's state, read-only -----------------------------------------------------
+
+    @property
+    def config(self) -> TableConfig:
+        """The table's settings."""
+        return self.core.config
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of the next match (the host may change them between matches)."""
+        return self.core.rules
+
+    @property
+    def seats(self) -> list[Seat]:
+        """The seats, in seat order (do not change them: the core owns them)."""
+        return self.core.seats
+
+    @property
+    def spectators(self) -> Mapping[int, int]:
+        """Each spectator's peer id and the seq of its last view."""
+        return self.core.spectators
+
+    @property
+    def phase(self) -> str:
+        """WAITING, PLAYING or FINISHED (`ono99tui.host.core`)."""
+        return self.core.phase
+
+    @property
+    def state(self) -> GameState | None:
+        """The match's state (None before the first deal and after a seat change)."""
+        return self.core.state
+
+    @property
+    def host(self) -> Seat | None:
+        """The seat with host rights, if any."""
+        return self.core.host
+
+    @property
+    def journal(self) -> list[MatchRecord]:
+        """Every match dealt, newest last: seed, rules, names, moves, winners."""
+        return self._journal.records
+
+    def summary(self) -> TableSummary:
+        """The public summary of the table, for discovery."""
+        return self.core.summary()
+
+    def seat_of(self, peer: Peer) -> Seat | None:
+        """The seat `peer` plays, if any."""
+        return self.core.seat_of(peer.id)
+
+    # --- carrying out the core's outputs -------------------------------------------------
+
+    def _execute(self, outputs: list[Output]) -> None:
+        peers = self._peers
+        for output in outputs:
+            # Sends first and by exact type: nearly every output is one.
+            if type(output) is Send:
+                peer = peers.get(output.peer)
+                if peer is not None:
+                    peer.send(output.message)
+            elif isinstance(output, JOURNAL_RECORDS):
+                self._journal.write(output)
+            elif isinstance(output, ArmTimer):
+                self._cancel_timer(output.key)
+                self.timers[output.key] = asyncio.get_running_loop().call_at(
+                    output.deadline, self._timer_fired, output.key)
+            elif isinstance(output, CancelTimer):
+                self._cancel_timer(output.key)
+            elif isinstance(output, Close):
+                peer = peers.get(output.peer)
+                if peer is not None:
+                    peer.close(output.code, output.reason)
+            elif isinstance(output, SummaryChanged):
+                self._summary_changed(output.summary)
+
+    def _timer_fired(self, key: TimerKey) -> None:
+        self.timers.pop(key, None)
+        self._execute(self.core.timer_fired(key, _now()))
+
+    def _cancel_timer(self, key: TimerKey) -> None:
+        handle = self.timers.pop(key, None)
+        if handle is not None:
+            handle.cancel()
+
+    def _summary_changed(self, summary: TableSummary) -> None:
+        if self.on_change is None:
+            return
+        try:
+            self.on_change(summary)
+        except Exception:
+            log.exception("table change listener failed")
+
+
+def _now() -> float:
+    # The event loop's clock: the one `call_at` deadlines are on.
+    return asyncio.get_running_loop().time()
+
+
+class TableServer:
+    """A table served on a TCP socket; start and stop it from any asyncio program."""
+
+    def __init__(self, config: TableConfig, limits: ServerLimits | None = None,
+                 on_change: Callable[[TableSummary], None] | None = None) -> None:
+        self.table = TableApplication(config, on_change=on_change)
+        self.server = Server(self.table, limits)
+        self._stopped = asyncio.Event()
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> TableServer:
+        """Bind (port 0: any free port) and accept players."""
+        await self.server.start(host, port)
+        log.info("table %r listening on %s", self.table.config.name, self.server.sockets)
+        return self
+
+    @property
+    def port(self) -> int:
+        """The TCP port players connect to."""
+        return self.server.port
+
+    @property
+    def address(self) -> tuple[str, int]:
+        """(host, port) of the first listening socket."""
+        return self.server.sockets[0]
+
+    async def stop(self) -> None:
+        """Say bye to everyone and stop listening; timers are cancelled."""
+        self.table.close()
+        await self.server.stop()
+        self._stopped.set()
+
+    async def wait_closed(self) -> None:
+        """Wait until `stop` has run."""
+        await self._stopped.wait()
+
+    async def __aenter__(self) -> TableServer:
+        if not self.server.sockets:
+            await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.stop()
+
+
+async def start_table(config: TableConfig, *, host: str = "127.0.0.1", port: int = 0,
+                      limits: ServerLimits | None = None,
+                      on_change: Callable[[TableSummary], None] | None = None) -> TableServer:
+    """Start a table server in the running event loop and return it (stop it with `stop`)."""
+    server = TableServer(config, limits=limits, on_change=on_change)
+    await server.start(host, port)
+    return server
