@@ -413,18 +413,63 @@ class Lobby(Message):
         return seats
 
 
+# The longest turn time a clock may carry (a day): anything longer is not a clock.
+MAX_TURN_SECONDS = 86_400.0
+
+
+def _seconds(data: dict[str, Any], name: str, kind: str, *, low: float,
+             high: float = MAX_TURN_SECONDS) -> float:
+    value = _get(data, name, kind)
+    if not isinstance(value, int | float) or isinstance(value, bool) or value != value:
+        raise BadMessage(f"{kind}.{name} must be a number of seconds")
+    if not low <= value <= high:
+        raise BadMessage(f"{kind}.{name} must be between {low:g} and {high:g}")
+    return float(value)
+
+
+@dataclass(frozen=True)
+class TurnClock:
+    """A running turn clock, as a `view` tells it: the seat the table waits for, the
+    seconds each of its moves is allowed, and the seconds left when the view was sent.
+
+    `left` is relative because clocks differ between machines: count down from when the
+    view arrived."""
+
+    seat: int
+    seconds: float
+    left: float
+
+    def to_wire(self) -> dict[str, Any]:
+        """The clock's map inside a `view` message."""
+        return {"seat": self.seat, "seconds": self.seconds, "left": self.left}
+
+    @classmethod
+    def from_wire(cls, data: Any) -> TurnClock:
+        """Decode `view.clock`; raises BadMessage."""
+        if not isinstance(data, dict):
+            raise BadMessage("view.clock must be a map")
+        seconds = _seconds(data, "seconds", "view.clock", low=0.0)
+        return cls(seat=_int(data, "seat", "view.clock", high=MAX_SEATS_LISTED),
+                   seconds=seconds, left=_seconds(data, "left", "view.clock", low=0.0))
+
+
 @dataclass(frozen=True)
 class View(Message):
-    """What one seat (or a spectator) may see now, and the events since its last view."""
+    """What one seat (or a spectator) may see now, and the events since its last view;
+    `clock` when the table's turn clock is running for a seat."""
 
     kind: ClassVar[str] = "view"
     seq: int
     view: dict[str, Any]
     events: tuple[dict[str, Any], ...] = ()
+    clock: TurnClock | None = None
 
     def to_wire(self) -> dict[str, Any]:
-        return {"kind": self.kind, "seq": self.seq, "view": self.view,
+        wire = {"kind": self.kind, "seq": self.seq, "view": self.view,
                 "events": list(self.events)}
+        if self.clock is not None:
+            wire["clock"] = self.clock.to_wire()
+        return wire
 
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> View:
@@ -433,10 +478,12 @@ class View(Message):
             raise BadMessage(f"view.events must be a list of at most {MAX_EVENTS} maps")
         if not all(isinstance(event, dict) for event in events):
             raise BadMessage("view.events entries must be maps")
+        clock = data.get("clock")
         return cls(
             seq=_int(data, "seq", cls.kind),
             view=_map(data, "view", cls.kind),
             events=tuple(events),
+            clock=None if clock is None else TurnClock.from_wire(clock),
         )
 
 

@@ -47,6 +47,7 @@ from ono99tui.game.events import (
     RoundDealt,
     RoundEnded,
     SwappedFour,
+    TimedOut,
     TokenLost,
 )
 from ono99tui.game.moves import MOVE_TYPES, Discard, Draw, Move, Play, SwapFour
@@ -122,6 +123,7 @@ __all__ = [
     "State",
     "SwapFour",
     "SwappedFour",
+    "TimedOut",
     "TokenLost",
     "UnknownPreset",
     "acting_seats",

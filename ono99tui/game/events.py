@@ -128,6 +128,16 @@ class Resigned:
 
 
 @dataclass(frozen=True, slots=True)
+class TimedOut:
+    """The table's turn clock ran out for `seat`, `in_a_row` times in a row now: a stand-in
+    plays its turn (the table reports this; the engine never does)."""
+
+    kind: ClassVar[str] = "timed_out"
+    seat: int
+    in_a_row: int
+
+
+@dataclass(frozen=True, slots=True)
 class OutOfRound:
     """Points scoring: `seat` busted and sits out the rest of the round."""
 
@@ -187,6 +197,7 @@ Event = (
     | Busted
     | Eliminated
     | Resigned
+    | TimedOut
     | OutOfRound
     | Discarded
     | TokenLost

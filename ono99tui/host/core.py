@@ -17,8 +17,10 @@ answered with (`ApplicationError` with a code of `TABLE_ERROR_CODES`, `BadPasswo
 before it changes anything.
 
 Peers are opaque ids (netproto's `Peer.id`). Timers are keyed by values: a bot's move by
-`BotTurn(version, seat)`, a dropped player's grace period by `GraceExpiry(seat id)`; a key
-that fires after it was cancelled, or a bot turn for an older view, does nothing.
+`BotTurn(version, seat)`, a dropped player's grace period by `GraceExpiry(seat id)`, the
+turn clock by `TurnTimeout(seat id, serial)` (`ono99tui.host.turn_clock` decides whom it
+times); a key that fires after it was cancelled, or a bot turn for an older view, does
+nothing.
 
 `ono99tui.host.server` runs a core on asyncio; tests/host/ run it on a fake clock.
 """
@@ -48,16 +50,18 @@ from netproto.messages import (
     SetOptions,
     Start,
     TablePhase,
+    TurnClock,
     View,
     Welcome,
 )
 from netproto.names import MAX_NAME_LENGTH, clean_name
 from netproto.sessions import SessionRegistry
-from ono99tui.bots import BOT_NAMES, UnknownBot, make_bot
+from ono99tui.bots import BOT_NAMES, Bot, UnknownBot, make_bot
 from ono99tui.game import (
     MATCH_OVER,
     IllegalMove,
     MalformedMove,
+    TimedOut,
     acting_seats,
     apply,
     legal_moves,
@@ -80,9 +84,17 @@ from ono99tui.host.outputs import (
     SummaryChanged,
     TableSummary,
     TimerKey,
+    TurnTimeout,
 )
 from ono99tui.host.seats import Seat
-from ono99tui.host.settings import TableConfig, rules_from_options
+from ono99tui.host.settings import TableConfig, rules_from_options, turn_seconds_from_options
+from ono99tui.host.turn_clock import (
+    MAX_STAND_IN_MOVES,
+    TimedTurn,
+    seconds_on_return,
+    stand_in_goes_on,
+    waited_seat,
+)
 from ono99tui.host.view_encoding import StateViews
 
 log = logging.getLogger(__name__)
@@ -120,6 +132,8 @@ class TableCore:
         self.config = config
         # The rules of the next match: the host may change them between matches.
         self.rules = config.rules
+        # The turn time of the next match (None: no clock); the host may change it too.
+        self.turn_seconds = config.turn_seconds
         self.seats: list[Seat] = []
         # Each spectator's peer id and the seq of the last view it was sent.
         self.spectators: dict[int, int] = {}
@@ -138,6 +152,12 @@ class TableCore:
         self._version = 0
         # Every timer armed and not yet fired or cancelled, with its deadline.
         self._timers: dict[TimerKey, float] = {}
+        # The turn the clock times now, if any; each arming's serial; the stand-in bot; the
+        # table's own events (a timed-out turn) waiting to go out with the next views.
+        self._timed_turn: TimedTurn | None = None
+        self._clock_serials = itertools.count(1)
+        self._stand_in: Bot | None = None
+        self._table_events: list[dict[str, Any]] = []
         self._last_summary: TableSummary | None = None
         self._results: dict[str, Any] = {}
         self._closed = False
@@ -176,6 +196,7 @@ class TableCore:
             self._seat_abandoned(seat)
         else:
             self._arm(GraceExpiry(seat.id), grace)
+            self._follow_clock()  # its clock stands still while the grace period runs
         self._broadcast_lobby()
         return self._end()
 
@@ -185,6 +206,8 @@ class TableCore:
         if self._timers.pop(key, None) is not None:
             if isinstance(key, BotTurn):
                 self._bot_move(key)
+            elif isinstance(key, TurnTimeout):
+                self._turn_timed_out(key)
             else:
                 seat = next((seat for seat in self.seats if seat.id == key.seat_id), None)
                 if seat is not None:
@@ -331,8 +354,12 @@ class TableCore:
                                  table=self._table_info()))
         log.info("%s resumed seat %d", seat.name, index)
         self._broadcast_lobby()
+        timed = self._follow_clock() if self.phase == PLAYING else False
         if self.state is not None:
             self._send_views((index,), (), ())  # with the events it missed
+        if timed:  # the clock runs again for this seat: everyone else gets its new time
+            others = [other for other in range(len(self.seats)) if other != index]
+            self._send_views(others, list(self.spectators), ())
         if self.phase == PLAYING:
             self._schedule_bots()
 
@@ -373,6 +400,14 @@ class TableCore:
         if move.seat != index:
             raise _error("wrong-seat", f"this connection plays seat {index}")
         self._play(index, move)
+        seat.timeouts = 0
+        if seat.taken_over:  # abandoned for idling, and back: the player plays on
+            seat.taken_over = False
+            log.info("%s is back at seat %d", seat.name, index)
+            self._broadcast_lobby()
+            if self.phase == PLAYING:
+                self._schedule_bots()
+                self._follow_clock()
 
     # --- host actions --------------------------------------------------------------------
 
@@ -406,9 +441,11 @@ class TableCore:
         if self.phase == PLAYING:
             raise _error("match-running")
         try:
-            self.rules = rules_from_options(self.rules, options)
+            rules = rules_from_options(self.rules, options)
+            turn_seconds = turn_seconds_from_options(self.turn_seconds, options)
         except (ValueError, TypeError) as error:
             raise _error("bad-options", str(error)) from None
+        self.rules, self.turn_seconds = rules, turn_seconds
         self._broadcast_lobby()
 
     # --- the match -----------------------------------------------------------------------
@@ -434,6 +471,7 @@ class TableCore:
         for seat in self.seats:
             seat.ready = not seat.human
             seat.resigned = False
+            seat.timeouts = 0
             seat.pending_events.clear()
         log.info("match %d dealt (%s, %d seats)", self.matches_dealt, self.rules.name,
                  len(self.seats))
@@ -452,17 +490,23 @@ class TableCore:
         except MalformedMove as error:
             raise _error("malformed-move", f"{error.code}: {error.reason}") from None
         self._out.append(MovePlayed(move_to_wire(move)))
-        self._publish(events)
+        self._publish(events, moved=index)
 
-    def _publish(self, events: Iterable[Any]) -> None:
-        """Send every seat its new view with the events since its last one."""
+    def _publish(self, events: Iterable[Any], moved: int | None = None) -> None:
+        """Send every seat its new view with the events since its last one (`moved`: the
+        seat whose move led to it, if one did)."""
         state = self.state
         assert state is not None
         self._version += 1
-        wire_events = tuple([event_to_wire(event) for event in events])[-MAX_EVENTS:]
+        wire_events = tuple([event_to_wire(event) for event in events])
+        if self._table_events:
+            wire_events = (*self._table_events, *wire_events)
+            self._table_events.clear()
+        wire_events = wire_events[-MAX_EVENTS:]
         for seat in self.seats:
             if seat.peer is None:  # away: the events wait for its next view
                 seat.queue_events(wire_events)
+        self._follow_clock(moved)
         self._send_views(range(len(self.seats)), list(self.spectators), wire_events)
         if state.phase == MATCH_OVER:
             self._finish_match()
@@ -480,6 +524,7 @@ class TableCore:
         state = self.state
         assert state is not None
         views = StateViews(state)
+        clock = self._clock_for_views()
         out = self._out
         seats = self.seats
         for index in seat_indexes:
@@ -489,12 +534,14 @@ class TableCore:
                 continue
             seat.seq += 1
             seat_events = seat.take_events(events) if seat.pending_events else events
-            out.append(Send(peer, View(seq=seat.seq, view=views.seat(index), events=seat_events)))
+            out.append(Send(peer, View(seq=seat.seq, view=views.seat(index), events=seat_events,
+                                       clock=clock)))
         seqs = self.spectators
         for peer in spectators:
             seq = seqs[peer] + 1
             seqs[peer] = seq
-            out.append(Send(peer, View(seq=seq, view=views.spectator(), events=events)))
+            out.append(Send(peer, View(seq=seq, view=views.spectator(), events=events,
+                                       clock=clock)))
 
     def _finish_match(self) -> None:
         state = self.state
@@ -505,6 +552,7 @@ class TableCore:
                          "winner_names": [self.seats[seat].name for seat in state.winners],
                          "scores": list(state.scores), "tokens": list(state.tokens)}
         self._cancel_bot_turns()
+        self._follow_clock()
         names = ", ".join(self.seats[seat].name for seat in state.winners)
         log.info("match %d over; won by %s", self.matches_dealt, names)
         self._broadcast_lobby()
@@ -553,6 +601,92 @@ class TableCore:
                 del timers[key]
                 self._out.append(CancelTimer(key))
 
+    # --- the turn clock (ono99tui.host.turn_clock) -----------------------------------------
+
+    def _follow_clock(self, moved: int | None = None) -> bool:
+        """Keep the clock on the human seat the table waits for: a new turn (or a move by
+        that seat, `moved`) restarts it, an away player stops it, a bot never has one.
+        True when it was (re)armed now."""
+        state, timed, seconds = self.state, self._timed_turn, self.turn_seconds
+        index = (waited_seat(state) if seconds is not None and state is not None
+                 and self.phase == PLAYING else None)
+        seat = self.seats[index] if index is not None else None
+        if index is None or seat is None or not seat.human or seat.bot_plays:
+            if timed is not None and timed.key is not None:
+                self._cancel(timed.key)
+            self._timed_turn = None
+            return False
+        assert seconds is not None
+        if timed is None or timed.seat_id != seat.id or moved == index:
+            if timed is not None and timed.key is not None:
+                self._cancel(timed.key)
+            timed = self._timed_turn = TimedTurn(seat.id, index, left=seconds)
+        if seat.peer is None:  # away: the grace period runs instead; the clock stands still
+            if timed.key is not None:
+                timed.left = max(0.0, self._timers.get(timed.key, self._now) - self._now)
+                self._cancel(timed.key)
+                timed.key = None
+            return False
+        if timed.key is not None:
+            return False
+        timed.key = TurnTimeout(seat.id, next(self._clock_serials))
+        self._arm(timed.key, seconds_on_return(timed.left, seconds))
+        return True
+
+    def _clock_for_views(self) -> TurnClock | None:
+        """The running clock as views tell it (seconds left from now), if one runs."""
+        timed, seconds = self._timed_turn, self.turn_seconds
+        if timed is None or timed.key is None or seconds is None:
+            return None
+        deadline = self._timers.get(timed.key)
+        if deadline is None:
+            return None
+        return TurnClock(seat=timed.index, seconds=seconds, left=max(0.0, deadline - self._now))
+
+    def _turn_timed_out(self, key: TurnTimeout) -> None:
+        """The clocked seat did not move in time: everyone is told; a stand-in plays the
+        turn, or, after too many in a row, the abandon policy applies."""
+        timed, state = self._timed_turn, self.state
+        if timed is None or timed.key != key or state is None or self.phase != PLAYING:
+            return
+        self._timed_turn = None
+        index = timed.index
+        seat = self.seats[index]
+        seat.timeouts += 1
+        log.info("%s ran out of time (%d in a row)", seat.name, seat.timeouts)
+        self._table_events.append(event_to_wire(TimedOut(index, seat.timeouts)))
+        if seat.timeouts >= self.config.timeouts_to_abandon:
+            log.info("%s idled %d turns in a row: seat %d counts as abandoned", seat.name,
+                     seat.timeouts, index)
+            self._abandon(seat)
+        else:
+            self._stand_in_plays(index)
+        if self._table_events:  # nothing was published (a bot plays on): tell them now
+            self._publish(())
+
+    def _stand_in_plays(self, index: int) -> None:
+        """The table's takeover bot plays the rest of seat `index`'s turn."""
+        if self._stand_in is None:
+            self._stand_in = make_bot(self.config.takeover_bot)
+        state = self.state
+        assert state is not None
+        round_no = state.round_no
+        for _ in range(MAX_STAND_IN_MOVES):
+            state = self.state
+            if state is None or self.phase != PLAYING:
+                return
+            move = self._stand_in.choose(view(state, index), self._bot_rng)
+            try:
+                self._play(index, move)
+            except ApplicationError as error:  # a bot bug must not stall the table
+                log.error("stand-in for seat %d chose a refused move %r: %s", index, move,
+                          error)
+                return
+            state = self.state
+            if (state is None or self.phase != PLAYING
+                    or not stand_in_goes_on(state, index, round_no)):
+                return
+
     # --- seats ---------------------------------------------------------------------------
 
     def _seat_abandoned(self, seat: Seat) -> None:
@@ -560,6 +694,10 @@ class TableCore:
         (the abandon policy), or, between matches, the seat frees."""
         if seat.peer is not None or seat not in self.seats:
             return
+        self._abandon(seat)
+
+    def _abandon(self, seat: Seat) -> None:
+        """The abandon policy for a seat given up on (gone, or idle past the turn clock)."""
         if self.phase == PLAYING and self.config.abandon_policy == "eliminate":
             self._resign(seat)
         elif self.phase == PLAYING:
@@ -569,6 +707,7 @@ class TableCore:
             log.info("a %s bot plays on for %s", self.config.takeover_bot, seat.name)
             self._broadcast_lobby()
             self._schedule_bots()
+            self._follow_clock()
         elif not seat.taken_over:
             self._remove_seat(seat)
 
@@ -647,7 +786,8 @@ class TableCore:
         host_seat = self.seats.index(self.host) if self.host in self.seats else None
         # The rules in force now, not the config's: the host may have changed them.
         options = self.config.public_options() | {"preset": self.rules.name,
-                                                  "rules": rules_to_wire(self.rules)}
+                                                  "rules": rules_to_wire(self.rules),
+                                                  "turn_seconds": self.turn_seconds}
         results = self._results if self.phase == FINISHED else {}
         capacity, watching = self.config.capacity, len(self.spectators)
 

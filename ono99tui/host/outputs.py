@@ -7,8 +7,8 @@ out in the order given: a `Welcome` must leave before the `Lobby` that follows i
 netproto's connection state machine moves on each.
 
 Peers are the opaque ids the adapter gave them (netproto's `Peer.id`). Timers are named by
-keys that are values (`BotTurn`, `GraceExpiry`): arming a key that is armed replaces it,
-and a key that fires after the core stopped caring finds nothing to do.
+keys that are values (`BotTurn`, `GraceExpiry`, `TurnTimeout`): arming a key that is
+armed replaces it, and a key that fires after the core stopped caring finds nothing to do.
 """
 
 from __future__ import annotations
@@ -36,7 +36,16 @@ class GraceExpiry:
     seat_id: int
 
 
-TimerKey = BotTurn | GraceExpiry
+@dataclass(frozen=True, slots=True)
+class TurnTimeout:
+    """Timer key: the human in seat `seat_id` (`Seat.id`) did not move within the turn time.
+    `serial` numbers each arming, so a clock restarted for the same seat is a new key."""
+
+    seat_id: int
+    serial: int
+
+
+TimerKey = BotTurn | GraceExpiry | TurnTimeout
 
 
 # The outputs are NamedTuples, the cheapest immutable values to build: the core builds one

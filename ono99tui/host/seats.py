@@ -26,6 +26,8 @@ class Seat:
     # The seat left the match this match (abandon policy "eliminate"): it can never act
     # again in it; its player may come back and watch from it.
     resigned: bool = False
+    # Turns in a row the turn clock ran out on (a move by the player resets it).
+    timeouts: int = 0
     # Sequence number of the last view sent to this seat (strictly increasing, never reset).
     seq: int = 0
     # Events (wire form) not yet delivered with a view, e.g. while the player is away.

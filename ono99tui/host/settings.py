@@ -1,10 +1,12 @@
-"""The settings of one table: who may sit, which rules, how long a dropped seat is held."""
+"""The settings of one table: who may sit, which rules, how long a dropped seat is held,
+how long a player may take over a move."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+from netproto.messages import MAX_TURN_SECONDS
 from ono99tui.game import MAX_PLAYERS, MIN_PLAYERS, Rules, preset
 from ono99tui.game.codec import rules_to_wire
 
@@ -14,6 +16,11 @@ ABANDON_POLICIES = ("bot", "eliminate")
 DEFAULT_GRACE_SECONDS = 60.0
 # RULES.md §3: with the late-draw penalty a bot next in turn waits this long for a human.
 LATE_DRAW_BOT_WAIT = 2.0
+# The turn clock (ono99tui.host.turn_clock): the shortest turn time, the one a headless
+# table has unless told otherwise, and how many timed-out turns in a row abandon a seat.
+MIN_TURN_SECONDS = 1.0
+DEFAULT_TURN_SECONDS = 60.0
+DEFAULT_TIMEOUTS_TO_ABANDON = 3
 
 
 class TableConfigError(ValueError):
@@ -39,6 +46,11 @@ class TableConfig:
     # Pause before a bot acts, so humans can follow; 0 in tests and benchmarks.
     bot_delay: float = 0.6
     late_draw_bot_wait: float = LATE_DRAW_BOT_WAIT
+    # Seconds a human seat has for each move before a stand-in plays its turn (None: no
+    # clock); the host may change it between matches.
+    turn_seconds: float | None = None
+    # After this many timed-out turns in a row the seat counts as abandoned.
+    timeouts_to_abandon: int = DEFAULT_TIMEOUTS_TO_ABANDON
     seed: int | None = None
 
     def __post_init__(self) -> None:
@@ -48,6 +60,12 @@ class TableConfig:
             raise TableConfigError(f"start-when must be {MIN_PLAYERS} to the number of seats")
         if self.grace_seconds < 0 or self.bot_delay < 0 or self.late_draw_bot_wait < 0:
             raise TableConfigError("times must not be negative")
+        if self.turn_seconds is not None and not (
+                MIN_TURN_SECONDS <= self.turn_seconds <= MAX_TURN_SECONDS):
+            raise TableConfigError(f"the turn time must be {MIN_TURN_SECONDS:g} to "
+                                   f"{MAX_TURN_SECONDS:g} seconds")
+        if self.timeouts_to_abandon < 1:
+            raise TableConfigError("timeouts before a seat is abandoned must be at least 1")
         if self.abandon_policy not in ABANDON_POLICIES:
             raise TableConfigError(f"abandon policy must be one of {', '.join(ABANDON_POLICIES)}")
         if not self.name.strip():
@@ -60,6 +78,8 @@ class TableConfig:
             "rules": rules_to_wire(self.rules),
             "grace_seconds": self.grace_seconds,
             "abandon_policy": self.abandon_policy,
+            "turn_seconds": self.turn_seconds,
+            "timeouts_to_abandon": self.timeouts_to_abandon,
             "password": self.password is not None,
         }
 
@@ -84,3 +104,20 @@ def rules_from_options(current: Rules, options: dict[str, Any]) -> Rules:
         rules = rules.replace(**overrides)
     return rules
 
+
+
+def turn_seconds_from_options(current: float | None, options: dict[str, Any]) -> float | None:
+    """The turn time after a host's `set_options`: {"turn_seconds": S (≥ 1) or nil (off)}.
+
+    Raises ValueError for anything else.
+    """
+    if "turn_seconds" not in options:
+        return current
+    value = options["turn_seconds"]
+    if value is None:
+        return None
+    if (not isinstance(value, int | float) or isinstance(value, bool)
+            or not MIN_TURN_SECONDS <= value <= MAX_TURN_SECONDS):
+        raise ValueError(f"turn_seconds must be nil (no clock) or {MIN_TURN_SECONDS:g} to "
+                         f"{MAX_TURN_SECONDS:g} seconds")
+    return float(value)

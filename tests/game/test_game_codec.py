@@ -28,6 +28,7 @@ from ono99tui.game import (
     Scoring,
     SwapFour,
     SwappedFour,
+    TimedOut,
     apply,
     position,
     preset,
@@ -169,6 +170,7 @@ def test_every_event_kind_round_trips() -> None:
     _state, events = apply(state, SwapFour(0), __import__("random").Random(0))
     seen.setdefault(SwappedFour, events[0])
     seen.setdefault(Reshuffled, Reshuffled(40))
+    seen.setdefault(TimedOut, TimedOut(1, 2))  # the table's, never the engine's
     assert set(seen) == set(EVENT_TYPES)
     for event in seen.values():
         assert event_from_wire(through_msgpack(event_to_wire(event))) == event
