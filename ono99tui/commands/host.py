@@ -46,6 +46,36 @@ def _seconds(text: str) -> float:
     return value
 
 
+# settings.DEFAULT_TURN_SECONDS / MIN_TURN_SECONDS / DEFAULT_TIMEOUTS_TO_ABANDON, spelled
+# out for the same reason.
+HEADLESS_TURN_SECONDS = 60.0
+MIN_TURN_SECONDS = 1.0
+DEFAULT_IDLE_LIMIT = 3
+
+
+def _turn_time(text: str) -> float:
+    """`--turn-time`: seconds (at least 1), or "off" (0: no clock)."""
+    if text.strip().lower() == "off":
+        return 0.0
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value >= MIN_TURN_SECONDS:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"must be at least {MIN_TURN_SECONDS:g} second")
+    return value
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The table's options; every one has a default, so `ono99 host` alone works."""
     parser.add_argument("--headless", action="store_true",
@@ -74,6 +104,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="after the grace period, in a match: a bot plays the seat on "
                              "(bot, the default) or the seat resigns and is out of the match "
                              "(eliminate); the player may come back to watch"),
+    parser.add_argument("--turn-time", type=_turn_time, default=None, metavar="S",
+                        help="seconds a player has for each move before a stand-in bot plays "
+                             "their turn (at least 1, or off; default: off at a table with "
+                             f"the app, {HEADLESS_TURN_SECONDS:g} headless)")
+    parser.add_argument("--idle-limit", type=_at_least_one, default=DEFAULT_IDLE_LIMIT,
+                        metavar="N",
+                        help="after N timed-out turns in a row --on-abandon applies to the seat "
+                             f"(default {DEFAULT_IDLE_LIMIT})")
     parser.add_argument("--bot-delay", type=_seconds, default=0.6, metavar="S",
                         help="pause before a bot moves, so people can follow (0: none)")
     parser.add_argument("--seed", type=int, default=None, help="seed every deal (replays)")
@@ -92,13 +130,17 @@ def table_config_from_args(args: argparse.Namespace, *, headless: bool) -> Table
     start_when = args.start_when
     if start_when is None and headless:
         start_when = args.seats
+    turn_seconds = args.turn_time or None  # "off" is 0
+    if args.turn_time is None and headless:
+        turn_seconds = HEADLESS_TURN_SECONDS
     if not 0 <= args.bots <= args.seats:
         raise ValueError("--bots must be between 0 and --seats")
     return TableConfig(
         name=args.name, rules=checked_rules(args.rules), capacity=args.seats,
         password=args.password, start_when=start_when, grace_seconds=args.grace,
         abandon_policy=args.on_abandon, takeover_bot=checked_bot_kind(args.bot),
-        bot_delay=args.bot_delay, seed=args.seed)
+        bot_delay=args.bot_delay, turn_seconds=turn_seconds,
+        timeouts_to_abandon=args.idle_limit, seed=args.seed)
 
 
 def host_options_from_args(args: argparse.Namespace, *, headless: bool) -> HostOptions:

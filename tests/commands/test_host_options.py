@@ -102,3 +102,30 @@ def test_host_options_check_themselves() -> None:
         HostOptions(table=TableConfig(capacity=2), bots=3)
     with pytest.raises(HostOptionsError):
         HostOptions(port=-1)
+
+
+def test_the_turn_clock_is_on_at_headless_tables_and_off_with_the_app() -> None:
+    assert options_for().table.turn_seconds == 60.0
+    assert options_for("--no-advertise", headless=False).table.turn_seconds is None
+    assert options_for("--turn-time", "1").table.turn_seconds == 1.0
+    assert options_for("--turn-time", "off").table.turn_seconds is None
+    assert options_for("--turn-time", "45", "--no-advertise",
+                       headless=False).table.turn_seconds == 45.0
+    assert options_for().table.timeouts_to_abandon == 3
+    assert options_for("--idle-limit", "5").table.timeouts_to_abandon == 5
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--turn-time", "0.5"], "must be at least 1 second"),
+    (["--turn-time", "soon"], "not a number of seconds: 'soon'"),
+    (["--turn-time", "nan"], "must be at least 1 second"),
+    (["--idle-limit", "0"], "must be at least 1"),
+])
+def test_a_turn_time_under_a_second_or_no_idle_limit_is_refused(
+    arguments: list[str], message: str, capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["host", "--headless", *arguments])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
