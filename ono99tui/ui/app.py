@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -180,6 +181,8 @@ class Ono99App(App[None]):
         self.client: TableClient | None = None
         self.welcome: Welcome | None = None
         self.view_seq = -1
+        # The turn clock of the latest view: (seat, `time.monotonic()` deadline), or None.
+        self.clock_deadline: tuple[int, float] | None = None
         # Counts `connect` calls: messages from an earlier connection's worker are stale.
         self._connection_no = 0
         # The seq of the view a move was sent from, while the table has not answered it
@@ -245,6 +248,7 @@ class Ono99App(App[None]):
         self.client = None
         self.welcome = None
         self.view_seq = -1
+        self.clock_deadline = None
         self._move_sent_at = None
         self._new_match()
         self.view = None
@@ -316,7 +320,11 @@ class Ono99App(App[None]):
                 events = tuple(event_from_wire(event) for event in item.events)
             except ValueError as error:
                 return ServerRefused("bad-view", f"the table sent a view this app cannot read ({error})")
-            return ViewUpdated(item.seq, view, events)
+            clock = item.clock
+            # The table says how many seconds were left when it sent the view: count down
+            # from its arrival on this machine's clock (the two clocks need not agree).
+            deadline = None if clock is None else (clock.seat, time.monotonic() + clock.left)
+            return ViewUpdated(item.seq, view, events, deadline)
         if isinstance(item, Lobby):
             return LobbyUpdated(item)
         if isinstance(item, Welcome):
@@ -355,6 +363,7 @@ class Ono99App(App[None]):
         if message.seq <= self.view_seq:
             return  # a resumed session may repeat the last view
         self.view_seq = message.seq
+        self.clock_deadline = message.clock_deadline
         if self._move_sent_at is not None and message.seq > self._move_sent_at:
             self._move_sent_at = None  # the table has moved on: the player may choose again
         self._record(message.events, message.view)

@@ -47,13 +47,19 @@ class LobbyUpdated(TableMessage):
 
 
 class ViewUpdated(TableMessage):
-    """A new view of the match, with the events that led to it (oldest first)."""
+    """A new view of the match, with the events that led to it (oldest first).
 
-    def __init__(self, seq: int, view: PlayerView, events: tuple[Event, ...]) -> None:
+    `clock_deadline`: when the table's turn clock runs, (the seat it runs for, the moment
+    on this machine's `time.monotonic()` clock its time is up), worked out on arrival.
+    """
+
+    def __init__(self, seq: int, view: PlayerView, events: tuple[Event, ...],
+                 clock_deadline: tuple[int, float] | None = None) -> None:
         super().__init__()
         self.seq = seq
         self.view = view
         self.events = events
+        self.clock_deadline = clock_deadline
 
 
 class ServerRefused(TableMessage):

@@ -9,6 +9,7 @@ screen (see `ono99tui.ui.app`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from netproto.messages import SeatInfo as LobbySeat
@@ -38,6 +39,7 @@ from ono99tui.game import (
     Scoring,
     SwapFour,
     SwappedFour,
+    TimedOut,
     TokenLost,
     refusal_for_view,
 )
@@ -125,8 +127,29 @@ def obligation_line(view: PlayerView, seats: Sequence[LobbySeat]) -> tuple[str, 
     return f"{card}: {verb(seat_name(seat, seats), 'owes', 'owe')} {cards}", False
 
 
-def seat_infos(view: PlayerView, seats: Sequence[LobbySeat]) -> list[SeatInfo]:
-    """One `SeatInfo` per seat, from the view's public facts and the lobby's names/marks."""
+# On their own turn a player is warned when this many seconds or fewer are left.
+CLOCK_WARNING_SECONDS = 10
+
+
+def clock_seconds_left(deadline: tuple[int, float] | None, now: float) -> tuple[int, int] | None:
+    """(seat, whole seconds left, rounded up) of a turn clock due at `deadline` (seat,
+    time), read at `now`; None when no clock runs."""
+    if deadline is None:
+        return None
+    seat, due = deadline
+    return seat, max(0, math.ceil(due - now))
+
+
+def clock_warning(view: PlayerView, clock: tuple[int, int] | None) -> bool:
+    """Is the viewer's own move being timed, with `CLOCK_WARNING_SECONDS` or fewer left?"""
+    return (clock is not None and view.seat is not None and clock[0] == view.seat
+            and view.phase != MATCH_OVER and clock[1] <= CLOCK_WARNING_SECONDS)
+
+
+def seat_infos(view: PlayerView, seats: Sequence[LobbySeat],
+               clock: tuple[int, int] | None = None) -> list[SeatInfo]:
+    """One `SeatInfo` per seat, from the view's public facts and the lobby's names/marks;
+    `clock`: (seat, seconds left) of the turn clock, shown while that seat's human plays."""
     by_seat = {info.seat: info for info in seats}
     scoring = view.rules.scoring
     infos = []
@@ -145,6 +168,9 @@ def seat_infos(view: PlayerView, seats: Sequence[LobbySeat]) -> list[SeatInfo]:
                 owes_two=view.obligation_seat == seat,
                 tokens=view.tokens[seat] if scoring == Scoring.TOKENS else None,
                 score=view.scores[seat] if scoring.counts_points else None,
+                seconds_left=(clock[1] if clock is not None and clock[0] == seat
+                              and view.phase != MATCH_OVER and lobby is not None
+                              and lobby.kind == SeatKind.HUMAN and lobby.connected else None),
             )
         )
     return infos
@@ -264,6 +290,9 @@ def event_line(event: Event, names: Sequence[str], view: PlayerView, glyphs: Gly
             return f"{name(seat)} BUSTED at {total}"
         case Resigned(seat=seat):
             return f"{name(seat)} never came back and resigned"
+        case TimedOut(seat=seat, in_a_row=in_a_row):
+            again = f" ({in_a_row} in a row)" if in_a_row > 1 else ""
+            return f"{name(seat)} ran out of time{again}"
         case Eliminated(seat=seat, hand=hand):
             shown = f" (held {', '.join(c.label(rules) for c in hand)})" if hand else ""
             return f"{verb(name(seat), 'is', 'are')} out of the match{shown}"

@@ -13,6 +13,7 @@ the first frame goes out before it loads, which keeps `ono99 solo` quick to star
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -75,6 +76,8 @@ class TableScreen(Screen[None]):
         # (swap, draw, spectating) as the Footer last showed them.
         self._keys_shown: tuple[bool, bool, bool] | None = None
         self._following = False
+        # The turn clock deadline the player was last warned about (warned once a turn).
+        self._warned_for: tuple[int, float] | None = None
 
     def compose(self) -> ComposeResult:
         yield ConnectionBanner()
@@ -108,6 +111,8 @@ class TableScreen(Screen[None]):
         self.watch(self.app, "view", self._show, init=False)
         self.watch(self.app, "lobby", self._show, init=False)
         self._show()
+        # The turn clock counts down between views (each view says how long is left).
+        self.set_interval(0.5, self._show_seats)
 
     # --- attributes down ----------------------------------------------------------------
 
@@ -137,12 +142,10 @@ class TableScreen(Screen[None]):
             near_limit,
             obligation_line,
             prompt,
-            seat_infos,
         )
 
         seats = self._seats()
-        lobby: Lobby | None = getattr(self.app, "lobby", None)
-        self.query_one(SeatList).show(seat_infos(view, seats), lobby.spectators if lobby else 0)
+        self._show_seats()
         obligation, mine = obligation_line(view, seats)
         self.query_one(TotalPanel).show(
             total=view.total,
@@ -171,6 +174,24 @@ class TableScreen(Screen[None]):
             self._keys_shown = keys
             self._swap_open, self._draw_open, _ = keys
             self.refresh_bindings()
+
+    def _show_seats(self) -> None:
+        """The seat lines, with the seconds the turn clock has left; on the player's own
+        turn, a warning once few are left."""
+        view = self.current_view
+        if view is None or not self._following or not self.is_attached:
+            return
+        from ono99tui.ui.present import clock_seconds_left, clock_warning, seat_infos
+
+        deadline = self.app.clock_deadline
+        clock = clock_seconds_left(deadline, time.monotonic())
+        lobby: Lobby | None = getattr(self.app, "lobby", None)
+        self.query_one(SeatList).show(seat_infos(view, self._seats(), clock),
+                                      lobby.spectators if lobby else 0)
+        if clock is not None and clock_warning(view, clock) and deadline != self._warned_for:
+            self._warned_for = deadline
+            self.notify(f"{clock[1]} seconds left: play, or a stand-in plays for you.",
+                        title="Your turn", severity="warning", timeout=5)
 
     def _follow_turn(self, view: PlayerView, act: bool, hand: HandView) -> None:
         """When the viewer's turn starts, put the focus on the first card they may play."""

@@ -37,10 +37,12 @@ class SeatInfo:
     owes_two: bool = False
     tokens: int | None = None
     score: int | None = None
+    # The turn clock's seconds left for this seat (None: no clock runs for it).
+    seconds_left: int | None = None
 
     def marks(self, glyphs: Glyphs) -> str:
         """The status marks after the name, in the given glyph set."""
-        parts: list[str] = []
+        parts: list[str] = [] if self.seconds_left is None else [f"{self.seconds_left}s"]
         if self.is_bot:
             parts.append(glyphs.bot)
         if not self.connected:
