@@ -13,6 +13,7 @@ from ono99tui.game import (
     ObligationPassed,
     Played,
     Resigned,
+    TimedOut,
     TokenLost,
     position,
     preset,
@@ -21,6 +22,8 @@ from ono99tui.game import (
 from ono99tui.ui.glyphs import ASCII, UNICODE, detect_ascii
 from ono99tui.ui.present import (
     card_slots,
+    clock_seconds_left,
+    clock_warning,
     event_line,
     face_for,
     limit_text,
@@ -110,6 +113,23 @@ def test_seat_infos_show_tokens_or_scores_by_scoring() -> None:
     assert [(s.tokens, s.score, s.is_you) for s in scores] == [(None, 12, False), (None, 40, False), (None, 7, True)]
 
 
+def test_the_turn_clock_shows_on_a_present_human_seat_and_warns_its_own_player() -> None:
+    hands = [[C.TWO] * 4, [C.THREE] * 4, [C.FOUR] * 4]
+    state = position(preset("2022"), hands)
+    assert clock_seconds_left((1, 100.0), 87.2) == (1, 13)
+    assert clock_seconds_left((1, 100.0), 130.0) == (1, 0)  # due: 0 until the table acts
+    assert clock_seconds_left(None, 5.0) is None
+    shown = seat_infos(view(state, 0), SEATS, (1, 13))
+    assert [s.seconds_left for s in shown] == [None, 13, None]
+    assert shown[1].marks(UNICODE) == "13s"
+    # A seat a bot plays, or whose player is away, shows no clock (the table stops it).
+    for lobby in (lobby_for(3, bots=(1,)), lobby_for(3, away=(1,))):
+        assert [s.seconds_left for s in seat_infos(view(state, 0), lobby.seats, (1, 13))] == [
+            None, None, None]
+    assert clock_warning(view(state, 1), (1, 10)) and not clock_warning(view(state, 1), (1, 11))
+    assert not clock_warning(view(state, 0), (1, 3))  # someone else's clock
+
+
 def test_log_lines_name_everyone() -> None:
     state = position(preset("2022"), [[C.TWO] * 4, [C.THREE] * 4, [C.FOUR] * 4], total=50)
     seen_by = view(state, 0)
@@ -123,6 +143,8 @@ def test_log_lines_name_everyone() -> None:
     assert line(Eliminated(2, (C.ONO99, C.SEVEN))) == "cy is out of the match (held ONO 99, 7)"
     assert line(TokenLost(1, 2)) == "bob lost a token (2 left)"
     assert line(Resigned(1)) == "bob never came back and resigned"
+    assert line(TimedOut(1, 1)) == "bob ran out of time"
+    assert line(TimedOut(2, 3)) == "cy ran out of time (3 in a row)"
     assert line(MatchEnded((0,))) == "Match over: ana won"
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from table_helpers import (
     LocalMatch,
@@ -29,6 +31,7 @@ from ono99tui.game import (
     position,
     preset,
 )
+from ono99tui.ui.messages import LobbyUpdated, ViewUpdated
 from ono99tui.ui.screens.confirm_quit import ConfirmQuitScreen
 from ono99tui.ui.screens.help import HelpScreen
 from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen
@@ -165,6 +168,36 @@ async def test_seats_show_turn_bots_absent_spectators_and_eliminations() -> None
         assert any(f"{('You are' if out == 0 else ['ana', 'bob', 'cy', 'dee'][out] + ' is')} out of the match" in n
                    for n in notices)
         assert any("is out of the match" in line for line in app.log_lines)
+
+
+async def test_the_turn_clock_counts_down_on_the_seat_to_play_and_warns_at_ten_seconds() -> None:
+    match = LocalMatch(preset("2022"), 3, seed=9)
+    me = match.me = match.state.turn
+    app = RecordingApp()
+    notices = record_notices(app)
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.post_message(LobbyUpdated(lobby_for(3, you=me)))
+        # The table said 12.6 s were left when it sent the view.
+        app.post_message(ViewUpdated(1, match.view(), match.pending,
+                                     (me, time.monotonic() + 12.6)))
+        await wait_until(pilot, lambda: app.view is not None and app._table_screen() is not None)
+
+        def line(seat: int) -> str:
+            return str(app.screen.query(SeatLine)[seat].render().plain)
+
+        await wait_until(pilot, lambda: line(me).rstrip().endswith(" 13s"))
+        assert all(not line(seat).rstrip().endswith("s") for seat in range(3) if seat != me)
+        # No new view: the app counts down by itself.
+        await wait_until(pilot, lambda: line(me).rstrip().endswith(" 12s"))
+        assert not [n for n in notices if "seconds left" in n]
+        # At ten seconds or fewer on the player's own turn: one warning, not one per tick.
+        app.post_message(ViewUpdated(2, match.view(), (), (me, time.monotonic() + 10.4)))
+        await wait_until(pilot, lambda: any("seconds left" in n for n in notices))
+        await wait_until(pilot, lambda: line(me).rstrip().endswith(" 10s"))
+        assert len([n for n in notices if "seconds left" in n]) == 1
+        # A view without a clock (the turn moved to a bot, say): no seconds on any seat.
+        app.post_message(ViewUpdated(3, match.view(), ()))
+        await wait_until(pilot, lambda: not line(me).rstrip().endswith("s"))
 
 
 async def test_total_direction_limit_and_log() -> None:
