@@ -530,6 +530,8 @@ class Ono99App(App[None]):
             options["preset"] = message.preset
         if message.rules is not None:
             options["rules"] = message.rules
+        if message.table is not None:
+            options.update(message.table)
         await self._send(lambda client: client.set_options(**options), f"Could not {message.what}")
 
     def can_leave_table(self, room: Screen[Any]) -> bool:

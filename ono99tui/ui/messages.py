@@ -148,11 +148,14 @@ class OptionsChangeRequested(Message):
     """
 
     def __init__(self, what: str, *, preset: str | None = None,
-                 rules: dict[str, object] | None = None) -> None:
+                 rules: dict[str, object] | None = None,
+                 table: dict[str, object] | None = None) -> None:
         super().__init__()
         self.what = what
         self.preset = preset
         self.rules = rules
+        # Table options beside the rules, e.g. {"turn_seconds": 60} (None: no clock).
+        self.table = table
 
 
 class LeaveRequested(Message):

@@ -3,6 +3,7 @@ player's read-only view of the same table."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from textual.widgets import Checkbox, DataTable, Input, Select, Static
@@ -60,6 +61,21 @@ async def test_host_adds_and_removes_bots_changes_rules_and_starts(tmp_path: Pat
             target.value = "150"
             await pilot.press("enter")
             await wait_until(pilot, lambda: rules(app)["target"] == 150, what="the target")
+            turn_time = screen.query_one("#opt-turn_seconds", Input)
+            assert turn_time.value == "" and app.lobby.options["turn_seconds"] is None
+            turn_time.focus()
+            turn_time.value = "45"
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: app.lobby.options["turn_seconds"] == 45.0,
+                             what="the turn time")
+            turn_time.value = ""  # empty: no clock
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: app.lobby.options["turn_seconds"] is None,
+                             what="no turn clock")
+            turn_time.value = "20"
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: app.lobby.options["turn_seconds"] == 20.0,
+                             what="the turn time again")
             late_draw = screen.query_one("#opt-late_draw_penalty", Checkbox)
             late_draw.focus()
             await pilot.press("space")
@@ -73,6 +89,11 @@ async def test_host_adds_and_removes_bots_changes_rules_and_starts(tmp_path: Pat
             await pilot.press("b", "s")
             await wait_until(pilot, lambda: app.view is not None, what="the deal")
             assert app.view.rules.scoring == "points-lowest" and app.view.rules.target == 150
+            await wait_until(pilot, lambda: app.clock_deadline is not None
+                             or app.view.turn != app.view.seat, what="the clock or the bot")
+            if app.view.turn == app.view.seat:  # the host's own turn is timed: 20 s
+                seat, due = app.clock_deadline
+                assert seat == app.view.seat and 0 < due - time.monotonic() <= 20.0
 
 
 async def test_players_see_the_room_read_only_and_say_ready(tmp_path: Path) -> None:

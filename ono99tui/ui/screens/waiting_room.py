@@ -171,6 +171,11 @@ class WaitingRoomScreen(Screen[None]):
             yield Label("Tokens", classes="option-label")
             yield Input(type="integer", id="opt-tokens", compact=True, max_length=3)
         with Horizontal(classes="option-row"):
+            # Seconds for each move before a stand-in plays the turn; empty: no clock.
+            yield Label("Turn time s", classes="option-label")
+            yield Input(type="integer", id="opt-turn_seconds", compact=True, max_length=5,
+                        placeholder="off")
+        with Horizontal(classes="option-row"):
             yield Label("ONO 99 card", classes="option-label")
             yield Select([(ONO99_WORDS[mode].label, mode) for mode in ONO99_MODES],
                          allow_blank=False, id="opt-ono99_card", compact=True)
@@ -258,6 +263,7 @@ class WaitingRoomScreen(Screen[None]):
         self.query_one("#rules-summary", Static).update(Text(rules_summary(rules)))
         if rules is not None:
             self._show_options(rules)
+        self._show_turn_time(lobby.options.get("turn_seconds"))
         self._set_editable(self.is_host)
         self.set_status(self._status_line(lobby))
         self.refresh_bindings()
@@ -297,6 +303,13 @@ class WaitingRoomScreen(Screen[None]):
             if box.value != value:
                 with box.prevent(Checkbox.Changed):
                     box.value = value
+
+    def _show_turn_time(self, seconds: object) -> None:
+        field = self.query_one("#opt-turn_seconds", Input)
+        shown = f"{seconds:g}" if isinstance(seconds, int | float) and seconds else ""
+        if not field.has_focus and field.value != shown:
+            with field.prevent(Input.Changed):
+                field.value = shown
 
     def _set_editable(self, editable: bool) -> None:
         for widget in self.query("#rules-panel Select, #rules-panel Input, #rules-panel Checkbox"):
@@ -417,6 +430,22 @@ class WaitingRoomScreen(Screen[None]):
             return
         if value != current:
             self._set_rule(option, value)
+
+    @on(Input.Submitted, "#opt-turn_seconds")
+    @on(Input.Blurred, "#opt-turn_seconds")
+    def _turn_time_entered(self, event: Input.Submitted | Input.Blurred) -> None:
+        if not self.is_host or self.lobby is None:
+            return
+        text = event.input.value.strip()
+        try:
+            seconds = int(text) if text else 0
+        except ValueError:
+            self.set_status("turn time: type whole seconds, or leave it empty for no clock")
+            return
+        wanted = float(seconds) if seconds > 0 else None  # 0 or empty: no clock
+        if wanted != self.lobby.options.get("turn_seconds"):
+            self.post_message(OptionsChangeRequested(
+                "change the turn time", table={"turn_seconds": wanted}))
 
     def _set_rule(self, option: str, value: object) -> None:
         self.post_message(OptionsChangeRequested(f"change {option}", rules={option: value}))
