@@ -172,7 +172,7 @@ class WaitingRoomScreen(Screen[None]):
             yield Input(type="integer", id="opt-tokens", compact=True, max_length=3)
         with Horizontal(classes="option-row"):
             # Seconds for each move before a stand-in plays the turn; empty: no clock.
-            yield Label("Turn time s", classes="option-label")
+            yield Label("Turn secs", classes="option-label")
             yield Input(type="integer", id="opt-turn_seconds", compact=True, max_length=5,
                         placeholder="off")
         with Horizontal(classes="option-row"):
