@@ -14,10 +14,10 @@ from core_clock_helpers import ClockedTable, config
 
 from netproto.errors import ApplicationError
 from netproto.messages import SetOptions, Start, TurnClock
-from ono99tui.game import Draw, Play, legal_moves, preset
+from ono99tui.game import Card, Draw, Play, legal_moves, position, preset
 from ono99tui.host.core import FINISHED, PLAYING
 from ono99tui.host.outputs import BotTurn, GraceExpiry, TurnTimeout
-from ono99tui.host.turn_clock import RESUME_FLOOR_SECONDS
+from ono99tui.host.turn_clock import RESUME_FLOOR_SECONDS, stand_in_goes_on, waited_seat
 
 ANN, BOB = 1, 2  # the peer ids of `clocked_table`'s players
 
@@ -285,6 +285,20 @@ def test_a_late_draw_owed_by_the_last_player_is_not_clocked() -> None:
     table.play(peer, draw)
     ((_, deadline),) = clocks(table).items()
     assert deadline == pytest.approx(30.0)
+
+
+def test_what_counts_as_the_rest_of_a_turn() -> None:
+    rules = preset("2022").replace(late_draw_penalty=True)
+    hands = [[Card.TWO] * 4, [Card.THREE] * 4, [Card.FOUR] * 4]
+    # Seat 1 still owes the second card of a Play 2: its turn goes on.
+    owing = position(rules, hands, turn=1, owed=1, obligated=True, round_no=2)
+    assert waited_seat(owing) == 1 and stand_in_goes_on(owing, 1, 2)
+    # A new round was dealt meanwhile: even if seat 1 starts it, that is a new turn.
+    assert not stand_in_goes_on(owing, 1, 1)
+    # Seat 1 owes its late draw while seat 2 plays: the stand-in draws; seat 2 is waited for.
+    drawing = position(rules, hands, turn=2, pending_draw=1)
+    assert waited_seat(drawing) == 2 and stand_in_goes_on(drawing, 1, 1)
+    assert not stand_in_goes_on(drawing, 0, 1)
 
 
 # --- away, back, taken over, bots, the end ----------------------------------------------------
