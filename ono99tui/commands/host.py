@@ -107,7 +107,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--turn-time", type=_turn_time, default=None, metavar="S",
                         help="seconds a player has for each move before a stand-in bot plays "
                              "their turn (at least 1, or off; default: off at a table with "
-                             f"the app, {HEADLESS_TURN_SECONDS:g} headless)")
+                             f"the app, {HEADLESS_TURN_SECONDS:g} s headless)")
     parser.add_argument("--idle-limit", type=_at_least_one, default=DEFAULT_IDLE_LIMIT,
                         metavar="N",
                         help="after N timed-out turns in a row --on-abandon applies to the seat "
