@@ -53,16 +53,17 @@ def face_for(card: Card, rules: Rules) -> CardFace:
     title = card.label(rules)
     if card.is_number:
         kind = "ten" if card is Card.TEN else "number"
-        return CardFace(kind, str(int(card)), title, f"+{int(card)}")
+        return CardFace(kind, str(int(card)), title, f"+{int(card)}", str(int(card)))
     if card is Card.MINUS_TEN:
-        return CardFace("minus-ten", "-10", title, "-10" if rules.negative_totals else "-10, min 0")
+        return CardFace("minus-ten", "-10", title, "-10" if rules.negative_totals else "-10, min 0", "-10")
     if card is Card.REVERSE:
-        return CardFace("reverse", "", title, "turn back")
+        return CardFace("reverse", "", title, "turn back", "Reverse")
     if card is Card.PLAY2:
-        return CardFace("play-two", "x2", title, "next plays 2")
+        return CardFace("play-two", "x2", title, "next plays 2", title.split()[0])
     if card is Card.HOLD:
-        return CardFace("hold", "", title, "total +0")
-    return CardFace("ono99", "99", title, _ONO99_EFFECT.get(rules.ono99_card, rules.ono99_card))
+        return CardFace("hold", "", title, "total +0", "Hold")
+    word = {"dead": "dead 99", "tens": "99", "set99": "sets 99"}.get(rules.ono99_card, "99")
+    return CardFace("ono99", "99", title, _ONO99_EFFECT.get(rules.ono99_card, rules.ono99_card), word)
 
 
 def seat_name(seat: int, seats: Sequence[LobbySeat]) -> str:
@@ -84,8 +85,18 @@ def obligation_card_name(view: PlayerView) -> str:
 
 
 def limit_text(view: PlayerView) -> str:
-    """The limit in words: the highest total a play may reach."""
-    return f"limit: max {view.bust_at - 1}"
+    """The limit in words: the highest total a play may reach ("you may go up to 98"), and
+    whether it may go below 0 (1980's -10 has no floor)."""
+    who = "players" if view.seat is None else "you"
+    below = ", and below 0" if view.rules.negative_totals else ""
+    return f"{who} may go up to {view.bust_at - 1}{below}"
+
+
+def last_card_text(view: PlayerView) -> str:
+    """The card on top of the discard pile: the last one played this round."""
+    if view.discard_top is None:
+        return "no card played yet"
+    return f"last card: {view.discard_top.label(view.rules)}"
 
 
 def near_limit(view: PlayerView) -> bool:

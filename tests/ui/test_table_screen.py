@@ -178,7 +178,7 @@ async def test_total_direction_limit_and_log() -> None:
         total = match.state.total
         panel = app.screen.query_one(TotalPanel)
         assert panel.query_one("#total-big").value == str(total)
-        assert str(panel.query_one("#limit").content) == "limit: max 98"
+        assert str(panel.query_one("#limit").content) == "you may go up to 98"
         direction = panel.query_one("#direction").render().plain
         assert direction == ("↻ clockwise" if match.state.direction > 0 else "↺ counter-clockwise")
         played = [line for line in app.log_lines if " played " in line]

@@ -64,3 +64,24 @@ def test_match_end(snap_compare) -> None:
         pilot.app.clear_notifications()  # the elimination toasts have timers
 
     assert snap_compare(RecordingApp(), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_total_at_zero_with_its_label_80x24(snap_compare) -> None:
+    """A new round: the total reads "Total" over a large 0 (not an empty box), the limit in
+    words, and no card played yet."""
+    match = LocalMatch(preset("2022"), 3, seed=5)  # seat 0 starts this deal
+    assert match.state.turn == 0 and match.state.total == 0
+    assert snap_compare(RecordingApp(), terminal_size=(80, 24),
+                        run_before=feed(match, bots=(1, 2)))
+
+
+def test_table_40x12(snap_compare) -> None:
+    """The smallest planned size: one-line cards keep a word, the total its label."""
+    assert snap_compare(RecordingApp(), terminal_size=(40, 12),
+                        run_before=feed(mid_match(), bots=(1, 2, 3)))
+
+
+def test_table_200x60(snap_compare) -> None:
+    """A big terminal: the total grows, the seats and the log widen."""
+    assert snap_compare(RecordingApp(), terminal_size=(200, 60),
+                        run_before=feed(mid_match(), bots=(1, 2, 3)))
