@@ -397,3 +397,22 @@ async def test_updates_after_the_table_screen_closed_are_harmless(built: bool) -
         await pilot.pause()
         assert app.is_running and app._exception is None
         assert app.screen is not closed and isinstance(app.screen, TableScreen)
+
+
+async def test_an_emoji_name_keeps_the_card_count_on_its_seat_row() -> None:
+    """Names are cut by terminal cells: "🎲" takes two cells, and counting it as one
+    character pushed the card count and the marks off the row."""
+    from dataclasses import replace
+
+    from rich.cells import cell_len
+
+    lobby = lobby_for(2, bots=(1,))
+    emoji = replace(lobby.seats[1], name="🎲🎲🎲🎲🎲🎲Zoë🎲🎲🎲🎲🎲🎲")
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, example_2(), replace(lobby, seats=(lobby.seats[0], emoji)))
+        line = app.screen.query(SeatLine)[1]
+        text = line.render().plain
+        assert cell_len(text) <= line.content_size.width
+        assert text.endswith("4c ⚙")
+        assert "4c ⚙" in screen_text(app)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rich.cells import cell_len, set_cell_size
 from textual.app import ComposeResult
 from textual.content import Content
 from textual.reactive import reactive
@@ -92,12 +93,14 @@ class SeatLine(Widget):
         width = max(self.content_size.width, 10)
         left = f"{turn} {name}"
         right = " ".join(part for part in (f"{info.cards}c", standing, info.marks(glyphs)) if part)
-        room = width - len(right) - 1
+        # Measured in terminal cells, not characters: an emoji or CJK name takes two cells
+        # a character, and counting characters pushed the card count off the row.
+        room = width - cell_len(right) - 1
         if room < 4:
-            return Content(f"{left[:width]}")
-        if len(left) > room:
-            left = left[: room - 1] + "~"
-        return Content(left.ljust(room) + " " + right)
+            return Content(set_cell_size(left, width).rstrip())
+        if cell_len(left) > room:
+            left = set_cell_size(left, room - 1) + "~"
+        return Content(set_cell_size(left, room) + " " + right)
 
 
 class SeatList(Widget):
