@@ -63,6 +63,7 @@ if TYPE_CHECKING:  # loaded after the first frame (see `_start`)
     from netproto.client import TableClient
     from netproto.messages import Lobby, Welcome
     from ono99tui.game import Event, PlayerView, RoundEnded
+    from ono99tui.ui.turn_alert import TurnAlert
 
 ClientFactory = Callable[[], Awaitable["TableClient"]]
 # Where the table runs, which decides what quitting does: "solo" (this process runs a table
@@ -147,6 +148,9 @@ class Ono99App(App[None]):
         self.round_results: list[RoundEnded] = []
         # Seats in the order they left the match, for the standings.
         self.out_order: list[int] = []
+        # The bell and title on the player's turn (built on the first view: ui/turn_alert.py).
+        self.turn_alert: TurnAlert | None = None
+        self.terminal_title = ""
         self.set_reactive(
             Ono99App.glyphs, glyphs_for(detect_ascii() if ascii_glyphs is None else ascii_glyphs)
         )
@@ -299,10 +303,12 @@ class Ono99App(App[None]):
         self.view_seq = message.seq
         if self._move_sent_at is not None and message.seq > self._move_sent_at:
             self._move_sent_at = None  # the table has moved on: the player may choose again
+        before = self.view
         self._record(message.events, message.view)
         self.view = message.view
         self._show_table()
         self._announce(message.events, message.view)
+        self._alert_turn(before, message.view)
 
     def on_server_refused(self, message: ServerRefused) -> None:
         if self._is_stale(message):
@@ -430,6 +436,42 @@ class Ono99App(App[None]):
                 self.pop_screen()
             self.push_screen(RoundEndScreen(self.round_results[-1]))
 
+    def _alert_turn(self, before: PlayerView | None, view: PlayerView) -> None:
+        """Ring the bell when the player's turn comes, and say so in the terminal's title."""
+        if self.turn_alert is None:
+            from ono99tui.ui.turn_alert import TurnAlert
+
+            self.turn_alert = TurnAlert()
+        ring, title = self.turn_alert.follow(before, view)
+        if ring:
+            self.bell()
+        if title is not None:
+            self.set_terminal_title(title)
+
+    def set_terminal_title(self, title: str) -> None:
+        """Set the terminal window's title (an OSC 2 sequence; nothing when headless)."""
+        self.terminal_title = title
+        if not self.is_headless and self._driver is not None:
+            self._driver.write(f"\x1b]2;{title}\x07")
+
+    def action_toggle_turn_alert(self) -> None:
+        """Switch the turn alert (bell and title) on or off, and remember it."""
+        from ono99tui.config import ConfigError
+        from ono99tui.ui.turn_alert import TITLE_IDLE, TurnAlert
+
+        alert = self.turn_alert = self.turn_alert or TurnAlert()
+        enabled = not alert.enabled
+        try:
+            alert.set_enabled(enabled)
+        except ConfigError as error:
+            self.notify(f"{error}: for this session only.", title="Not remembered", severity="warning")
+        if not enabled:
+            if alert.title not in (None, TITLE_IDLE):
+                self.set_terminal_title(TITLE_IDLE)  # no "your turn" left behind
+            alert.title = None
+        self.notify("Turn alert on: a bell and the title on your turn." if enabled
+                    else "Turn alert off: no bell on your turn.", timeout=3)
+
     def _table_screen(self) -> Any:
         from ono99tui.ui.screens.table import TableScreen
 
@@ -553,3 +595,7 @@ class Ono99App(App[None]):
             "ASCII glyphs", "Switch between Unicode and plain ASCII characters", self.action_toggle_ascii
         )
         yield SystemCommand("Rules", "The rules of this table's preset and options", self.action_rules)
+        yield SystemCommand(
+            "Turn alert", "Ring the bell and set the title on your turn (on/off, remembered)",
+            self.action_toggle_turn_alert,
+        )
