@@ -29,6 +29,7 @@ from ono99tui.game import (
     position,
     preset,
 )
+from ono99tui.ui.screens.bust import BustScreen
 from ono99tui.ui.screens.confirm_quit import ConfirmQuitScreen
 from ono99tui.ui.screens.help import HelpScreen
 from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen
@@ -117,6 +118,8 @@ async def test_points_buster_chooses_a_discard() -> None:
     app = RecordingApp()
     async with app.run_test(size=(80, 24)) as pilot:
         await open_local(app, pilot, match, lobby_for(3))
+        await wait_until(pilot, lambda: isinstance(app.screen, BustScreen))
+        await pilot.press("space")  # the bust banner is held until a key (tests/ui/test_busts.py)
         prompt = str(app.screen.query_one("#prompt").content)
         assert prompt.startswith("You busted: choose a card to discard")
         index = first_playable(app)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, wait_until
 
 from ono99tui.game import MATCH_OVER, Card, position, preset
+from ono99tui.ui.screens.bust import BustScreen
 from ono99tui.ui.screens.results import MatchEndScreen
 
 
@@ -85,3 +86,20 @@ def test_table_200x60(snap_compare) -> None:
     """A big terminal: the total grows, the seats and the log widen."""
     assert snap_compare(RecordingApp(), terminal_size=(200, 60),
                         run_before=feed(mid_match(), bots=(1, 2, 3)))
+
+
+def test_your_bust_banner_80x24(snap_compare) -> None:
+    """cy plays 2 onto 90; ana holds {ONO 99, 7, 9, 10} at 92 and busts without pressing a
+    key: the banner says so, with her hand, until she presses one."""
+    state = position(preset("2022"), [[Card.ONO99, Card.SEVEN, Card.NINE, Card.TEN],
+                                      [Card.THREE] * 4, [Card.TWO] * 4], total=90, turn=2)
+    match = LocalMatch.at(state)
+
+    async def run_before(pilot) -> None:
+        await feed(match, bots=(1, 2))(pilot)
+        match.step()
+        await match.show(pilot.app, pilot)
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, BustScreen))
+        pilot.app.clear_notifications()  # the elimination toast has a timer
+
+    assert snap_compare(RecordingApp(), terminal_size=(80, 24), run_before=run_before)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from textual.app import ComposeResult
@@ -38,23 +38,43 @@ def round_table(view: PlayerView, names: Sequence[str], result: RoundEnded) -> s
     scoring = view.rules.scoring
     if scoring == "tokens":
         header = ("Player", "Tokens")
-        rows = [(names[s], str(result.tokens[s])) for s in range(len(names))]
+        rows = [(names[s], token_cell(result.tokens[s], view.eliminated[s])) for s in range(len(names))]
     else:
         header = ("Player", "Round", "Score")
         rows = [(names[s], str(result.points[s]), str(result.scores[s])) for s in range(len(names))]
     return _table(header, rows)
 
 
-def rounds_table(view: PlayerView, names: Sequence[str], results: Sequence[RoundEnded]) -> str:
-    """One row per finished round: points scored (points modes) or tokens left (tokens)."""
+def token_cell(tokens: int, eliminated: bool) -> str:
+    """Tokens left as the results show them: 0 is not the same as out of the match (a seat
+    with 0 tokens plays on, and is out at its next bust)."""
+    if eliminated:
+        return "out"
+    return "0 (last life)" if tokens == 0 else str(tokens)
+
+
+def rounds_table(view: PlayerView, names: Sequence[str], results: Sequence[RoundEnded],
+                 eliminated: Mapping[int, Sequence[bool]] | None = None) -> str:
+    """One row per finished round: points scored (points modes) or tokens left (tokens),
+    "out" for a seat out of the match by the end of that round (from `eliminated`, the
+    flags per round number)."""
     if not results:
         return ""
     tokens = view.rules.scoring == "tokens"
     header = ("Round", *names)
-    rows = [
-        (str(result.round_no), *(str(v) for v in (result.tokens if tokens else result.points)))
-        for result in results
-    ]
+    if tokens:
+        flags = eliminated or {}
+
+        def cell(round_no: int, seat: int, left: int) -> str:
+            out = flags.get(round_no, ())
+            return "out" if seat < len(out) and out[seat] else str(left)
+
+        rows = [
+            (str(result.round_no), *(cell(result.round_no, seat, left) for seat, left in enumerate(result.tokens)))
+            for result in results
+        ]
+    else:
+        rows = [(str(result.round_no), *(str(v) for v in result.points)) for result in results]
     if not tokens:
         rows.append(("Total", *(str(score) for score in results[-1].scores)))
     return _table(header, rows)
@@ -85,6 +105,9 @@ class RoundEndScreen(ModalScreen[None]):
         view: PlayerView | None = getattr(self.app, "view", None)
         with Vertical(classes="results"):
             yield Static(f"Round {self.result.round_no} is over", classes="results-title")
+            busts = getattr(self.app, "round_busts", {}).get(self.result.round_no, ())
+            if busts:
+                yield Static("\n".join(busts), id="round-busts", classes="results-table", markup=False)
             if view is not None:
                 yield Static(round_table(view, _names(self.app, view), self.result), classes="results-table")
             yield Button("Continue (Enter)", variant="primary", id="continue")
@@ -116,7 +139,8 @@ class MatchEndScreen(ModalScreen[None]):
                 order = standings(view, getattr(self.app, "out_order", ()))
                 lines = [f"{place}. {names[seat]}" for place, seat in enumerate(order, start=1)]
                 yield Static("\n".join(lines), id="standings", classes="results-table")
-                rounds = rounds_table(view, names, getattr(self.app, "round_results", ()))
+                rounds = rounds_table(view, names, getattr(self.app, "round_results", ()),
+                                      getattr(self.app, "round_eliminated", None))
                 if rounds:
                     with VerticalScroll(id="rounds"):
                         yield Static(rounds, classes="results-table")

@@ -38,6 +38,9 @@ class SeatInfo:
     owes_two: bool = False
     tokens: int | None = None
     score: int | None = None
+    # Tokens each seat started with: spent ones are drawn hollow, so 0 reads "all spent",
+    # not "nothing to show".
+    tokens_at_start: int = 0
 
     def marks(self, glyphs: Glyphs) -> str:
         """The status marks after the name, in the given glyph set."""
@@ -87,7 +90,13 @@ class SeatLine(Widget):
         name = info.name + (" (you)" if info.is_you else "")
         standing = ""
         if info.tokens is not None:
-            standing = glyphs.token * info.tokens if info.tokens <= 5 else f"{info.tokens}{glyphs.token}"
+            start = max(info.tokens_at_start, info.tokens)
+            if info.eliminated:
+                standing = ""  # the "out" mark says it
+            elif start <= 5:
+                standing = glyphs.token * info.tokens + glyphs.spent_token * (start - info.tokens)
+            else:
+                standing = f"{info.tokens}{glyphs.token}"
         elif info.score is not None:
             standing = f"{info.score}pt"
         width = max(self.content_size.width, 10)
