@@ -336,6 +336,8 @@ async def test_spectator_view_has_no_hand_and_says_watching() -> None:
         assert app.screen.check_action("choose", (0,)) is False
         await pilot.pause()
         assert "1-4" not in screen_text(app).splitlines()[-1]  # the Footer offers no play
+        assert "Swap" not in screen_text(app).splitlines()[-1]  # ... nor a swap
+        assert app.screen.check_action("swap", ()) is False
         assert app.in_game() is False
         assert not any(line.info.is_you for line in app.screen.query(SeatLine))
 

@@ -204,8 +204,8 @@ class TableScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         view = self.current_view
-        if action in ("choose", "move_focus") and view is not None and view.seat is None:
-            return False  # a spectator holds no cards
+        if action in ("choose", "move_focus", "swap", "draw") and view is not None and view.seat is None:
+            return False  # a spectator holds no cards: no play, swap or draw keys shown
         if action == "swap":
             if view is None or not view.rules.four_ono99_swap:
                 return False
