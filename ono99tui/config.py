@@ -153,6 +153,22 @@ class ResumeTokens:
             raise ConfigError(f"cannot write {self.path}: {error.strerror}") from error
 
 
+def screenshot_dir() -> Path:
+    """A folder that exists for the command palette's screenshots: the user's Downloads
+    folder when there is one, else `screenshots` in the config directory (created), else
+    the system's temporary folder. (Textual's own choice, Downloads, failed where that
+    folder does not exist, as on a fresh server reached over SSH.)"""
+    downloads = Path(platformdirs.user_downloads_dir())
+    if downloads.is_dir():
+        return downloads
+    ours = config_dir() / "screenshots"
+    try:
+        ours.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return Path(tempfile.gettempdir())
+    return ours
+
+
 def ssh_host_key_path(directory: Path | None = None) -> Path:
     """Where the SSH door keeps its host key (generated on first use by the door)."""
     return (directory or config_dir()) / SSH_HOST_KEY_FILE

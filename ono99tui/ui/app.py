@@ -624,6 +624,17 @@ class Ono99App(App[None]):
                 f"The match goes on without you: your seat is {held} (come back to take it "
                 f"back), {then}.")
 
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        """Save a screenshot (the palette's "Screenshot") in a folder that exists; Textual
+        then says where it went."""
+        if path is None:
+            from ono99tui.config import screenshot_dir
+
+            path = str(screenshot_dir())
+        return super().deliver_screenshot(filename, path, time_format)
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand(
