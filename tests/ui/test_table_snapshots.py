@@ -88,18 +88,32 @@ def test_table_200x60(snap_compare) -> None:
                         run_before=feed(mid_match(), bots=(1, 2, 3)))
 
 
-def test_your_bust_banner_80x24(snap_compare) -> None:
+def bust_banner_shown(pilot_match: LocalMatch):
+    """run_before: feed the match, play cy's 2 (ana busts), wait for the banner."""
+
+    async def run_before(pilot) -> None:
+        await feed(pilot_match, bots=(1, 2))(pilot)
+        pilot_match.step()
+        await pilot_match.show(pilot.app, pilot)
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, BustScreen))
+        pilot.app.clear_notifications()  # the elimination toast has a timer
+
+    return run_before
+
+
+def ana_busts_on_cys_play() -> LocalMatch:
     """cy plays 2 onto 90; ana holds {ONO 99, 7, 9, 10} at 92 and busts without pressing a
     key: the banner says so, with her hand, until she presses one."""
     state = position(preset("2022"), [[Card.ONO99, Card.SEVEN, Card.NINE, Card.TEN],
                                       [Card.THREE] * 4, [Card.TWO] * 4], total=90, turn=2)
-    match = LocalMatch.at(state)
+    return LocalMatch.at(state)
 
-    async def run_before(pilot) -> None:
-        await feed(match, bots=(1, 2))(pilot)
-        match.step()
-        await match.show(pilot.app, pilot)
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, BustScreen))
-        pilot.app.clear_notifications()  # the elimination toast has a timer
 
-    assert snap_compare(RecordingApp(), terminal_size=(80, 24), run_before=run_before)
+def test_your_bust_banner_80x24(snap_compare) -> None:
+    assert snap_compare(RecordingApp(), terminal_size=(80, 24),
+                        run_before=bust_banner_shown(ana_busts_on_cys_play()))
+
+
+def test_your_bust_banner_40x12(snap_compare) -> None:
+    assert snap_compare(RecordingApp(), terminal_size=(40, 12),
+                        run_before=bust_banner_shown(ana_busts_on_cys_play()))
