@@ -63,6 +63,7 @@ if TYPE_CHECKING:  # loaded after the first frame (see `_start`)
     from netproto.client import TableClient
     from netproto.messages import Lobby, Welcome
     from ono99tui.game import Event, PlayerView, RoundEnded
+    from ono99tui.ui.round_busts import RoundBusts
     from ono99tui.ui.turn_alert import TurnAlert
 
 ClientFactory = Callable[[], Awaitable["TableClient"]]
@@ -151,11 +152,8 @@ class Ono99App(App[None]):
         # The bell and title on the player's turn (built on the first view: ui/turn_alert.py).
         self.turn_alert: TurnAlert | None = None
         self.terminal_title = ""
-        # What each finished round's busts cost, for its round-end dialog; and this round's so far.
-        self.round_busts: dict[int, list[str]] = {}
-        self._busts_so_far: list[str] = []
-        # Who was out of the match at the end of each round (tokens: a spent seat shows 0).
-        self.round_eliminated: dict[int, tuple[bool, ...]] = {}
+        # Each finished round's busts, for the results dialogs (built on the first view).
+        self.round_busts: RoundBusts | None = None
         self.set_reactive(
             Ono99App.glyphs, glyphs_for(detect_ascii() if ascii_glyphs is None else ascii_glyphs)
         )
@@ -446,27 +444,15 @@ class Ono99App(App[None]):
         """Hold the player's own bust on screen (`BustScreen`) until a key, the next deal or
         the end of the match (whose dialog takes over), and keep each round's busts for its
         round-end dialog (`round_busts`)."""
-        from ono99tui.game import MatchEnded, RoundDealt, RoundEnded
-        from ono99tui.ui.present import bust_lines, bust_notice, names_of
+        from ono99tui.game import MatchEnded, RoundDealt
+        from ono99tui.ui.present import bust_notice, names_of
+        from ono99tui.ui.round_busts import RoundBusts
         from ono99tui.ui.screens.bust import BustScreen
 
-        moved_on = any(isinstance(e, (RoundDealt, MatchEnded)) for e in events)
-        if isinstance(self.screen, BustScreen) and moved_on:
+        if isinstance(self.screen, BustScreen) and any(isinstance(e, (RoundDealt, MatchEnded)) for e in events):
             self.pop_screen()
-        names = names_of(view, self.lobby.seats if self.lobby else ())
-        start = 0
-        for index, event in enumerate(events):
-            if isinstance(event, RoundDealt) and event.round_no == 1:  # a new match
-                self.round_busts.clear()
-                self.round_eliminated.clear()
-                self._busts_so_far, start = [], index + 1
-            elif isinstance(event, RoundEnded):
-                lines = bust_lines(events[start:index], names, view.seat)
-                self.round_busts[event.round_no] = [*self._busts_so_far, *lines]
-                # One round ends per view, so this view's flags are those at its end.
-                self.round_eliminated[event.round_no] = view.eliminated
-                self._busts_so_far, start = [], index + 1
-        self._busts_so_far += bust_lines(events[start:], names, view.seat)
+        self.round_busts = self.round_busts or RoundBusts()
+        self.round_busts.record(events, names_of(view, self.lobby.seats if self.lobby else ()), view)
         notice = bust_notice(events, before, view, self.glyphs)
         if notice is not None and not notice.ends_round:
             self.push_screen(BustScreen(notice))  # (else the round-end dialog says it)

@@ -33,6 +33,11 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
+def _eliminated_per_round(app: Any) -> Mapping[int, Sequence[bool]] | None:
+    recorded = getattr(app, "round_busts", None)
+    return recorded.eliminated if recorded is not None else None
+
+
 def round_table(view: PlayerView, names: Sequence[str], result: RoundEnded) -> str:
     """This round's points, the scores after it, and the tokens left, per seat."""
     scoring = view.rules.scoring
@@ -105,7 +110,8 @@ class RoundEndScreen(ModalScreen[None]):
         view: PlayerView | None = getattr(self.app, "view", None)
         with Vertical(classes="results"):
             yield Static(f"Round {self.result.round_no} is over", classes="results-title")
-            busts = getattr(self.app, "round_busts", {}).get(self.result.round_no, ())
+            recorded = getattr(self.app, "round_busts", None)
+            busts = recorded.lines.get(self.result.round_no, ()) if recorded is not None else ()
             if busts:
                 yield Static("\n".join(busts), id="round-busts", classes="results-table", markup=False)
             if view is not None:
@@ -140,7 +146,7 @@ class MatchEndScreen(ModalScreen[None]):
                 lines = [f"{place}. {names[seat]}" for place, seat in enumerate(order, start=1)]
                 yield Static("\n".join(lines), id="standings", classes="results-table")
                 rounds = rounds_table(view, names, getattr(self.app, "round_results", ()),
-                                      getattr(self.app, "round_eliminated", None))
+                                      _eliminated_per_round(self.app))
                 if rounds:
                     with VerticalScroll(id="rounds"):
                         yield Static(rounds, classes="results-table")
