@@ -454,8 +454,10 @@ class Ono99App(App[None]):
         self.round_busts = self.round_busts or RoundBusts()
         self.round_busts.record(events, names_of(view, self.lobby.seats if self.lobby else ()), view)
         notice = bust_notice(events, before, view, self.glyphs)
-        if notice is not None and not notice.ends_round:
-            self.push_screen(BustScreen(notice))  # (else the round-end dialog says it)
+        if notice is not None and notice.ends_round:
+            self.round_busts.keep_yours(notice, events)  # the round-end dialog shows it
+        elif notice is not None:
+            self.push_screen(BustScreen(notice))
 
     def _alert_turn(self, before: PlayerView | None, view: PlayerView) -> None:
         """Ring the bell when the player's turn comes, and say so in the terminal's title."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ono99tui.game import Event, PlayerView, RoundDealt, RoundEnded
-from ono99tui.ui.present import bust_lines
+from ono99tui.ui.present import BustNotice, bust_lines
 
 
 class RoundBusts:
@@ -22,6 +22,8 @@ class RoundBusts:
         self.lines: dict[int, list[str]] = {}  # round number -> one line per bust
         self.eliminated: dict[int, tuple[bool, ...]] = {}  # round number -> out of the match
         self._this_round: list[str] = []
+        # Round number -> the viewer's own bust that ended it (its dialog shows the hand).
+        self.yours: dict[int, BustNotice] = {}
 
     def record(self, events: Sequence[Event], names: Sequence[str], view: PlayerView) -> None:
         """Take in the events that led to `view` (oldest first)."""
@@ -30,6 +32,7 @@ class RoundBusts:
             if isinstance(event, RoundDealt) and event.round_no == 1:  # a new match
                 self.lines.clear()
                 self.eliminated.clear()
+                self.yours.clear()
                 self._this_round, start = [], index + 1
             elif isinstance(event, RoundEnded):
                 this = bust_lines(events[start:index], names, view.seat)
@@ -38,3 +41,9 @@ class RoundBusts:
                 self.eliminated[event.round_no] = view.eliminated
                 self._this_round, start = [], index + 1
         self._this_round += bust_lines(events[start:], names, view.seat)
+
+    def keep_yours(self, notice: BustNotice, events: Sequence[Event]) -> None:
+        """Keep the viewer's bust that ended the round among `events`, for its dialog."""
+        ended = next((e.round_no for e in events if isinstance(e, RoundEnded)), None)
+        if ended is not None:
+            self.yours[ended] = notice

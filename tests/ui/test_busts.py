@@ -108,6 +108,26 @@ async def test_the_tokens_round_end_dialog_says_who_busted_and_what_it_cost() ->
         assert f"{who} busted at" in text and "lost a token (2 left)" in text
 
 
+
+async def test_your_bust_that_ends_the_round_shows_your_hand_in_its_dialog() -> None:
+    # 1980 tokens: ana holds only cards over the limit at 92 when bob's play comes to her.
+    state = position(preset("1980"), [[C.NINE, C.EIGHT, C.TEN, C.SEVEN], [C.TWO, C.THREE, C.FOUR, C.FIVE]],
+                     total=90, turn=1)
+    match = LocalMatch.at(state)
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, match, lobby_for(2, bots=(1,)))
+        # bob plays 2: ana busts, loses a token, a new round is dealt
+        match.step(lambda state, seat: next(m for m in legal_moves(state, seat) if m.card is C.TWO))
+        assert any(isinstance(e, RoundEnded) for e in match.pending)
+        await match.show(app, pilot)
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundEndScreen))
+        text = dialog_text(app)
+        assert "You busted at 92 and lost a token (2 left)" in text
+        assert "You held: 9, 8, 10, 7" in text
+        assert not any(isinstance(screen, BustScreen) for screen in app.screen_stack)
+
+
 async def test_1980_tokens_zero_is_a_last_life_and_out_is_out() -> None:
     match = LocalMatch(preset("1980"), 3, seed=3)
     match.run_until(lambda state: any(isinstance(e, Eliminated) for e in match.pending)

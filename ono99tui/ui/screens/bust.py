@@ -14,6 +14,14 @@ from textual.widgets import Static
 from ono99tui.ui.present import BustNotice
 
 
+def held_line(notice: BustNotice) -> str:
+    """ "You held: ONO 99, 7, 9, 10"."""
+    held = ", ".join(notice.held) if notice.held else "no cards"
+    if notice.drew_unseen:
+        held += " and the card you had just drawn"
+    return f"You held: {held}"
+
+
 class BustScreen(ModalScreen[None]):
     """"You busted at 97 — no card fits under 99", the hand held and what it cost."""
 
@@ -25,12 +33,9 @@ class BustScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         notice = self.notice
-        held = ", ".join(notice.held) if notice.held else "no cards"
-        if notice.drew_unseen:
-            held += " and the card you had just drawn"
         with Vertical(id="bust"):
             yield Static(notice.headline, id="bust-headline", markup=False)
-            yield Static(f"You held: {held}", id="bust-hand", markup=False)
+            yield Static(held_line(notice), id="bust-hand", markup=False)
             if notice.outcome:
                 yield Static(notice.outcome, id="bust-outcome", markup=False)
             yield Static("Press any key to go on", id="bust-hint")

@@ -14,6 +14,7 @@ from textual.widgets import Button, Footer, Static
 from ono99tui.game import PlayerView, RoundEnded
 from ono99tui.ui.messages import RematchRequested
 from ono99tui.ui.present import seat_name, winners_text
+from ono99tui.ui.screens.bust import held_line
 
 
 def _names(app: Any, view: PlayerView) -> list[str]:
@@ -112,6 +113,9 @@ class RoundEndScreen(ModalScreen[None]):
             yield Static(f"Round {self.result.round_no} is over", classes="results-title")
             recorded = getattr(self.app, "round_busts", None)
             busts = recorded.lines.get(self.result.round_no, ()) if recorded is not None else ()
+            yours = recorded.yours.get(self.result.round_no) if recorded is not None else None
+            if yours is not None:  # the bust that ended the round was the player's own
+                busts = [*busts, held_line(yours)]
             if busts:
                 yield Static("\n".join(busts), id="round-busts", classes="results-table", markup=False)
             if view is not None:
