@@ -19,8 +19,8 @@ pytestmark = pytest.mark.tmux
 REPO = Path(__file__).resolve().parents[2]
 ONO99 = [sys.executable, "-m", "ono99tui"]
 # The seat list marks whose turn it is (▶); at 40 columns "(you)" may be cut off a seat
-# line that also says "owes 2", so look for the player's name.
-YOUR_TURN = re.compile(r"▶ tess")
+# line that also says "owes 2", so look for the player's name, or the prompt.
+YOUR_TURN = re.compile(r"▶ tess|Your turn: play|Play 2! Play")
 MATCH_OVER = re.compile(r"Match over")
 BUST_BANNER = re.compile(r"Press any key to go on")
 

@@ -101,7 +101,7 @@ class RoundEndScreen(ModalScreen[None]):
     """A round of a tokens or points match is over; Enter goes back to the table."""
 
     CSS_PATH = "results.tcss"
-    BINDINGS = [Binding("enter,escape,space", "dismiss", "Continue")]
+    BINDINGS = [Binding("enter,escape,space", "dismiss", "Continue", key_display="Enter")]
 
     def __init__(self, result: RoundEnded) -> None:
         super().__init__()
@@ -121,6 +121,7 @@ class RoundEndScreen(ModalScreen[None]):
             if view is not None:
                 yield Static(round_table(view, _names(self.app, view), self.result), classes="results-table")
             yield Button("Continue (Enter)", variant="primary", id="continue")
+        yield Footer()  # "enter Continue" stays in sight where the dialog is cut (40x12)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss()
