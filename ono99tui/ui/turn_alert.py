@@ -27,9 +27,11 @@ TITLE_YOUR_TURN = "ONO 99: your turn!"
 def must_act(view: PlayerView | None) -> bool:
     """Must the viewer act now: a card to play, four ONO 99 to swap or a discard to choose?
     (A pending late draw alone is not a turn: the player has just played.)"""
+    from ono99tui.game import Draw  # loaded by the time a view exists
+
     if view is None or view.seat is None:
         return False
-    return any(type(move).__name__ != "Draw" for move in view.legal_moves)
+    return any(not isinstance(move, Draw) for move in view.legal_moves)
 
 
 def owes_cards(view: PlayerView | None) -> bool:

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import re
 
-from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, screen_text, wait_until
+from table_helpers import (
+    LocalMatch,
+    RecordingApp,
+    lobby_for,
+    open_local,
+    wait_until,
+)
 
 from ono99tui.game import (
     DISCARDING,

@@ -6,7 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, record_notices, wait_until
+from table_helpers import (
+    LocalMatch,
+    RecordingApp,
+    lobby_for,
+    open_local,
+    record_notices,
+    wait_until,
+)
 
 from ono99tui import config
 from ono99tui.game import preset
