@@ -128,3 +128,18 @@ async def test_a_spectator_hears_no_bell() -> None:
             match.step(lambda state, seat: match.rng.choice(legal_moves(state, seat)))
         assert seq > 10 and app.bells == 0
         assert app.terminal_title == TITLE_IDLE
+
+
+async def test_the_lobby_remembering_a_name_keeps_the_switch(own_config: Path) -> None:
+    """The switch is saved at the table while the lobby (which loaded the settings earlier)
+    is still open; the lobby's next save must not put the old value back."""
+    from ono99tui.ui.app import Ono99App
+    from ono99tui.ui.screens.lobby import LobbyScreen
+
+    lobby = LobbyScreen(None, config_directory=own_config)
+    app = Ono99App(start_screen=lobby, ascii_glyphs=True)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        app.action_toggle_turn_alert()  # as from the palette at the table
+        lobby._remember(player_name="zoe", last_address="")
+    assert config.load_settings(own_config) == config.Settings(player_name="zoe", turn_alert=False)
