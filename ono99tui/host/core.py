@@ -52,7 +52,6 @@ from netproto.messages import (
 )
 from netproto.names import MAX_NAME_LENGTH, clean_name
 from netproto.sessions import SessionRegistry
-
 from ono99tui.bots import BOT_NAMES, UnknownBot, make_bot
 from ono99tui.game import (
     MATCH_OVER,

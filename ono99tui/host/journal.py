@@ -15,7 +15,6 @@ from typing import Any, NamedTuple
 from ono99tui.game import State, apply, resign, start_match
 from ono99tui.game.codec import move_from_wire, rules_from_wire
 
-
 RESIGN = "resign"
 
 

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from netproto.messages import Message
-
 from ono99tui.host.journal import JournalRecord
 
 

@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from netproto.messages import MAX_EVENTS, SeatInfo
-
 from ono99tui.bots import Bot
 
 

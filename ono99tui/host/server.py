@@ -24,7 +24,6 @@ from typing import Any
 
 from netproto.messages import Message
 from netproto.server import Peer, Server, ServerLimits
-
 from ono99tui.game import Rules
 from ono99tui.game import State as GameState
 from ono99tui.host.core import TableCore
