@@ -78,13 +78,16 @@ class Settings:
 
     player_name: str = ""
     last_address: str = ""
+    # The bell and terminal title when it is the player's turn (ono99tui/ui/turn_alert.py).
+    turn_alert: bool = True
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, object]) -> Settings:
-        """Build settings from a decoded file, keeping only known string fields."""
-        known = {field.name for field in fields(cls)}
-        values = {k: v for k, v in data.items() if k in known and isinstance(v, str)}
-        return cls(**values)
+        """Build settings from a decoded file, keeping only known fields of the right type
+        (a string for the text fields, true/false for the switches)."""
+        kinds = {field.name: type(field.default) for field in fields(cls)}
+        values = {k: v for k, v in data.items() if k in kinds and type(v) is kinds[k]}
+        return cls(**values)  # type: ignore[arg-type]
 
 
 def load_settings(directory: Path | None = None) -> Settings:

@@ -80,11 +80,11 @@ from ono99tui.host.outputs import (
     Close,
     GraceExpiry,
     Output,
-    Send,
     SummaryChanged,
     TableSummary,
     TimerKey,
     TurnTimeout,
+    new_send,
 )
 from ono99tui.host.seats import Seat
 from ono99tui.host.settings import TableConfig, rules_from_options, turn_seconds_from_options
@@ -170,11 +170,15 @@ class TableCore:
     def peer_message(self, peer: int, message: Message, now: float) -> list[Output]:
         """Handle one message from connection `peer`; raises the ProtocolError that
         refuses it (and then changes nothing)."""
+        # _begin and _end written out: this is the path of every move.
+        self._now = now
+        out: list[Output] = []
+        self._out = out
         handler = _HANDLERS.get(type(message))
-        self._begin(now)
         if handler is not None:
             handler(self, peer, message)
-        return self._end()
+        self._out = []
+        return out
 
     def peer_gone(self, peer: int, code: str, now: float) -> list[Output]:
         """Connection `peer` ended with `code`: hold its seat for the grace period ("normal":
@@ -280,7 +284,7 @@ class TableCore:
         return out
 
     def _send(self, peer: int, message: Message) -> None:
-        self._out.append(Send(peer, message))
+        self._out.append(new_send((peer, message)))
 
     def _arm(self, key: TimerKey, delay: float) -> None:
         if self._closed:
@@ -534,14 +538,14 @@ class TableCore:
                 continue
             seat.seq += 1
             seat_events = seat.take_events(events) if seat.pending_events else events
-            out.append(Send(peer, View(seq=seat.seq, view=views.seat(index), events=seat_events,
-                                       clock=clock)))
+            out.append(new_send((peer, View(seq=seat.seq, view=views.seat(index),
+                                             events=seat_events, clock=clock))))
         seqs = self.spectators
         for peer in spectators:
             seq = seqs[peer] + 1
             seqs[peer] = seq
-            out.append(Send(peer, View(seq=seq, view=views.spectator(), events=events,
-                                       clock=clock)))
+            out.append(new_send((peer, View(seq=seq, view=views.spectator(), events=events,
+                                             clock=clock))))
 
     def _finish_match(self) -> None:
         state = self.state
@@ -561,7 +565,8 @@ class TableCore:
 
     def _schedule_bots(self) -> None:
         """Arrange for every bot-played seat that has a move now to make it."""
-        self._cancel_bot_turns()
+        if self._timers:
+            self._cancel_bot_turns()
         state = self.state
         if state is None or self.phase != PLAYING:
             return
@@ -596,10 +601,9 @@ class TableCore:
 
     def _cancel_bot_turns(self) -> None:
         timers = self._timers
-        if timers:
-            for key in [key for key in timers if type(key) is BotTurn]:
-                del timers[key]
-                self._out.append(CancelTimer(key))
+        for key in [key for key in timers if type(key) is BotTurn]:
+            del timers[key]
+            self._out.append(CancelTimer(key))
 
     # --- the turn clock (ono99tui.host.turn_clock) -----------------------------------------
 
@@ -755,8 +759,8 @@ class TableCore:
                 self._start()
 
     def _own_seat(self, peer: int) -> Seat:
-        seat = self.seat_of(peer)
-        if seat is None:
+        seat = self._peer_seats.get(peer)
+        if seat is None or seat not in self.seats:
             raise _error("no-such-seat", "this connection holds no seat")
         return seat
 

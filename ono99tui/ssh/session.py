@@ -6,8 +6,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Coroutine, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 import asyncssh
 
@@ -65,6 +65,9 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self._child: PtyChild | None = None
         self._early_input = bytearray()
         self._task: asyncio.Task[None] | None = None
+        # Tasks started from callbacks (ending the child, the idle goodbye): the event loop
+        # keeps only weak references to tasks, so an unreferenced one may vanish mid-way.
+        self._chores: set[asyncio.Future[object]] = set()
         self._idle_timer: asyncio.TimerHandle | None = None
         self._last_activity = time.monotonic()
         self._closed = False
@@ -141,7 +144,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         if self._task is not None and not self._task.done():
             self._task.cancel()
         elif self._child is not None and self._child.returncode is None:
-            asyncio.ensure_future(self._child.terminate())
+            self._chore(self._child.terminate())
         self._host.session_ended(self)
 
     # -- the session itself -------------------------------------------------------------
@@ -242,4 +245,10 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
             self._arm_idle_timer(remaining)
             return
         minutes = self._host.idle_timeout / 60
-        asyncio.ensure_future(self.end(f"no input for {minutes:g} min; the session was closed."))
+        self._chore(self.end(f"no input for {minutes:g} min; the session was closed."))
+
+    def _chore(self, work: Coroutine[Any, Any, object]) -> None:
+        """Run `work` in the background, keeping the task alive until it is done."""
+        chore = asyncio.ensure_future(work)
+        self._chores.add(chore)
+        chore.add_done_callback(self._chores.discard)

@@ -77,7 +77,9 @@ if TYPE_CHECKING:  # loaded after the first frame (see `_start`)
     from netproto.client import TableClient
     from netproto.messages import Lobby, Welcome
     from ono99tui.game import Event, PlayerView, RoundEnded, Rules
+    from ono99tui.ui.round_busts import RoundBusts
     from ono99tui.ui.screens.lobby import LobbyScreen
+    from ono99tui.ui.turn_alert import TurnAlert
 
 ClientFactory = Callable[[], Awaitable["TableClient"]]
 # Where the table runs, which decides what quitting does: "solo" (this process runs a table
@@ -200,6 +202,11 @@ class Ono99App(App[None]):
         # The lobby whose rules `table_rules` decoded, and what they decoded to.
         self._rules_source: Lobby | None = None
         self._rules: Rules | None = None
+        # The bell and title on the player's turn (built on the first view: ui/turn_alert.py).
+        self.turn_alert: TurnAlert | None = None
+        self.terminal_title = ""
+        # Each finished round's busts, for the results dialogs (built on the first view).
+        self.round_busts: RoundBusts | None = None
         self.set_reactive(
             Ono99App.glyphs, glyphs_for(detect_ascii() if ascii_glyphs is None else ascii_glyphs)
         )
@@ -366,10 +373,13 @@ class Ono99App(App[None]):
         self.clock_deadline = message.clock_deadline
         if self._move_sent_at is not None and message.seq > self._move_sent_at:
             self._move_sent_at = None  # the table has moved on: the player may choose again
+        before = self.view
         self._record(message.events, message.view)
         self.view = message.view
         self._show_table()
+        self._follow_busts(message.events, before, message.view)
         self._announce(message.events, message.view)
+        self._alert_turn(before, message.view)
 
     def on_server_refused(self, message: ServerRefused) -> None:
         if self._is_stale(message):
@@ -637,6 +647,61 @@ class Ono99App(App[None]):
                 self.pop_screen()
             self.push_screen(RoundEndScreen(self.round_results[-1]))
 
+    def _follow_busts(self, events: tuple[Event, ...], before: PlayerView | None, view: PlayerView) -> None:
+        """Hold the player's own bust on screen (`BustScreen`) until a key, the next deal or
+        the end of the match (whose dialog takes over), and keep each round's busts for its
+        round-end dialog (`round_busts`)."""
+        from ono99tui.game import MatchEnded, RoundDealt
+        from ono99tui.ui.present import bust_notice, names_of
+        from ono99tui.ui.round_busts import RoundBusts
+        from ono99tui.ui.screens.bust import BustScreen
+
+        if isinstance(self.screen, BustScreen) and any(isinstance(e, (RoundDealt, MatchEnded)) for e in events):
+            self.pop_screen()
+        self.round_busts = self.round_busts or RoundBusts()
+        self.round_busts.record(events, names_of(view, self.lobby.seats if self.lobby else ()), view)
+        notice = bust_notice(events, before, view, self.glyphs)
+        if notice is not None and notice.ends_round:
+            self.round_busts.keep_yours(notice, events)  # the round-end dialog shows it
+        elif notice is not None:
+            self.push_screen(BustScreen(notice))
+
+    def _alert_turn(self, before: PlayerView | None, view: PlayerView) -> None:
+        """Ring the bell when the player's turn comes, and say so in the terminal's title."""
+        if self.turn_alert is None:
+            from ono99tui.ui.turn_alert import TurnAlert
+
+            self.turn_alert = TurnAlert()
+        ring, title = self.turn_alert.follow(before, view)
+        if ring:
+            self.bell()
+        if title is not None:
+            self.set_terminal_title(title)
+
+    def set_terminal_title(self, title: str) -> None:
+        """Set the terminal window's title (an OSC 2 sequence; nothing when headless)."""
+        self.terminal_title = title
+        if not self.is_headless and self._driver is not None:
+            self._driver.write(f"\x1b]2;{title}\x07")
+
+    def action_toggle_turn_alert(self) -> None:
+        """Switch the turn alert (bell and title) on or off, and remember it."""
+        from ono99tui.config import ConfigError
+        from ono99tui.ui.turn_alert import TITLE_IDLE, TurnAlert
+
+        alert = self.turn_alert = self.turn_alert or TurnAlert()
+        enabled = not alert.enabled
+        try:
+            alert.set_enabled(enabled)
+        except ConfigError as error:
+            self.notify(f"{error}: for this session only.", title="Not remembered", severity="warning")
+        if not enabled:
+            if alert.title not in (None, TITLE_IDLE):
+                self.set_terminal_title(TITLE_IDLE)  # no "your turn" left behind
+            alert.title = None
+        self.notify("Turn alert on: a bell and the title on your turn." if enabled
+                    else "Turn alert off: no bell on your turn.", timeout=3)
+
     def _table_screen(self) -> Any:
         from ono99tui.ui.screens.table import TableScreen
 
@@ -774,3 +839,7 @@ class Ono99App(App[None]):
             "ASCII glyphs", "Switch between Unicode and plain ASCII characters", self.action_toggle_ascii
         )
         yield SystemCommand("Rules", "The rules of this table's preset and options", self.action_rules)
+        yield SystemCommand(
+            "Turn alert", "Ring the bell and set the title on your turn (on/off, remembered)",
+            self.action_toggle_turn_alert,
+        )

@@ -48,6 +48,32 @@ _ASCII_FONT: dict[str, tuple[str, str, str]] = {
 }
 
 
+# The running total is the number the whole game is about: it is drawn larger than anything
+# else, in a five-row pixel font scaled to the room it has (`Glyphs.huge`). Each digit is
+# three pixels wide ("#" on); the minus sign two, so "-10" fits the 20 columns the middle
+# of an 80x24 table has.
+_PIXEL_FONT: dict[str, tuple[str, ...]] = {
+    "0": ("###", "#.#", "#.#", "#.#", "###"),
+    "1": (".#.", "##.", ".#.", ".#.", "###"),
+    "2": ("###", "..#", "###", "#..", "###"),
+    "3": ("###", "..#", "###", "..#", "###"),
+    "4": ("#.#", "#.#", "###", "..#", "..#"),
+    "5": ("###", "#..", "###", "..#", "###"),
+    "6": ("###", "#..", "###", "#.#", "###"),
+    "7": ("###", "..#", "..#", "..#", "..#"),
+    "8": ("###", "#.#", "###", "#.#", "###"),
+    "9": ("###", "#.#", "###", "..#", "###"),
+    "-": ("..", "..", "##", "..", ".."),
+}
+PIXEL_ROWS = 5
+
+
+def huge_width(text: str, scale: int) -> int:
+    """Columns `text` takes in the pixel font at `scale` (each pixel 2*scale columns wide)."""
+    pixels = sum(len(_PIXEL_FONT.get(char, _PIXEL_FONT["0"])[0]) for char in text)
+    return pixels * 2 * scale + max(len(text) - 1, 0) * scale
+
+
 @dataclass(frozen=True)
 class Glyphs:
     """One consistent set of characters; widgets never hard-code a non-ASCII character."""
@@ -71,6 +97,7 @@ class Glyphs:
     ono99: str
     blocked: str
     font: Mapping[str, tuple[str, str, str]]
+    pixel: str  # one lit pixel of the huge font (drawn twice as wide as it is tall)
 
     def big(self, text: str) -> tuple[str, str, str]:
         """`text` (digits, '-', '+', 'x', ' ') in the three-row font, one string per row."""
@@ -79,6 +106,20 @@ class Glyphs:
         )
         top, middle, bottom = ("".join(parts) for parts in rows)
         return top, middle, bottom
+
+    def huge(self, text: str, scale: int = 1) -> tuple[str, ...]:
+        """`text` (digits and '-') in the pixel font, `PIXEL_ROWS * scale` rows of
+        `huge_width(text, scale)` columns; characters outside the font draw as 0."""
+        on, off = self.pixel * 2 * scale, "  " * scale
+        gap = " " * scale
+        rows: list[str] = []
+        for row in range(PIXEL_ROWS):
+            line = gap.join(
+                "".join(on if pixel == "#" else off for pixel in _PIXEL_FONT.get(char, _PIXEL_FONT["0"])[row])
+                for char in text
+            )
+            rows.extend([line] * scale)
+        return tuple(rows)
 
 
 UNICODE = Glyphs(
@@ -101,6 +142,7 @@ UNICODE = Glyphs(
     ono99="✖",
     blocked="⊘",
     font=_UNICODE_FONT,
+    pixel="█",
 )
 
 ASCII = Glyphs(
@@ -123,6 +165,7 @@ ASCII = Glyphs(
     ono99="X",
     blocked="/",
     font=_ASCII_FONT,
+    pixel="#",
 )
 
 _LOCALE_VARIABLES = ("LC_ALL", "LC_CTYPE", "LANG")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from netproto.messages import SeatInfo as LobbySeat
 from netproto.messages import SeatKind
@@ -20,6 +21,7 @@ from ono99tui.game import (
     Discard,
     Discarded,
     Draw,
+    Drew,
     Eliminated,
     Event,
     IllegalMove,
@@ -55,16 +57,17 @@ def face_for(card: Card, rules: Rules) -> CardFace:
     title = card.label(rules)
     if card.is_number:
         kind = "ten" if card is Card.TEN else "number"
-        return CardFace(kind, str(int(card)), title, f"+{int(card)}")
+        return CardFace(kind, str(int(card)), title, f"+{int(card)}", str(int(card)))
     if card is Card.MINUS_TEN:
-        return CardFace("minus-ten", "-10", title, "-10" if rules.negative_totals else "-10, min 0")
+        return CardFace("minus-ten", "-10", title, "-10" if rules.negative_totals else "-10, min 0", "-10")
     if card is Card.REVERSE:
-        return CardFace("reverse", "", title, "turn back")
+        return CardFace("reverse", "", title, "turn back", "Reverse")
     if card is Card.PLAY2:
-        return CardFace("play-two", "x2", title, "next plays 2")
+        return CardFace("play-two", "x2", title, "next plays 2", title.split()[0])
     if card is Card.HOLD:
-        return CardFace("hold", "", title, "total +0")
-    return CardFace("ono99", "99", title, ono99_effect(rules.ono99_card))
+        return CardFace("hold", "", title, "total +0", "Hold")
+    word = {"dead": "dead 99", "tens": "99", "set99": "sets 99"}.get(rules.ono99_card, "99")
+    return CardFace("ono99", "99", title, ono99_effect(rules.ono99_card), word)
 
 
 def seat_name(seat: int, seats: Sequence[LobbySeat]) -> str:
@@ -105,8 +108,18 @@ def obligation_card_name(view: PlayerView) -> str:
 
 
 def limit_text(view: PlayerView) -> str:
-    """The limit in words: the highest total a play may reach."""
-    return f"limit: max {view.bust_at - 1}"
+    """The limit in words: the highest total a play may reach ("you may go up to 98"), and
+    whether it may go below 0 (1980's -10 has no floor)."""
+    who = "players" if view.seat is None else "you"
+    below = ", and below 0" if view.rules.negative_totals else ""
+    return f"{who} may go up to {view.bust_at - 1}{below}"
+
+
+def last_card_text(view: PlayerView) -> str:
+    """The card on top of the discard pile: the last one played this round."""
+    if view.discard_top is None:
+        return "no card played yet"
+    return f"last card: {view.discard_top.label(view.rules)}"
 
 
 def near_limit(view: PlayerView) -> bool:
@@ -167,6 +180,7 @@ def seat_infos(view: PlayerView, seats: Sequence[LobbySeat],
                 out_of_round=view.out_of_round[seat],
                 owes_two=view.obligation_seat == seat,
                 tokens=view.tokens[seat] if scoring == Scoring.TOKENS else None,
+                tokens_at_start=view.rules.tokens,
                 score=view.scores[seat] if scoring.counts_points else None,
                 seconds_left=(clock[1] if clock is not None and clock[0] == seat
                               and view.phase != MATCH_OVER and lobby is not None
@@ -307,3 +321,110 @@ def event_line(event: Event, names: Sequence[str], view: PlayerView, glyphs: Gly
         case MatchEnded(winners=winners):
             return f"Match over: {' and '.join(name(seat) for seat in winners)} won"
     return None
+
+
+# --- busts ---------------------------------------------------------------------------------
+
+
+def _bust_reason(view: PlayerView, dash: str) -> str:
+    limit = view.rules.bust_at
+    fits = f"under {limit}" if limit == 99 else f"at {limit - 1} or under"
+    return f"{dash} no card fits {fits}"
+
+
+def _bust_cost(events: Sequence[Event], start: int, seat: int) -> tuple[str, int]:
+    """What the bust at `events[start]` cost `seat`: ("token", tokens left), ("out", 0),
+    ("round", 0) for sitting out the round, or ("", 0)."""
+    for event in events[start + 1:]:
+        if isinstance(event, TokenLost) and event.seat == seat:
+            return "token", event.tokens_left
+        if isinstance(event, Eliminated) and event.seat == seat:
+            return "out", 0
+        if isinstance(event, OutOfRound) and event.seat == seat:
+            return "round", 0
+    return "", 0
+
+
+def _tokens_left(left: int) -> str:
+    return f"{left} left" if left else "none left: one more bust and out"
+
+
+def bust_lines(events: Sequence[Event], names: Sequence[str], viewer: int | None) -> list[str]:
+    """One line per bust in `events`, with what it cost: "bob busted at 97 and lost a
+    token (1 left)", "You busted at 96 and are out of the match"."""
+    lines = []
+    for index, event in enumerate(events):
+        if isinstance(event, Busted):
+            mine = event.seat == viewer
+            who = "You" if mine else (names[event.seat] if event.seat < len(names) else f"seat {event.seat + 1}")
+            kind, left = _bust_cost(events, index, event.seat)
+            cost = {
+                "token": f" and lost a token ({_tokens_left(left)})",
+                "out": " and are out of the match" if mine else " and is out of the match",
+                "round": " and sit out the round" if mine else " and sits out the round",
+            }.get(kind, "")
+            lines.append(f"{who} busted at {event.total}{cost}")
+    return lines
+
+
+@dataclass(frozen=True)
+class BustNotice:
+    """The viewer's own bust, as the held banner shows it."""
+
+    headline: str  # "You busted at 97 — no card fits under 99"
+    held: tuple[str, ...]  # the cards in the hand they held, by name
+    drew_unseen: bool  # they had just drawn a card this view cannot name
+    outcome: str  # "You lost a token (2 left)." ...
+    # The round or the match ended with it (or in the same view): its dialog says it.
+    ends_round: bool
+
+
+def bust_notice(
+    events: Sequence[Event], before: PlayerView | None, after: PlayerView, glyphs: Glyphs
+) -> BustNotice | None:
+    """The viewer's bust among `events` (which turned `before` into `after`), or None.
+
+    The hand held is the revealed one when the table shows it; else the hand of this
+    round as `after` still holds it; else (the bust ended the round and a new hand was
+    dealt) the hand shown before, less the cards played since.
+    """
+    me = after.seat
+    if me is None:
+        return None
+    index = next((i for i, e in enumerate(events) if isinstance(e, Busted) and e.seat == me), None)
+    if index is None:
+        return None
+    bust = events[index]
+    assert isinstance(bust, Busted)
+    rules = after.rules
+    later = events[index + 1:]
+    revealed = next((e.hand for e in later if isinstance(e, Eliminated) and e.seat == me and e.hand), None)
+    new_round = any(isinstance(e, RoundDealt) for e in later)
+    drew = False
+    if revealed is not None:
+        hand = list(revealed)
+    elif not new_round:
+        hand = list(after.hand)
+    else:
+        hand = list(before.hand) if before is not None and before.seat == me else []
+        for event in events[:index]:
+            if isinstance(event, Played) and event.seat == me and event.card in hand:
+                hand.remove(event.card)
+            elif isinstance(event, Drew) and event.seat == me:
+                drew = True
+    dash = "-" if glyphs.ascii else "\u2014"
+    kind, left = _bust_cost(events, index, me)
+    outcome = {
+        "token": f"You lose a token ({_tokens_left(left)}).",
+        "out": "You are out of the match.",
+        "round": "You sit out the rest of this round.",
+    }.get(kind, "")
+    if after.discarding == me:
+        outcome += " Choose a card to discard."
+    return BustNotice(
+        headline=f"You busted at {bust.total} {_bust_reason(after, dash)}",
+        held=tuple(card.label(rules) for card in hand),
+        drew_unseen=drew,
+        outcome=outcome,
+        ends_round=any(isinstance(e, (RoundEnded, MatchEnded)) for e in later),
+    )

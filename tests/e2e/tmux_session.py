@@ -58,7 +58,9 @@ class TmuxSession:
         # pane (and what the program printed last) visible after it exits.
         exports = " ".join(f"{key}={shlex.quote(value)}" for key, value in self.env.items())
         program = " ".join(shlex.quote(part) for part in command)
-        return f"env {exports} {program}; echo; echo \"[exit $?]\"; sleep 3600"
+        # COLUMNS and LINES (set in the test process by the Textual test tools) would
+        # override the pane's real size: a program in a 40x12 pane drew for 80x24.
+        return f"env -u COLUMNS -u LINES {exports} {program}; echo; echo \"[exit $?]\"; sleep 3600"
 
     def start(self, command: Sequence[str]) -> int:
         """Start the session running `command` in its first pane; returns the pane index."""

@@ -12,7 +12,6 @@ import itertools
 from typing import Any
 
 from netproto.messages import PROTOCOL_VERSION, Hello, Lobby, Message, Move, Resume, View, Welcome
-
 from ono99tui.game import Move as GameMove
 from ono99tui.game import acting_seats, legal_moves, preset
 from ono99tui.game.codec import move_to_wire

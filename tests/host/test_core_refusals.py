@@ -7,6 +7,7 @@ outputs must hold nothing left over from the refused one.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -24,7 +25,6 @@ from netproto.messages import (
     SetOptions,
     Start,
 )
-
 from ono99tui.game import Card, Play, acting_seats, legal_moves
 from ono99tui.game.codec import move_to_wire
 from ono99tui.host.core import FINISHED, PLAYING, TableCore
@@ -130,7 +130,7 @@ def test_moves_that_are_refused_change_nothing() -> None:
         (peers[0], SetOptions(options={"preset": "1980"}), "match-running"),
     ]
     for peer, message, code in cases:
-        assert_refused(table, lambda: table.send(peer, message), code)
+        assert_refused(table, functools.partial(table.send, peer, message), code)
     # And the good move still goes through afterwards.
     table.send(peers[acting], move_message(table, acting, good))
     assert table.moves_played() == 1

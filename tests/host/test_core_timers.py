@@ -11,7 +11,6 @@ from core_clock_helpers import ClockedTable, config
 
 from netproto.errors import BadToken
 from netproto.messages import PROTOCOL_VERSION, Resume
-
 from ono99tui.game import Draw, Play, legal_moves, preset
 from ono99tui.host.core import FINISHED, PLAYING, WAITING
 from ono99tui.host.journal import resign_record
@@ -61,8 +60,9 @@ def test_bots_alone_play_a_whole_match_on_the_fake_clock() -> None:
 
 def late_draw_table() -> tuple[ClockedTable, int]:
     """Ann and a bot under the late-draw rule; Ann has just played and still owes her draw."""
-    table = ClockedTable(config(rules=preset("2022").replace(late_draw_penalty=True), capacity=2, start_when=2,
-                                bot_delay=0.5, late_draw_bot_wait=2.0))
+    rules = preset("2022").replace(late_draw_penalty=True)
+    table = ClockedTable(config(rules=rules, capacity=2, start_when=2, bot_delay=0.5,
+                                late_draw_bot_wait=2.0))
     ann = table.connect("Ann")
     table.run(table.core.add_bot("greedy", table.now))
 
@@ -194,7 +194,7 @@ def test_a_seat_dropped_in_the_waiting_room_is_freed_when_its_grace_runs_out() -
 
 
 def test_leaving_on_purpose_skips_the_grace_period() -> None:
-    table, ann, bob = two_humans_playing()
+    table, _ann, bob = two_humans_playing()
     table.drop(bob, code="normal")
     seat = table.core.seats[1]
     assert seat.taken_over and seat.bot_plays
@@ -202,7 +202,7 @@ def test_leaving_on_purpose_skips_the_grace_period() -> None:
 
 
 def test_resuming_in_time_cancels_the_grace_timer() -> None:
-    table, ann, bob = two_humans_playing()
+    table, _ann, bob = two_humans_playing()
     seat = table.core.seats[1]
     token = table.welcome(bob).token
     assert token is not None
@@ -219,7 +219,7 @@ def test_resuming_in_time_cancels_the_grace_timer() -> None:
 
 
 def test_resume_emits_the_grace_timers_cancellation() -> None:
-    table, ann, bob = two_humans_playing()
+    table, _ann, bob = two_humans_playing()
     seat = table.core.seats[1]
     token = table.welcome(bob).token
     assert token is not None

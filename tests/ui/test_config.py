@@ -59,3 +59,11 @@ def test_damaged_token_file_means_no_tokens(tmp_path: Path) -> None:
     assert tokens.get("x") is None
     tokens.put("x", "t")
     assert tokens.get("x") == "t"
+
+
+def test_the_turn_alert_switch_is_remembered_and_only_as_true_or_false(tmp_path: Path) -> None:
+    assert config.Settings().turn_alert is True
+    config.save_settings(config.Settings(player_name="ana", turn_alert=False), tmp_path)
+    assert config.load_settings(tmp_path) == config.Settings(player_name="ana", turn_alert=False)
+    (tmp_path / config.SETTINGS_FILE).write_text('{"turn_alert": "no", "player_name": true}')
+    assert config.load_settings(tmp_path) == config.Settings()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from table_helpers import lobby_for
 
@@ -11,12 +13,15 @@ from ono99tui.game import (
     Eliminated,
     MatchEnded,
     ObligationPassed,
+    Play,
     Played,
     Resigned,
     TimedOut,
     TokenLost,
+    apply,
     position,
     preset,
+    spectator_view,
     view,
 )
 from ono99tui.ui.glyphs import ASCII, UNICODE, detect_ascii
@@ -26,6 +31,7 @@ from ono99tui.ui.present import (
     clock_warning,
     event_line,
     face_for,
+    last_card_text,
     limit_text,
     names_of,
     obligation_line,
@@ -89,8 +95,27 @@ def test_rules_example_2_reasons_come_from_the_engine() -> None:
 
 def test_limits_in_words() -> None:
     hands = [[C.TWO] * 3 + [C.FIVE], [C.THREE] * 3 + [C.FOUR]]
-    assert limit_text(view(position(preset("2022"), hands), 0)) == "limit: max 98"
-    assert limit_text(view(position(preset("1980-set99"), hands), 0)) == "limit: max 99"
+    assert limit_text(view(position(preset("2022"), hands), 0)) == "you may go up to 98"
+    assert limit_text(view(position(preset("1980"), hands), 0)) == "you may go up to 98, and below 0"
+    assert limit_text(view(position(preset("1980-set99"), hands), 0)) == "you may go up to 99, and below 0"
+    watching = spectator_view(position(preset("2022"), hands))
+    assert limit_text(watching) == "players may go up to 98"
+
+
+def test_the_last_card_played_in_words() -> None:
+    hands = [[C.TWO] * 3 + [C.FIVE], [C.THREE] * 3 + [C.FOUR]]
+    state = position(preset("1980"), hands)
+    assert last_card_text(view(state, 0)) == "no card played yet"
+    state, _ = apply(state, Play(0, C.TWO), random.Random(1))
+    assert last_card_text(view(state, 1)) == "last card: 2"
+
+
+def test_every_card_keeps_a_one_word_label_of_seven_columns_or_less() -> None:
+    for name in ("2022", "1980", "1980-set99"):
+        rules = preset(name)
+        for card in Card:
+            face = face_for(card, rules)
+            assert face.word and len(face.word) <= 7, face
 
 
 def test_the_obligation_line_and_prompt_for_owner_and_others() -> None:

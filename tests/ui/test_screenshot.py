@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 from lobby_helpers import wait_until
-from table_helpers import RecordingApp, record_notices
+from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, record_notices
 
 from ono99tui.config import CONFIG_DIR_ENV
+from ono99tui.game import preset
 from ono99tui.ui.app import screenshot_directory
 
 
@@ -39,3 +40,20 @@ async def test_without_downloads_the_screenshot_goes_to_the_config_directory(hom
 def test_an_existing_downloads_folder_is_used(home: Path) -> None:
     (home / "Downloads").mkdir()
     assert screenshot_directory() == home / "Downloads"
+
+
+async def test_the_palette_command_at_the_table_saves_it_and_says_where(home: Path) -> None:
+    app = RecordingApp()
+    notices = record_notices(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, LocalMatch(preset("2022"), 2, seed=5), lobby_for(2, bots=(1,)))
+        await pilot.press("ctrl+p", *"Screenshot")
+        await pilot.pause()
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: any("screenshot" in notice.lower() for notice in notices),
+                         what="the word on the screenshot")
+        assert app._exception is None
+    saved = list((home / "ono99-config" / "screenshots").glob("*.svg"))
+    assert len(saved) == 1, notices
+    assert any(str(saved[0]) in notice for notice in notices)
+    assert not (home / "Downloads").exists()

@@ -32,6 +32,7 @@ from ono99tui.game import (
     preset,
 )
 from ono99tui.ui.messages import LobbyUpdated, ViewUpdated
+from ono99tui.ui.screens.bust import BustScreen
 from ono99tui.ui.screens.confirm_quit import ConfirmQuitScreen
 from ono99tui.ui.screens.help import HelpScreen
 from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen
@@ -120,6 +121,8 @@ async def test_points_buster_chooses_a_discard() -> None:
     app = RecordingApp()
     async with app.run_test(size=(80, 24)) as pilot:
         await open_local(app, pilot, match, lobby_for(3))
+        await wait_until(pilot, lambda: isinstance(app.screen, BustScreen))
+        await pilot.press("space")  # the bust banner is held until a key (tests/ui/test_busts.py)
         prompt = str(app.screen.query_one("#prompt").content)
         assert prompt.startswith("You busted: choose a card to discard")
         index = first_playable(app)
@@ -211,7 +214,7 @@ async def test_total_direction_limit_and_log() -> None:
         total = match.state.total
         panel = app.screen.query_one(TotalPanel)
         assert panel.query_one("#total-big").value == str(total)
-        assert str(panel.query_one("#limit").content) == "limit: max 98"
+        assert str(panel.query_one("#limit").content) == "you may go up to 98"
         direction = panel.query_one("#direction").render().plain
         assert direction == ("↻ clockwise" if match.state.direction > 0 else "↺ counter-clockwise")
         played = [line for line in app.log_lines if " played " in line]
@@ -366,6 +369,8 @@ async def test_spectator_view_has_no_hand_and_says_watching() -> None:
         assert app.screen.check_action("choose", (0,)) is False
         await pilot.pause()
         assert "1-4" not in screen_text(app).splitlines()[-1]  # the Footer offers no play
+        assert "Swap" not in screen_text(app).splitlines()[-1]  # ... nor a swap
+        assert app.screen.check_action("swap", ()) is False
         assert app.in_game() is False
         assert not any(line.info.is_you for line in app.screen.query(SeatLine))
 
@@ -430,3 +435,22 @@ async def test_updates_after_the_table_screen_closed_are_harmless(built: bool) -
         await pilot.pause()
         assert app.is_running and app._exception is None
         assert app.screen is not closed and isinstance(app.screen, TableScreen)
+
+
+async def test_an_emoji_name_keeps_the_card_count_on_its_seat_row() -> None:
+    """Names are cut by terminal cells: "🎲" takes two cells, and counting it as one
+    character pushed the card count and the marks off the row."""
+    from dataclasses import replace
+
+    from rich.cells import cell_len
+
+    lobby = lobby_for(2, bots=(1,))
+    emoji = replace(lobby.seats[1], name="🎲🎲🎲🎲🎲🎲Zoë🎲🎲🎲🎲🎲🎲")
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, example_2(), replace(lobby, seats=(lobby.seats[0], emoji)))
+        line = app.screen.query(SeatLine)[1]
+        text = line.render().plain
+        assert cell_len(text) <= line.content_size.width
+        assert text.endswith("4c ⚙")
+        assert "4c ⚙" in screen_text(app)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, wait_until
 
 from ono99tui.game import MATCH_OVER, Card, position, preset
+from ono99tui.ui.screens.bust import BustScreen
 from ono99tui.ui.screens.results import MatchEndScreen
 
 
@@ -64,3 +65,55 @@ def test_match_end(snap_compare) -> None:
         pilot.app.clear_notifications()  # the elimination toasts have timers
 
     assert snap_compare(RecordingApp(), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_total_at_zero_with_its_label_80x24(snap_compare) -> None:
+    """A new round: the total reads "Total" over a large 0 (not an empty box), the limit in
+    words, and no card played yet."""
+    match = LocalMatch(preset("2022"), 3, seed=5)  # seat 0 starts this deal
+    assert match.state.turn == 0 and match.state.total == 0
+    assert snap_compare(RecordingApp(), terminal_size=(80, 24),
+                        run_before=feed(match, bots=(1, 2)))
+
+
+def test_table_40x12(snap_compare) -> None:
+    """The smallest planned size: one-line cards keep a word, the total its label."""
+    assert snap_compare(RecordingApp(), terminal_size=(40, 12),
+                        run_before=feed(mid_match(), bots=(1, 2, 3)))
+
+
+def test_table_200x60(snap_compare) -> None:
+    """A big terminal: the total grows, the seats and the log widen."""
+    assert snap_compare(RecordingApp(), terminal_size=(200, 60),
+                        run_before=feed(mid_match(), bots=(1, 2, 3)))
+
+
+def bust_banner_shown(pilot_match: LocalMatch):
+    """run_before: feed the match, play cy's 2 (ana busts), wait for the banner."""
+
+    async def run_before(pilot) -> None:
+        await feed(pilot_match, bots=(1, 2))(pilot)
+        pilot_match.step()
+        await pilot_match.show(pilot.app, pilot)
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, BustScreen))
+        pilot.app.clear_notifications()  # the elimination toast has a timer
+
+    return run_before
+
+
+def ana_busts_on_cys_play() -> LocalMatch:
+    """cy plays 2 onto 90; ana holds {ONO 99, 7, 9, 10} at 92 and busts without pressing a
+    key: the banner says so, with her hand, until she presses one."""
+    state = position(preset("2022"), [[Card.ONO99, Card.SEVEN, Card.NINE, Card.TEN],
+                                      [Card.THREE] * 4, [Card.TWO] * 4], total=90, turn=2)
+    return LocalMatch.at(state)
+
+
+def test_your_bust_banner_80x24(snap_compare) -> None:
+    assert snap_compare(RecordingApp(), terminal_size=(80, 24),
+                        run_before=bust_banner_shown(ana_busts_on_cys_play()))
+
+
+def test_your_bust_banner_40x12(snap_compare) -> None:
+    assert snap_compare(RecordingApp(), terminal_size=(40, 12),
+                        run_before=bust_banner_shown(ana_busts_on_cys_play()))

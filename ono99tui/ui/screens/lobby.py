@@ -401,7 +401,10 @@ class LobbyScreen(Screen[None]):
         self.start_join(JoinRequest.for_address(address, name, spectate=spectate))
 
     def _remember(self, **changes: str) -> None:
-        settings = replace(self.settings, **changes)
+        try:  # the file may have changed since (the turn alert, switched at a table)
+            settings = replace(self.settings, turn_alert=load_settings(self.config_directory).turn_alert, **changes)
+        except ConfigError:
+            settings = replace(self.settings, **changes)
         self.settings = settings
         if settings == self._stored_settings:
             return

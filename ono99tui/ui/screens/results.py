@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
@@ -14,6 +14,7 @@ from textual.widgets import Button, Footer, Static
 from ono99tui.game import PlayerView, RoundEnded
 from ono99tui.ui.messages import RematchRequested
 from ono99tui.ui.present import seat_name, winners_text
+from ono99tui.ui.screens.bust import held_line
 
 if TYPE_CHECKING:
     from textual import getters
@@ -38,28 +39,53 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
+def _eliminated_per_round(app: Any) -> Mapping[int, Sequence[bool]] | None:
+    recorded = getattr(app, "round_busts", None)
+    return recorded.eliminated if recorded is not None else None
+
+
 def round_table(view: PlayerView, names: Sequence[str], result: RoundEnded) -> str:
     """This round's points, the scores after it, and the tokens left, per seat."""
     scoring = view.rules.scoring
     if scoring == "tokens":
         header = ("Player", "Tokens")
-        rows = [(names[s], str(result.tokens[s])) for s in range(len(names))]
+        rows = [(names[s], token_cell(result.tokens[s], view.eliminated[s])) for s in range(len(names))]
     else:
         header = ("Player", "Round", "Score")
         rows = [(names[s], str(result.points[s]), str(result.scores[s])) for s in range(len(names))]
     return _table(header, rows)
 
 
-def rounds_table(view: PlayerView, names: Sequence[str], results: Sequence[RoundEnded]) -> str:
-    """One row per finished round: points scored (points modes) or tokens left (tokens)."""
+def token_cell(tokens: int, eliminated: bool) -> str:
+    """Tokens left as the results show them: 0 is not the same as out of the match (a seat
+    with 0 tokens plays on, and is out at its next bust)."""
+    if eliminated:
+        return "out"
+    return "0 (last life)" if tokens == 0 else str(tokens)
+
+
+def rounds_table(view: PlayerView, names: Sequence[str], results: Sequence[RoundEnded],
+                 eliminated: Mapping[int, Sequence[bool]] | None = None) -> str:
+    """One row per finished round: points scored (points modes) or tokens left (tokens),
+    "out" for a seat out of the match by the end of that round (from `eliminated`, the
+    flags per round number)."""
     if not results:
         return ""
     tokens = view.rules.scoring == "tokens"
     header = ("Round", *names)
-    rows = [
-        (str(result.round_no), *(str(v) for v in (result.tokens if tokens else result.points)))
-        for result in results
-    ]
+    if tokens:
+        flags = eliminated or {}
+
+        def cell(round_no: int, seat: int, left: int) -> str:
+            out = flags.get(round_no, ())
+            return "out" if seat < len(out) and out[seat] else str(left)
+
+        rows = [
+            (str(result.round_no), *(cell(result.round_no, seat, left) for seat, left in enumerate(result.tokens)))
+            for result in results
+        ]
+    else:
+        rows = [(str(result.round_no), *(str(v) for v in result.points)) for result in results]
     if not tokens:
         rows.append(("Total", *(str(score) for score in results[-1].scores)))
     return _table(header, rows)
@@ -82,7 +108,7 @@ class RoundEndScreen(ModalScreen[None]):
     CSS_PATH = "results.tcss"
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
         app = getters.app(Ono99App)
-    BINDINGS = [Binding("enter,escape,space", "dismiss", "Continue")]
+    BINDINGS = [Binding("enter,escape,space", "dismiss", "Continue", key_display="Enter")]
 
     def __init__(self, result: RoundEnded) -> None:
         super().__init__()
@@ -92,9 +118,17 @@ class RoundEndScreen(ModalScreen[None]):
         view: PlayerView | None = getattr(self.app, "view", None)
         with Vertical(classes="results"):
             yield Static(f"Round {self.result.round_no} is over", classes="results-title")
+            recorded = getattr(self.app, "round_busts", None)
+            busts = recorded.lines.get(self.result.round_no, ()) if recorded is not None else ()
+            yours = recorded.yours.get(self.result.round_no) if recorded is not None else None
+            if yours is not None:  # the bust that ended the round was the player's own
+                busts = [*busts, held_line(yours)]
+            if busts:
+                yield Static("\n".join(busts), id="round-busts", classes="results-table", markup=False)
             if view is not None:
                 yield Static(round_table(view, _names(self.app, view), self.result), classes="results-table")
             yield Button("Continue (Enter)", variant="primary", id="continue")
+        yield Footer()  # "enter Continue" stays in sight where the dialog is cut (40x12)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss()
@@ -125,7 +159,8 @@ class MatchEndScreen(ModalScreen[None]):
                 order = standings(view, getattr(self.app, "out_order", ()))
                 lines = [f"{place}. {names[seat]}" for place, seat in enumerate(order, start=1)]
                 yield Static("\n".join(lines), id="standings", classes="results-table")
-                rounds = rounds_table(view, names, getattr(self.app, "round_results", ()))
+                rounds = rounds_table(view, names, getattr(self.app, "round_results", ()),
+                                      _eliminated_per_round(self.app))
                 if rounds:
                     with VerticalScroll(id="rounds"):
                         yield Static(rounds, classes="results-table")

@@ -5,7 +5,8 @@ update in place: an opponent's move repaints the total, two seat lines, the prom
 one log line, and nothing else. Choices go up as `MoveChosen` messages; the app sends them.
 
 Layout: seats | total | log across the middle, the prompt and the hand below, the Footer
-last. Below 80 columns the log is hidden; below 24 rows cards and total shrink to one line.
+last. Below 80 columns the log is hidden; below 24 rows cards and total shrink to one line;
+from 34 rows (and again from 50) the total grows, from 160 columns the seats and log widen.
 
 The engine (through `ono99tui.ui.present`) is imported only once there is a view to show:
 the first frame goes out before it loads, which keeps `ono99 solo` quick to start.
@@ -51,8 +52,8 @@ class TableScreen(Screen[None]):
     # only the two cards whose focus style changes need it, and `set_focus` refreshes
     # those. Every arrow key costs a player over SSH; so no full repaint here.
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide"), (160, "-huge")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall"), (34, "-deep"), (50, "-vast")]
 
     BINDINGS = [
         Binding("1", "choose(0)", "Play", key_display="1-4"),
@@ -137,6 +138,7 @@ class TableScreen(Screen[None]):
         from ono99tui.ui.present import (
             can_swap,
             card_slots,
+            last_card_text,
             limit_text,
             must_draw,
             near_limit,
@@ -150,14 +152,14 @@ class TableScreen(Screen[None]):
         self.query_one(TotalPanel).show(
             total=view.total,
             limit_text=limit_text(view),
+            last_card=last_card_text(view),
             near_limit=near_limit(view),
             direction=view.direction,
             obligation=obligation,
             obligation_mine=mine,
         )
+        # (The last card played is beside the total, not up here.)
         title = f"Rules {view.preset}  Round {view.round_no}  Draw pile {view.draw_pile_size}"
-        if view.discard_top is not None:
-            title += f"  Top card {view.discard_top.label(view.rules)}"
         update_if_changed(self.query_one("#table-title", Static), title)
         text, act = prompt(view, seats)
         prompt_line = self.query_one("#prompt", Static)
@@ -228,8 +230,8 @@ class TableScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         view = self.current_view
-        if action in ("choose", "move_focus") and view is not None and view.seat is None:
-            return False  # a spectator holds no cards
+        if action in ("choose", "move_focus", "swap", "draw") and view is not None and view.seat is None:
+            return False  # a spectator holds no cards: no play, swap or draw keys shown
         if action == "swap":
             if view is None or not view.rules.four_ono99_swap:
                 return False

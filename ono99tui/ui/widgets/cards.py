@@ -45,13 +45,15 @@ class CardFace:
 
     `kind` is one of the keys of `_KIND_SYMBOL` and names the CSS class; `big` is drawn in
     the three-row font (empty for cards without a number); `title` is the card's name and
-    `effect` a few words on what it does.
+    `effect` a few words on what it does; `word` names it in one short word (at most
+    seven columns), for the one-line cards of a small terminal.
     """
 
     kind: str
     big: str
     title: str
     effect: str
+    word: str = ""
 
     def symbol(self, glyphs: Glyphs) -> str:
         """The kind's symbol in the given glyph set."""
@@ -110,6 +112,7 @@ class CardWidget(Widget, can_focus=True):
         border: dashed $foreground 30%;
         text-style: not bold;
     }
+    CardWidget { border-title-align: left; }
     CardWidget:focus { background: $boost; border: thick $accent; }
     CardWidget.-unplayable:focus { border: thick $foreground 50%; }
     .-ascii CardWidget { border: ascii $foreground 60%; }
@@ -172,8 +175,8 @@ class CardWidget(Widget, can_focus=True):
         mark = f" {glyphs.blocked}" if slot.blocked else ""
         symbol = face.symbol(glyphs)
         if self.content_size.height < 5:  # the screen's compact layout
-            label = face.big or face.title
-            return Content(f"{key}{mark} {symbol} {label}")
+            return Content(self._compact_line(key, mark.strip(), symbol, face))
+        self._set_title("")
         corner = f"{key}{mark}"
         top = corner + symbol.rjust(width - len(corner))
         if face.big:
@@ -182,6 +185,25 @@ class CardWidget(Widget, can_focus=True):
             big_rows = ("", face.title.upper(), "")
         rows = [top, *(row.center(width) for row in big_rows), face.effect.center(width)]
         return Content("\n".join(rows))
+
+    def _compact_line(self, key: str, mark: str, symbol: str, face: CardFace) -> str:
+        """The one line a compact card has: "1 ⊘ ✖ dead 99", or "1 ⊘ ✖ 99" where that fits;
+        where neither does (a 40-column terminal), the key, mark and symbol move to the
+        card's top border so the line keeps its word."""
+        width = self.content_size.width
+        corner = f"{key}{' ' + mark if mark else ''} {symbol}"
+        word = face.word or face.big or face.title
+        for line in (f"{corner} {word}", f"{corner} {face.big or face.title}"):
+            if len(line) <= width:
+                self._set_title("")
+                return line
+        self._set_title(f"{key}{mark}{symbol}")
+        return word.center(width) if len(word) <= width else word[:width]
+
+    def _set_title(self, title: str) -> None:
+        # Only a change repaints the border, so rendering again settles at once.
+        if self.border_title != title:
+            self.border_title = title
 
     def on_click(self, event: events.Click) -> None:
         event.stop()

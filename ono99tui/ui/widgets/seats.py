@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rich.cells import cell_len, set_cell_size
 from textual.app import ComposeResult
 from textual.content import Content
 from textual.reactive import reactive
@@ -37,6 +38,9 @@ class SeatInfo:
     owes_two: bool = False
     tokens: int | None = None
     score: int | None = None
+    # Tokens each seat started with: spent ones are drawn hollow, so 0 reads "all spent",
+    # not "nothing to show".
+    tokens_at_start: int = 0
     # The turn clock's seconds left for this seat (None: no clock runs for it).
     seconds_left: int | None = None
 
@@ -90,18 +94,26 @@ class SeatLine(Widget):
         name = info.name + (" (you)" if marked else "")
         standing = ""
         if info.tokens is not None:
-            standing = glyphs.token * info.tokens if info.tokens <= 5 else f"{info.tokens}{glyphs.token}"
+            start = max(info.tokens_at_start, info.tokens)
+            if info.eliminated:
+                standing = ""  # the "out" mark says it
+            elif start <= 5:
+                standing = glyphs.token * info.tokens + glyphs.spent_token * (start - info.tokens)
+            else:
+                standing = f"{info.tokens}{glyphs.token}"
         elif info.score is not None:
             standing = f"{info.score}pt"
         width = max(self.content_size.width, 10)
         left = f"{turn} {name}"
         right = " ".join(part for part in (f"{info.cards}c", standing, info.marks(glyphs)) if part)
-        room = width - len(right) - 1
+        # Measured in terminal cells, not characters: an emoji or CJK name takes two cells
+        # a character, and counting characters pushed the card count off the row.
+        room = width - cell_len(right) - 1
         if room < 4:
-            return Content(f"{left[:width]}")
-        if len(left) > room:
-            left = left[: room - 1] + "~"
-        return Content(left.ljust(room) + " " + right)
+            return Content(set_cell_size(left, width).rstrip())
+        if cell_len(left) > room:
+            left = set_cell_size(left, room - 1) + "~"
+        return Content(set_cell_size(left, room) + " " + right)
 
 
 class SeatList(Widget):

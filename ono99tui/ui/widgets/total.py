@@ -1,5 +1,6 @@
-"""The middle of the table: the running total in large digits, the limit, the direction of
-play and any pending Play 2 / Double Play.
+"""The middle of the table: the running total (labelled, and the largest thing on screen),
+the limit in words, the last card played, the direction of play and any pending Play 2 /
+Double Play.
 
 Each part is its own small widget, updated only when its value changes, so an opponent's
 move repaints a few cells rather than the whole panel. Parts that draw glyphs do so in
@@ -14,21 +15,32 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ono99tui.ui.glyphs import current_glyphs
+from ono99tui.ui.glyphs import PIXEL_ROWS, current_glyphs, huge_width
 from ono99tui.ui.widgets.static_text import update_if_changed
 
 
 class BigNumber(Widget):
-    """A number drawn three rows high in the app's glyph set."""
+    """A number drawn as large as its box allows: the pixel font at the largest scale that
+    fits, else the three-row font, else plain digits. The screen's CSS sizes the box for
+    the terminal (5 rows at 80x24, more on a tall one); the number is centred in it."""
 
     DEFAULT_CSS = """
-    BigNumber { width: 1fr; height: 3; text-style: bold; text-align: center; }
+    BigNumber { width: 1fr; height: 5; text-style: bold; content-align: center middle; }
     """
 
     value: reactive[str] = reactive("", layout=True)
 
     def render(self) -> Content:
-        return Content("\n".join(current_glyphs(self).big(self.value)))
+        glyphs = current_glyphs(self)
+        width, height = self.content_size.width, self.content_size.height
+        text = self.value
+        for scale in (4, 3, 2, 1):
+            if PIXEL_ROWS * scale <= height and huge_width(text, scale) <= width:
+                return Content("\n".join(glyphs.huge(text, scale)))
+        rows = glyphs.big(text)
+        if len(rows) <= height and len(rows[0]) <= width:
+            return Content("\n".join(rows))
+        return Content(text)
 
 
 class DirectionLine(Widget):
@@ -46,25 +58,31 @@ class DirectionLine(Widget):
 
 
 class TotalPanel(Widget):
-    """Running total, limit, direction and the pending two-card obligation."""
+    """Running total with its label, limit, last card, direction and the pending two-card
+    obligation. (`#total-small`, "Total 57" on one line, replaces the label and the large
+    digits where the screen is short.)"""
 
     DEFAULT_CSS = """
     TotalPanel { height: auto; width: 1fr; align-horizontal: center; padding: 0 1; }
     TotalPanel > Static { width: 1fr; height: auto; text-align: center; }
+    TotalPanel > #total-label { color: $text-muted; text-style: bold; }
     TotalPanel > BigNumber { color: $text-accent; }
     TotalPanel > #total-small { display: none; text-style: bold; color: $text-accent; }
     TotalPanel.-near-limit > BigNumber { color: $text-error; }
     TotalPanel.-near-limit > #total-small { color: $text-error; }
     TotalPanel > #limit { color: $text-muted; }
+    TotalPanel > #last-card { color: $text; }
     TotalPanel > #obligation { text-style: bold; color: $text-warning; }
     TotalPanel > #obligation.-mine { background: $warning; color: $background; }
     TotalPanel > #obligation.-none { display: none; }
     """
 
     def compose(self) -> ComposeResult:
+        yield Static("Total", id="total-label")
         yield BigNumber(id="total-big")
         yield Static("", id="total-small")
         yield Static("", id="limit")
+        yield Static("", id="last-card")
         yield DirectionLine(id="direction")
         yield Static("", id="obligation", classes="-none")
 
@@ -73,6 +91,7 @@ class TotalPanel(Widget):
         *,
         total: int,
         limit_text: str,
+        last_card: str,
         near_limit: bool,
         direction: int,
         obligation: str,
@@ -85,6 +104,7 @@ class TotalPanel(Widget):
             self.query_one("#total-small", Static).update(f"Total {total}")
         self.set_class(near_limit, "-near-limit")
         update_if_changed(self.query_one("#limit", Static), limit_text)
+        update_if_changed(self.query_one("#last-card", Static), last_card)
         self.query_one(DirectionLine).direction = direction
         line = self.query_one("#obligation", Static)
         update_if_changed(line, obligation)
