@@ -89,6 +89,7 @@ from ono99tui.host.outputs import (
 from ono99tui.host.seats import Seat
 from ono99tui.host.settings import TableConfig, rules_from_options, turn_seconds_from_options
 from ono99tui.host.turn_clock import (
+    IDLE_RECLAIM_SECONDS,
     MAX_STAND_IN_MOVES,
     TimedTurn,
     seconds_on_return,
@@ -581,6 +582,8 @@ class TableCore:
                     and not self.seats[pending].bot_plays):
                 # RULES.md §3: give the human who still has to draw a fair chance.
                 delay = max(delay, self.config.late_draw_bot_wait)
+            if seat.peer is not None:  # its idle player is still there: a chance to come back
+                delay = max(delay, IDLE_RECLAIM_SECONDS)
             self._arm(BotTurn(version, index), delay)
 
     def _bot_move(self, turn: BotTurn) -> None:

@@ -4,7 +4,9 @@ A table with a turn time gives the human seat it waits for that many seconds for
 When they run out, a stand-in bot (the table's takeover kind) plays the rest of that turn
 for the seat: both cards of a Play 2, the draw the late-draw rule owes, a points-mode
 discard. After `timeouts_to_abandon` timed-out turns in a row the seat counts as abandoned
-and the table's abandon policy applies. A move by the player resets the count.
+and the table's abandon policy applies: a bot plays on (waiting `IDLE_RECLAIM_SECONDS`
+before each move while the player is still connected: a move of theirs takes the seat
+back), or the seat resigns. A move by the player resets the count.
 
 Only a seat whose move the table cannot go on without is clocked: the seat to play, or the
 buster choosing a discard. A late draw owed by the previous player is not waited for (the
@@ -26,6 +28,9 @@ from ono99tui.game import acting_seats
 from ono99tui.host.outputs import TurnTimeout
 
 RESUME_FLOOR_SECONDS = 10.0
+# A bot playing on for a player abandoned for idling, who is still connected, waits this
+# long before each move: a move of the player's own in that time takes the seat back.
+IDLE_RECLAIM_SECONDS = 5.0
 # The most moves a stand-in makes for one timed-out turn (a Play 2's two cards, their
 # late draws, a discard): a bound, so that no engine surprise can loop the table.
 MAX_STAND_IN_MOVES = 6

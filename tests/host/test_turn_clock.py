@@ -17,7 +17,12 @@ from netproto.messages import SetOptions, Start, TurnClock
 from ono99tui.game import Card, Draw, Play, legal_moves, position, preset
 from ono99tui.host.core import FINISHED, PLAYING
 from ono99tui.host.outputs import BotTurn, GraceExpiry, TurnTimeout
-from ono99tui.host.turn_clock import RESUME_FLOOR_SECONDS, stand_in_goes_on, waited_seat
+from ono99tui.host.turn_clock import (
+    IDLE_RECLAIM_SECONDS,
+    RESUME_FLOOR_SECONDS,
+    stand_in_goes_on,
+    waited_seat,
+)
 
 ANN, BOB = 1, 2  # the peer ids of `clocked_table`'s players
 
@@ -162,12 +167,15 @@ def test_after_three_timeouts_in_a_row_a_bot_plays_the_seat_on() -> None:
     assert table.lobby(ANN).seats[index].kind == "bot"
     assert timed_out_events(table, peer)[-1] == {"kind": "timed_out", "seat": index,
                                                  "in_a_row": 3}
-    # No clock for the bot: it plays at the bot pace.
+    # No clock for the bot; while its player is still connected it waits a few seconds
+    # before each move (a chance to come back), not only the bot pace.
     assert all(key.seat_id != seat.id for key in clocks(table))
     ((turn, deadline),) = [(key, deadline) for key, (deadline, _) in table.timers.items()
                            if isinstance(key, BotTurn)]
-    assert turn.seat == index and deadline == pytest.approx(table.now + 0.5)
-    table.advance(0.5)
+    assert turn.seat == index and deadline == pytest.approx(table.now + IDLE_RECLAIM_SECONDS)
+    table.advance(IDLE_RECLAIM_SECONDS - 0.01)
+    assert table.moves_played() == moves
+    table.advance(0.01)
     assert table.moves_played() == moves + 1
 
 
@@ -181,9 +189,16 @@ def test_a_player_abandoned_for_idling_takes_the_seat_back_with_a_move() -> None
         play_first_legal(table, 1 - index)
     state = table.core.state
     assert state is not None and table.core.phase == PLAYING
+    table.advance(IDLE_RECLAIM_SECONDS - 1.0)  # back, within the bot's wait
     table.play(peer, legal_moves(state, index)[0])
     assert not seat.taken_over and seat.timeouts == 0
     assert table.lobby(ANN).seats[index].kind == "human"
+    assert not any(isinstance(key, BotTurn) for key in table.timers)
+    # Their next turn is theirs again, on the clock.
+    while table.core.phase == PLAYING and table.human_to_act() != index:
+        play_first_legal(table, 1 - index)
+    if table.core.phase == PLAYING:
+        assert any(key.seat_id == seat.id for key in clocks(table))
 
 
 def test_after_three_timeouts_in_a_row_the_seat_resigns_under_the_eliminate_policy() -> None:
