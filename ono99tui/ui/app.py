@@ -44,6 +44,7 @@ from ono99tui.gc_freeze import freeze_startup_objects
 from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
 from ono99tui.ui.diffing_driver import DiffingDriver
 from ono99tui.ui.hangup_driver import TerminalHungUp
+from ono99tui.ui.widgets.log import LogEntry
 from ono99tui.ui.messages import (
     ConnectionDropped,
     ConnectionEnded,
@@ -93,7 +94,6 @@ class Ono99App(App[None]):
     """One player's (or spectator's) window on one table. See the module docstring."""
 
     TITLE = "ONO 99"
-    MAX_LOG_LINES = 200
     # ASCII mode (the app has class -ascii): Textual's own widgets must not draw box or
     # block characters either. The app's screens and widgets carry their own -ascii rules.
     CSS = """
@@ -141,8 +141,15 @@ class Ono99App(App[None]):
         # The seq of the view a move was sent from, while the table has not answered it
         # (None: no move in flight). See `move_in_flight`.
         self._move_sent_at: int | None = None
-        # Every log line of this match, so a screen opened late can show the whole story.
-        self.log_lines: list[str] = []
+        # Every log line of this match (in both glyph sets), so a screen opened late can
+        # show the whole story.
+        self.log_entries: list[LogEntry] = []
+        # Matches this app has seen start at this table (the log's separators count them).
+        self.matches_started = 0
+        # Views from the table may now carry moves a stand-in bot made for this seat: the
+        # connection is new, or came back after a drop (see `_tell_what_was_played`).
+        self._away = True
+        self._move_in_flight_at_drop = False
         # Each finished round of this match, for the round-end and match-end screens.
         self.round_results: list[RoundEnded] = []
         # Seats in the order they left the match, for the standings.
@@ -197,6 +204,12 @@ class Ono99App(App[None]):
         self.view_seq = -1
         self._move_sent_at = None
         self._new_match()
+        self.matches_started = 0
+        self._away = True
+        self._move_in_flight_at_drop = False
+        table = self._table_screen()
+        if table is not None:
+            table.clear_log()
         self.view = None
         self.lobby = None
         self.connection_state = "connecting"
@@ -207,7 +220,7 @@ class Ono99App(App[None]):
         return message.connection is not None and message.connection != self._connection_no
 
     def _new_match(self) -> None:
-        self.log_lines.clear()
+        self.log_entries.clear()
         self.round_results.clear()
         self.out_order.clear()
 
@@ -304,6 +317,11 @@ class Ono99App(App[None]):
         self._show_table()
         self._announce(message.events, message.view)
 
+    @property
+    def log_lines(self) -> list[str]:
+        """This match's log lines, in the glyph set shown now."""
+        return [entry.text(self.glyphs.ascii) for entry in self.log_entries]
+
     def on_server_refused(self, message: ServerRefused) -> None:
         if self._is_stale(message):
             return
@@ -323,6 +341,8 @@ class Ono99App(App[None]):
         if self._is_stale(message):
             return
         self.connection_state = "reconnecting" if message.will_retry else "closed"
+        self._away = True
+        self._move_in_flight_at_drop = self._move_sent_at is not None
         if message.will_retry:
             self.notify("Connection lost: reconnecting...", severity="warning")
 
@@ -390,22 +410,44 @@ class Ono99App(App[None]):
 
         seats = self.lobby.seats if self.lobby else ()
         names = names_of(view, seats)
-        lines = []
+        unicode, ascii = glyphs_for(False), glyphs_for(True)
+        table = self._table_screen()
+        lines: list[LogEntry] = []
         for event in events:
             if isinstance(event, RoundDealt) and event.round_no == 1:
+                if table is not None and lines:
+                    table.add_log_lines(lines)  # the end of the last match, before the page turns
+                lines = []
                 self._new_match()
+                self.matches_started += 1
+                if table is not None:
+                    table.start_log_match(f"Match {self.matches_started}")
             elif isinstance(event, RoundEnded):
                 self.round_results.append(event)
             elif isinstance(event, Eliminated):
                 self.out_order.append(event.seat)
-            line = event_line(event, names, view, self.glyphs)
+            line = event_line(event, names, view, unicode)
             if line is not None:
-                lines.append(line)
-        self.log_lines.extend(lines)
-        del self.log_lines[: -self.MAX_LOG_LINES]
-        table = self._table_screen()
+                lines.append(LogEntry(line, event_line(event, names, view, ascii) or line))
+        stand_in = self._tell_what_was_played(events, view)
+        if stand_in is not None:
+            lines.append(LogEntry(stand_in, stand_in))
+        self.log_entries.extend(lines)
         if table is not None and lines:
             table.add_log_lines(lines)
+
+    def _tell_what_was_played(self, events: tuple[Event, ...], view: PlayerView) -> str | None:
+        """The first view after the player was away (a new connection, or one resumed
+        after a drop) brings the events the table kept for the seat: say what a stand-in
+        bot played in the seat's name meanwhile."""
+        if not self._away:
+            return None
+        self._away = False
+        if view.seat is None:
+            return None
+        from ono99tui.ui.present import stand_in_line
+
+        return stand_in_line(events, view.seat, view.rules, skip_first=self._move_in_flight_at_drop)
 
     def _announce(self, events: tuple[Event, ...], view: PlayerView) -> None:
         """Toasts and end-of-round / end-of-match screens."""

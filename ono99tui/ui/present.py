@@ -258,3 +258,24 @@ def event_line(event: Event, names: Sequence[str], view: PlayerView, glyphs: Gly
         case MatchEnded(winners=winners):
             return f"Match over: {' and '.join(name(seat) for seat in winners)} won"
     return None
+
+
+def stand_in_line(events: Sequence[Event], seat: int, rules: Rules, *, skip_first: bool = False) -> str | None:
+    """What a stand-in bot played for `seat` among `events` (the events the table kept for
+    the seat while its player was away), as one log line; None if it played nothing.
+    `skip_first`: the first of those moves was the player's own, sent before the link
+    dropped."""
+    moves = []
+    for event in events:
+        match event:
+            case Played(seat=who, card=card) if who == seat:
+                moves.append(card.label(rules))
+            case Discarded(seat=who, card=card) if who == seat:
+                moves.append(f"discarded {card.label(rules)}")
+            case SwappedFour(seat=who) if who == seat:
+                moves.append("swapped four ONO 99")
+    if skip_first:
+        moves = moves[1:]
+    if not moves:
+        return None
+    return f"While you were away a bot played for you: {', '.join(moves)}"

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 from ono99tui.ui.messages import MoveChosen
 from ono99tui.ui.widgets.banner import ConnectionBanner
 from ono99tui.ui.widgets.cards import CardWidget, HandView
-from ono99tui.ui.widgets.log import EventLog
+from ono99tui.ui.widgets.log import EventLog, LogEntry
 from ono99tui.ui.widgets.seats import SeatList
 from ono99tui.ui.widgets.static_text import update_if_changed
 from ono99tui.ui.widgets.total import TotalPanel
@@ -57,6 +57,13 @@ class TableScreen(Screen[None]):
         Binding("right", "move_focus(1)", "Right", show=False),
         Binding("s", "swap", "Swap 4x99"),
         Binding("d", "draw", "Draw"),
+        # The log: PgUp/PgDn a page, up/down a line, Home the oldest kept, End the newest.
+        Binding("pageup", "page_log(-1)", "Log", key_display="PgUp/Dn"),
+        Binding("pagedown", "page_log(1)", "Log down", show=False),
+        Binding("up", "scroll_log(-1)", "Log up a line", show=False),
+        Binding("down", "scroll_log(1)", "Log down a line", show=False),
+        Binding("home", "log_top", "Log: oldest", show=False),
+        Binding("end", "log_newest", "Log: newest", show=False),
         Binding("question_mark", "app.rules", "Rules", key_display="?"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -98,8 +105,9 @@ class TableScreen(Screen[None]):
             return  # closed before it was built: there is nothing to show things in
         self._following = True
         log = self.query_one(EventLog)
-        for line in getattr(self.app, "log_lines", ()):
-            log.add(line)
+        self.watch(self.app, "glyphs", self._show_glyphs)
+        for entry in getattr(self.app, "log_entries", ()):
+            log.add(entry)
         self.watch(self.app, "view", self._show, init=False)
         self.watch(self.app, "lobby", self._show, init=False)
         self._show()
@@ -185,13 +193,43 @@ class TableScreen(Screen[None]):
         if self._following and self._was_my_turn:
             self._focus_a_playable_card()
 
-    def add_log_lines(self, lines: Sequence[str]) -> None:
+    def add_log_lines(self, lines: Sequence[str | LogEntry]) -> None:
         """Append lines to the event log (the app calls this as events arrive)."""
         if not self._following or not self.is_attached:
             return  # `_follow_app` will show the app's whole log (or the screen is closed)
         log = self.query_one(EventLog)
         for line in lines:
             log.add(line)
+
+    def start_log_match(self, title: str) -> None:
+        """A new match: the log turns to a fresh page headed `title` (the app calls this)."""
+        if self._following and self.is_attached:
+            self.query_one(EventLog).start_match(title)
+
+    def clear_log(self) -> None:
+        """Empty the log (the app calls this when it connects to another table)."""
+        if self._following and self.is_attached:
+            self.query_one(EventLog).clear()
+
+    def _show_glyphs(self, glyphs: Any) -> None:
+        if self._following and self.is_attached:
+            self.query_one(EventLog).show_ascii(glyphs.ascii)
+
+    def action_scroll_log(self, rows: int) -> None:
+        """Scroll the log by `rows` (negative: back towards older lines)."""
+        self.query_one(EventLog).scroll_rows(rows)
+
+    def action_page_log(self, pages: int) -> None:
+        """Scroll the log by whole pages."""
+        self.query_one(EventLog).page(pages)
+
+    def action_log_top(self) -> None:
+        """Show the oldest lines the log keeps (the previous match's, after a rematch)."""
+        self.query_one(EventLog).to_top()
+
+    def action_log_newest(self) -> None:
+        """Back to the newest line; the log follows it again."""
+        self.query_one(EventLog).to_newest()
 
     # --- messages up ----------------------------------------------------------------------
 
