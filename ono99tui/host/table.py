@@ -130,6 +130,9 @@ class Table:
         self._bot_timers: list[asyncio.TimerHandle] = []
         self._last_summary: TableSummary | None = None
         self._results: dict[str, Any] = {}
+        # Matches won at this table, by player name (names are unique at a table and a
+        # resumed seat keeps its name): the standings across rematches.
+        self._matches_won: dict[str, int] = {}
         self._closed = False
 
     # --- netproto Application ------------------------------------------------------------
@@ -413,6 +416,9 @@ class Table:
         assert self.state is not None
         self.phase = FINISHED
         self.journal[-1].winners = tuple(self.state.winners)
+        for winner in self.state.winners:
+            name = self.seats[winner].name
+            self._matches_won[name] = self._matches_won.get(name, 0) + 1
         self._results = {"winners": list(self.state.winners),
                          "winner_names": [self.seats[seat].name for seat in self.state.winners],
                          "scores": list(self.state.scores), "tokens": list(self.state.tokens)}
@@ -558,6 +564,9 @@ class Table:
         options = self.config.public_options() | {"preset": self.rules.name,
                                                   "rules": rules_to_wire(self.rules)}
         results = self._results if self.phase == FINISHED else {}
+        if self._matches_won:  # in every phase once a match is over: late joiners see it too
+            results = results | {"matches_won": [self._matches_won.get(seat.name, 0)
+                                                 for seat in self.seats]}
         common = dict(phase=self.phase, seats=seats, host_seat=host_seat,
                       capacity=self.config.capacity, spectators=len(self.spectators),
                       options=options, results=results)
