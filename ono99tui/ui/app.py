@@ -37,7 +37,7 @@ from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.theme import BUILTIN_THEMES
 
 from ono99tui.gc_freeze import freeze_startup_objects
@@ -103,6 +103,11 @@ class Ono99App(App[None]):
     .-ascii Toast.-error { border-left: ascii $error; }
     .-ascii VerticalScroll { scrollbar-size-vertical: 0; }
     .-ascii Button { border: ascii $foreground 40%; }
+    /* Notifications at the top right, under the title row: over the log, never over the
+       hand, its hint line, the total or the prompt (at 80x24 the log pane is 31 wide). */
+    ToastRack { dock: top; align: right top; margin-top: 1; margin-bottom: 0;
+                max-height: 50%; overflow-y: hidden; }
+    Toast { width: 31; max-width: 100%; margin-top: 0; padding: 0 1; }
     """
     BINDINGS = [
         # Screens show their own "q" and "?" in the Footer; these work everywhere.
@@ -146,10 +151,13 @@ class Ono99App(App[None]):
         self.log_entries: list[LogEntry] = []
         # Matches this app has seen start at this table (the log's separators count them).
         self.matches_started = 0
-        # Views from the table may now carry moves a stand-in bot made for this seat: the
-        # connection is new, or came back after a drop (see `_tell_what_was_played`).
-        self._away = True
+        # The next view may carry moves a stand-in bot made for this seat: the link came
+        # back after a drop, or a new connection resumed a seat in a match under way (see
+        # `_tell_what_was_played`).
+        self._away = False
         self._move_in_flight_at_drop = False
+        # A welcome came and its lobby not yet: that lobby says whether a match is on.
+        self._welcome_lobby_due = False
         # Each finished round of this match, for the round-end and match-end screens.
         self.round_results: list[RoundEnded] = []
         # Seats in the order they left the match, for the standings.
@@ -205,8 +213,9 @@ class Ono99App(App[None]):
         self._move_sent_at = None
         self._new_match()
         self.matches_started = 0
-        self._away = True
+        self._away = False
         self._move_in_flight_at_drop = False
+        self._welcome_lobby_due = False
         table = self._table_screen()
         if table is not None:
             table.clear_log()
@@ -298,10 +307,17 @@ class Ono99App(App[None]):
             return
         self.welcome = message.welcome
         self.connection_state = "connected"
+        self._welcome_lobby_due = True
 
     def on_lobby_updated(self, message: LobbyUpdated) -> None:
         if self._is_stale(message):
             return
+        if self._welcome_lobby_due:
+            self._welcome_lobby_due = False
+            # Seated straight into a match under way: only a resumed seat is (a new player
+            # at a playing table watches), and the table may have played it meanwhile.
+            if message.lobby.you is not None and message.lobby.phase != "waiting":
+                self._away = True
         self.lobby = message.lobby
 
     def on_view_updated(self, message: ViewUpdated) -> None:
@@ -461,11 +477,16 @@ class Ono99App(App[None]):
             # A new round or a rematch: the previous results are history.
             while isinstance(self.screen, (RoundEndScreen, MatchEndScreen)) and not match_over:
                 self.pop_screen()
+        # A dialog is (or is about to be) on screen: it says what happened, and a toast
+        # would only cover it (the log has the line).
+        dialog = (match_over or any(isinstance(event, RoundEnded) for event in events)
+                  or isinstance(self.screen, ModalScreen))
         for event in events:
-            if isinstance(event, Eliminated):
+            if isinstance(event, Eliminated) and not dialog:
                 who = "You are" if event.seat == view.seat else f"{seat_name(event.seat, seats)} is"
                 self.notify(f"{who} out of the match.", severity="warning")
         if match_over:
+            self.clear_notifications()
             self.push_screen(MatchEndScreen())
         elif any(isinstance(event, RoundEnded) for event in events):
             if isinstance(self.screen, RoundEndScreen):

@@ -9,7 +9,7 @@ screen (see `ono99tui.ui.app`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from netproto.messages import SeatInfo as LobbySeat
 from ono99tui.game import (
@@ -198,7 +198,8 @@ def prompt(view: PlayerView, seats: Sequence[LobbySeat]) -> tuple[str, bool]:
     """The one-line prompt under the table and whether it calls the viewer to act."""
     me = view.seat
     if view.phase == MATCH_OVER:
-        return f"Match over: {winners_text(view, seats)}.", False
+        keys = " r: rematch, w: results." if me is not None else ""
+        return f"Match over: {winners_text(view, seats)}.{keys}", False
     if view.discarding is not None:
         if view.discarding == me:
             return "You busted: choose a card to discard (1-4 or Enter).", True
@@ -279,3 +280,13 @@ def stand_in_line(events: Sequence[Event], seat: int, rules: Rules, *, skip_firs
     if not moves:
         return None
     return f"While you were away a bot played for you: {', '.join(moves)}"
+
+
+def matches_won(results: Mapping[str, object], seats: int) -> list[int] | None:
+    """Matches won per seat at this table (the lobby's `results.matches_won`), None when
+    the table has not said (no match over yet) or said it in a shape this app cannot read."""
+    won = results.get("matches_won")
+    if (not isinstance(won, list) or len(won) != seats
+            or not all(type(count) is int and count >= 0 for count in won)):
+        return None
+    return list(won)

@@ -4,6 +4,7 @@ scrolled with the keyboard, in ASCII, and after coming back from a dropped link.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, screen_text
@@ -12,7 +13,8 @@ from textual.pilot import Pilot
 
 from ono99tui.game import MATCH_OVER, Card, Played, legal_moves, preset, start_match
 from ono99tui.ui.app import Ono99App
-from ono99tui.ui.messages import ConnectionDropped, ConnectionResumed, ViewUpdated
+from netproto.messages import Welcome
+from ono99tui.ui.messages import ConnectionDropped, ConnectionResumed, LobbyUpdated, Welcomed
 from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen
 from ono99tui.ui.widgets.log import EventLog
 
@@ -134,8 +136,8 @@ async def test_the_log_scrolls_with_the_keyboard() -> None:
         assert visible_log_rows(app)[0].startswith("Round 1:")
         await pilot.press("pagedown", "pagedown", "pagedown", "pagedown", "pagedown")
         assert visible_log_rows(app) == newest
-        # The footer says how.
-        assert "PgUp/Dn" in screen_text(app)
+        # The log's title says how.
+        assert "Log (PgUp/PgDn)" in screen_text(app)
 
 
 async def test_ascii_mode_leaves_no_unicode_in_the_log() -> None:
@@ -199,7 +201,8 @@ async def test_a_new_connection_that_resumes_a_seat_says_what_was_played() -> No
             if isinstance(event, Played) and event.seat == 0]
     app = RecordingApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        await open_local(app, pilot, match, lobby_for(4))
+        app.post_message(Welcomed(Welcome(proto=1, role="player", seat=0, token="t")))
+        await open_local(app, pilot, match, lobby_for(4))  # a lobby with a match under way
         assert app.log_lines[-1] == f"While you were away a bot played for you: {', '.join(mine)}"
 
 
@@ -214,12 +217,15 @@ def test_the_stand_in_line_leaves_out_a_move_sent_before_the_drop() -> None:
     assert stand_in_line(events, 2, rules) is None
 
 
-async def test_a_view_from_a_new_connection_without_own_moves_adds_nothing() -> None:
+async def test_a_player_seated_before_the_deal_is_told_of_no_stand_in() -> None:
+    """The welcome's lobby is a waiting room: the first view's moves are all news."""
     match = long_1980_match()
+    for _ in range(12):
+        match.step()
     app = RecordingApp()
     async with app.run_test(size=(80, 24)) as pilot:
+        app.post_message(Welcomed(Welcome(proto=1, role="player", seat=0, token="t")))
+        app.post_message(LobbyUpdated(replace(lobby_for(4), phase="waiting")))
         await open_local(app, pilot, match, lobby_for(4))
-        assert not any(line.startswith("While you were away") for line in app.log_lines)
-        app.post_message(ViewUpdated(99, match.view(), ()))
-        await pilot.pause()
+        assert any(line.startswith("ana played") for line in app.log_lines)
         assert not any(line.startswith("While you were away") for line in app.log_lines)

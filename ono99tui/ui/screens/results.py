@@ -13,7 +13,7 @@ from textual.widgets import Button, Footer, Static
 
 from ono99tui.game import PlayerView, RoundEnded
 from ono99tui.ui.messages import RematchRequested
-from ono99tui.ui.present import seat_name, winners_text
+from ono99tui.ui.present import matches_won, seat_name, winners_text
 
 
 def _names(app: Any, view: PlayerView) -> list[str]:
@@ -60,6 +60,26 @@ def rounds_table(view: PlayerView, names: Sequence[str], results: Sequence[Round
     return _table(header, rows)
 
 
+def places_table(names: Sequence[str], order: Sequence[int], won: Sequence[int] | None) -> str:
+    """This match's places, first to last, with the matches each player has won at this
+    table when the table has said (the standings across rematches)."""
+    places = [f"{place}. {names[seat]}" for place, seat in enumerate(order, start=1)]
+    if won is None:
+        return "\n".join(places)
+    return _table(("This match", "Matches won"), [(line, str(won[seat])) for line, seat in zip(places, order)])
+
+
+def wins_table(names: Sequence[str], won: Sequence[int]) -> str:
+    """Matches won per player at this table, most first (seat order among equals)."""
+    order = sorted(range(len(names)), key=lambda seat: -won[seat])
+    return _table(("Player", "Matches won"), [(names[seat], str(won[seat])) for seat in order])
+
+
+def _matches_won(app: Any, seats: int) -> list[int] | None:
+    lobby = getattr(app, "lobby", None)
+    return matches_won(lobby.results, seats) if lobby is not None else None
+
+
 def standings(view: PlayerView, out_order: Sequence[int]) -> list[int]:
     """Seats from first to last place."""
     scoring = view.rules.scoring
@@ -103,6 +123,11 @@ class MatchEndScreen(ModalScreen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
+    def __init__(self, *, rematch: bool = False) -> None:
+        super().__init__()
+        # Opened by the table's rematch key: ask for the rematch at once.
+        self._rematch_at_once = rematch
+
     def compose(self) -> ComposeResult:
         view: PlayerView | None = getattr(self.app, "view", None)
         with Vertical(classes="results"):
@@ -113,9 +138,7 @@ class MatchEndScreen(ModalScreen[None]):
                 seats = lobby.seats if lobby is not None else ()
                 names = _names(self.app, view)
                 yield Static(f"Match over: {winners_text(view, seats)}!", classes="results-title")
-                order = standings(view, getattr(self.app, "out_order", ()))
-                lines = [f"{place}. {names[seat]}" for place, seat in enumerate(order, start=1)]
-                yield Static("\n".join(lines), id="standings", classes="results-table")
+                yield Static(self._places(view), id="standings", classes="results-table", markup=False)
                 rounds = rounds_table(view, names, getattr(self.app, "round_results", ()))
                 if rounds:
                     with VerticalScroll(id="rounds"):
@@ -125,6 +148,23 @@ class MatchEndScreen(ModalScreen[None]):
                 yield Button("Rematch (r)", variant="primary", id="rematch")
                 yield Button("Quit (q)", id="quit")
         yield Footer()
+
+    def _places(self, view: PlayerView) -> str:
+        order = standings(view, getattr(self.app, "out_order", ()))
+        return places_table(_names(self.app, view), order, _matches_won(self.app, view.seats))
+
+    def on_mount(self) -> None:
+        # The table sends the match's last view first and the lobby with the matches won
+        # just after: show them when they come.
+        self.watch(self.app, "lobby", self._show_matches_won, init=False)
+        if self._rematch_at_once:
+            self.action_rematch()
+
+    def _show_matches_won(self, _: object) -> None:
+        view: PlayerView | None = getattr(self.app, "view", None)
+        found = self.query("#standings")
+        if view is not None and found:
+            found.first(Static).update(self._places(view))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "rematch":
@@ -140,3 +180,25 @@ class MatchEndScreen(ModalScreen[None]):
         )
         self.query_one("#rematch-status", Static).update(waiting)
         self.post_message(RematchRequested())
+
+
+class StandingsScreen(ModalScreen[None]):
+    """Matches won per player at this table, across rematches (the table keeps the count)."""
+
+    CSS_PATH = "results.tcss"
+    BINDINGS = [Binding("escape,enter,space,w", "dismiss", "Close")]
+
+    def compose(self) -> ComposeResult:
+        view: PlayerView | None = getattr(self.app, "view", None)
+        won = _matches_won(self.app, view.seats) if view is not None else None
+        with Vertical(classes="results"):
+            yield Static("Matches won at this table", classes="results-title")
+            if view is None or won is None:
+                text = "No match has ended at this table yet."
+            else:
+                text = wins_table(_names(self.app, view), won)
+            yield Static(text, id="wins", classes="results-table", markup=False)
+            yield Button("Close (Esc)", variant="primary", id="close")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss()

@@ -58,12 +58,16 @@ class TableScreen(Screen[None]):
         Binding("s", "swap", "Swap 4x99"),
         Binding("d", "draw", "Draw"),
         # The log: PgUp/PgDn a page, up/down a line, Home the oldest kept, End the newest.
-        Binding("pageup", "page_log(-1)", "Log", key_display="PgUp/Dn"),
+        # The log pane's title shows them (the Footer has no room at 60 columns).
+        Binding("pageup", "page_log(-1)", "Log up", show=False),
         Binding("pagedown", "page_log(1)", "Log down", show=False),
         Binding("up", "scroll_log(-1)", "Log up a line", show=False),
         Binding("down", "scroll_log(1)", "Log down a line", show=False),
         Binding("home", "log_top", "Log: oldest", show=False),
         Binding("end", "log_newest", "Log: newest", show=False),
+        # After the match-over dialog was closed (Esc): the rematch, and the results again.
+        Binding("r", "rematch", "Rematch"),
+        Binding("w", "standings", "Wins"),
         Binding("question_mark", "app.rules", "Rules", key_display="?"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -74,8 +78,8 @@ class TableScreen(Screen[None]):
         # May the viewer swap four ONO 99 / draw now? (Kept from the last view shown.)
         self._swap_open = False
         self._draw_open = False
-        # (swap, draw, spectating) as the Footer last showed them.
-        self._keys_shown: tuple[bool, bool, bool] | None = None
+        # (swap, draw, spectating, match over) as the Footer last showed them.
+        self._keys_shown: tuple[bool, bool, bool, bool] | None = None
         self._following = False
 
     def compose(self) -> ComposeResult:
@@ -89,7 +93,7 @@ class TableScreen(Screen[None]):
             # The border sits on a container: the log repaints its lines as it scrolls,
             # and the border need not go with them.
             with Vertical(id="log-pane") as log_pane:
-                log_pane.border_title = "Log"
+                log_pane.border_title = "Log (PgUp/PgDn)"
                 yield EventLog(id="log")
         yield Static("Waiting for the deal...", id="prompt")
         yield HandView()
@@ -169,10 +173,10 @@ class TableScreen(Screen[None]):
         discarding = view.seat is not None and view.discarding == view.seat
         hand.show(card_slots(view), verb="discards" if discarding else "plays")
         self._follow_turn(view, act, hand)
-        keys = (can_swap(view), must_draw(view), view.seat is None)
+        keys = (can_swap(view), must_draw(view), view.seat is None, view.phase == "match_over")
         if keys != self._keys_shown:
             self._keys_shown = keys
-            self._swap_open, self._draw_open, _ = keys
+            self._swap_open, self._draw_open, _, _ = keys
             self.refresh_bindings()
 
     def _follow_turn(self, view: PlayerView, act: bool, hand: HandView) -> None:
@@ -242,6 +246,8 @@ class TableScreen(Screen[None]):
         view = self.current_view
         if action in ("choose", "move_focus") and view is not None and view.seat is None:
             return False  # a spectator holds no cards
+        if action in ("choose", "swap", "draw") and self._match_over():
+            return False  # nothing to play any more: room in the Footer for the rematch
         if action == "swap":
             if view is None or not view.rules.four_ono99_swap:
                 return False
@@ -250,7 +256,13 @@ class TableScreen(Screen[None]):
             if view is None or not view.rules.late_draw_penalty:
                 return False
             return True if self._draw_open else None
+        if action == "rematch":
+            return self._match_over() and view is not None and view.seat is not None
         return True
+
+    def _match_over(self) -> bool:
+        view = self.current_view
+        return view is not None and view.phase == "match_over"  # game.MATCH_OVER
 
     def on_card_widget_chosen(self, message: CardWidget.Chosen) -> None:
         self.action_choose(message.index)
@@ -278,6 +290,20 @@ class TableScreen(Screen[None]):
         card = view.hand[index]
         move = Discard(view.seat, card) if view.discarding == view.seat else Play(view.seat, card)
         self.post_message(MoveChosen(move))
+
+    def action_rematch(self) -> None:
+        """Ask for the rematch from the table (the match-over dialog was closed): the
+        dialog comes back, saying that the rematch was asked for."""
+        if self._match_over():
+            from ono99tui.ui.screens.results import MatchEndScreen
+
+            self.app.push_screen(MatchEndScreen(rematch=True))
+
+    def action_standings(self) -> None:
+        """The match's results when it is over; otherwise the matches won at this table."""
+        from ono99tui.ui.screens.results import MatchEndScreen, StandingsScreen
+
+        self.app.push_screen(MatchEndScreen() if self._match_over() else StandingsScreen())
 
     def action_move_focus(self, step: int) -> None:
         self.query_one(HandView).action_move(step)
