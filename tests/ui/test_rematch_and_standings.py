@@ -126,3 +126,25 @@ async def test_no_toast_over_the_match_over_dialog() -> None:
         assert isinstance(app.screen, MatchEndScreen)
         assert not any("out of the match" in notice for notice in notices)
         assert not list(app.screen.query(Toast))
+
+
+async def test_keys_still_work_after_the_hand_empties_behind_a_dialog() -> None:
+    """Put out of a 1980 match with an empty hand while the round's dialog was up, the
+    player pressed Esc on the match-over dialog and no key did anything any more: the
+    focus was left on a card removed from the hand."""
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, LocalMatch(preset("2022"), 3, seed=1), lobby_for(3))
+        table = app.screen
+        hand = table.query_one(HandView)
+        hand.cards[0].focus()
+        await pilot.pause()
+        app.push_screen(StandingsScreen())
+        await pilot.pause()
+        hand.show([])
+        await pilot.pause()
+        await pilot.press("escape")
+        assert app.screen is table
+        assert table.focused is None or table.focused.is_attached
+        await pilot.press("w")  # a table key still reaches the table
+        assert isinstance(app.screen, StandingsScreen)
