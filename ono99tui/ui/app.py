@@ -486,6 +486,10 @@ class Ono99App(App[None]):
                 who = "You are" if event.seat == view.seat else f"{seat_name(event.seat, seats)} is"
                 self.notify(f"{who} out of the match.", severity="warning")
         if match_over:
+            # The match's dialog has every round: one still open under it would be what
+            # Esc leads back to, instead of the table and its rematch key.
+            while isinstance(self.screen, RoundEndScreen):
+                self.pop_screen()
             self.clear_notifications()
             self.push_screen(MatchEndScreen())
         elif any(isinstance(event, RoundEnded) for event in events):

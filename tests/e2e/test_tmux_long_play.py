@@ -22,6 +22,8 @@ ROUND_DEALT = re.compile(r"^Round (?P<round>\d+): ")
 # name may be cut short, so look for the player's name.
 NAME = "tess"
 MY_TURN = re.compile(rf"▶ {NAME}\b")
+# The round-end dialog's title, inside its thick border (the log says it too, unbordered).
+ROUND_DIALOG = re.compile(r"[█#+]\s+Round (\d+) is over")
 SEPARATOR = re.compile(r"^(?:──|--) Match (?P<match>\d+) (?:──|--)$")
 
 
@@ -103,7 +105,9 @@ def play_solo_matches(tmux: TmuxSession, matches: int, *, timeout: float = 600.0
         screen = tmux.capture()
         if MATCH_OVER.search(screen):
             counts["matches"] += 1
-            counts["rounds"] += 1  # the match's last round ends on this dialog
+            round_no, _ = title_facts(screen)
+            assert round_no is not None, screen
+            counts["rounds"] += round_no
             if counts["matches"] == matches:
                 return counts
             tmux.send_keys("Escape")  # back to the table: the rematch must still be there
@@ -117,9 +121,13 @@ def play_solo_matches(tmux: TmuxSession, matches: int, *, timeout: float = 600.0
             assert SEPARATOR.match(first) and int(SEPARATOR.match(first)["match"]) == new_match, \
                 tmux.capture()
         elif ROUND_OVER.search(screen):
-            counts["rounds"] += 1
+            dialog = ROUND_DIALOG.search(screen)
             tmux.send_keys("Enter")
-            tmux.wait_until_changed(screen, timeout=5)
+            # Wait for this dialog to go (the next one may come at once): one Enter each.
+            gone = time.monotonic() + 10
+            while dialog is not None and dialog.group(0) in tmux.capture():
+                assert time.monotonic() < gone, f"the round dialog stays:\n{tmux.capture()}"
+                time.sleep(0.05)
         elif MY_TURN.search(screen):
             check_the_log_shows_the_last_event(screen)
             keys = playable_keys(screen) or ["1"]  # no card fits: any key, the bust is automatic

@@ -148,3 +148,20 @@ async def test_keys_still_work_after_the_hand_empties_behind_a_dialog() -> None:
         assert table.focused is None or table.focused.is_attached
         await pilot.press("w")  # a table key still reaches the table
         assert isinstance(app.screen, StandingsScreen)
+
+
+async def test_esc_on_the_match_over_dialog_leads_to_the_table_not_an_old_round() -> None:
+    """Out of the match, the player did not dismiss the last round's dialog before the
+    match ended: Esc on the match-over dialog showed that round again, not the table."""
+    match = LocalMatch(preset("1980").replace(tokens=1), 3, seed=5)
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, match, lobby_for(3))
+        while match.state.phase != MATCH_OVER:  # nobody presses Enter on any dialog
+            match.step(lambda state, seat: match.rng.choice(legal_moves(state, seat)))
+            await match.show(app, pilot)
+        assert len(app.round_results) >= 2
+        assert isinstance(app.screen, MatchEndScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, TableScreen)
+        assert "r Rematch" in screen_text(app).splitlines()[-1]
