@@ -18,7 +18,7 @@ from test_solo_match import play_to_the_end
 from textual.widgets._toast import Toast
 
 from ono99tui.game import MATCH_OVER, legal_moves, preset
-from ono99tui.ui.screens.results import MatchEndScreen, StandingsScreen
+from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen, StandingsScreen
 from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.widgets.cards import HandView
 from ono99tui.ui.widgets.total import TotalPanel
@@ -165,3 +165,23 @@ async def test_esc_on_the_match_over_dialog_leads_to_the_table_not_an_old_round(
         await pilot.press("escape")
         assert isinstance(app.screen, TableScreen)
         assert "r Rematch" in screen_text(app).splitlines()[-1]
+
+
+async def test_a_late_enter_on_a_round_dialog_does_not_close_the_match_dialog() -> None:
+    """Enter pressed on a round's dialog just as the match ended (the table replaced the
+    dialog by the match's) closed the match-over dialog instead: Textual's dismiss pops
+    whatever is on top."""
+    match = LocalMatch(preset("1980").replace(tokens=1), 3, seed=5)
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, match, lobby_for(3))
+        round_dialog = None
+        while match.state.phase != MATCH_OVER:
+            match.step(lambda state, seat: match.rng.choice(legal_moves(state, seat)))
+            await match.show(app, pilot)
+            if isinstance(app.screen, RoundEndScreen):
+                round_dialog = app.screen
+        assert isinstance(app.screen, MatchEndScreen) and round_dialog is not None
+        await round_dialog.run_action("dismiss")  # the Enter it had in its queue
+        await pilot.pause()
+        assert isinstance(app.screen, MatchEndScreen)

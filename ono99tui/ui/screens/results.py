@@ -91,7 +91,20 @@ def standings(view: PlayerView, out_order: Sequence[int]) -> list[int]:
     return [*view.winners, *rest, *(s for s in last_out_first if s not in view.winners)]
 
 
-class RoundEndScreen(ModalScreen[None]):
+class _Dialog(ModalScreen[None]):
+    """A results dialog that closes only itself.
+
+    Textual's `dismiss` pops whatever screen is on top: a key pressed on a round's dialog
+    just as the table closed it for the match's (or the next deal) would close that one.
+    """
+
+    async def action_dismiss(self, result: None = None) -> None:
+        """Close this dialog, if it is still the one on top."""
+        if self.is_current:
+            await super().action_dismiss(result)
+
+
+class RoundEndScreen(_Dialog):
     """A round of a tokens or points match is over; Enter goes back to the table."""
 
     CSS_PATH = "results.tcss"
@@ -110,10 +123,10 @@ class RoundEndScreen(ModalScreen[None]):
             yield Button("Continue (Enter)", variant="primary", id="continue")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss()
+        self.run_action("dismiss")
 
 
-class MatchEndScreen(ModalScreen[None]):
+class MatchEndScreen(_Dialog):
     """The match is over: who won, the standings, the rounds, and a rematch."""
 
     CSS_PATH = "results.tcss"
@@ -182,7 +195,7 @@ class MatchEndScreen(ModalScreen[None]):
         self.post_message(RematchRequested())
 
 
-class StandingsScreen(ModalScreen[None]):
+class StandingsScreen(_Dialog):
     """Matches won per player at this table, across rematches (the table keeps the count)."""
 
     CSS_PATH = "results.tcss"
@@ -201,4 +214,4 @@ class StandingsScreen(ModalScreen[None]):
             yield Button("Close (Esc)", variant="primary", id="close")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss()
+        self.run_action("dismiss")
