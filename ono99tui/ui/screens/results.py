@@ -100,7 +100,7 @@ class _Dialog(ModalScreen[None]):
 
     async def action_dismiss(self, result: None = None) -> None:
         """Close this dialog, if it is still the one on top."""
-        if self.is_current:
+        if self.is_active:
             await super().action_dismiss(result)
 
 
@@ -122,8 +122,8 @@ class RoundEndScreen(_Dialog):
                 yield Static(round_table(view, _names(self.app, view), self.result), classes="results-table")
             yield Button("Continue (Enter)", variant="primary", id="continue")
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.run_action("dismiss")
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        await self.action_dismiss()
 
 
 class MatchEndScreen(_Dialog):
@@ -213,5 +213,5 @@ class StandingsScreen(_Dialog):
             yield Static(text, id="wins", classes="results-table", markup=False)
             yield Button("Close (Esc)", variant="primary", id="close")
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.run_action("dismiss")
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        await self.action_dismiss()
