@@ -138,11 +138,14 @@ def play_solo_matches(tmux: TmuxSession, matches: int, *, timeout: float = 600.0
             time.sleep(0.05)
 
 
+# About 160 key presses, each waited on; 3-4 minutes on a quiet 2-core machine, far more
+# on a busy one.
+@pytest.mark.timeout(1500)
 def test_three_1980_matches_with_rematches_keep_the_log_on_the_newest_event(tmux: TmuxSession) -> None:
     tmux.start([*ONO99, "solo", "--rules", "1980", "--bots", "2", "--bot-delay", "0",
                 "--seed", "5", "--name", NAME])
     tmux.wait_for(NAME, timeout=30)
-    counts = play_solo_matches(tmux, 3)
+    counts = play_solo_matches(tmux, 3, timeout=1400)
     assert counts["rounds"] >= 15, counts
     # The previous match is a few pages up, just above this match's separator.
     tmux.send_keys("Escape")
