@@ -229,3 +229,27 @@ async def test_a_player_seated_before_the_deal_is_told_of_no_stand_in() -> None:
         await open_local(app, pilot, match, lobby_for(4))
         assert any(line.startswith("ana played") for line in app.log_lines)
         assert not any(line.startswith("While you were away") for line in app.log_lines)
+
+
+async def test_past_its_limit_the_log_drops_its_oldest_lines_and_still_follows() -> None:
+    from textual.app import App, ComposeResult
+
+    class LogApp(App[None]):
+        def compose(self) -> ComposeResult:
+            log = EventLog()
+            log.MAX_LINES = 30
+            yield log
+
+    app = LogApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        log = app.query_one(EventLog)
+        for number in range(100):
+            log.add(f"line {number}")
+            await pilot.pause()
+            rows = [strip.text.rstrip() for strip in app.screen._compositor.render_strips()]
+            assert [row for row in rows if row][-1] == f"line {number}"
+        assert log.line_count == 30 and log.lines[0] == "line 70"
+        log.to_top()
+        await pilot.pause()
+        rows = [strip.text.rstrip() for strip in app.screen._compositor.render_strips()]
+        assert rows[0] == "line 70"

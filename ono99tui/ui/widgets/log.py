@@ -193,7 +193,8 @@ class EventLog(ScrollView):
         """Keep at most MAX_LINES rows: drop whole entries from the start, then repaint
         (every row moves up, though the scroll position may not change)."""
         excess = len(self._lines) - self.MAX_LINES
-        dropped = next(i for i, row in enumerate(self._entry_rows) if row >= excess)
+        dropped = next((i for i, row in enumerate(self._entry_rows) if row >= excess),
+                       len(self._entry_rows) - 1)
         rows = self._entry_rows[dropped]
         del self._entries[:dropped]
         del self._lines[:rows]
