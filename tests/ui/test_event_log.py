@@ -253,3 +253,48 @@ async def test_past_its_limit_the_log_drops_its_oldest_lines_and_still_follows()
         await pilot.pause()
         rows = [strip.text.rstrip() for strip in app.screen._compositor.render_strips()]
         assert rows[0] == "line 70"
+
+
+async def test_over_a_real_table_the_log_says_what_the_stand_in_played() -> None:
+    """The link drops on the player's turn, the grace period runs out, a bot plays the
+    seat; when the link comes back the log says what it played."""
+    from dataclasses import replace as replace_config
+
+    from table_helpers import CuttableProxy, wait_until
+
+    from netproto.client import TableClient
+    from ono99tui.commands.solo import solo_config
+    from ono99tui.host.table import TableServer
+    from ono99tui.ui.screens.table import TableScreen
+
+    config = replace_config(solo_config(bots=2, rules="1980", seed=4, bot_delay=0.0),
+                            grace_seconds=0.2)
+    async with TableServer(config) as server:
+        proxy = await CuttableProxy(server.port).start()
+
+        async def through_proxy() -> TableClient:
+            client = await TableClient.connect("127.0.0.1", proxy.port, name="ana")
+            for _ in range(2):
+                server.table.add_bot("greedy")
+            return client
+
+        app = Ono99App(through_proxy, start_screen=TableScreen, ascii_glyphs=False,
+                       sixteen_colours=False)
+        try:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await wait_until(pilot, lambda: app.view is not None and bool(app.view.legal_moves))
+                seat = app.view.seat
+                moves_before = sum(1 for move in server.table.journal[-1].moves if move["seat"] == seat)
+                await proxy.go_down()
+                await wait_until(pilot, lambda: sum(
+                    1 for move in server.table.journal[-1].moves if move["seat"] == seat)
+                    >= moves_before + 2)  # the stand-in has played twice for ana
+                await proxy.come_back()
+                await wait_until(pilot, lambda: app.connection_state == "connected")
+                await wait_until(pilot, lambda: any(
+                    line.startswith("While you were away a bot played for you: ")
+                    for line in app.log_lines))
+                line = next(line for line in app.log_lines if line.startswith("While you were away"))
+                assert len(line.split(": ", 1)[1].split(", ")) >= 2
+        finally:
+            await proxy.stop()
