@@ -146,6 +146,7 @@ async def test_keys_still_work_after_the_hand_empties_behind_a_dialog() -> None:
         await pilot.press("escape")
         assert app.screen is table
         assert table.focused is None or table.focused.is_attached
+        assert str(table.query_one("#hand-hint").content) == ""  # no word on a card gone
         await pilot.press("w")  # a table key still reaches the table
         assert isinstance(app.screen, StandingsScreen)
 
