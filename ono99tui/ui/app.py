@@ -108,6 +108,9 @@ class Ono99App(App[None]):
     ToastRack { dock: top; align: right top; margin-top: 1; margin-bottom: 0;
                 max-height: 50%; overflow-y: hidden; }
     Toast { width: 31; max-width: 100%; margin-top: 0; padding: 0 1; }
+    /* Under 80 columns there is no log: over the seats, on the left, rather than the total. */
+    TableScreen.-narrow ToastHolder { align-horizontal: left; }
+    TableScreen.-narrow Toast { width: 50%; }
     """
     BINDINGS = [
         # Screens show their own "q" and "?" in the Footer; these work everywhere.

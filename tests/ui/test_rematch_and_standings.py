@@ -3,6 +3,7 @@ table, the matches won across rematches, and notifications that cover nothing.""
 
 from __future__ import annotations
 
+import pytest
 from table_helpers import (
     LocalMatch,
     RecordingApp,
@@ -92,9 +93,11 @@ async def test_the_standings_key_before_any_match_has_ended() -> None:
         assert "Rematch" not in screen_text(app).splitlines()[-1]
 
 
-async def test_notifications_leave_the_hand_the_total_and_the_prompt_uncovered() -> None:
+@pytest.mark.parametrize("size", [(80, 24), (60, 18)])
+async def test_notifications_leave_the_hand_the_total_and_the_prompt_uncovered(
+        size: tuple[int, int]) -> None:
     app = RecordingApp()
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+    async with app.run_test(size=size, notifications=True) as pilot:
         await open_local(app, pilot, LocalMatch(preset("2022"), 3, seed=1), lobby_for(3))
         for severity in ("information", "warning", "error"):
             app.notify("The table said no: this is a long reason that wraps onto lines",
