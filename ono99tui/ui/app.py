@@ -44,7 +44,6 @@ from ono99tui.gc_freeze import freeze_startup_objects
 from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
 from ono99tui.ui.diffing_driver import DiffingDriver
 from ono99tui.ui.hangup_driver import TerminalHungUp
-from ono99tui.ui.widgets.log import LogEntry
 from ono99tui.ui.messages import (
     ConnectionDropped,
     ConnectionEnded,
@@ -57,6 +56,7 @@ from ono99tui.ui.messages import (
     ViewUpdated,
     Welcomed,
 )
+from ono99tui.ui.widgets.log import LogEntry
 
 if TYPE_CHECKING:  # loaded after the first frame (see `_start`)
     from textual.driver import Driver

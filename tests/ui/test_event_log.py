@@ -7,15 +7,32 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, screen_text
-
+from table_helpers import (
+    CuttableProxy,
+    LocalMatch,
+    RecordingApp,
+    lobby_for,
+    open_local,
+    screen_text,
+    wait_until,
+)
+from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 
-from ono99tui.game import MATCH_OVER, Card, Played, legal_moves, preset, start_match
-from ono99tui.ui.app import Ono99App
+from netproto.client import TableClient
 from netproto.messages import Welcome
-from ono99tui.ui.messages import ConnectionDropped, ConnectionResumed, LobbyUpdated, Welcomed
+from ono99tui.commands.solo import solo_config
+from ono99tui.game import MATCH_OVER, Card, Played, legal_moves, preset, start_match
+from ono99tui.host.table import TableServer
+from ono99tui.ui.app import Ono99App
+from ono99tui.ui.messages import (
+    ConnectionDropped,
+    ConnectionResumed,
+    LobbyUpdated,
+    Welcomed,
+)
 from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen
+from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.widgets.log import EventLog
 
 
@@ -232,8 +249,6 @@ async def test_a_player_seated_before_the_deal_is_told_of_no_stand_in() -> None:
 
 
 async def test_past_its_limit_the_log_drops_its_oldest_lines_and_still_follows() -> None:
-    from textual.app import App, ComposeResult
-
     class LogApp(App[None]):
         def compose(self) -> ComposeResult:
             log = EventLog()
@@ -258,16 +273,7 @@ async def test_past_its_limit_the_log_drops_its_oldest_lines_and_still_follows()
 async def test_over_a_real_table_the_log_says_what_the_stand_in_played() -> None:
     """The link drops on the player's turn, the grace period runs out, a bot plays the
     seat; when the link comes back the log says what it played."""
-    from dataclasses import replace as replace_config
-
-    from table_helpers import CuttableProxy, wait_until
-
-    from netproto.client import TableClient
-    from ono99tui.commands.solo import solo_config
-    from ono99tui.host.table import TableServer
-    from ono99tui.ui.screens.table import TableScreen
-
-    config = replace_config(solo_config(bots=2, rules="1980", seed=4, bot_delay=0.0),
+    config = replace(solo_config(bots=2, rules="1980", seed=4, bot_delay=0.0),
                             grace_seconds=0.2)
     async with TableServer(config) as server:
         proxy = await CuttableProxy(server.port).start()
