@@ -140,6 +140,9 @@ class TableCore:
         self._timers: dict[TimerKey, float] = {}
         self._last_summary: TableSummary | None = None
         self._results: dict[str, Any] = {}
+        # Matches won at this table, by player name (names are unique at a table and a
+        # resumed seat keeps its name): the standings across rematches.
+        self._matches_won: dict[str, int] = {}
         self._closed = False
         # The input being handled: its time, and the outputs it has asked for so far.
         self._now = 0.0
@@ -506,6 +509,9 @@ class TableCore:
         assert state is not None
         self.phase = FINISHED
         self._out.append(MatchWon(tuple(state.winners)))
+        for winner in state.winners:
+            name = self.seats[winner].name
+            self._matches_won[name] = self._matches_won.get(name, 0) + 1
         self._results = {"winners": list(state.winners),
                          "winner_names": [self.seats[seat].name for seat in state.winners],
                          "scores": list(state.scores), "tokens": list(state.tokens)}
@@ -654,6 +660,9 @@ class TableCore:
         options = self.config.public_options() | {"preset": self.rules.name,
                                                   "rules": rules_to_wire(self.rules)}
         results = self._results if self.phase == FINISHED else {}
+        if self._matches_won:  # in every phase once a match is over: late joiners see it too
+            results = results | {"matches_won": [self._matches_won.get(seat.name, 0)
+                                                 for seat in self.seats]}
         capacity, watching = self.config.capacity, len(self.spectators)
 
         def lobby(you: int | None) -> Lobby:
