@@ -161,6 +161,9 @@ class TableCore:
         self._table_events: list[dict[str, Any]] = []
         self._last_summary: TableSummary | None = None
         self._results: dict[str, Any] = {}
+        # Matches won at this table, by player name (names are unique at a table and a
+        # resumed seat keeps its name): the standings across rematches.
+        self._matches_won: dict[str, int] = {}
         self._closed = False
         # The input being handled: its time, and the outputs it has asked for so far.
         self._now = 0.0
@@ -553,6 +556,9 @@ class TableCore:
         assert state is not None
         self.phase = FINISHED
         self._out.append(MatchWon(tuple(state.winners)))
+        for winner in state.winners:
+            name = self.seats[winner].name
+            self._matches_won[name] = self._matches_won.get(name, 0) + 1
         self._results = {"winners": list(state.winners),
                          "winner_names": [self.seats[seat].name for seat in state.winners],
                          "scores": list(state.scores), "tokens": list(state.tokens)}
@@ -796,6 +802,9 @@ class TableCore:
                                                   "rules": rules_to_wire(self.rules),
                                                   "turn_seconds": self.turn_seconds}
         results = self._results if self.phase == FINISHED else {}
+        if self._matches_won:  # in every phase once a match is over: late joiners see it too
+            results = results | {"matches_won": [self._matches_won.get(seat.name, 0)
+                                                 for seat in self.seats]}
         capacity, watching = self.config.capacity, len(self.spectators)
 
         def lobby(you: int | None) -> Lobby:

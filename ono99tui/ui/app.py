@@ -43,7 +43,7 @@ from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.theme import BUILTIN_THEMES
 
 from netproto.errors import HANGUP
@@ -70,6 +70,7 @@ from ono99tui.ui.messages import (
     ViewUpdated,
     Welcomed,
 )
+from ono99tui.ui.widgets.log import LogEntry
 
 if TYPE_CHECKING:  # loaded after the first frame (see `_start`)
     from textual.driver import Driver
@@ -140,7 +141,6 @@ class Ono99App(App[None]):
     """One player's (or spectator's) window on one table. See the module docstring."""
 
     TITLE = "ONO 99"
-    MAX_LOG_LINES = 200
     # ASCII mode (the app has class -ascii): Textual's own widgets must not draw box or
     # block characters either. The app's screens and widgets carry their own -ascii rules.
     CSS = """
@@ -150,6 +150,14 @@ class Ono99App(App[None]):
     .-ascii Toast.-error { border-left: ascii $error; }
     .-ascii VerticalScroll { scrollbar-size-vertical: 0; }
     .-ascii Button { border: ascii $foreground 40%; }
+    /* Notifications at the top right, under the title row: over the log, never over the
+       hand, its hint line, the total or the prompt (at 80x24 the log pane is 31 wide). */
+    ToastRack { dock: top; align: right top; margin-top: 1; margin-bottom: 0;
+                max-height: 50%; overflow-y: hidden; }
+    Toast { width: 31; max-width: 100%; margin-top: 0; padding: 0 1; }
+    /* Under 80 columns there is no log: over the seats, on the left, rather than the total. */
+    TableScreen.-narrow ToastHolder { align-horizontal: left; }
+    TableScreen.-narrow Toast { width: 50%; }
     """
     BINDINGS = [
         # Screens show their own "q" and "?" in the Footer; these work everywhere.
@@ -190,8 +198,18 @@ class Ono99App(App[None]):
         # The seq of the view a move was sent from, while the table has not answered it
         # (None: no move in flight). See `move_in_flight`.
         self._move_sent_at: int | None = None
-        # Every log line of this match, so a screen opened late can show the whole story.
-        self.log_lines: list[str] = []
+        # Every log line of this match (in both glyph sets), so a screen opened late can
+        # show the whole story.
+        self.log_entries: list[LogEntry] = []
+        # Matches this app has seen start at this table (the log's separators count them).
+        self.matches_started = 0
+        # The next view may carry moves a stand-in bot made for this seat: the link came
+        # back after a drop, or a new connection resumed a seat in a match under way (see
+        # `_tell_what_was_played`).
+        self._away = False
+        self._move_in_flight_at_drop = False
+        # A welcome came and its lobby not yet: that lobby says whether a match is on.
+        self._welcome_lobby_due = False
         # Each finished round of this match, for the round-end and match-end screens.
         self.round_results: list[RoundEnded] = []
         # Seats in the order they left the match, for the standings.
@@ -258,6 +276,13 @@ class Ono99App(App[None]):
         self.clock_deadline = None
         self._move_sent_at = None
         self._new_match()
+        self.matches_started = 0
+        self._away = False
+        self._move_in_flight_at_drop = False
+        self._welcome_lobby_due = False
+        table = self._table_screen()
+        if table is not None:
+            table.clear_log()
         self.view = None
         self.lobby = None
         self.connection_state = "connecting"
@@ -268,7 +293,7 @@ class Ono99App(App[None]):
         return message.connection is not None and message.connection != self._connection_no
 
     def _new_match(self) -> None:
-        self.log_lines.clear()
+        self.log_entries.clear()
         self.round_results.clear()
         self.out_order.clear()
 
@@ -358,10 +383,17 @@ class Ono99App(App[None]):
             self._move_sent_at = None
         self.welcome = message.welcome
         self.connection_state = "connected"
+        self._welcome_lobby_due = True
 
     def on_lobby_updated(self, message: LobbyUpdated) -> None:
         if self._is_stale(message):
             return
+        if self._welcome_lobby_due:
+            self._welcome_lobby_due = False
+            # Seated straight into a match under way: only a resumed seat is (a new player
+            # at a playing table watches), and the table may have played it meanwhile.
+            if message.lobby.you is not None and message.lobby.phase != "waiting":
+                self._away = True
         self.lobby = message.lobby
 
     def on_view_updated(self, message: ViewUpdated) -> None:
@@ -380,6 +412,11 @@ class Ono99App(App[None]):
         self._follow_busts(message.events, before, message.view)
         self._announce(message.events, message.view)
         self._alert_turn(before, message.view)
+
+    @property
+    def log_lines(self) -> list[str]:
+        """This match's log lines, in the glyph set shown now."""
+        return [entry.text(self.glyphs.ascii) for entry in self.log_entries]
 
     def on_server_refused(self, message: ServerRefused) -> None:
         if self._is_stale(message):
@@ -400,6 +437,8 @@ class Ono99App(App[None]):
         if self._is_stale(message):
             return
         self.connection_state = "reconnecting" if message.will_retry else "closed"
+        self._away = True
+        self._move_in_flight_at_drop = self._move_sent_at is not None
         if message.will_retry:
             self.notify("Connection lost: reconnecting...", severity="warning")
 
@@ -607,22 +646,44 @@ class Ono99App(App[None]):
 
         seats = self.lobby.seats if self.lobby else ()
         names = names_of(view, seats)
-        lines = []
+        unicode, ascii = glyphs_for(False), glyphs_for(True)
+        table = self._table_screen()
+        lines: list[LogEntry] = []
         for event in events:
             if isinstance(event, RoundDealt) and event.round_no == 1:
+                if table is not None and lines:
+                    table.add_log_lines(lines)  # the end of the last match, before the page turns
+                lines = []
                 self._new_match()
+                self.matches_started += 1
+                if table is not None:
+                    table.start_log_match(f"Match {self.matches_started}")
             elif isinstance(event, RoundEnded):
                 self.round_results.append(event)
             elif isinstance(event, Eliminated):
                 self.out_order.append(event.seat)
-            line = event_line(event, names, view, self.glyphs)
+            line = event_line(event, names, view, unicode)
             if line is not None:
-                lines.append(line)
-        self.log_lines.extend(lines)
-        del self.log_lines[: -self.MAX_LOG_LINES]
-        table = self._table_screen()
+                lines.append(LogEntry(line, event_line(event, names, view, ascii) or line))
+        stand_in = self._tell_what_was_played(events, view)
+        if stand_in is not None:
+            lines.append(LogEntry(stand_in, stand_in))
+        self.log_entries.extend(lines)
         if table is not None and lines:
             table.add_log_lines(lines)
+
+    def _tell_what_was_played(self, events: tuple[Event, ...], view: PlayerView) -> str | None:
+        """The first view after the player was away (a new connection, or one resumed
+        after a drop) brings the events the table kept for the seat: say what a stand-in
+        bot played in the seat's name meanwhile."""
+        if not self._away:
+            return None
+        self._away = False
+        if view.seat is None:
+            return None
+        from ono99tui.ui.present import stand_in_line
+
+        return stand_in_line(events, view.seat, view.rules, skip_first=self._move_in_flight_at_drop)
 
     def _announce(self, events: tuple[Event, ...], view: PlayerView) -> None:
         """Toasts and end-of-round / end-of-match screens."""
@@ -636,11 +697,20 @@ class Ono99App(App[None]):
             # A new round or a rematch: the previous results are history.
             while isinstance(self.screen, (RoundEndScreen, MatchEndScreen)) and not match_over:
                 self.pop_screen()
+        # A dialog is (or is about to be) on screen: it says what happened, and a toast
+        # would only cover it (the log has the line).
+        dialog = (match_over or any(isinstance(event, RoundEnded) for event in events)
+                  or isinstance(self.screen, ModalScreen))
         for event in events:
-            if isinstance(event, Eliminated):
+            if isinstance(event, Eliminated) and not dialog:
                 who = "You are" if event.seat == view.seat else verb(seat_name(event.seat, seats), "is", "are")
                 self.notify(f"{who} out of the match.", severity="warning")
         if match_over:
+            # The match's dialog has every round: one still open under it would be what
+            # Esc leads back to, instead of the table and its rematch key.
+            while isinstance(self.screen, RoundEndScreen):
+                self.pop_screen()
+            self.clear_notifications()
             self.push_screen(MatchEndScreen())
         elif any(isinstance(event, RoundEnded) for event in events):
             if isinstance(self.screen, RoundEndScreen):

@@ -10,7 +10,7 @@ screen (see `ono99tui.ui.app`).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from netproto.messages import SeatInfo as LobbySeat
@@ -257,7 +257,8 @@ def prompt(view: PlayerView, seats: Sequence[LobbySeat]) -> tuple[str, bool]:
     """The one-line prompt under the table and whether it calls the viewer to act."""
     me = view.seat
     if view.phase == MATCH_OVER:
-        return f"Match over: {winners_text(view, seats)}.", False
+        keys = " r: rematch, w: results." if me is not None else ""
+        return f"Match over: {winners_text(view, seats)}.{keys}", False
     if view.discarding is not None:
         if view.discarding == me:
             return "You busted: choose a card to discard (1-4 or Enter).", True
@@ -428,3 +429,34 @@ def bust_notice(
         outcome=outcome,
         ends_round=any(isinstance(e, (RoundEnded, MatchEnded)) for e in later),
     )
+
+
+def stand_in_line(events: Sequence[Event], seat: int, rules: Rules, *, skip_first: bool = False) -> str | None:
+    """What a stand-in bot played for `seat` among `events` (the events the table kept for
+    the seat while its player was away), as one log line; None if it played nothing.
+    `skip_first`: the first of those moves was the player's own, sent before the link
+    dropped."""
+    moves = []
+    for event in events:
+        match event:
+            case Played(seat=who, card=card) if who == seat:
+                moves.append(card.label(rules))
+            case Discarded(seat=who, card=card) if who == seat:
+                moves.append(f"discarded {card.label(rules)}")
+            case SwappedFour(seat=who) if who == seat:
+                moves.append("swapped four ONO 99")
+    if skip_first:
+        moves = moves[1:]
+    if not moves:
+        return None
+    return f"While you were away a bot played for you: {', '.join(moves)}"
+
+
+def matches_won(results: Mapping[str, object], seats: int) -> list[int] | None:
+    """Matches won per seat at this table (the lobby's `results.matches_won`), None when
+    the table has not said (no match over yet) or said it in a shape this app cannot read."""
+    won = results.get("matches_won")
+    if (not isinstance(won, list) or len(won) != seats
+            or not all(type(count) is int and count >= 0 for count in won)):
+        return None
+    return list(won)

@@ -27,6 +27,9 @@ KEYS = """\
 1-4            play (or discard) that card; arrows + Enter work too, so does a click
 s              swap four ONO 99 cards (2022 rules, when you hold four)
 d              draw your card (late-draw rule only: before the next player plays!)
+PgUp / PgDn    scroll the log (up/down a line, Home the match before, End the newest)
+w              matches won at this table (once the match is over: its results)
+r              rematch (once the match is over)
 ? or F1        this page
 Ctrl+P         command palette: themes, ASCII glyphs, quit
 F2             switch between Unicode and ASCII glyphs

@@ -13,7 +13,7 @@ from textual.widgets import Button, Footer, Static
 
 from ono99tui.game import PlayerView, RoundEnded
 from ono99tui.ui.messages import RematchRequested
-from ono99tui.ui.present import seat_name, winners_text
+from ono99tui.ui.present import matches_won, seat_name, winners_text
 from ono99tui.ui.screens.bust import held_line
 
 if TYPE_CHECKING:
@@ -91,6 +91,26 @@ def rounds_table(view: PlayerView, names: Sequence[str], results: Sequence[Round
     return _table(header, rows)
 
 
+def places_table(names: Sequence[str], order: Sequence[int], won: Sequence[int] | None) -> str:
+    """This match's places, first to last, with the matches each player has won at this
+    table when the table has said (the standings across rematches)."""
+    places = [f"{place}. {names[seat]}" for place, seat in enumerate(order, start=1)]
+    if won is None:
+        return "\n".join(places)
+    return _table(("This match", "Matches won"), [(line, str(won[seat])) for line, seat in zip(places, order)])
+
+
+def wins_table(names: Sequence[str], won: Sequence[int]) -> str:
+    """Matches won per player at this table, most first (seat order among equals)."""
+    order = sorted(range(len(names)), key=lambda seat: -won[seat])
+    return _table(("Player", "Matches won"), [(names[seat], str(won[seat])) for seat in order])
+
+
+def _matches_won(app: Any, seats: int) -> list[int] | None:
+    lobby = getattr(app, "lobby", None)
+    return matches_won(lobby.results, seats) if lobby is not None else None
+
+
 def standings(view: PlayerView, out_order: Sequence[int]) -> list[int]:
     """Seats from first to last place."""
     scoring = view.rules.scoring
@@ -102,7 +122,20 @@ def standings(view: PlayerView, out_order: Sequence[int]) -> list[int]:
     return [*view.winners, *rest, *(s for s in last_out_first if s not in view.winners)]
 
 
-class RoundEndScreen(ModalScreen[None]):
+class _Dialog(ModalScreen[None]):
+    """A results dialog that closes only itself.
+
+    Textual's `dismiss` pops whatever screen is on top: a key pressed on a round's dialog
+    just as the table closed it for the match's (or the next deal) would close that one.
+    """
+
+    async def action_dismiss(self, result: None = None) -> None:
+        """Close this dialog, if it is still the one on top."""
+        if self.is_active:
+            await super().action_dismiss(result)
+
+
+class RoundEndScreen(_Dialog):
     """A round of a tokens or points match is over; Enter goes back to the table."""
 
     CSS_PATH = "results.tcss"
@@ -130,11 +163,11 @@ class RoundEndScreen(ModalScreen[None]):
             yield Button("Continue (Enter)", variant="primary", id="continue")
         yield Footer()  # "enter Continue" stays in sight where the dialog is cut (40x12)
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss()
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        await self.action_dismiss()
 
 
-class MatchEndScreen(ModalScreen[None]):
+class MatchEndScreen(_Dialog):
     """The match is over: who won, the standings, the rounds, and a rematch."""
 
     CSS_PATH = "results.tcss"
@@ -146,6 +179,11 @@ class MatchEndScreen(ModalScreen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
+    def __init__(self, *, rematch: bool = False) -> None:
+        super().__init__()
+        # Opened by the table's rematch key: ask for the rematch at once.
+        self._rematch_at_once = rematch
+
     def compose(self) -> ComposeResult:
         view: PlayerView | None = getattr(self.app, "view", None)
         with Vertical(classes="results"):
@@ -156,9 +194,7 @@ class MatchEndScreen(ModalScreen[None]):
                 seats = lobby.seats if lobby is not None else ()
                 names = _names(self.app, view)
                 yield Static(f"Match over: {winners_text(view, seats)}!", classes="results-title")
-                order = standings(view, getattr(self.app, "out_order", ()))
-                lines = [f"{place}. {names[seat]}" for place, seat in enumerate(order, start=1)]
-                yield Static("\n".join(lines), id="standings", classes="results-table")
+                yield Static(self._places(view), id="standings", classes="results-table", markup=False)
                 rounds = rounds_table(view, names, getattr(self.app, "round_results", ()),
                                       _eliminated_per_round(self.app))
                 if rounds:
@@ -169,6 +205,23 @@ class MatchEndScreen(ModalScreen[None]):
                 yield Button("Rematch (r)", variant="primary", id="rematch")
                 yield Button("Quit (q)", id="quit")
         yield Footer()
+
+    def _places(self, view: PlayerView) -> str:
+        order = standings(view, getattr(self.app, "out_order", ()))
+        return places_table(_names(self.app, view), order, _matches_won(self.app, view.seats))
+
+    def on_mount(self) -> None:
+        # The table sends the match's last view first and the lobby with the matches won
+        # just after: show them when they come.
+        self.watch(self.app, "lobby", self._show_matches_won, init=False)
+        if self._rematch_at_once:
+            self.action_rematch()
+
+    def _show_matches_won(self, _: object) -> None:
+        view: PlayerView | None = getattr(self.app, "view", None)
+        found = self.query("#standings")
+        if view is not None and found:
+            found.first(Static).update(self._places(view))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "rematch":
@@ -183,3 +236,25 @@ class MatchEndScreen(ModalScreen[None]):
         )
         self.query_one("#rematch-status", Static).update(waiting)
         self.post_message(RematchRequested())
+
+
+class StandingsScreen(_Dialog):
+    """Matches won per player at this table, across rematches (the table keeps the count)."""
+
+    CSS_PATH = "results.tcss"
+    BINDINGS = [Binding("escape,enter,space,w", "dismiss", "Close")]
+
+    def compose(self) -> ComposeResult:
+        view: PlayerView | None = getattr(self.app, "view", None)
+        won = _matches_won(self.app, view.seats) if view is not None else None
+        with Vertical(classes="results"):
+            yield Static("Matches won at this table", classes="results-title")
+            if view is None or won is None:
+                text = "No match has ended at this table yet."
+            else:
+                text = wins_table(_names(self.app, view), won)
+            yield Static(text, id="wins", classes="results-table", markup=False)
+            yield Button("Close (Esc)", variant="primary", id="close")
+
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        await self.action_dismiss()

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 from ono99tui.ui.messages import MoveChosen
 from ono99tui.ui.widgets.banner import ConnectionBanner
 from ono99tui.ui.widgets.cards import CardWidget, HandView
-from ono99tui.ui.widgets.log import EventLog
+from ono99tui.ui.widgets.log import EventLog, LogEntry
 from ono99tui.ui.widgets.seats import SeatList
 from ono99tui.ui.widgets.static_text import update_if_changed
 from ono99tui.ui.widgets.total import TotalPanel
@@ -64,6 +64,17 @@ class TableScreen(Screen[None]):
         Binding("right", "move_focus(1)", "Right", show=False),
         Binding("s", "swap", "Swap 4x99"),
         Binding("d", "draw", "Draw"),
+        # The log: PgUp/PgDn a page, up/down a line, Home the oldest kept, End the newest.
+        # The log pane's title shows them (the Footer has no room at 60 columns).
+        Binding("pageup", "page_log(-1)", "Log up", show=False),
+        Binding("pagedown", "page_log(1)", "Log down", show=False),
+        Binding("up", "scroll_log(-1)", "Log up a line", show=False),
+        Binding("down", "scroll_log(1)", "Log down a line", show=False),
+        Binding("home", "log_top", "Log: oldest", show=False),
+        Binding("end", "log_newest", "Log: newest", show=False),
+        # After the match-over dialog was closed (Esc): the rematch, and the results again.
+        Binding("r", "rematch", "Rematch"),
+        Binding("w", "standings", "Wins"),
         Binding("question_mark", "app.rules", "Rules", key_display="?"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -74,8 +85,8 @@ class TableScreen(Screen[None]):
         # May the viewer swap four ONO 99 / draw now? (Kept from the last view shown.)
         self._swap_open = False
         self._draw_open = False
-        # (swap, draw, spectating) as the Footer last showed them.
-        self._keys_shown: tuple[bool, bool, bool] | None = None
+        # (swap, draw, spectating, match over) as the Footer last showed them.
+        self._keys_shown: tuple[bool, bool, bool, bool] | None = None
         self._following = False
         # The turn clock deadline the player was last warned about (warned once a turn).
         self._warned_for: tuple[int, float] | None = None
@@ -91,7 +102,7 @@ class TableScreen(Screen[None]):
             # The border sits on a container: the log repaints its lines as it scrolls,
             # and the border need not go with them.
             with Vertical(id="log-pane") as log_pane:
-                log_pane.border_title = "Log"
+                log_pane.border_title = "Log (PgUp/PgDn)"
                 yield EventLog(id="log")
         yield Static("Waiting for the deal...", id="prompt")
         yield HandView()
@@ -107,8 +118,9 @@ class TableScreen(Screen[None]):
             return  # closed before it was built: there is nothing to show things in
         self._following = True
         log = self.query_one(EventLog)
-        for line in getattr(self.app, "log_lines", ()):
-            log.add(line)
+        self.watch(self.app, "glyphs", self._show_glyphs)
+        for entry in getattr(self.app, "log_entries", ()):
+            log.add(entry)
         self.watch(self.app, "view", self._show, init=False)
         self.watch(self.app, "lobby", self._show, init=False)
         self._show()
@@ -171,10 +183,10 @@ class TableScreen(Screen[None]):
         discarding = view.seat is not None and view.discarding == view.seat
         hand.show(card_slots(view), verb="discards" if discarding else "plays")
         self._follow_turn(view, act, hand)
-        keys = (can_swap(view), must_draw(view), view.seat is None)
+        keys = (can_swap(view), must_draw(view), view.seat is None, view.phase == "match_over")
         if keys != self._keys_shown:
             self._keys_shown = keys
-            self._swap_open, self._draw_open, _ = keys
+            self._swap_open, self._draw_open, _, _ = keys
             self.refresh_bindings()
 
     def _show_seats(self) -> None:
@@ -213,13 +225,43 @@ class TableScreen(Screen[None]):
         if self._following and self._was_my_turn:
             self._focus_a_playable_card()
 
-    def add_log_lines(self, lines: Sequence[str]) -> None:
+    def add_log_lines(self, lines: Sequence[str | LogEntry]) -> None:
         """Append lines to the event log (the app calls this as events arrive)."""
         if not self._following or not self.is_attached:
             return  # `_follow_app` will show the app's whole log (or the screen is closed)
         log = self.query_one(EventLog)
         for line in lines:
             log.add(line)
+
+    def start_log_match(self, title: str) -> None:
+        """A new match: the log turns to a fresh page headed `title` (the app calls this)."""
+        if self._following and self.is_attached:
+            self.query_one(EventLog).start_match(title)
+
+    def clear_log(self) -> None:
+        """Empty the log (the app calls this when it connects to another table)."""
+        if self._following and self.is_attached:
+            self.query_one(EventLog).clear()
+
+    def _show_glyphs(self, glyphs: Any) -> None:
+        if self._following and self.is_attached:
+            self.query_one(EventLog).show_ascii(glyphs.ascii)
+
+    def action_scroll_log(self, rows: int) -> None:
+        """Scroll the log by `rows` (negative: back towards older lines)."""
+        self.query_one(EventLog).scroll_rows(rows)
+
+    def action_page_log(self, pages: int) -> None:
+        """Scroll the log by whole pages."""
+        self.query_one(EventLog).page(pages)
+
+    def action_log_top(self) -> None:
+        """Show the oldest lines the log keeps (the previous match's, after a rematch)."""
+        self.query_one(EventLog).to_top()
+
+    def action_log_newest(self) -> None:
+        """Back to the newest line; the log follows it again."""
+        self.query_one(EventLog).to_newest()
 
     # --- messages up ----------------------------------------------------------------------
 
@@ -232,6 +274,8 @@ class TableScreen(Screen[None]):
         view = self.current_view
         if action in ("choose", "move_focus", "swap", "draw") and view is not None and view.seat is None:
             return False  # a spectator holds no cards: no play, swap or draw keys shown
+        if action in ("choose", "swap", "draw") and self._match_over():
+            return False  # nothing to play any more: room in the Footer for the rematch
         if action == "swap":
             if view is None or not view.rules.four_ono99_swap:
                 return False
@@ -240,7 +284,13 @@ class TableScreen(Screen[None]):
             if view is None or not view.rules.late_draw_penalty:
                 return False
             return True if self._draw_open else None
+        if action == "rematch":
+            return self._match_over() and view is not None and view.seat is not None
         return True
+
+    def _match_over(self) -> bool:
+        view = self.current_view
+        return view is not None and view.phase == "match_over"  # game.MATCH_OVER
 
     def on_card_widget_chosen(self, message: CardWidget.Chosen) -> None:
         self.action_choose(message.index)
@@ -268,6 +318,20 @@ class TableScreen(Screen[None]):
         card = view.hand[index]
         move = Discard(view.seat, card) if view.discarding == view.seat else Play(view.seat, card)
         self.post_message(MoveChosen(move))
+
+    def action_rematch(self) -> None:
+        """Ask for the rematch from the table (the match-over dialog was closed): the
+        dialog comes back, saying that the rematch was asked for."""
+        if self._match_over():
+            from ono99tui.ui.screens.results import MatchEndScreen
+
+            self.app.push_screen(MatchEndScreen(rematch=True))
+
+    def action_standings(self) -> None:
+        """The match's results when it is over; otherwise the matches won at this table."""
+        from ono99tui.ui.screens.results import MatchEndScreen, StandingsScreen
+
+        self.app.push_screen(MatchEndScreen() if self._match_over() else StandingsScreen())
 
     def action_move_focus(self, step: int) -> None:
         self.query_one(HandView).action_move(step)

@@ -248,8 +248,12 @@ class HandView(Widget):
         self._verb = verb
         row = self.query_one("#hand-cards", Horizontal)
         widgets = self.cards
-        for extra in widgets[len(slots) :]:
-            extra.remove()
+        if len(widgets) > len(slots):
+            # All at once: removed one by one, the focus would hop from each card to the
+            # next one going, and stay on a removed card (the keys then reach nothing).
+            row.remove_children(widgets[len(slots) :])
+            if not slots:
+                self.set_hint("")  # it explained a card that is gone
         missing = [CardWidget(index) for index in range(len(widgets), len(slots))]
         if missing:
             row.mount_all(missing)

@@ -1,0 +1,191 @@
+"""After the match: Esc on the match-over dialog keeps the rematch and the results at the
+table, the matches won across rematches, and notifications that cover nothing."""
+
+from __future__ import annotations
+
+import pytest
+from table_helpers import (
+    LocalMatch,
+    RecordingApp,
+    lobby_for,
+    open_local,
+    record_notices,
+    screen_text,
+    solo,
+    start_solo_table,
+    wait_until,
+)
+from test_solo_match import play_to_the_end
+from textual.widgets._toast import Toast
+
+from ono99tui.game import MATCH_OVER, legal_moves, preset
+from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen, StandingsScreen
+from ono99tui.ui.screens.table import TableScreen
+from ono99tui.ui.widgets.cards import HandView
+from ono99tui.ui.widgets.total import TotalPanel
+
+
+def dialog_text(app) -> str:  # type: ignore[no-untyped-def]
+    return "\n".join(str(static.content) for static in app.screen.query("Static"))
+
+
+async def test_after_esc_on_the_match_over_dialog_the_table_offers_the_rematch() -> None:
+    async with start_solo_table(bots=2, seed=11) as server:
+        app = solo(server, bots=2)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: app.view is not None)
+            await play_to_the_end(app, pilot)
+            await pilot.press("escape")
+            assert isinstance(app.screen, TableScreen)
+            footer = screen_text(app).splitlines()[-1]
+            assert "r Rematch" in footer and "w Wins" in footer
+            assert "1-4 Play" not in footer  # no cards to play any more
+            assert "r: rematch, w: results" in screen_text(app)
+            # The results again, then back.
+            await pilot.press("w")
+            assert isinstance(app.screen, MatchEndScreen)
+            await pilot.press("escape")
+            await pilot.press("r")  # the solo player holds the host rights: it deals at once
+            await wait_until(pilot, lambda: app.view.phase != MATCH_OVER)
+            await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+            assert app.view.round_no == 1
+            assert len(server.table.journal) == 2
+            assert "Rematch" not in screen_text(app).splitlines()[-1]
+
+
+async def test_matches_won_on_the_dialog_and_on_a_key_at_the_table() -> None:
+    async with start_solo_table(bots=2, seed=11) as server:
+        app = solo(server, bots=2)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: app.view is not None)
+            await play_to_the_end(app, pilot)
+            # The count comes with the table's lobby, just after the last view.
+            await wait_until(pilot, lambda: "Matches won" in dialog_text(app))
+            winner = app.view.winners[0]
+            names = [seat.name for seat in app.lobby.seats]
+            row = next(line for line in dialog_text(app).splitlines()
+                       if line.startswith(f"1. {names[winner]}"))
+            assert row.split()[-1] == "1"
+            await pilot.press("r")
+            await wait_until(pilot, lambda: app.view.phase != MATCH_OVER
+                             and isinstance(app.screen, TableScreen))
+            await pilot.press("w")  # mid-match: the matches won so far
+            assert isinstance(app.screen, StandingsScreen)
+            text = dialog_text(app)
+            assert "Matches won at this table" in text
+            rows = {line.rsplit(None, 1)[0]: line.rsplit(None, 1)[1]
+                    for line in text.splitlines()[2:] if line.strip()}
+            assert rows[names[winner]] == "1"
+            assert sorted(rows.values()) == ["0", "0", "1"]
+            await pilot.press("escape")
+            assert isinstance(app.screen, TableScreen)
+
+
+async def test_the_standings_key_before_any_match_has_ended() -> None:
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, LocalMatch(preset("2022"), 3, seed=1), lobby_for(3))
+        await pilot.press("w")
+        assert "No match has ended at this table yet." in dialog_text(app)
+        await pilot.press("escape")
+        # Only once the match is over is there a rematch to ask for.
+        assert app.screen.check_action("rematch", ()) is False
+        assert "Rematch" not in screen_text(app).splitlines()[-1]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 18)])
+async def test_notifications_leave_the_hand_the_total_and_the_prompt_uncovered(
+        size: tuple[int, int]) -> None:
+    app = RecordingApp()
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await open_local(app, pilot, LocalMatch(preset("2022"), 3, seed=1), lobby_for(3))
+        for severity in ("information", "warning", "error"):
+            app.notify("The table said no: this is a long reason that wraps onto lines",
+                       title="A title", severity=severity)
+        await wait_until(pilot, lambda: len(app.screen.query(Toast)) == 3)
+        toasts = list(app.screen.query(Toast))
+        covered = [app.screen.query_one(HandView).region, app.screen.query_one("#prompt").region,
+                   app.screen.query_one(TotalPanel).region]
+        for toast in toasts:
+            for region in covered:
+                assert not toast.region.overlaps(region), (toast.region, region)
+
+
+async def test_no_toast_over_the_match_over_dialog() -> None:
+    """Players put out in the last round used to raise a toast each, on top of the dialog."""
+    match = LocalMatch(preset("1980").replace(tokens=2), 3, seed=5)
+    app = RecordingApp()
+    notices = record_notices(app)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await open_local(app, pilot, match, lobby_for(3))
+        app.notify("an older notice")
+        while match.state.phase != MATCH_OVER:
+            match.step(lambda state, seat: match.rng.choice(legal_moves(state, seat)))
+            if match.state.phase == MATCH_OVER or any(not alive for alive in match.state.alive):
+                await match.show(app, pilot)
+            while not isinstance(app.screen, (TableScreen, MatchEndScreen)):
+                await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, MatchEndScreen)
+        assert not any("out of the match" in notice for notice in notices)
+        assert not list(app.screen.query(Toast))
+
+
+async def test_keys_still_work_after_the_hand_empties_behind_a_dialog() -> None:
+    """Put out of a 1980 match with an empty hand while the round's dialog was up, the
+    player pressed Esc on the match-over dialog and no key did anything any more: the
+    focus was left on a card removed from the hand."""
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, LocalMatch(preset("2022"), 3, seed=1), lobby_for(3))
+        table = app.screen
+        hand = table.query_one(HandView)
+        hand.cards[0].focus()
+        await pilot.pause()
+        app.push_screen(StandingsScreen())
+        await pilot.pause()
+        hand.show([])
+        await pilot.pause()
+        await pilot.press("escape")
+        assert app.screen is table
+        assert table.focused is None or table.focused.is_attached
+        assert str(table.query_one("#hand-hint").content) == ""  # no word on a card gone
+        await pilot.press("w")  # a table key still reaches the table
+        assert isinstance(app.screen, StandingsScreen)
+
+
+async def test_esc_on_the_match_over_dialog_leads_to_the_table_not_an_old_round() -> None:
+    """Out of the match, the player did not dismiss the last round's dialog before the
+    match ended: Esc on the match-over dialog showed that round again, not the table."""
+    match = LocalMatch(preset("1980").replace(tokens=1), 3, seed=5)
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, match, lobby_for(3))
+        while match.state.phase != MATCH_OVER:  # nobody presses Enter on any dialog
+            match.step(lambda state, seat: match.rng.choice(legal_moves(state, seat)))
+            await match.show(app, pilot)
+        assert len(app.round_results) >= 2
+        assert isinstance(app.screen, MatchEndScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, TableScreen)
+        assert "r Rematch" in screen_text(app).splitlines()[-1]
+
+
+async def test_a_late_enter_on_a_round_dialog_does_not_close_the_match_dialog() -> None:
+    """Enter pressed on a round's dialog just as the match ended (the table replaced the
+    dialog by the match's) closed the match-over dialog instead: Textual's dismiss pops
+    whatever is on top."""
+    match = LocalMatch(preset("1980").replace(tokens=1), 3, seed=5)
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, match, lobby_for(3))
+        round_dialog = None
+        while match.state.phase != MATCH_OVER:
+            match.step(lambda state, seat: match.rng.choice(legal_moves(state, seat)))
+            await match.show(app, pilot)
+            if isinstance(app.screen, RoundEndScreen):
+                round_dialog = app.screen
+        assert isinstance(app.screen, MatchEndScreen) and round_dialog is not None
+        await round_dialog.run_action("dismiss")  # the Enter it had in its queue
+        await pilot.pause()
+        assert isinstance(app.screen, MatchEndScreen)
