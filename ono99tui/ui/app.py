@@ -687,7 +687,14 @@ class Ono99App(App[None]):
 
     def _announce(self, events: tuple[Event, ...], view: PlayerView) -> None:
         """Toasts and end-of-round / end-of-match screens."""
-        from ono99tui.game import Eliminated, MatchEnded, RoundDealt, RoundEnded
+        from ono99tui.game import (
+            Eliminated,
+            MatchEnded,
+            Resigned,
+            RoundDealt,
+            RoundEnded,
+            TimedOut,
+        )
         from ono99tui.ui.present import seat_name, verb
         from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen
 
@@ -705,6 +712,11 @@ class Ono99App(App[None]):
             if isinstance(event, Eliminated) and not dialog:
                 who = "You are" if event.seat == view.seat else verb(seat_name(event.seat, seats), "is", "are")
                 self.notify(f"{who} out of the match.", severity="warning")
+            elif isinstance(event, TimedOut) and event.seat == view.seat and not dialog:
+                again = f" ({event.in_a_row} in a row)" if event.in_a_row > 1 else ""
+                resigned = any(isinstance(e, Resigned) and e.seat == view.seat for e in events)
+                then = "" if resigned else ": a stand-in plays your turn"
+                self.notify(f"Your time ran out{again}{then}.", severity="warning")
         if match_over:
             # The match's dialog has every round: one still open under it would be what
             # Esc leads back to, instead of the table and its rematch key.

@@ -27,6 +27,7 @@ from ono99tui.game import (
     Play,
     RoundEnded,
     SwapFour,
+    TimedOut,
     legal_moves,
     position,
     preset,
@@ -201,6 +202,11 @@ async def test_the_turn_clock_counts_down_on_the_seat_to_play_and_warns_at_ten_s
         # A view without a clock (the turn moved to a bot, say): no seconds on any seat.
         app.post_message(ViewUpdated(3, match.view(), ()))
         await wait_until(pilot, lambda: not line(me).rstrip().endswith("s"))
+        # The time ran out: the player is told, and so is the log.
+        app.post_message(ViewUpdated(4, match.view(), (TimedOut(me, 2),)))
+        await wait_until(pilot, lambda: any("Your time ran out (2 in a row)" in n
+                                            for n in notices))
+        assert any("ran out of time (2 in a row)" in entry for entry in app.log_lines)
 
 
 async def test_total_direction_limit_and_log() -> None:
