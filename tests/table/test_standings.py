@@ -12,7 +12,7 @@ from netproto.messages import Lobby
 
 from ono99tui.bot_player import play_matches
 from ono99tui.bots import make_bot
-from ono99tui.host.table import FINISHED
+from ono99tui.host.core import FINISHED
 from host_table_helpers import FAST_CLIENT, serve
 
 

@@ -23,7 +23,7 @@ from netproto.client import TableClient
 from netproto.messages import Welcome
 from ono99tui.commands.solo import solo_config
 from ono99tui.game import MATCH_OVER, Card, Played, legal_moves, preset, start_match
-from ono99tui.host.table import TableServer
+from ono99tui.host.server import TableServer
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.messages import (
     ConnectionDropped,
