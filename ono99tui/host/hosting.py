@@ -25,14 +25,22 @@ from ono99tui.gc_freeze import startup_objects_frozen
 from ono99tui.host.doors import DoorError, OpenDoor
 from ono99tui.host.options import HostOptions
 from ono99tui.host.outputs import TableSummary
+from ono99tui.host.resume import ResumeError
 from ono99tui.host.server import TableServer
+from ono99tui.host.table_journal import FileJournal, JournalUnusable, open_table_journal
 
 if TYPE_CHECKING:
     from netproto.discovery import TableAdvertiser, TableInfo
 
 
 class HostError(Exception):
-    """The table could not be opened; the message says why, for the terminal."""
+    """The table could not be opened; the message says why, for the terminal, and
+    `status` is the exit status to give (2: the operator must choose, e.g. a damaged
+    journal)."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,15 +96,34 @@ async def hosted_table(
             updates.add(task)
             task.add_done_callback(updates.discard)
 
-    server = TableServer(options.table, limits=options.limits, on_change=on_change)
+    journal: FileJournal | None = None
+    point = None
+    if options.journal is not None:
+        try:
+            journal, point = open_table_journal(options.journal)
+        except JournalUnusable as error:
+            raise HostError(str(error), status=2) from None
+    server = TableServer(options.table, limits=options.limits, on_change=on_change,
+                         journal=journal)
+    try:
+        if point is not None:  # seated before anyone can connect and ask for a seat
+            server.table.restore(point)
+    except ResumeError as error:
+        if journal is not None:
+            journal.close()
+        raise HostError(f"{options.journal.path if options.journal else ''}: the "
+                        f"unfinished match cannot be taken up: {error}. Start over with "
+                        f"--fresh", status=2) from None
     try:
         await server.start(options.bind, options.port)
     except OSError as error:
+        if journal is not None:
+            journal.close()
         raise HostError(
             f"cannot listen on {options.bind}:{options.port}: {error.strerror or error}"
         ) from None
     try:
-        for _ in range(options.bots):
+        for _ in range(options.bots if point is None else 0):  # a match taken up has its bots
             server.table.add_bot(options.table.takeover_bot)
         for door in options.doors:
             try:
@@ -119,6 +146,8 @@ async def hosted_table(
         for open_door in reversed(doors):
             await open_door.close()
         await server.stop()
+        if journal is not None:
+            journal.close()
         for task in list(updates):
             task.cancel()
         if advertiser is not None:

@@ -34,6 +34,8 @@ from typing import Any
 
 import msgpack
 
+from netproto.sessions import token_digest
+
 MAGIC = b"ONO99JNL"
 JOURNAL_VERSION = 1
 SUFFIX = ".journal"
@@ -75,8 +77,9 @@ class JournalContents:
 
 
 def token_hash(token: str) -> str:
-    """What the journal keeps of a resume token: its SHA-256, never the token itself."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+    """What the journal keeps of a resume token: its SHA-256, never the token itself
+    (netproto's `token_digest`, which a `SessionRegistry` can `adopt`)."""
+    return token_digest(token)
 
 
 def journal_path(directory: Path, table_name: str) -> Path:
@@ -159,6 +162,8 @@ class JournalWriter:
 
     path: Path
     _descriptor: int = field(default=-1, repr=False)
+    # Where the whole records end (the file's size while every append succeeds).
+    end: int = 0
 
     @classmethod
     def open(cls, path: Path) -> tuple[JournalWriter, JournalContents]:
@@ -178,7 +183,7 @@ class JournalWriter:
         except BaseException:
             os.close(descriptor)
             raise
-        return cls(path=path, _descriptor=descriptor), contents
+        return cls(path=path, _descriptor=descriptor, end=contents.end_offset), contents
 
     def append(self, record: dict[str, Any]) -> None:
         """Write one record with a single system call (whole on disk, or a torn tail)."""
@@ -186,6 +191,12 @@ class JournalWriter:
         written = os.write(self._descriptor, frame)
         if written != len(frame):  # a full disk: what was written is a torn tail now
             raise OSError(f"{self.path}: only {written} of {len(frame)} bytes written")
+        self.end += written
+
+    def truncate(self, offset: int) -> None:
+        """Cut the file back to `offset` (a record boundary), dropping what follows."""
+        os.ftruncate(self._descriptor, offset)
+        self.end = offset
 
     def close(self) -> None:
         """Close the file (records already appended stay)."""
