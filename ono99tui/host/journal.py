@@ -118,7 +118,10 @@ class MemoryJournal:
         self.records: list[MatchRecord] = []
 
     def write(self, entry: JournalRecord) -> None:
-        """Add one entry to the journal."""
+        """Add one entry to the journal (one about a match it has no header of, e.g. a
+        match taken up after a restart, is not kept)."""
+        if not self.records and type(entry) is not MatchDealt:
+            return
         if isinstance(entry, MovePlayed):
             self.records[-1].moves.append(entry.move)
         elif isinstance(entry, SeatResigned):
