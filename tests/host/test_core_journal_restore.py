@@ -79,7 +79,7 @@ def test_the_header_holds_what_a_restart_needs_and_never_a_token() -> None:
 
 
 def test_a_moves_record_comes_before_its_views() -> None:
-    table, peers, _ = half_played()
+    table, _, _ = half_played()
     index = table.human_to_act()
     while index is None:
         table.advance(0.5)
@@ -170,9 +170,9 @@ def test_without_grace_a_restarted_match_gives_the_humans_stand_ins() -> None:
 
 def test_the_next_deal_after_a_restart_gets_the_seed_it_would_have_had() -> None:
     before, _, _ = half_played()
-    seeds_before = before.core._seeds.getstate()  # noqa: SLF001 (the generator's position)
+    seeds_before = before.core._seeds.getstate()
     after = restarted(before.records)
-    assert after.core._seeds.getstate() == seeds_before  # noqa: SLF001
+    assert after.core._seeds.getstate() == seeds_before
 
 
 def test_a_journal_with_a_refused_move_is_not_taken_up() -> None:

@@ -25,13 +25,13 @@ from ono99tui.host.table_journal import (
 )
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "host"))
-from core_clock_helpers import ClockedTable  # noqa: E402
+from core_clock_helpers import ClockedTable
 
 
 def bots_table(journal: FileJournal) -> ClockedTable:
     """Three bots at a table that writes `journal`; a match is dealt at once."""
     table = ClockedTable(TableConfig(capacity=3, start_when=3, bot_delay=0.5, seed=3))
-    table._journal = journal  # type: ignore[assignment]  # noqa: SLF001 (the sink under test)
+    table._journal = journal  # type: ignore[assignment]
     for _ in range(3):
         table.run(table.core.add_bot("greedy", table.now))
     return table
@@ -51,10 +51,10 @@ def test_memory_keeps_only_the_current_match_and_the_file_keeps_them_all(
     assert point is None
     table = bots_table(journal)
     play_matches(table, 3)
-    assert len(journal._current.records) == 1  # noqa: SLF001
+    assert len(journal._current.records) == 1
     on_disk = journal.records
     assert len(on_disk) == 3 and all(match.winners for match in on_disk)
-    assert on_disk[-1] == journal._current.records[0]  # noqa: SLF001
+    assert on_disk[-1] == journal._current.records[0]
     journal.close()
 
 
