@@ -321,7 +321,12 @@ class TableCore:
             raise BadPassword("wrong or missing table password")
         name = clean_name(hello.name)
         wants_seat = not hello.spectate
-        if wants_seat and self.phase != PLAYING and len(self.seats) < self.config.capacity:
+        if wants_seat and self._host_seat_held_for(hello.host_key):
+            # The operator's own app, back after a restart of the host: it never had the
+            # seat's token, but the host key is proof enough.
+            assert self.host is not None
+            self._take_back(peer, self.host, self._sessions.issue(self.host))
+        elif wants_seat and self.phase != PLAYING and len(self.seats) < self.config.capacity:
             self._seat_human(peer, name, hello.host_key)
         else:
             self._seat_spectator(peer)
@@ -358,6 +363,17 @@ class TableCore:
         seat = self._sessions.lookup(resume.token)
         if seat is None or seat not in self.seats:
             raise BadToken("this token holds no seat at this table")
+        self._take_back(peer, seat, resume.token)
+
+    def _host_seat_held_for(self, host_key: str | None) -> bool:
+        """Whether `host_key` is the table's and the host's seat is held mid-match."""
+        key, seat = self.config.host_key, self.host
+        return (key is not None and host_key is not None and seat is not None
+                and seat.human and seat.peer is None and self.phase == PLAYING
+                and secrets.compare_digest(host_key.encode(), key.encode()))
+
+    def _take_back(self, peer: int, seat: Seat, token: str) -> None:
+        """Connection `peer` plays `seat` again (its token `token`)."""
         old = seat.peer
         if old is not None and old != peer:
             self._peer_seats.pop(old, None)
@@ -369,7 +385,7 @@ class TableCore:
         seat.taken_over = False
         index = self.seats.index(seat)
         self._send(peer, Welcome(proto=PROTOCOL_VERSION, role="player", seat=index,
-                                 token=resume.token, host=self.host is seat,
+                                 token=token, host=self.host is seat,
                                  table=self._table_info()))
         log.info("%s resumed seat %d", seat.name, index)
         self._broadcast_lobby()

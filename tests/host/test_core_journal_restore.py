@@ -186,3 +186,26 @@ def test_a_journal_with_a_refused_move_is_not_taken_up() -> None:
         table.run(table.core.restore(point, 0.0))
     assert table.core.seats == [] and table.core.state is None
 
+
+
+def test_the_operators_app_takes_its_seat_back_with_the_host_key_after_a_restart() -> None:
+    # `ono99 host` with its app: the app restarts with the host and never had its seat's
+    # token; the host key (the new run's) gives it the host's seat back, not a spectator's.
+    before = JournaledTable(config(capacity=3, start_when=3, host_key="old-key",
+                                   bot_delay=0.5))
+    operator = before.connect("host", host_key="old-key")
+    before.connect("guest")
+    before.run(before.core.add_bot("greedy", before.now))
+    before.play_until(lambda: before.moves_played() >= 6)
+    point = resume_point(before.records)
+    assert point is not None
+    after = JournaledTable(config(capacity=3, start_when=3, host_key="new-key"))
+    after.run(after.core.restore(point, 0.0))
+    stranger = after.connect("mallory", host_key="wrong")
+    assert after.welcome(stranger).role == "spectator"
+    app = after.connect("host", host_key="new-key")
+    welcome = after.welcome(app)
+    assert (welcome.role, welcome.seat, welcome.host) == ("player", 0, True)
+    assert after.views(app)[-1].seq == before.core.seats[0].seq + 1
+    assert GraceExpiry(after.core.seats[0].id) not in after.timers
+    assert operator != app
