@@ -82,7 +82,7 @@ from ono99tui.host.outputs import (
     TableSummary,
     TimerKey,
 )
-from ono99tui.host.resume import HUMAN, ResumePoint, replay_point
+from ono99tui.host.resume import HUMAN, ResumeError, ResumePoint, replay_point
 from ono99tui.host.seats import Seat
 from ono99tui.host.settings import TableConfig, rules_from_options
 from ono99tui.host.view_encoding import StateViews
@@ -226,6 +226,9 @@ class TableCore:
         self._begin(now)
         if self.seats or self.phase != WAITING:
             raise RuntimeError("only a table with no seats can take up a match")
+        if len(point.names) > self.config.capacity:
+            raise ResumeError(f"its match has {len(point.names)} seats and this table "
+                              f"{self.config.capacity}")
         replayed = replay_point(point)
         for index, (name, kind) in enumerate(zip(point.names, point.kinds, strict=True)):
             human = kind == HUMAN

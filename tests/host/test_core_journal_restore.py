@@ -209,3 +209,13 @@ def test_the_operators_app_takes_its_seat_back_with_the_host_key_after_a_restart
     assert after.views(app)[-1].seq == before.core.seats[0].seq + 1
     assert GraceExpiry(after.core.seats[0].id) not in after.timers
     assert operator != app
+
+
+def test_a_table_with_fewer_seats_than_the_journals_match_does_not_take_it_up() -> None:
+    before, _, _ = half_played()
+    point = resume_point(before.records)
+    assert point is not None
+    table = JournaledTable(config(capacity=3))
+    with pytest.raises(ResumeError, match="4 seats"):
+        table.run(table.core.restore(point, 0.0))
+    assert table.core.seats == []
