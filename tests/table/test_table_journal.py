@@ -171,3 +171,20 @@ def test_ono99_host_with_a_damaged_journal_exits_2_naming_the_file(tmp_path: Pat
     missing = run_host("--resume", str(tmp_path / "nope.journal"), data_dir=tmp_path)
     assert missing.returncode == 2 and "no journal file" in missing.stderr
     assert "Traceback" not in missing.stderr
+
+
+def test_a_named_journal_is_taken_up_and_written_on(tmp_path: Path) -> None:
+    path = tmp_path / "elsewhere.journal"
+    journal, _ = open_table_journal(JournalChoice(path))
+    table = bots_table(journal)
+    table.play_until(lambda: table.moves_played() >= 5)
+    journal.close()
+    named, point = open_table_journal(JournalChoice(path, named=True))
+    assert point is not None and len(point.steps) == 5
+    restarted = ClockedTable(TableConfig(capacity=3, seed=3, bot_delay=0.5))
+    restarted._journal = named  # type: ignore[assignment]
+    restarted.run(restarted.core.restore(point, 0.0))
+    restarted.play_until(lambda: restarted.core.phase == FINISHED)
+    matches = named.records
+    assert len(matches) == 1 and matches[0].winners  # the same match, finished in that file
+    named.close()
