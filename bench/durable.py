@@ -7,11 +7,12 @@ Prints ONE JSON object:
 - `restart`: `kill -9` of a headless `ono99 host` process in the middle of a 4-seat match of
   network clients (in this process, `play_matches`, default reconnect settings), then the
   same command again: seats resumed (same token), match finished, moves lost or doubled
-  (the journal replayed through the engine must reach the end the clients saw: a doubled
-  move is refused by the rules, a lost one leaves it short), and `restart_to_first_view_s`
-  from starting the new process to the first resumed view at a client; beside it, the
-  same-run baseline `cold_start_to_listening_s` (start of a host process to its
-  "listening" line) — most of the restart time is Python starting up.
+  (the journal replayed through the engine must end in exactly the last view every client
+  saw: a lost or doubled move would leave a hand, the pile or the total different), and
+  `restart_to_first_view_s` from starting the new process to the first resumed view at a
+  client; beside it, the same-run baseline `cold_start_to_listening_s` (start of a host
+  process to its "listening" line): most of the restart time is Python starting up and the
+  client's reconnect backoff.
 - `move_to_own_view_us`: a TableClient's move at a 2-seat table (the other seat a host bot)
   until its own next view, p50/p99, with the journal file on and with the in-memory
   journal only (the baseline), in alternating blocks, each table in its own child process.
@@ -44,7 +45,8 @@ from netproto.connection import State
 from netproto.messages import View
 from ono99tui.bot_player import BotPlayerError, play_matches
 from ono99tui.bots import make_bot
-from ono99tui.game import MATCH_OVER, MoveError, preset
+from ono99tui.game import MATCH_OVER, MoveError, preset, view
+from ono99tui.game.codec import view_from_wire
 from ono99tui.host.journal import replay
 from ono99tui.host.journal_file import journal_path, read_journal
 from ono99tui.host.resume import matches_from_records
@@ -156,9 +158,13 @@ async def one_restart(run: int) -> dict[str, Any]:
     except MoveError:
         lost = 1
     else:
-        # A lost move leaves the journal's match short of the end the players saw.
+        # A lost or doubled move leaves the journal's end different from the last view
+        # every player saw (a hand, the pile, the total).
         lost = 0 if (final.phase == MATCH_OVER
-                     and list(final.winners) == reports[0].winners[0]) else 1
+                     and list(final.winners) == reports[0].winners[0]
+                     and all(client.view is not None and client.seat is not None
+                             and view_from_wire(client.view.view) == view(final, client.seat)
+                             for client in clients)) else 1
     return {"seats_resumed": sum(client.token == token
                                  for client, token in zip(clients, tokens, strict=True)),
             "match_finished": finished, "matches_in_journal": len(matches),

@@ -14,7 +14,8 @@ from typing import Any
 from netproto.client import ClientSettings, TableClient
 from ono99tui.bot_player import BotPlayerError, BotReport, play_matches
 from ono99tui.bots import make_bot
-from ono99tui.game import MATCH_OVER
+from ono99tui.game import MATCH_OVER, view
+from ono99tui.game.codec import view_from_wire
 from ono99tui.host.journal import replay
 from ono99tui.host.journal_file import journal_path, read_journal
 from ono99tui.host.resume import matches_from_records
@@ -71,3 +72,8 @@ async def test_a_host_killed_mid_match_resumes_it_for_every_seat(
     final = replay(matches[0])
     assert final.phase == MATCH_OVER
     assert list(matches[0].winners) == list(final.winners) == reports[0].winners[0]
+    # And the journal's end is exactly what every player saw last: a move lost or applied
+    # twice would leave some hand, pile or total different.
+    for index, client in enumerate(clients):
+        assert client.view is not None
+        assert view_from_wire(client.view.view) == view(final, index)
