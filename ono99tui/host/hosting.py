@@ -2,8 +2,10 @@
 
 Both ways of hosting use this: the headless host (`ono99tui.host.headless`) and the host with
 its own app (`ono99tui.host.with_app`). Keeping the start-up order and the teardown in one
-place matters: the bots are seated before the first advertisement so it counts them, the
-doors' ports go into that advertisement, and on every way out the doors close first (no
+place matters: the journal's unfinished match is taken up (`ono99tui.host.table_journal`)
+before the table listens, so that nobody is seated in its place; the bots are seated before
+the first advertisement so it counts them (none when a match was taken up: it has its own),
+the doors' ports go into that advertisement, and on every way out the doors close first (no
 new players), then the server, then the advertisement is withdrawn.
 
 The doors (the SSH door, later the web door) come in `HostOptions.doors`, built by the
@@ -105,15 +107,13 @@ async def hosted_table(
             raise HostError(str(error), status=2) from None
     server = TableServer(options.table, limits=options.limits, on_change=on_change,
                          journal=journal)
-    try:
-        if point is not None:  # seated before anyone can connect and ask for a seat
+    if journal is not None and point is not None:
+        try:  # seated before anyone can connect and ask for a seat
             server.table.restore(point)
-    except ResumeError as error:
-        if journal is not None:
+        except ResumeError as error:
             journal.close()
-        raise HostError(f"{options.journal.path if options.journal else ''}: the "
-                        f"unfinished match cannot be taken up: {error}. Start over with "
-                        f"--fresh", status=2) from None
+            raise HostError(f"{journal.path}: the unfinished match cannot be taken up: "
+                            f"{error}. Start over with --fresh", status=2) from None
     try:
         await server.start(options.bind, options.port)
     except OSError as error:

@@ -188,3 +188,15 @@ def test_a_named_journal_is_taken_up_and_written_on(tmp_path: Path) -> None:
     matches = named.records
     assert len(matches) == 1 and matches[0].winners  # the same match, finished in that file
     named.close()
+
+
+def test_ono99_host_with_fewer_seats_than_the_journals_match_exits_2(tmp_path: Path) -> None:
+    path = journal_file.journal_path(tmp_path, "Kitchen")
+    journal, _ = open_table_journal(JournalChoice(path))
+    table = bots_table(journal)
+    table.play_until(lambda: table.moves_played() >= 3)
+    journal.close()
+    result = run_host("--name", "Kitchen", "--seats", "2", data_dir=tmp_path)
+    assert result.returncode == 2
+    assert str(path) in result.stderr and "3 seats" in result.stderr
+    assert "Traceback" not in result.stderr
