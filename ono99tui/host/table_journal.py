@@ -24,6 +24,7 @@ from ono99tui.host.journal import JournalRecord, MatchDealt, MatchRecord, Memory
 from ono99tui.host.journal_file import JournalError, JournalWriter, read_journal
 from ono99tui.host.resume import (
     ABANDONED,
+    MATCH,
     ResumeError,
     ResumePoint,
     matches_from_records,
@@ -132,7 +133,7 @@ def open_table_journal(choice: JournalChoice) -> tuple[FileJournal, ResumePoint 
     if choice.named and not path.is_file():
         raise JournalUnusable(f"no journal file at {path}")
     try:
-        writer, contents = JournalWriter.open(path)
+        writer, contents = JournalWriter.open(path, since_kind=MATCH)
     except JournalError as error:
         if choice.resume:
             raise JournalUnusable(

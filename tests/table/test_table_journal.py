@@ -200,3 +200,21 @@ def test_ono99_host_with_fewer_seats_than_the_journals_match_exits_2(tmp_path: P
     assert result.returncode == 2
     assert str(path) in result.stderr and "3 seats" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_restart_unpacks_only_the_last_match_but_checks_every_record(tmp_path: Path) -> None:
+    path = tmp_path / "t.journal"
+    journal, _ = open_table_journal(JournalChoice(path))
+    table = bots_table(journal)
+    play_matches(table, 2)
+    table.run(table.core.start(table.now))
+    table.play_until(lambda: table.moves_played() >= 4)
+    journal.close()
+    tail = read_journal(path, since_kind="match").records
+    assert [record["kind"] for record in tail] == ["match"] + ["move"] * 4
+    assert tail == read_journal(path).records[-5:]
+    data = bytearray(path.read_bytes())
+    data[20] ^= 0xFF  # in the first match's header, long before the tail
+    path.write_bytes(bytes(data))
+    with pytest.raises(journal_file.JournalCorrupt, match=str(path)):
+        read_journal(path, since_kind="match")
