@@ -139,10 +139,14 @@ def open_table_journal(choice: JournalChoice) -> tuple[FileJournal, ResumePoint 
             raise JournalUnusable(
                 f"the table's journal is damaged: {error}. Start over with --fresh (the "
                 f"damaged file is then kept beside it, renamed)") from None
-        aside = _set_aside(path)
+        try:
+            aside = _set_aside(path)
+            writer, contents = JournalWriter.open(path, since_kind=MATCH)
+        except (OSError, JournalError) as second:
+            raise JournalUnusable(f"the table's journal is damaged: {error}, and a new one "
+                                  f"cannot be started beside it: {second}") from None
         log.warning("the table's journal %s was damaged (%s); kept as %s, starting a new "
                     "one", path, error.problem, aside)
-        writer, contents = JournalWriter.open(path)
     except OSError as error:
         if choice.named:
             raise JournalUnusable(f"cannot open the journal {path}: "
