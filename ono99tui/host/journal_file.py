@@ -22,6 +22,7 @@ Files are created readable by their owner only (they hold hashes of resume token
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import re
@@ -62,6 +63,15 @@ class JournalTooNew(JournalError):
 
 class JournalCorrupt(JournalError):
     """A record before the last one is damaged: nothing after it can be trusted."""
+
+
+class JournalInUse(Exception):
+    """Another running process has the journal open for appending (a table of the same
+    name is already hosted on this machine)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"{path}: another running ono99 host is writing this journal")
+        self.path = path
 
 
 @dataclass(frozen=True)
@@ -187,10 +197,18 @@ class JournalWriter:
              since_kind: str | None = None) -> tuple[JournalWriter, JournalContents]:
         """Open (creating it, private) the journal at `path` for appending, after cutting
         away a torn last record; also returns what it already held (from the last record
-        of `since_kind` on, as `read_journal`). Raises JournalError."""
+        of `since_kind` on, as `read_journal`). Raises JournalError, or JournalInUse when
+        another process has it open."""
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
         try:
+            # One writer per file: a second host of the same table name must neither
+            # append to it nor take up the first one's match. The lock goes with the
+            # process, so a killed host's restart gets it at once.
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise JournalInUse(path) from None
             contents = read_journal(path, since_kind)
             if contents.end_offset == 0:  # new (or its header was torn): start it
                 os.ftruncate(descriptor, 0)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ono99tui.host.journal import JournalRecord, MatchDealt, MatchRecord, MemoryJournal
-from ono99tui.host.journal_file import JournalError, JournalWriter, read_journal
+from ono99tui.host.journal_file import JournalError, JournalInUse, JournalWriter, read_journal
 from ono99tui.host.resume import (
     ABANDONED,
     MATCH,
@@ -147,6 +147,12 @@ def open_table_journal(choice: JournalChoice) -> tuple[FileJournal, ResumePoint 
                                   f"cannot be started beside it: {second}") from None
         log.warning("the table's journal %s was damaged (%s); kept as %s, starting a new "
                     "one", path, error.problem, aside)
+    except JournalInUse as error:
+        if choice.named:
+            raise JournalUnusable(str(error)) from None
+        log.warning("%s: this table plays without a journal (its matches will not survive "
+                    "a restart); give it its own --name to have one", error)
+        return FileJournal(path, None), None
     except OSError as error:
         if choice.named:
             raise JournalUnusable(f"cannot open the journal {path}: "

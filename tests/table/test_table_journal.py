@@ -218,3 +218,27 @@ def test_a_restart_unpacks_only_the_last_match_but_checks_every_record(tmp_path:
     path.write_bytes(bytes(data))
     with pytest.raises(journal_file.JournalCorrupt, match=str(path)):
         read_journal(path, since_kind="match")
+
+
+def test_a_second_host_of_the_same_table_name_neither_writes_nor_takes_the_match(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture,
+) -> None:
+    path = tmp_path / "t.journal"
+    first, _ = open_table_journal(JournalChoice(path))
+    table = bots_table(first)
+    table.play_until(lambda: table.moves_played() >= 3)
+    size = path.stat().st_size
+    with caplog.at_level(logging.WARNING):
+        second, point = open_table_journal(JournalChoice(path))
+    assert point is None  # the first host's live match is not taken up
+    assert any("another running ono99 host" in record.getMessage()
+               for record in caplog.records)
+    other = bots_table(second)
+    other.play_until(lambda: other.moves_played() >= 3)
+    assert path.stat().st_size == size  # and nothing of the second table is written
+    with pytest.raises(JournalUnusable, match="another running"):
+        open_table_journal(JournalChoice(path, named=True))
+    first.close()
+    third, point = open_table_journal(JournalChoice(path))  # the first host gone: free again
+    assert point is not None
+    third.close()
