@@ -8,14 +8,33 @@ every test and every child process the tests start.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Generator
 
 import pytest
 
 os.environ.setdefault("ONO99_MDNS_INTERFACES", "127.0.0.1")
+
+# No test writes into the real user data dir (tables' journals): the whole session gets a
+# temporary one, and each test its own directory in it (`own_data_dir`), so that a host a
+# test starts never takes up a match another test left unfinished under the same name.
+SESSION_DATA_DIR = tempfile.mkdtemp(prefix="ono99-test-data-")
+os.environ["ONO99_DATA_DIR"] = SESSION_DATA_DIR
+
+
+@pytest.fixture(autouse=True)
+def own_data_dir(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Point ONO99_DATA_DIR (and so every child process) at a directory of this test's own."""
+    monkeypatch.setenv("ONO99_DATA_DIR", tempfile.mkdtemp(dir=SESSION_DATA_DIR))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Remove the session's data dir."""
+    shutil.rmtree(SESSION_DATA_DIR, ignore_errors=True)
 
 # Tests that skip themselves where a system tool or root is missing. CI installs the tools
 # and runs as root, so there a skip means a broken set-up, not a missing tool: it fails.

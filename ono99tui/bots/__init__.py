@@ -29,4 +29,12 @@ def make_bot(name: str) -> Bot:
     return factory()
 
 
-__all__ = ["BOT_NAMES", "Bot", "GreedyBot", "RandomBot", "UnknownBot", "make_bot"]
+def bot_kind(bot: Bot) -> str:
+    """The name `make_bot` makes a bot like `bot` from (its class's kind)."""
+    for name, factory in _FACTORIES.items():
+        if type(bot) is factory:
+            return name
+    raise UnknownBot(type(bot).__name__)
+
+
+__all__ = ["BOT_NAMES", "Bot", "GreedyBot", "RandomBot", "UnknownBot", "bot_kind", "make_bot"]

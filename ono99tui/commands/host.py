@@ -22,6 +22,7 @@ from ono99tui.commands.ssh_door_options import add_door_arguments, ssh_door_from
 if TYPE_CHECKING:
     from ono99tui.host.options import HostOptions
     from ono99tui.host.settings import TableConfig
+    from ono99tui.host.table_journal import JournalChoice
 
 HELP = "host a table on this network (--headless: no UI, for servers and tests)"
 # table_config.ABANDON_POLICIES, spelled out so that parsing arguments imports nothing.
@@ -117,6 +118,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="seed every deal (replays)")
     parser.add_argument("--exit-after", type=int, default=None, metavar="N",
                         help="headless: stop after N matches have been played")
+    restart = parser.add_mutually_exclusive_group()
+    restart.add_argument("--fresh", action="store_true",
+                         help="start over: do not take up the unfinished match this table's "
+                              "journal holds (by default a restarted host resumes it)")
+    restart.add_argument("--resume", default=None, metavar="FILE",
+                         help="take up the unfinished match of this journal file (and go on "
+                              "writing to it)")
     parser.add_argument("--no-advertise", action="store_true",
                         help="do not advertise the table with mDNS")
     add_mdns_interface_option(parser)
@@ -174,9 +182,23 @@ def host_options_from_args(args: argparse.Namespace, *, headless: bool) -> HostO
         return HostOptions(
             table=table, bind=args.bind, port=args.port, bots=args.bots,
             advertise_on=advertise_on, exit_after=args.exit_after,
-            doors=(door,) if door is not None else ())
+            doors=(door,) if door is not None else (), journal=journal_choice(args))
     except HostOptionsError as error:
         raise HostArgumentsError(str(error)) from None
+
+
+def journal_choice(args: argparse.Namespace) -> JournalChoice:
+    """The journal file the table keeps: `--resume FILE`, else the table's own file in the
+    user data dir (`ONO99_DATA_DIR` overrides it), resumed from unless `--fresh`."""
+    from pathlib import Path
+
+    from ono99tui.config import data_dir
+    from ono99tui.host.journal_file import journal_path
+    from ono99tui.host.table_journal import JournalChoice
+
+    if args.resume is not None:
+        return JournalChoice(path=Path(args.resume).expanduser(), named=True)
+    return JournalChoice(path=journal_path(data_dir(), args.name), resume=not args.fresh)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -75,4 +75,4 @@ def run_host(options: HostOptions, player: str | None = None) -> int:
         return asyncio.run(serve_with_app(options, player))
     except HostError as error:
         print(f"ono99 host: {error}", file=sys.stderr)
-        return 1
+        return error.status

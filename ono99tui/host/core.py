@@ -7,7 +7,8 @@ socket, asyncio or the clock. Each input is a method that takes the current time
 - `peer_message(peer, message, now)`: a connection's well-formed message;
 - `peer_gone(peer, code, now)`: a connection ended;
 - `timer_fired(key, now)`: a timer it asked for came due;
-- `add_bot`, `remove_bot`, `set_options`, `start`, `close`: the operator's commands.
+- `add_bot`, `remove_bot`, `set_options`, `start`, `close`: the operator's commands;
+- `restore(point, now)`: a restarted host takes up the journal's unfinished match.
 
 Each returns the list of outputs (`ono99tui.host.outputs`) its adapter carries out in
 order: frames to send, connections to close, timers to arm or cancel, journal records,
@@ -56,7 +57,7 @@ from netproto.messages import (
 )
 from netproto.names import MAX_NAME_LENGTH, clean_name
 from netproto.sessions import SessionRegistry
-from ono99tui.bots import BOT_NAMES, Bot, UnknownBot, make_bot
+from ono99tui.bots import BOT_NAMES, Bot, UnknownBot, bot_kind, make_bot
 from ono99tui.game import (
     MATCH_OVER,
     IllegalMove,
@@ -72,7 +73,7 @@ from ono99tui.game import (
 from ono99tui.game import Move as GameMove
 from ono99tui.game import State as GameState
 from ono99tui.game.codec import event_to_wire, move_from_wire, move_to_wire, rules_to_wire
-from ono99tui.host.journal import MatchDealt, MatchWon, MovePlayed, SeatResigned
+from ono99tui.host.journal import MatchDealt, MatchWon, MovePlayed, SeatResigned, SeatResumed
 from ono99tui.host.outputs import (
     ArmTimer,
     BotTurn,
@@ -86,6 +87,7 @@ from ono99tui.host.outputs import (
     TurnTimeout,
     new_send,
 )
+from ono99tui.host.resume import HUMAN, ResumeError, ResumePoint, replay_point
 from ono99tui.host.seats import Seat
 from ono99tui.host.settings import TableConfig, rules_from_options, turn_seconds_from_options
 from ono99tui.host.turn_clock import (
@@ -246,6 +248,49 @@ class TableCore:
         self._start()
         return self._end()
 
+    def restore(self, point: ResumePoint, now: float) -> list[Output]:
+        """Take up the unfinished match `point` (a restarted host's journal) at a table that
+        has no seats yet: its moves are replayed through the engine, bots sit down again,
+        humans are held for the grace period as after a drop (their tokens, known by hash,
+        resume them), view numbers go on where they stopped. Raises ResumeError (and then
+        has changed nothing)."""
+        self._begin(now)
+        if self.seats or self.phase != WAITING:
+            raise RuntimeError("only a table with no seats can take up a match")
+        if len(point.names) > self.config.capacity:
+            raise ResumeError(f"its match has {len(point.names)} seats and this table "
+                              f"{self.config.capacity}")
+        replayed = replay_point(point)
+        for index, (name, kind) in enumerate(zip(point.names, point.kinds, strict=True)):
+            human = kind == HUMAN
+            seat = Seat(id=next(self._seat_ids), name=name, human=human,
+                        bot=None if human else make_bot(kind), ready=not human,
+                        resigned=index in replayed.resigned, seq=replayed.seqs[index],
+                        pending_events=replayed.pending[index])
+            self.seats.append(seat)
+            digest = point.token_hashes[index]
+            if human and digest is not None:
+                self._sessions.adopt(seat, digest)
+        self.rules = point.rules
+        self.state, self._rng, self.phase = replayed.state, replayed.rng, PLAYING
+        self.matches_dealt = point.number
+        for _ in range(point.number):  # the next deal's seed follows on, as without a restart
+            self._seeds.getrandbits(64)
+        if point.host_seat is not None:
+            self.host = self.seats[point.host_seat]
+        self._version += 1
+        log.info("match %d taken up from the journal after %d records", point.number,
+                 len(point.steps))
+        for seat in self.seats:
+            if seat.human:
+                if self.config.grace_seconds > 0:
+                    self._arm(GraceExpiry(seat.id), self.config.grace_seconds)
+                else:
+                    self._seat_abandoned(seat)
+        self._broadcast_lobby()
+        self._schedule_bots()
+        return self._end()
+
     def close(self, now: float) -> list[Output]:
         """The table is closing: cancel every timer; later inputs arm none."""
         self._begin(now)
@@ -310,7 +355,12 @@ class TableCore:
             raise BadPassword("wrong or missing table password")
         name = clean_name(hello.name)
         wants_seat = not hello.spectate
-        if wants_seat and self.phase != PLAYING and len(self.seats) < self.config.capacity:
+        if wants_seat and self._host_seat_held_for(hello.host_key):
+            # The operator's own app, back after a restart of the host: it never had the
+            # seat's token, but the host key is proof enough.
+            assert self.host is not None
+            self._take_back(peer, self.host, self._sessions.issue(self.host))
+        elif wants_seat and self.phase != PLAYING and len(self.seats) < self.config.capacity:
             self._seat_human(peer, name, hello.host_key)
         else:
             self._seat_spectator(peer)
@@ -347,6 +397,17 @@ class TableCore:
         seat = self._sessions.lookup(resume.token)
         if seat is None or seat not in self.seats:
             raise BadToken("this token holds no seat at this table")
+        self._take_back(peer, seat, resume.token)
+
+    def _host_seat_held_for(self, host_key: str | None) -> bool:
+        """Whether `host_key` is the table's and the host's seat is held mid-match."""
+        key, seat = self.config.host_key, self.host
+        return (key is not None and host_key is not None and seat is not None
+                and seat.human and seat.peer is None and self.phase == PLAYING
+                and secrets.compare_digest(host_key.encode(), key.encode()))
+
+    def _take_back(self, peer: int, seat: Seat, token: str) -> None:
+        """Connection `peer` plays `seat` again (its token `token`)."""
         old = seat.peer
         if old is not None and old != peer:
             self._peer_seats.pop(old, None)
@@ -358,11 +419,17 @@ class TableCore:
         seat.taken_over = False
         index = self.seats.index(seat)
         self._send(peer, Welcome(proto=PROTOCOL_VERSION, role="player", seat=index,
-                                 token=resume.token, host=self.host is seat,
+                                 token=token, host=self.host is seat,
                                  table=self._table_info()))
         log.info("%s resumed seat %d", seat.name, index)
         self._broadcast_lobby()
         timed = self._follow_clock() if self.phase == PLAYING else False
+        if self.phase == PLAYING:  # a restart must number this seat's views on from here
+            self._out.append(SeatResumed(index, seat.seq + 1))
+            if timed:  # and the others' too: below, they get a view with the new clock
+                for other, taken in enumerate(self.seats):
+                    if other != index and taken.peer is not None:
+                        self._out.append(SeatResumed(other, taken.seq + 1))
         if self.state is not None:
             self._send_views((index,), (), ())  # with the events it missed
         if timed:  # the clock runs again for this seat: everyone else gets its new time
@@ -472,8 +539,6 @@ class TableCore:
         self._rng = random.Random(seed)
         state, events = start_match(self.rules, len(self.seats), self._rng)
         self.matches_dealt += 1
-        self._out.append(MatchDealt(seed=seed, rules=rules_to_wire(self.rules),
-                                     names=tuple(seat.name for seat in self.seats)))
         self.state = state
         self.phase = PLAYING
         for seat in self.seats:
@@ -481,6 +546,16 @@ class TableCore:
             seat.resigned = False
             seat.timeouts = 0
             seat.pending_events.clear()
+        sessions = self._sessions
+        self._out.append(MatchDealt(
+            seed=seed, rules=rules_to_wire(self.rules),
+            names=tuple(seat.name for seat in self.seats),
+            kinds=tuple(HUMAN if seat.human or seat.bot is None else bot_kind(seat.bot)
+                        for seat in self.seats),
+            token_hashes=tuple(sessions.digest_for(seat) if seat.human else None
+                               for seat in self.seats),
+            host_seat=self.seats.index(self.host) if self.host in self.seats else None,
+            number=self.matches_dealt, seqs=self._seqs_after_views()))
         log.info("match %d dealt (%s, %d seats)", self.matches_dealt, self.rules.name,
                  len(self.seats))
         self._broadcast_lobby()  # moves every player's connection to SEATED first
@@ -497,7 +572,7 @@ class TableCore:
             raise _error("illegal-move", f"{error.code}: {error.reason}") from None
         except MalformedMove as error:
             raise _error("malformed-move", f"{error.code}: {error.reason}") from None
-        self._out.append(MovePlayed(move_to_wire(move)))
+        self._out.append(MovePlayed(move_to_wire(move), self._seqs_after_views()))
         self._publish(events, moved=index)
 
     def _publish(self, events: Iterable[Any], moved: int | None = None) -> None:
@@ -520,6 +595,12 @@ class TableCore:
             self._finish_match()
         else:
             self._schedule_bots()
+
+    def _seqs_after_views(self) -> tuple[int, ...]:
+        """Every seat's view seq once the views `_publish` is about to send are out (the
+        journal records them, so that a restart numbers views on from there)."""
+        return tuple([seat.seq + 1 if seat.peer is not None else seat.seq
+                      for seat in self.seats])
 
     def _send_views(self, seat_indexes: Iterable[int], spectators: Iterable[int],
                     events: tuple[dict[str, Any], ...]) -> None:
@@ -732,7 +813,7 @@ class TableCore:
         if seat.resigned or not state.alive[index] or state.phase == MATCH_OVER:
             return  # already out of the match: nothing is left to give up
         self.state, events = resign(state, index, self._rng)
-        self._out.append(SeatResigned(index))
+        self._out.append(SeatResigned(index, self._seqs_after_views()))
         seat.resigned = True
         log.info("%s did not come back: seat %d resigns", seat.name, index)
         self._broadcast_lobby()

@@ -60,7 +60,7 @@ async def serve_headless(options: HostOptions) -> int:
             await stop.wait()
     except HostError as error:
         print(f"ono99 host: {error}", file=sys.stderr)
-        return 1
+        return error.status
     finally:
         for signal_number in STOP_SIGNALS:
             loop.remove_signal_handler(signal_number)

@@ -2,8 +2,10 @@
 
 Both ways of hosting use this: the headless host (`ono99tui.host.headless`) and the host with
 its own app (`ono99tui.host.with_app`). Keeping the start-up order and the teardown in one
-place matters: the bots are seated before the first advertisement so it counts them, the
-doors' ports go into that advertisement, and on every way out the doors close first (no
+place matters: the journal's unfinished match is taken up (`ono99tui.host.table_journal`)
+before the table listens, so that nobody is seated in its place; the bots are seated before
+the first advertisement so it counts them (none when a match was taken up: it has its own),
+the doors' ports go into that advertisement, and on every way out the doors close first (no
 new players), then the server, then the advertisement is withdrawn.
 
 The doors (the SSH door, later the web door) come in `HostOptions.doors`, built by the
@@ -25,14 +27,22 @@ from ono99tui.gc_freeze import startup_objects_frozen
 from ono99tui.host.doors import DoorError, OpenDoor
 from ono99tui.host.options import HostOptions
 from ono99tui.host.outputs import TableSummary
+from ono99tui.host.resume import ResumeError
 from ono99tui.host.server import TableServer
+from ono99tui.host.table_journal import FileJournal, JournalUnusable, open_table_journal
 
 if TYPE_CHECKING:
     from netproto.discovery import TableAdvertiser, TableInfo
 
 
 class HostError(Exception):
-    """The table could not be opened; the message says why, for the terminal."""
+    """The table could not be opened; the message says why, for the terminal, and
+    `status` is the exit status to give (2: the operator must choose, e.g. a damaged
+    journal)."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,15 +98,32 @@ async def hosted_table(
             updates.add(task)
             task.add_done_callback(updates.discard)
 
-    server = TableServer(options.table, limits=options.limits, on_change=on_change)
+    journal: FileJournal | None = None
+    point = None
+    if options.journal is not None:
+        try:
+            journal, point = open_table_journal(options.journal)
+        except JournalUnusable as error:
+            raise HostError(str(error), status=2) from None
+    server = TableServer(options.table, limits=options.limits, on_change=on_change,
+                         journal=journal)
+    if journal is not None and point is not None:
+        try:  # seated before anyone can connect and ask for a seat
+            server.table.restore(point)
+        except ResumeError as error:
+            journal.close()
+            raise HostError(f"{journal.path}: the unfinished match cannot be taken up: "
+                            f"{error}. Start over with --fresh", status=2) from None
     try:
         await server.start(options.bind, options.port)
     except OSError as error:
+        if journal is not None:
+            journal.close()
         raise HostError(
             f"cannot listen on {options.bind}:{options.port}: {error.strerror or error}"
         ) from None
     try:
-        for _ in range(options.bots):
+        for _ in range(options.bots if point is None else 0):  # a match taken up has its bots
             server.table.add_bot(options.table.takeover_bot)
         for door in options.doors:
             try:
@@ -119,6 +146,8 @@ async def hosted_table(
         for open_door in reversed(doors):
             await open_door.close()
         await server.stop()
+        if journal is not None:
+            journal.close()
         for task in list(updates):
             task.cancel()
         if advertiser is not None:

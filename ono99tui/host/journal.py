@@ -1,16 +1,20 @@
 """The table's journal: each match's seed and applied moves, enough to replay it exactly.
 
 The table core (`ono99tui.host.core`) does not keep the journal: among its outputs it emits
-one record per fact (`MatchDealt`, `MovePlayed`, `SeatResigned`, `MatchWon`) and its
-adapter hands each to `MemoryJournal.write`, the one place that decides where the journal
-lives.
+one record per fact (`MatchDealt`, `MovePlayed`, `SeatResigned`, `SeatResumed`, `MatchWon`)
+and its adapter hands each to its journal: `MemoryJournal` here (in-process tables), or
+`ono99tui.host.table_journal.FileJournal` (the file a hosted table appends to, from which a
+restarted host resumes its match).
+
+Each record that sends views carries `seqs`, every seat's view sequence number once the
+record's views are out, so that a restarted table goes on numbering views where it stopped.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from ono99tui.game import State, apply, resign, start_match
 from ono99tui.game.codec import move_from_wire, rules_from_wire
@@ -42,23 +46,43 @@ class MatchRecord:
 
 
 class MatchDealt(NamedTuple):
-    """A match was dealt: the journal opens a new `MatchRecord`."""
+    """A match was dealt: the journal opens a new `MatchRecord`.
+
+    Besides what a replay needs (seed, rules, names), what a restart needs: each seat's
+    kind ("human" or the bot's kind) and, for humans, the SHA-256 of its resume token
+    (`netproto.sessions.token_digest`; never the token), the seat with host rights, the
+    match's number at the table, and the seats' view sequence numbers after the deal.
+    """
 
     seed: int
     rules: dict[str, Any]
     names: tuple[str, ...]
+    kinds: tuple[str, ...] = ()
+    token_hashes: tuple[str | None, ...] = ()
+    host_seat: int | None = None
+    number: int = 0
+    seqs: tuple[int, ...] = ()
 
 
 class MovePlayed(NamedTuple):
-    """A move was applied (its wire map)."""
+    """A move was applied (its wire map); `seqs`: every seat's view seq after it."""
 
     move: dict[str, Any]
+    seqs: tuple[int, ...] = ()
 
 
 class SeatResigned(NamedTuple):
     """The table made a seat resign (the abandon policy "eliminate")."""
 
     seat: int
+    seqs: tuple[int, ...] = ()
+
+
+class SeatResumed(NamedTuple):
+    """A seat was taken back mid-match and sent a view: its view seq is now `seq`."""
+
+    seat: int
+    seq: int
 
 
 class MatchWon(NamedTuple):
@@ -67,18 +91,37 @@ class MatchWon(NamedTuple):
     winners: tuple[int, ...]
 
 
-JournalRecord = MatchDealt | MovePlayed | SeatResigned | MatchWon
-JOURNAL_RECORDS = (MatchDealt, MovePlayed, SeatResigned, MatchWon)
+JournalRecord = MatchDealt | MovePlayed | SeatResigned | SeatResumed | MatchWon
+JOURNAL_RECORDS = (MatchDealt, MovePlayed, SeatResigned, SeatResumed, MatchWon)
+
+# An in-process table keeps this many matches in memory (the oldest are dropped).
+MEMORY_JOURNAL_MATCHES = 100
+
+
+class TableJournal(Protocol):
+    """Where a table's journal records go (`MemoryJournal`, or the table's file)."""
+
+    def write(self, entry: JournalRecord) -> None:
+        """Keep one record."""
+
+    @property
+    def records(self) -> list[MatchRecord]:
+        """The matches kept, oldest first."""
 
 
 class MemoryJournal:
-    """The journal kept in memory: one `MatchRecord` per match dealt, newest last."""
+    """The journal kept in memory: one `MatchRecord` per match dealt, newest last, at most
+    `keep` of them (an in-process table must not grow without limit)."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: int = MEMORY_JOURNAL_MATCHES) -> None:
+        self.keep = keep
         self.records: list[MatchRecord] = []
 
     def write(self, entry: JournalRecord) -> None:
-        """Add one entry to the journal."""
+        """Add one entry to the journal (one about a match it has no header of, e.g. a
+        match taken up after a restart, is not kept)."""
+        if not self.records and type(entry) is not MatchDealt:
+            return
         if isinstance(entry, MovePlayed):
             self.records[-1].moves.append(entry.move)
         elif isinstance(entry, SeatResigned):
@@ -86,7 +129,9 @@ class MemoryJournal:
         elif isinstance(entry, MatchDealt):
             self.records.append(MatchRecord(seed=entry.seed, rules=entry.rules,
                                             names=entry.names))
-        else:
+            if len(self.records) > self.keep:
+                del self.records[: len(self.records) - self.keep]
+        elif isinstance(entry, MatchWon):
             self.records[-1].winners = entry.winners
 
 

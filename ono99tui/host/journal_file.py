@@ -22,17 +22,19 @@ Files are created readable by their owner only (they hold hashes of resume token
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import re
 import struct
 import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import msgpack
+
+from netproto.sessions import token_digest
 
 MAGIC = b"ONO99JNL"
 JOURNAL_VERSION = 1
@@ -63,6 +65,15 @@ class JournalCorrupt(JournalError):
     """A record before the last one is damaged: nothing after it can be trusted."""
 
 
+class JournalInUse(Exception):
+    """Another running process has the journal open for appending (a table of the same
+    name is already hosted on this machine)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"{path}: another running ono99 host is writing this journal")
+        self.path = path
+
+
 @dataclass(frozen=True)
 class JournalContents:
     """What a journal file holds: its whole records, in order, and whether a torn last
@@ -75,8 +86,9 @@ class JournalContents:
 
 
 def token_hash(token: str) -> str:
-    """What the journal keeps of a resume token: its SHA-256, never the token itself."""
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+    """What the journal keeps of a resume token: its SHA-256, never the token itself
+    (netproto's `token_digest`, which a `SessionRegistry` can `adopt`)."""
+    return token_digest(token)
 
 
 def journal_path(directory: Path, table_name: str) -> Path:
@@ -97,42 +109,51 @@ def _pack(record: dict[str, Any]) -> bytes:
     return _HEADER.pack(len(payload), zlib.crc32(payload)) + payload
 
 
-def _records(path: Path, data: bytes) -> Iterator[tuple[dict[str, Any] | None, int]]:
-    """Each whole record with the offset just past it; (None, offset) for a torn tail."""
-    offset = len(MAGIC) + 1
-    while offset < len(data):
-        if len(data) - offset < _HEADER.size:
-            yield None, offset
-            return
-        length, checksum = _HEADER.unpack_from(data, offset)
-        start, end = offset + _HEADER.size, offset + _HEADER.size + length
+def _frames(path: Path, data: bytes) -> tuple[list[tuple[int, int]], bool]:
+    """(offset, end) of each record whose length and checksum are whole, in order, and
+    whether a torn last record follows them. Raises JournalCorrupt for damage before the
+    last record. Nothing is unpacked here: a table's file holds hundreds of thousands of
+    records and a restart needs only its last match's."""
+    frames: list[tuple[int, int]] = []
+    view = memoryview(data)
+    size, offset = len(data), len(MAGIC) + 1
+    unpack_header, header_size, crc32 = _HEADER.unpack_from, _HEADER.size, zlib.crc32
+    while offset < size:
+        if size - offset < header_size:
+            return frames, True
+        length, checksum = unpack_header(data, offset)
+        end = offset + header_size + length
         if length > MAX_RECORD_SIZE:
-            problem = f"a record at byte {offset} claims {length} bytes"
-        elif end > len(data):
-            yield None, offset  # cut short: the last write did not finish
-            return
-        elif zlib.crc32(data[start:end]) != checksum:
-            problem = f"the record at byte {offset} fails its checksum"
-        else:
-            try:
-                record = msgpack.unpackb(data[start:end], raw=False, strict_map_key=True)
-            except (ValueError, TypeError, msgpack.UnpackException) as error:
-                problem = f"the record at byte {offset} is not msgpack ({error})"
-            else:
-                if not isinstance(record, dict) or not isinstance(record.get("kind"), str):
-                    problem = f"the record at byte {offset} has no kind"
-                else:
-                    yield record, end
-                    offset = end
-                    continue
-        if end >= len(data) and length <= MAX_RECORD_SIZE:
-            yield None, offset  # the last record is damaged: a torn write, not corruption
-            return
-        raise JournalCorrupt(path, problem)
+            raise JournalCorrupt(path, f"a record at byte {offset} claims {length} bytes")
+        if end > size:
+            return frames, True  # cut short: the last write did not finish
+        if crc32(view[offset + header_size:end]) != checksum:
+            if end == size:
+                return frames, True  # the last record is damaged: a torn write
+            raise JournalCorrupt(path, f"the record at byte {offset} fails its checksum")
+        frames.append((offset, end))
+        offset = end
+    return frames, False
 
 
-def read_journal(path: Path) -> JournalContents:
-    """Every whole record of the journal at `path`; raises JournalError (or OSError)."""
+def _decode(path: Path, data: bytes, offset: int, end: int) -> dict[str, Any] | str:
+    """The record framed at `offset`, or what is wrong with it."""
+    try:
+        record = msgpack.unpackb(data[offset + _HEADER.size:end], raw=False,
+                                 strict_map_key=True)
+    except (ValueError, TypeError, msgpack.UnpackException) as error:
+        return f"the record at byte {offset} is not msgpack ({error})"
+    if not isinstance(record, dict) or not isinstance(record.get("kind"), str):
+        return f"the record at byte {offset} has no kind"
+    return record
+
+
+def read_journal(path: Path, since_kind: str | None = None) -> JournalContents:
+    """Every whole record of the journal at `path`; raises JournalError (or OSError).
+
+    `since_kind`: only the records from the last one of that kind on (all of them if there
+    is none), e.g. a table's last match; the others are checked but not unpacked.
+    """
     data = path.read_bytes()
     if len(data) < len(MAGIC) + 1 or not data.startswith(MAGIC):
         if MAGIC.startswith(data):  # created, then killed before its header was whole
@@ -142,14 +163,23 @@ def read_journal(path: Path) -> JournalContents:
     if version > JOURNAL_VERSION:
         raise JournalTooNew(path, f"journal format {version} is newer than this ono99 reads "
                                   f"({JOURNAL_VERSION}); update ono99 to read it")
+    frames, torn = _frames(path, data)
     records: list[dict[str, Any]] = []
-    end_offset, torn = len(MAGIC) + 1, False
-    for record, offset in _records(path, data):
-        if record is None:
+    last = len(frames) - 1
+    for index in range(last, -1, -1):  # newest first, to stop at `since_kind`
+        offset, end = frames[index]
+        record = _decode(path, data, offset, end)
+        if isinstance(record, str):
+            if index < last:
+                raise JournalCorrupt(path, record)
+            del frames[index:]  # a damaged last record is a torn write
             torn = True
-            break
+            continue
         records.append(record)
-        end_offset = offset
+        if since_kind is not None and record["kind"] == since_kind:
+            break
+    records.reverse()
+    end_offset = frames[-1][1] if frames else len(MAGIC) + 1
     return JournalContents(records=tuple(records), torn_tail=torn, end_offset=end_offset)
 
 
@@ -159,15 +189,27 @@ class JournalWriter:
 
     path: Path
     _descriptor: int = field(default=-1, repr=False)
+    # Where the whole records end (the file's size while every append succeeds).
+    end: int = 0
 
     @classmethod
-    def open(cls, path: Path) -> tuple[JournalWriter, JournalContents]:
+    def open(cls, path: Path,
+             since_kind: str | None = None) -> tuple[JournalWriter, JournalContents]:
         """Open (creating it, private) the journal at `path` for appending, after cutting
-        away a torn last record; also returns what it already held. Raises JournalError."""
+        away a torn last record; also returns what it already held (from the last record
+        of `since_kind` on, as `read_journal`). Raises JournalError, or JournalInUse when
+        another process has it open."""
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
         try:
-            contents = read_journal(path)
+            # One writer per file: a second host of the same table name must neither
+            # append to it nor take up the first one's match. The lock goes with the
+            # process, so a killed host's restart gets it at once.
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise JournalInUse(path) from None
+            contents = read_journal(path, since_kind)
             if contents.end_offset == 0:  # new (or its header was torn): start it
                 os.ftruncate(descriptor, 0)
                 os.write(descriptor, MAGIC + bytes([JOURNAL_VERSION]))
@@ -178,7 +220,7 @@ class JournalWriter:
         except BaseException:
             os.close(descriptor)
             raise
-        return cls(path=path, _descriptor=descriptor), contents
+        return cls(path=path, _descriptor=descriptor, end=contents.end_offset), contents
 
     def append(self, record: dict[str, Any]) -> None:
         """Write one record with a single system call (whole on disk, or a torn tail)."""
@@ -186,6 +228,12 @@ class JournalWriter:
         written = os.write(self._descriptor, frame)
         if written != len(frame):  # a full disk: what was written is a torn tail now
             raise OSError(f"{self.path}: only {written} of {len(frame)} bytes written")
+        self.end += written
+
+    def truncate(self, offset: int) -> None:
+        """Cut the file back to `offset` (a record boundary), dropping what follows."""
+        os.ftruncate(self._descriptor, offset)
+        self.end = offset
 
     def close(self) -> None:
         """Close the file (records already appended stay)."""

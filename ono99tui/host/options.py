@@ -16,6 +16,7 @@ from ono99tui.host.settings import TableConfig
 
 if TYPE_CHECKING:
     from netproto.server import ServerLimits
+    from ono99tui.host.table_journal import JournalChoice
 
 
 class HostOptionsError(ValueError):
@@ -44,6 +45,9 @@ class HostOptions:
     doors: tuple[Door, ...] = ()
     # The server's limits (None: netproto's defaults).
     limits: ServerLimits | None = None
+    # The journal file the table appends to and may take up a match from (None: the
+    # journal is kept in memory only, and a restart starts over).
+    journal: JournalChoice | None = None
 
     def __post_init__(self) -> None:
         if not 0 <= self.bots <= self.table.capacity:

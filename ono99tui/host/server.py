@@ -27,7 +27,7 @@ from netproto.server import Peer, Server, ServerLimits
 from ono99tui.game import Rules
 from ono99tui.game import State as GameState
 from ono99tui.host.core import TableCore
-from ono99tui.host.journal import JOURNAL_RECORDS, MatchRecord, MemoryJournal
+from ono99tui.host.journal import JOURNAL_RECORDS, MatchRecord, MemoryJournal, TableJournal
 from ono99tui.host.outputs import (
     ArmTimer,
     CancelTimer,
@@ -38,6 +38,7 @@ from ono99tui.host.outputs import (
     TableSummary,
     TimerKey,
 )
+from ono99tui.host.resume import ResumePoint
 from ono99tui.host.seats import Seat
 from ono99tui.host.settings import TableConfig
 
@@ -52,11 +53,12 @@ class TableApplication:
     """
 
     def __init__(self, config: TableConfig,
-                 on_change: Callable[[TableSummary], None] | None = None) -> None:
+                 on_change: Callable[[TableSummary], None] | None = None,
+                 journal: TableJournal | None = None) -> None:
         self.core = TableCore(config)
         self.on_change = on_change
-        # Where the journal lives: the one place to change to keep it elsewhere.
-        self._journal = MemoryJournal()
+        # Where the journal lives: in memory unless the host gives the table its file.
+        self._journal: TableJournal = journal if journal is not None else MemoryJournal()
         # The timer armed for each key the core asked for.
         self.timers: dict[TimerKey, asyncio.TimerHandle] = {}
         self._peers: dict[int, Peer] = {}
@@ -92,6 +94,10 @@ class TableApplication:
     def start(self) -> None:
         """Deal a new match with the seated players; raises ApplicationError."""
         self._execute(self.core.start(_now()))
+
+    def restore(self, point: ResumePoint) -> None:
+        """Take up the journal's unfinished match (a restarted host); raises ResumeError."""
+        self._execute(self.core.restore(point, _now()))
 
     def close(self) -> None:
         """Cancel every timer (the server is stopping)."""
@@ -199,8 +205,9 @@ class TableServer:
     """A table served on a TCP socket; start and stop it from any asyncio program."""
 
     def __init__(self, config: TableConfig, limits: ServerLimits | None = None,
-                 on_change: Callable[[TableSummary], None] | None = None) -> None:
-        self.table = TableApplication(config, on_change=on_change)
+                 on_change: Callable[[TableSummary], None] | None = None,
+                 journal: TableJournal | None = None) -> None:
+        self.table = TableApplication(config, on_change=on_change, journal=journal)
         self.server = Server(self.table, limits)
         self._stopped = asyncio.Event()
 

@@ -35,7 +35,8 @@ async def test_a_network_bot_plays_on_at_a_host_restarted_from_scratch(
             while client.view is None or client.view.seq < 12:
                 await asyncio.sleep(0.05)
         first.kill()
-        second = host_process(*TABLE, "--exit-after", "1")
+        # --fresh: the new host must not take up the match from the journal.
+        second = host_process(*TABLE, "--fresh", "--exit-after", "1")
         second.port = first.port
         # In threads: the bot plays on this event loop meanwhile.
         await asyncio.to_thread(second.start)

@@ -1,0 +1,193 @@
+"""Where an unfinished match stood, read back from a table's journal records.
+
+A restarted host (`ono99tui.host.table_journal`) reads its journal file's records (plain
+maps, `record_to_map` below is how the journal's NamedTuples become them), finds the last
+match header with no end after it (`resume_point`) and hands the `ResumePoint` to the core
+(`TableCore.restore`), which replays the recorded moves through the engine
+(`replay_point`): the same seed and the same moves give the same state, and the deck's
+random generator ends where the killed host's was, so no move is lost or applied twice.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from netproto.messages import MAX_EVENTS
+from ono99tui.game import MoveError, Rules, State, apply, resign, start_match
+from ono99tui.game.codec import event_to_wire, move_from_wire, rules_from_wire
+from ono99tui.host.journal import (
+    RESIGN,
+    JournalRecord,
+    MatchDealt,
+    MatchRecord,
+    MatchWon,
+    MovePlayed,
+    SeatResigned,
+    SeatResumed,
+)
+
+# The "kind" of each record in the journal file.
+MATCH, MOVE, RESUMED, WON = "match", "move", "resumed", "won"
+# Written when the operator starts over (`--fresh`) while a match was unfinished.
+ABANDONED = "abandoned"
+HUMAN = "human"
+
+
+class ResumeError(ValueError):
+    """The journal's unfinished match cannot be taken up; the message says why."""
+
+
+def record_to_map(record: JournalRecord) -> dict[str, Any]:
+    """The journal file's form of one of the core's journal records."""
+    if type(record) is MovePlayed:
+        return {"kind": MOVE, "move": record.move, "seqs": record.seqs}
+    if isinstance(record, MatchDealt):
+        return {"kind": MATCH, "seed": record.seed, "rules": record.rules,
+                "names": record.names, "kinds": record.kinds,
+                "token_hashes": record.token_hashes, "host_seat": record.host_seat,
+                "number": record.number, "seqs": record.seqs}
+    if isinstance(record, SeatResigned):
+        return {"kind": RESIGN, "seat": record.seat, "seqs": record.seqs}
+    if isinstance(record, SeatResumed):
+        return {"kind": RESUMED, "seat": record.seat, "seq": record.seq}
+    assert isinstance(record, MatchWon)
+    return {"kind": WON, "winners": record.winners}
+
+
+@dataclass(frozen=True)
+class ResumePoint:
+    """An unfinished match as the journal has it: its header and what followed it."""
+
+    number: int
+    seed: int
+    rules: Rules
+    names: tuple[str, ...]
+    # "human" or a bot's kind, per seat.
+    kinds: tuple[str, ...]
+    token_hashes: tuple[str | None, ...]
+    host_seat: int | None
+    # The seats' view seqs after the deal, then every record after the header, in order.
+    deal_seqs: tuple[int, ...]
+    steps: tuple[dict[str, Any], ...]
+
+
+@dataclass
+class Replayed:
+    """The match after its recorded moves: the state, the deck's generator as it stands,
+    each seat's latest view seq, the events each seat has not been sent, the seats that
+    resigned."""
+
+    state: State
+    rng: random.Random
+    seqs: list[int]
+    pending: list[list[dict[str, Any]]]
+    resigned: set[int]
+
+
+def _seqs(value: Any, seats: int) -> tuple[int, ...]:
+    if (not isinstance(value, list | tuple) or len(value) != seats
+            or not all(type(seq) is int and seq >= 0 for seq in value)):
+        raise ResumeError("a record's view numbers do not fit the match's seats")
+    return tuple(value)
+
+
+def resume_point(records: Sequence[dict[str, Any]]) -> ResumePoint | None:
+    """The last match of `records` if it is unfinished (None: nothing to resume).
+    Raises ResumeError for a header that does not describe a match."""
+    start = None
+    for index in range(len(records) - 1, -1, -1):
+        kind = records[index].get("kind")
+        if kind in (WON, ABANDONED):
+            return None
+        if kind == MATCH:
+            start = index
+            break
+    if start is None:
+        return None
+    header = records[start]
+    try:
+        names = tuple(str(name) for name in header["names"])
+        kinds = tuple(str(kind) for kind in header["kinds"])
+        hashes = tuple(header["token_hashes"])
+        seats = len(names)
+        if len(kinds) != seats or len(hashes) != seats:
+            raise ResumeError("the match header's seats do not agree")
+        if not all(digest is None or isinstance(digest, str) for digest in hashes):
+            raise ResumeError("the match header's token hashes are not text")
+        host_seat = header.get("host_seat")
+        if host_seat is not None and not (type(host_seat) is int and 0 <= host_seat < seats):
+            raise ResumeError("the match header's host seat is not one of its seats")
+        return ResumePoint(
+            number=int(header["number"]), seed=int(header["seed"]),
+            rules=rules_from_wire(header["rules"]), names=names, kinds=kinds,
+            token_hashes=hashes, host_seat=host_seat,
+            deal_seqs=_seqs(header["seqs"], seats), steps=tuple(records[start + 1:]))
+    except (KeyError, TypeError, ValueError) as error:
+        if isinstance(error, ResumeError):
+            raise
+        raise ResumeError(f"the match header is not usable ({error!r})") from None
+
+
+def replay_point(point: ResumePoint) -> Replayed:
+    """Replay the point's moves through the engine; raises ResumeError if one is refused."""
+    seats = len(point.names)
+    rng = random.Random(point.seed)
+    state, _ = start_match(point.rules, seats, rng)
+    seqs = list(point.deal_seqs)
+    pending: list[list[dict[str, Any]]] = [[] for _ in range(seats)]
+    resigned: set[int] = set()
+    try:
+        for number, step in enumerate(point.steps, 1):
+            kind = step.get("kind")
+            if kind == RESUMED:
+                seat, seq = step["seat"], step["seq"]
+                if type(seat) is not int or not 0 <= seat < seats or type(seq) is not int:
+                    raise ResumeError(f"record {number} after the header names no seat")
+                seqs[seat] = seq
+                pending[seat].clear()  # the resumed view carried them
+                continue
+            if kind == MOVE:
+                state, events = apply(state, move_from_wire(step["move"]), rng)
+            elif kind == RESIGN:
+                seat = step["seat"]
+                state, events = resign(state, seat, rng)
+                resigned.add(seat)
+            else:
+                raise ResumeError(f"record {number} after the header is a {kind!r}")
+            after = _seqs(step["seqs"], seats)
+            wire = [event_to_wire(event) for event in events]
+            for seat in range(seats):
+                if after[seat] == seqs[seat]:  # away: the events wait for its next view
+                    pending[seat].extend(wire)
+                    del pending[seat][:-MAX_EVENTS]
+            seqs = list(after)
+    except MoveError as error:
+        raise ResumeError(f"a recorded move is refused by the rules ({error})") from None
+    except (KeyError, TypeError, ValueError) as error:
+        if isinstance(error, ResumeError):
+            raise
+        raise ResumeError(f"a record after the header is not usable ({error!r})") from None
+    return Replayed(state=state, rng=rng, seqs=seqs, pending=pending, resigned=resigned)
+
+
+def matches_from_records(records: Sequence[dict[str, Any]]) -> list[MatchRecord]:
+    """Every match in a journal file's records, as `MatchRecord`s (replayable with
+    `ono99tui.host.journal.replay`)."""
+    matches: list[MatchRecord] = []
+    for record in records:
+        kind = record.get("kind")
+        if kind == MATCH:
+            matches.append(MatchRecord(seed=record["seed"], rules=record["rules"],
+                                       names=tuple(record["names"])))
+        elif not matches:
+            continue
+        elif kind == MOVE:
+            matches[-1].moves.append(record["move"])
+        elif kind == RESIGN:
+            matches[-1].moves.append({"kind": RESIGN, "seat": record["seat"]})
+        elif kind == WON:
+            matches[-1].winners = tuple(record["winners"])
+    return matches

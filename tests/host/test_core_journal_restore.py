@@ -1,0 +1,221 @@
+"""The core's journal records and a restart from them, on a fake clock (no sockets).
+
+A table plays part of a match; its journal records, in the file's form (`record_to_map`),
+are all a second core gets: it takes the match up (`TableCore.restore`) and must stand
+exactly where the first stood: same state, same view numbers, same tokens (known to it only
+by hash), bots back in their seats, humans held for the grace period.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+import pytest
+from core_clock_helpers import ClockedTable, config
+
+from netproto.errors import BadToken
+from netproto.messages import View
+from ono99tui.game import MATCH_OVER
+from ono99tui.host.core import FINISHED, PLAYING
+from ono99tui.host.journal import JOURNAL_RECORDS, MovePlayed, replay
+from ono99tui.host.journal_file import token_hash
+from ono99tui.host.outputs import GraceExpiry, Output, Send
+from ono99tui.host.resume import ResumeError, matches_from_records, record_to_map, resume_point
+
+
+class JournaledTable(ClockedTable):
+    """A ClockedTable that also keeps every journal record in the file's form."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.records: list[dict[str, Any]] = []
+
+    def run(self, outputs: list[Output]) -> list[Output]:
+        for output in outputs:
+            if isinstance(output, JOURNAL_RECORDS):
+                self.records.append(record_to_map(output))
+        return super().run(outputs)
+
+
+def half_played(grace: float = 30.0) -> tuple[JournaledTable, dict[str, int], dict[str, str]]:
+    """Two humans and two bots, well into a match; the humans' peers and tokens."""
+    table = JournaledTable(config(capacity=4, start_when=4, bot_delay=0.5,
+                                  grace_seconds=grace))
+    peers = {name: table.connect(name) for name in ("ana", "bo")}
+    tokens = {name: table.welcome(peer).token for name, peer in peers.items()}
+    table.run(table.core.add_bot("greedy", table.now))
+    table.run(table.core.add_bot("random", table.now))
+    assert table.core.phase == PLAYING
+    table.play_until(lambda: table.moves_played() >= 12)
+    return table, peers, tokens
+
+
+def restarted(records: list[dict[str, Any]], grace: float = 30.0) -> JournaledTable:
+    """A new core that took up the match `records` left unfinished."""
+    point = resume_point(records)
+    assert point is not None
+    table = JournaledTable(config(capacity=4, start_when=4, bot_delay=0.5,
+                                  grace_seconds=grace))
+    table.run(table.core.restore(point, table.now))
+    return table
+
+
+def test_the_header_holds_what_a_restart_needs_and_never_a_token() -> None:
+    table, _, tokens = half_played()
+    header = table.records[0]
+    assert header["kind"] == "match"
+    assert header["kinds"] == ("human", "human", "greedy", "random")
+    assert header["token_hashes"] == (token_hash(tokens["ana"]), token_hash(tokens["bo"]),
+                                      None, None)
+    assert header["host_seat"] == 0 and header["number"] == 1
+    assert header["seqs"] == (1, 1, 0, 0)  # the deal's view went to both humans
+    packed = b"".join(msgpack.packb(record) for record in table.records)
+    for token in tokens.values():
+        assert token.encode() not in packed
+    # Each move records every seat's view number once its views are out.
+    last = table.records[-1]
+    assert last["seqs"] == tuple(seat.seq for seat in table.core.seats)
+
+
+def test_a_moves_record_comes_before_its_views() -> None:
+    table, _, _ = half_played()
+    index = table.human_to_act()
+    while index is None:
+        table.advance(0.5)
+        index = table.human_to_act()
+    state = table.core.state
+    assert state is not None
+    from ono99tui.game import legal_moves
+
+    peer = table.core.seats[index].peer
+    assert peer is not None
+    outputs = table.play(peer, legal_moves(state, index)[0])
+    kinds = [type(output) for output in outputs]
+    first_view = next(i for i, output in enumerate(outputs)
+                      if isinstance(output, Send) and isinstance(output.message, View))
+    assert kinds.index(MovePlayed) < first_view
+
+
+def test_a_restarted_core_stands_where_the_killed_one_stood() -> None:
+    before, _, tokens = half_played()
+    after = restarted(before.records)
+    assert after.core.state == before.core.state
+    assert after.core.phase == PLAYING
+    assert [seat.seq for seat in after.core.seats] == [seat.seq for seat in before.core.seats]
+    assert [seat.name for seat in after.core.seats] == [seat.name for seat in before.core.seats]
+    assert [seat.human for seat in after.core.seats] == [True, True, False, False]
+    # The humans are held as after a drop: the grace period runs from the restart.
+    for seat in after.core.seats[:2]:
+        assert after.deadline(GraceExpiry(seat.id)) == pytest.approx(30.0)
+    # Their old tokens (known only by hash) resume them, at the next view number.
+    for index, name in enumerate(("ana", "bo")):
+        peer = after.resume(tokens[name])
+        assert after.welcome(peer).token == tokens[name]
+        assert after.views(peer)[-1].seq == before.core.seats[index].seq + 1
+    assert after.core.host is after.core.seats[0]
+
+
+def test_a_wrong_token_resumes_nothing_after_a_restart() -> None:
+    before, _, _ = half_played()
+    after = restarted(before.records)
+    with pytest.raises(BadToken):
+        after.resume("x" * 32)
+
+
+def test_the_taken_up_match_finishes_and_replays_legally_with_nothing_doubled() -> None:
+    before, _, tokens = half_played()
+    moves_before = before.moves_played()
+    after = restarted(before.records)
+    for name in ("ana", "bo"):
+        after.resume(tokens[name])
+    after.play_until(lambda: after.core.phase == FINISHED)
+    records = before.records + after.records
+    matches = matches_from_records(records)
+    assert len(matches) == 1
+    match = matches[0]
+    assert match.moves[:moves_before] == before.journal[-1].moves
+    final = replay(match)  # raises if a move were doubled (or any were illegal)
+    assert final.phase == MATCH_OVER and final == after.core.state
+    assert match.winners == tuple(final.winners)
+    assert resume_point(records) is None  # a finished match is not taken up again
+
+
+def test_a_second_restart_keeps_the_resumed_view_numbers() -> None:
+    before, _, tokens = half_played()
+    after = restarted(before.records)
+    peer = after.resume(tokens["ana"])
+    seq = after.views(peer)[-1].seq
+    again = restarted(before.records + after.records)
+    assert again.core.seats[0].seq == seq
+    assert again.core.state == after.core.state
+
+
+def test_events_a_seat_missed_while_away_wait_for_it_after_a_restart() -> None:
+    before, peers, _ = half_played()
+    before.drop(peers["bo"])
+    moves = before.moves_played()
+    before.play_until(lambda: before.moves_played() >= moves + 3)
+    after = restarted(before.records)
+    assert after.core.seats[1].pending_events == before.core.seats[1].pending_events
+    assert after.core.seats[1].pending_events
+
+
+def test_without_grace_a_restarted_match_gives_the_humans_stand_ins() -> None:
+    before, _, _ = half_played(grace=0)
+    after = restarted(before.records, grace=0)
+    assert all(seat.bot_plays for seat in after.core.seats)
+    after.play_until(lambda: after.core.phase == FINISHED)
+
+
+def test_the_next_deal_after_a_restart_gets_the_seed_it_would_have_had() -> None:
+    before, _, _ = half_played()
+    seeds_before = before.core._seeds.getstate()
+    after = restarted(before.records)
+    assert after.core._seeds.getstate() == seeds_before
+
+
+def test_a_journal_with_a_refused_move_is_not_taken_up() -> None:
+    before, _, _ = half_played()
+    records = list(before.records)
+    records.append(records[-1])  # the same move twice: the engine refuses the second
+    point = resume_point(records)
+    assert point is not None
+    table = JournaledTable(config(capacity=4))
+    with pytest.raises(ResumeError):
+        table.run(table.core.restore(point, 0.0))
+    assert table.core.seats == [] and table.core.state is None
+
+
+
+def test_the_operators_app_takes_its_seat_back_with_the_host_key_after_a_restart() -> None:
+    # `ono99 host` with its app: the app restarts with the host and never had its seat's
+    # token; the host key (the new run's) gives it the host's seat back, not a spectator's.
+    before = JournaledTable(config(capacity=3, start_when=3, host_key="old-key",
+                                   bot_delay=0.5))
+    operator = before.connect("host", host_key="old-key")
+    before.connect("guest")
+    before.run(before.core.add_bot("greedy", before.now))
+    before.play_until(lambda: before.moves_played() >= 6)
+    point = resume_point(before.records)
+    assert point is not None
+    after = JournaledTable(config(capacity=3, start_when=3, host_key="new-key"))
+    after.run(after.core.restore(point, 0.0))
+    stranger = after.connect("mallory", host_key="wrong")
+    assert after.welcome(stranger).role == "spectator"
+    app = after.connect("host", host_key="new-key")
+    welcome = after.welcome(app)
+    assert (welcome.role, welcome.seat, welcome.host) == ("player", 0, True)
+    assert after.views(app)[-1].seq == before.core.seats[0].seq + 1
+    assert GraceExpiry(after.core.seats[0].id) not in after.timers
+    assert operator != app
+
+
+def test_a_table_with_fewer_seats_than_the_journals_match_does_not_take_it_up() -> None:
+    before, _, _ = half_played()
+    point = resume_point(before.records)
+    assert point is not None
+    table = JournaledTable(config(capacity=3))
+    with pytest.raises(ResumeError, match="4 seats"):
+        table.run(table.core.restore(point, 0.0))
+    assert table.core.seats == []

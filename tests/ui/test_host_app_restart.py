@@ -1,0 +1,71 @@
+"""`ono99 host` with its app, restarted mid-match: the new run takes the match up from the
+table's journal and its app (which never had the old seat's token) is back in the host's
+seat at the table, with the match where it stood, not in a waiting room or watching."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lobby_helpers import wait_until
+
+from ono99tui.cli import build_parser
+from ono99tui.commands.host import host_options_from_args
+from ono99tui.commands.host_with_app import serve_with_app
+from ono99tui.config import CONFIG_DIR_ENV, data_dir
+from ono99tui.game import view
+from ono99tui.host.journal_file import journal_path, read_journal
+from ono99tui.host.resume import replay_point, resume_point
+from ono99tui.ui.app import Ono99App
+from ono99tui.ui.screens.table import TableScreen
+from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+
+HOST = ["host", "--bind", "127.0.0.1", "--port", "0", "--no-advertise", "--player", "ana",
+        "--bots", "3", "--bot-delay", "0.05", "--name", "Restarted"]
+
+
+def options_with_key(key: str) -> Any:
+    options = host_options_from_args(build_parser().parse_args(HOST), headless=False)
+    return replace(options, table=replace(options.table, host_key=key))
+
+
+async def test_the_hosts_app_is_back_in_its_seat_after_a_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path))
+    first_seq = 0
+
+    async def first_run(app: Ono99App) -> None:
+        nonlocal first_seq
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
+                             and app.lobby is not None and len(app.lobby.seats) == 4,
+                             what="the waiting room with three bots")
+            await pilot.press("s")
+            await wait_until(pilot, lambda: isinstance(app.screen, TableScreen)
+                             and app.view is not None, what="the match dealt")
+            first_seq = app.view_seq
+            app.exit()  # the match stays unfinished in the journal, as after a kill
+
+    assert await serve_with_app(options_with_key("first-key"), "ana", run_app=first_run) == 0
+    point = resume_point(read_journal(journal_path(data_dir(), "Restarted")).records)
+    assert point is not None  # an unfinished match to take up
+
+    async def second_run(app: Ono99App) -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, TableScreen)
+                             and app.view is not None, what="the table, not a waiting room")
+            assert app.welcome is not None
+            assert (app.welcome.role, app.welcome.seat, app.welcome.host) == ("player", 3, True)
+            # Views numbered on from the first run's, of the match taken up (its deal).
+            assert app.view_seq > first_seq
+            assert app.view is not None and app.view.seat == 3
+            assert app.view.round_no == view(replay_point(point).state, 3).round_no
+            app.exit()
+
+    assert await serve_with_app(options_with_key("second-key"), "ana", run_app=second_run) == 0
+    # The second run wrote on in the same journal: the app's seat taken back is recorded.
+    records = read_journal(journal_path(data_dir(), "Restarted")).records
+    assert {"kind": "resumed", "seat": 3, "seq": first_seq + 1} in records
