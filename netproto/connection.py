@@ -128,6 +128,10 @@ class Connection:
         error_budget: int = DEFAULT_ERROR_BUDGET,
     ) -> None:
         self.role = role
+        # Worked out once: every frame sent checks them (an enum's attribute lookup runs
+        # Python code).
+        self._may_send = CLIENT_MAY_SEND if role is Role.CLIENT else SERVER_MAY_SEND
+        self._is_server = role is Role.SERVER
         self.state = State.HANDSHAKE
         self.max_frame_size = max_frame_size
         self.error_budget = error_budget
@@ -235,13 +239,13 @@ class Connection:
             self._bye_sent = True
             self._close(message.code, message.reason)
             return encode_frame(message.to_wire(), max_size=self.max_frame_size)
-        allowed = (CLIENT_MAY_SEND if self.role is Role.CLIENT else SERVER_MAY_SEND)[self.state]
-        if type(message) not in allowed:
+        if type(message) not in self._may_send[self.state]:
             raise LocalProtocolError(
                 f"{self.role.value} may not send {message.kind!r} in state {self.state.value}"
             )
         frame = encode_frame(message.to_wire(), max_size=self.max_frame_size)
-        self._advance(message, from_server=self.role is Role.SERVER)
+        if self._is_server:
+            self._advance(message, from_server=True)
         return frame
 
     def bye_for(self, error: ProtocolError) -> bytes:
