@@ -55,9 +55,8 @@ def move_from_wire(wire: object) -> Move:
     seat = wire["seat"]
     if type(seat) is not int or not 0 <= seat < _MAX_SEAT:
         raise MalformedMove("bad_seat", f"seat {seat!r} is not a seat number")
-    if cls in (Play, Discard):
-        return cls(seat, _card_for_move(wire["card"]))
-    return cls(seat)
+    move: Move = cls(seat, _card_for_move(wire["card"])) if cls in (Play, Discard) else cls(seat)
+    return move
 
 
 def _card_for_move(token: object) -> Card:
@@ -371,9 +370,10 @@ def event_from_wire(wire: object) -> Event:
         raise ValueError("an event must be a map")
     kind = wire.get("kind")
     hints = _EVENT_HINTS.get(kind) if isinstance(kind, str) else None
-    if hints is None:
+    if hints is None or not isinstance(kind, str):
         raise ValueError(f"unknown event kind {kind!r}")
     if set(wire) != set(hints) | {"kind"}:
         raise ValueError(f"a {kind} event has the fields {sorted(hints)}")
-    cls = EVENTS_BY_KIND[kind]
-    return cls(**{name: _decode(wire[name], hint, f"{kind}.{name}") for name, hint in hints.items()})
+    event: Event = EVENTS_BY_KIND[kind](
+        **{name: _decode(wire[name], hint, f"{kind}.{name}") for name, hint in hints.items()})
+    return event
