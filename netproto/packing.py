@@ -16,6 +16,7 @@ with a TypeError.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 import msgpack
@@ -128,11 +129,31 @@ def _map_header_size(count: int) -> int:
     return 1 if count < 16 else 3 if count < 0x10000 else 5
 
 
+def _array_header_size(count: int) -> int:
+    """Bytes of the header msgpack writes before an array of `count` items."""
+    return 1 if count < 16 else 3 if count < 0x10000 else 5
+
+
 def pack_entries(mapping: dict[str, Any]) -> PackedEntries:
     """The entries of `mapping` (plain values only), in its order, packed once for
     `pack_map`."""
     body: bytes = _packer().pack(mapping)
     return PackedEntries(body[_map_header_size(len(mapping)):], len(mapping))
+
+
+def pack_entries_of(keys: Sequence[str], values: Sequence[Any]) -> PackedEntries:
+    """`pack_entries(dict(zip(keys, values)))` without building the map: the entries of a
+    map are its keys and values one after the other, which is what an array of them holds
+    after the array's own header."""
+    count = len(keys)
+    if len(values) != count:
+        raise ValueError(f"{count} keys for {len(values)} values")
+    flat: list[Any] = [None] * (2 * count)
+    flat[::2] = keys
+    flat[1::2] = values
+    body: bytes = _packer().pack(flat)
+    # The array's own header is cut off; what follows is key, value, key, value...
+    return PackedEntries(body[_array_header_size(2 * count):], count)
 
 
 def pack_map(*parts: dict[str, Any] | PackedEntries) -> Prepacked:

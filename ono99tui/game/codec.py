@@ -300,13 +300,19 @@ _PUBLIC_CONVERSIONS = tuple(
     if _ENCODER_OF[name] is not _same)
 
 
-def public_view_to_wire(state: State) -> Wire:
-    """The fields every view of `state` shares (all but the rules and each view's own head
-    and tail), in the view map's order: converted once, they serve every seat."""
+def public_view_values(state: State) -> list[Any]:
+    """The wire values of the fields every view of `state` shares (all but the rules and
+    each view's own head and tail), in the order of PUBLIC_VIEW_FIELDS: converted once,
+    they serve every seat."""
     values = list(_public_values(spectator_view(state).__dict__))
     for position, encode in _PUBLIC_CONVERSIONS:
         values[position] = encode(values[position])
-    return dict(zip(PUBLIC_VIEW_FIELDS, values))
+    return values
+
+
+def public_view_to_wire(state: State) -> Wire:
+    """`public_view_values` as a map, in the view map's order."""
+    return dict(zip(PUBLIC_VIEW_FIELDS, public_view_values(state)))
 
 
 def own_head_to_wire(seat: int | None, hand: tuple[Card, ...]) -> Wire:

@@ -18,14 +18,15 @@ The result is byte for byte `msgpack.packb(view_to_wire(view(state, seat)))`
 
 from __future__ import annotations
 
-from netproto.packing import PackedEntries, Prepacked, pack_entries, pack_map
+from netproto.packing import PackedEntries, Prepacked, pack_entries, pack_entries_of, pack_map
 
 from ono99tui.game import Card, Rules, legal_moves
 from ono99tui.game import State as GameState
 from ono99tui.game.codec import (
+    PUBLIC_VIEW_FIELDS,
     own_head_to_wire,
     own_tail_to_wire,
-    public_view_to_wire,
+    public_view_values,
     rules_to_wire,
 )
 
@@ -65,7 +66,7 @@ class StateViews:
     def __init__(self, state: GameState) -> None:
         self._state = state
         self._rules = _packed_rules(state.rules)
-        self._public = pack_entries(public_view_to_wire(state))
+        self._public = pack_entries_of(PUBLIC_VIEW_FIELDS, public_view_values(state))
         self._spectator: Prepacked | None = None
 
     def seat(self, index: int) -> Prepacked:

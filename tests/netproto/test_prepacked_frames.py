@@ -11,7 +11,14 @@ from netproto.connection import Connection, Role, State
 from netproto.errors import LocalProtocolError
 from netproto.framing import MAX_FRAME_SIZE, FrameDecoder, encode_frame
 from netproto.messages import View
-from netproto.packing import PackedEntries, Prepacked, pack_entries, pack_map, prepack
+from netproto.packing import (
+    PackedEntries,
+    Prepacked,
+    pack_entries,
+    pack_entries_of,
+    pack_map,
+    prepack,
+)
 
 KEYS = st.text(min_size=1, max_size=12)
 SCALARS = st.none() | st.booleans() | st.integers(-2**63, 2**64 - 1) | st.text(max_size=40)
@@ -33,9 +40,15 @@ def test_a_map_spliced_from_packed_runs_is_the_plain_maps_bytes(plain: dict, dat
     items = list(plain.items())
     cuts = sorted(data.draw(st.lists(st.integers(0, len(items)), max_size=6)))
     runs = [dict(items[start:end]) for start, end in zip([0, *cuts], [*cuts, len(items)])]
-    parts: list[dict | PackedEntries] = [
-        pack_entries(run) if data.draw(st.booleans()) else run for run in runs]
+    ways = (lambda run: run, pack_entries,
+            lambda run: pack_entries_of(list(run), list(run.values())))
+    parts: list[dict | PackedEntries] = [data.draw(st.sampled_from(ways))(run) for run in runs]
     assert pack_map(*parts).data == msgpack.packb(plain)
+
+
+def test_keys_and_values_must_pair_up() -> None:
+    with pytest.raises(ValueError):
+        pack_entries_of(["a", "b"], [1])
 
 
 @settings(max_examples=300)
