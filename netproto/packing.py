@@ -141,6 +141,19 @@ def pack_entries(mapping: dict[str, Any]) -> PackedEntries:
     return PackedEntries(body[_map_header_size(len(mapping)):], len(mapping))
 
 
+def pack_entry(key: str, value: Prepacked) -> PackedEntries:
+    """One entry whose value was packed before, for `pack_map`."""
+    return PackedEntries(b"".join([_packer().pack(key), *value.chunks]), 1)
+
+
+def pack_array_of(items: Sequence[Prepacked]) -> Prepacked:
+    """An array of values packed before."""
+    chunks = [_packer().pack_array_header(len(items))]
+    for item in items:
+        chunks += item.chunks
+    return Prepacked(*chunks)
+
+
 def pack_entries_of(keys: Sequence[str], values: Sequence[Any]) -> PackedEntries:
     """`pack_entries(dict(zip(keys, values)))` without building the map: the entries of a
     map are its keys and values one after the other, which is what an array of them holds

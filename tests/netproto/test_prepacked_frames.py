@@ -15,7 +15,9 @@ from netproto.packing import (
     PackedEntries,
     Prepacked,
     pack_entries,
+    pack_array_of,
     pack_entries_of,
+    pack_entry,
     pack_map,
     prepack,
 )
@@ -44,6 +46,13 @@ def test_a_map_spliced_from_packed_runs_is_the_plain_maps_bytes(plain: dict, dat
             lambda run: pack_entries_of(list(run), list(run.values())))
     parts: list[dict | PackedEntries] = [data.draw(st.sampled_from(ways))(run) for run in runs]
     assert pack_map(*parts).data == msgpack.packb(plain)
+
+
+@given(KEYS, st.lists(VALUES, max_size=20))
+def test_an_entry_holding_an_array_of_prepacked_items_is_the_plain_bytes(
+        key: str, items: list) -> None:
+    spliced = pack_entry(key, pack_array_of([prepack(item) for item in items]))
+    assert pack_map(spliced).data == msgpack.packb({key: items})
 
 
 def test_keys_and_values_must_pair_up() -> None:
