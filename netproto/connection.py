@@ -66,6 +66,10 @@ class State(enum.Enum):
     SPECTATING = "spectating"
     CLOSED = "closed"
 
+    # Members are singletons compared by identity, so identity can hash them too: Enum's
+    # own hash runs Python code, and every frame sent or received looks its state up.
+    __hash__ = object.__hash__
+
 
 _ALWAYS = frozenset({Ping, Pong, Bye})
 CLIENT_MAY_SEND: dict[State, frozenset[type[Message]]] = {
@@ -94,6 +98,9 @@ _CROSSING: dict[State, frozenset[type[Message]]] = {
 CROSSING_KINDS: frozenset[str] = frozenset(
     message_type.kind for kinds in _CROSSING.values() for message_type in kinds - _ALWAYS
 )
+
+# The only messages that move the state machine (besides bye, see `_advance`).
+_STATE_CHANGING = frozenset({Welcome, Lobby})
 
 DEFAULT_ERROR_BUDGET = 32
 
@@ -244,7 +251,7 @@ class Connection:
                 f"{self.role.value} may not send {message.kind!r} in state {self.state.value}"
             )
         frame = encode_frame(message.to_wire(), max_size=self.max_frame_size)
-        if self._is_server:
+        if self._is_server and type(message) in _STATE_CHANGING:
             self._advance(message, from_server=True)
         return frame
 
