@@ -7,10 +7,9 @@ Here a sender can pack such a value once (`prepack`), or a run of map entries on
 here from the plain entries and the packed runs. The result is byte for byte what packing
 the equivalent plain map gives, so a receiver cannot tell the difference.
 
-A `Prepacked` may stand only as a value of a message's own map (see `pack_message`, which
-puts such entries last);
-anywhere else (inside a list, deeper in a map, in a part of `pack_map`) msgpack refuses it
-with a TypeError.
+A `Prepacked` may stand as a value of a message's own map (`pack_message` puts such
+entries last), or be spliced with `pack_entry` / `pack_array_of`; anywhere else (inside a
+list, deeper in a map, in a plain part of `pack_map`) msgpack refuses it with a TypeError.
 """
 
 from __future__ import annotations
