@@ -67,7 +67,7 @@ class PackedEntries:
     """`count` key/value pairs of a map, packed once, without the map's header: a run of
     entries that `pack_map` splices into each map built with it."""
 
-    __slots__ = ("data", "count")
+    __slots__ = ("count", "data")
 
     def __init__(self, data: bytes, count: int) -> None:
         self.data = data

@@ -336,7 +336,7 @@ class WireViews:
     them as read-only.
     """
 
-    __slots__ = ("state", "public")
+    __slots__ = ("public", "state")
 
     def __init__(self, state: State) -> None:
         self.state = state

@@ -14,8 +14,8 @@ from netproto.messages import View
 from netproto.packing import (
     PackedEntries,
     Prepacked,
-    pack_entries,
     pack_array_of,
+    pack_entries,
     pack_entries_of,
     pack_entry,
     pack_map,
