@@ -67,6 +67,10 @@ class State(enum.Enum):
     SPECTATING = "spectating"
     CLOSED = "closed"
 
+    # Members are singletons compared by identity, so identity can hash them too: Enum's
+    # own hash runs Python code, and every frame sent or received looks its state up.
+    __hash__ = object.__hash__
+
 
 _ALWAYS = frozenset({Ping, Pong, Bye})
 CLIENT_MAY_SEND: dict[State, frozenset[type[Message]]] = {
@@ -95,6 +99,9 @@ _CROSSING: dict[State, frozenset[type[Message]]] = {
 CROSSING_KINDS: frozenset[str] = frozenset(
     message_type.kind for kinds in _CROSSING.values() for message_type in kinds - _ALWAYS
 )
+
+# The only messages that move the state machine (besides bye, see `_advance`).
+_STATE_CHANGING = frozenset({Welcome, Lobby})
 
 DEFAULT_ERROR_BUDGET = 32
 
@@ -129,6 +136,10 @@ class Connection:
         error_budget: int = DEFAULT_ERROR_BUDGET,
     ) -> None:
         self.role = role
+        # Worked out once: every frame sent checks them (an enum's attribute lookup runs
+        # Python code).
+        self._may_send = CLIENT_MAY_SEND if role is Role.CLIENT else SERVER_MAY_SEND
+        self._is_server = role is Role.SERVER
         self.state = State.HANDSHAKE
         self.max_frame_size = max_frame_size
         self.error_budget = error_budget
@@ -247,13 +258,13 @@ class Connection:
             self._bye_sent = True
             self._close(message.code, message.reason)
             return encode_frame(message.to_wire(), max_size=self.max_frame_size)
-        allowed = (CLIENT_MAY_SEND if self.role is Role.CLIENT else SERVER_MAY_SEND)[self.state]
-        if type(message) not in allowed:
+        if type(message) not in self._may_send[self.state]:
             raise LocalProtocolError(
                 f"{self.role.value} may not send {message.kind!r} in state {self.state.value}"
             )
         frame = encode_frame(message.to_wire(), max_size=self.max_frame_size)
-        self._advance(message, from_server=self.role is Role.SERVER)
+        if self._is_server and type(message) in _STATE_CHANGING:
+            self._advance(message, from_server=True)
         return frame
 
     def bye_for(self, error: ProtocolError) -> bytes:

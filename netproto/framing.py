@@ -8,12 +8,12 @@ bytes arrive, so an oversize frame is refused before a single byte of its body i
 from __future__ import annotations
 
 import struct
-import threading
 from typing import Any
 
 import msgpack
 
 from netproto.errors import FrameTooLarge, MalformedFrame, ProtocolError, TruncatedFrame
+from netproto.packing import pack_message
 
 # 64 KiB: a view of an 8-seat table is well under 2 KiB, so this is generous yet bounded.
 MAX_FRAME_SIZE = 64 * 1024
@@ -21,23 +21,12 @@ _HEADER = struct.Struct(">I")
 HEADER_SIZE = _HEADER.size
 
 
-_local = threading.local()
-
-
-def _packer() -> msgpack.Packer:
-    # msgpack.packb makes a new Packer, with a new 256 KiB buffer, for every call; a server
-    # packs a frame per seat per move, so one Packer is kept and reused. One per thread: a
-    # Packer is not thread-safe. Its default autoreset returns each frame's bytes alone.
-    try:
-        packer: msgpack.Packer = _local.packer
-    except AttributeError:
-        packer = _local.packer = msgpack.Packer(use_bin_type=True)
-    return packer
-
-
 def encode_frame(message: dict[str, Any], *, max_size: int = MAX_FRAME_SIZE) -> bytes:
-    """Pack one message map into a frame; refuses (ValueError) to build an oversize one."""
-    body: bytes = _packer().pack(message)
+    """Pack one message map into a frame; refuses (ValueError) to build an oversize one.
+
+    A value of the map may be `Prepacked` (netproto.packing): its bytes go in as they are.
+    """
+    body = pack_message(message)
     if len(body) > max_size:
         raise ValueError(f"frame of {len(body)} bytes exceeds the {max_size}-byte limit")
     return _HEADER.pack(len(body)) + body

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from netproto.errors import BadMessage, UnknownKind
+from netproto.packing import Prepacked
 
 PROTOCOL_VERSION = 1
 
@@ -456,11 +457,16 @@ class TurnClock:
 @dataclass(frozen=True)
 class View(Message):
     """What one seat (or a spectator) may see now, and the events since its last view;
-    `clock` when the table's turn clock is running for a seat."""
+    `clock` when the table's turn clock is running for a seat.
+
+    A sender may give `view` as a `Prepacked` map (netproto.packing), packed from parts it
+    shares between peers; it goes on the wire as the same bytes as the plain map would. A
+    received view is always a plain map.
+    """
 
     kind: ClassVar[str] = "view"
     seq: int
-    view: dict[str, Any]
+    view: dict[str, Any] | Prepacked
     events: tuple[dict[str, Any], ...] = ()
     clock: TurnClock | None = None
 

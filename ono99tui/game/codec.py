@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import operator
 import types
 import typing
 from collections.abc import Callable
 from typing import Any, Union
 
 from ono99tui.game.cards import Card
+from ono99tui.game.engine import legal_moves
 from ono99tui.game.errors import InvalidRules, MalformedMove
 from ono99tui.game.events import EVENTS_BY_KIND, Event
 from ono99tui.game.moves import Discard, Draw, Move, Play, SwapFour
 from ono99tui.game.rules import Rules
-from ono99tui.game.view import PlayerView
+from ono99tui.game.state import State
+from ono99tui.game.view import PlayerView, spectator_view
 
 Wire = dict[str, Any]
 
@@ -57,9 +60,8 @@ def move_from_wire(wire: object) -> Move:
     seat = wire["seat"]
     if type(seat) is not int or not 0 <= seat < _MAX_SEAT:
         raise MalformedMove("bad_seat", f"seat {seat!r} is not a seat number")
-    if cls in (Play, Discard):
-        return cls(seat, _card_for_move(wire["card"]))
-    return cls(seat)
+    move: Move = cls(seat, _card_for_move(wire["card"])) if cls in (Play, Discard) else cls(seat)
+    return move
 
 
 def _card_for_move(token: object) -> Card:
@@ -308,6 +310,81 @@ def view_to_wire(view: PlayerView) -> Wire:
     return {name: encode(fields[name]) for name, encode in _VIEW_ENCODERS}
 
 
+# What differs between the views of one state: the seat's number and hand, which PlayerView
+# lists right after the rules (the "own head"), and its legal moves, which it lists last (the
+# "own tail"). Every field between them is the same in each seat's view and the spectators'
+# (tests/game/test_game_codec.py checks the order and the sameness). So every view map of a
+# state is: rules, own head, public fields, own tail; and a sender can convert (and pack) the
+# shared parts once per state, not once per view.
+OWN_HEAD_FIELDS = ("seat", "hand")
+OWN_TAIL_FIELDS = ("legal_moves",)
+_ENCODER_OF = dict(_VIEW_ENCODERS)
+_encode_hand = _ENCODER_OF["hand"]
+_encode_moves = _ENCODER_OF["legal_moves"]
+PUBLIC_VIEW_FIELDS: tuple[str, ...] = tuple(_VIEW_HINTS)[
+    1 + len(OWN_HEAD_FIELDS):len(_VIEW_HINTS) - len(OWN_TAIL_FIELDS)]
+_public_values = operator.itemgetter(*PUBLIC_VIEW_FIELDS)
+# Most public fields go on the wire as they are: only these (position, encoder) convert.
+_PUBLIC_CONVERSIONS = tuple(
+    (position, _ENCODER_OF[name]) for position, name in enumerate(PUBLIC_VIEW_FIELDS)
+    if _ENCODER_OF[name] is not _same)
+
+
+def public_view_values(state: State) -> list[Any]:
+    """The wire values of the fields every view of `state` shares (all but the rules and
+    each view's own head and tail), in the order of PUBLIC_VIEW_FIELDS: converted once,
+    they serve every seat."""
+    values = list(_public_values(spectator_view(state).__dict__))
+    for position, encode in _PUBLIC_CONVERSIONS:
+        values[position] = encode(values[position])
+    return values
+
+
+def public_view_to_wire(state: State) -> Wire:
+    """`public_view_values` as a map, in the view map's order."""
+    return dict(zip(PUBLIC_VIEW_FIELDS, public_view_values(state), strict=True))
+
+
+def own_head_to_wire(seat: int | None, hand: tuple[Card, ...]) -> Wire:
+    """The fields of a view before the public ones: its seat and hand (a spectator's: None
+    and no cards). They depend on nothing else."""
+    return {"seat": seat, "hand": _encode_hand(hand)}
+
+
+def own_tail_to_wire(moves: tuple[Move, ...]) -> Wire:
+    """The fields of a view after the public ones: its legal moves. They depend on nothing
+    else."""
+    return {"legal_moves": _encode_moves(moves)}
+
+
+class WireViews:
+    """Every view of one state in wire form, the public fields converted once.
+
+    `seat(i)` equals `view_to_wire(view(state, i))` and `spectator()` equals
+    `view_to_wire(spectator_view(state))`, key for key and in the same order (so their
+    msgpack bytes are the same too). The maps share the converted public values: treat
+    them as read-only.
+    """
+
+    __slots__ = ("public", "state")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.public = public_view_to_wire(state)
+
+    def seat(self, index: int) -> Wire:
+        """Seat `index`'s view map."""
+        state = self.state
+        return {"rules": rules_to_wire(state.rules),
+                **own_head_to_wire(index, state.hands[index]), **self.public,
+                **own_tail_to_wire(legal_moves(state, index))}
+
+    def spectator(self) -> Wire:
+        """The spectators' view map: no hand, no moves."""
+        return {"rules": rules_to_wire(self.state.rules), **own_head_to_wire(None, ()),
+                **self.public, **own_tail_to_wire(())}
+
+
 def view_from_wire(wire: object) -> PlayerView:
     """The view a wire map describes; a missing, unknown or mistyped field raises ValueError."""
     if not isinstance(wire, dict) or set(wire) != set(_VIEW_HINTS):
@@ -330,12 +407,12 @@ def event_from_wire(wire: object) -> Event:
     if not isinstance(wire, dict):
         raise ValueError("an event must be a map")
     kind = wire.get("kind")
-    if not isinstance(kind, str) or kind not in _EVENT_HINTS:
+    hints = _EVENT_HINTS.get(kind) if isinstance(kind, str) else None
+    if hints is None or not isinstance(kind, str):
         raise ValueError(f"unknown event kind {kind!r}")
     hints = _EVENT_HINTS[kind]
     if set(wire) != set(hints) | {"kind"}:
         raise ValueError(f"a {kind} event has the fields {sorted(hints)}")
-    cls = EVENTS_BY_KIND[kind]
-    return cls(
-        **{name: _decode(wire[name], hint, f"{kind}.{name}") for name, hint in hints.items()}
-    )
+    event: Event = EVENTS_BY_KIND[kind](
+        **{name: _decode(wire[name], hint, f"{kind}.{name}") for name, hint in hints.items()})
+    return event

@@ -1,126 +1,115 @@
-"""A fast `view_to_wire` for the table's hot path, identical in output to the codec's.
+"""Each seat's view of one state, packed for the wire, with the shared parts packed once.
 
-The codec converts a view by walking its type hints value by value; that is right for every
-field type but costs about 90 µs a view, and the table sends one view per seat after every
-move. Here each field gets a converter chosen once, the rules' wire form is cached per rules
-value, and card tokens come from a lookup table. tests/table/test_view_wire.py checks the
-result equals `ono99tui.game.codec.view_to_wire` on views of many random positions, and
-that both know the same fields.
+The codec converts the parts of a state's views (`ono99tui.game.codec`: the rules, a
+view's own head, the public fields, its own tail); here they are packed to msgpack and
+each seat's view map is spliced from them (`netproto.packing.pack_map`):
+
+- the public fields: once per state, for every seat and spectator;
+- the rules: once per rules value (a table's rules change only between matches);
+- a seat's own head (its number and hand): again only when its hand changed (usually one
+  seat's per move), found by the hand's identity: a state shares the unchanged hands of
+  the state before it;
+- a seat's own tail (its legal moves): one fixed value for the seats with no move; for
+  the others, spliced from each move packed once (the engine keeps one object per
+  possible move, so they are found by identity too).
+
+The result is byte for byte `msgpack.packb(view_to_wire(view(state, seat)))`
+(tests/table/test_view_wire.py), and netproto writes it into the `view` frame as it is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import lru_cache
-from typing import Any
-
-from ono99tui.game import Card, PlayerView, Rules, legal_moves, spectator_view
+from netproto.packing import (
+    PackedEntries,
+    Prepacked,
+    pack_array_of,
+    pack_entries,
+    pack_entries_of,
+    pack_entry,
+    pack_map,
+    prepack,
+)
+from ono99tui.game import Card, Move, Rules, legal_moves
 from ono99tui.game import State as GameState
-from ono99tui.game.codec import move_to_wire, rules_to_wire
+from ono99tui.game.codec import (
+    OWN_TAIL_FIELDS,
+    PUBLIC_VIEW_FIELDS,
+    move_to_wire,
+    own_head_to_wire,
+    own_tail_to_wire,
+    public_view_values,
+    rules_to_wire,
+)
 
-_TOKEN: dict[Card, str] = {card: card.token for card in Card}
-
-
-@lru_cache(maxsize=32)
-def _rules_wire(rules: Rules) -> dict[str, Any]:
-    # Shared between messages: msgpack only reads it and nobody mutates it.
-    return rules_to_wire(rules)
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-def _listed(values: tuple[Any, ...]) -> list[Any]:
-    return list(values)
-
-
-def _cards(cards: tuple[Card, ...]) -> list[str]:
-    return [_TOKEN[card] for card in cards]
-
-
-def _card_or_none(card: Card | None) -> str | None:
-    return None if card is None else _TOKEN[card]
+_NO_MOVES = pack_entries(own_tail_to_wire(()))
+_SPECTATOR_HEAD = pack_entries(own_head_to_wire(None, ()))
+# The last packing of each seat's head, with the hand it was packed from. Keyed by seat
+# number alone: another table's seat of that number has other hand objects, so an entry
+# is only ever reused for the very hand it was made from.
+_own_heads: dict[int, tuple[tuple[Card, ...], PackedEntries]] = {}
+# Each move's packing, by the move object's id (with the move, so the id stays its own).
+_packed_moves: dict[int, tuple[Move, Prepacked]] = {}
+_MAX_PACKED_MOVES = 4096  # a table's moves are a few hundred; tables come and go
+(_TAIL_FIELD,) = OWN_TAIL_FIELDS
+_rules_packed: tuple[Rules | None, PackedEntries] = (None, PackedEntries(b"", 0))
 
 
-def _revealed(hands: tuple[tuple[Card, ...] | None, ...]) -> list[list[str] | None]:
-    return [None if hand is None else [_TOKEN[card] for card in hand] for hand in hands]
+def _packed_rules(rules: Rules) -> PackedEntries:
+    global _rules_packed
+    # Compared by identity: hashing a Rules value (every option) costs more than packing
+    # the entry does once a match.
+    last_rules, packed = _rules_packed
+    if last_rules is not rules:
+        packed = pack_entries({"rules": rules_to_wire(rules)})
+        _rules_packed = (rules, packed)
+    return packed
 
 
-def _moves(moves: tuple[Any, ...]) -> list[dict[str, Any]]:
-    return [move_to_wire(move) for move in moves]
+def _own_head(seat: int, hand: tuple[Card, ...]) -> PackedEntries:
+    cached = _own_heads.get(seat)
+    if cached is not None and cached[0] is hand:
+        return cached[1]
+    packed = pack_entries(own_head_to_wire(seat, hand))
+    _own_heads[seat] = (hand, packed)
+    return packed
 
 
-FIELD_CONVERTERS: dict[str, Callable[[Any], Any]] = {
-    "rules": _rules_wire,
-    "seat": _same,
-    "hand": _cards,
-    "hand_sizes": _listed,
-    "tokens": _listed,
-    "scores": _listed,
-    "eliminated": _listed,
-    "out_of_round": _listed,
-    "busted": _listed,
-    "revealed": _revealed,
-    "total": _same,
-    "bust_at": _same,
-    "direction": _same,
-    "turn": _same,
-    "obligation_seat": _same,
-    "obligation_owed": _same,
-    "pending_draw": _same,
-    "discarding": _same,
-    "dealer": _same,
-    "round_no": _same,
-    "phase": str,  # a Phase member as its plain string, as the codec sends it
-    "winners": _listed,
-    "draw_pile_size": _same,
-    "discard_pile_size": _same,
-    "discard_top": _card_or_none,
-    "plays": _same,
-    "legal_moves": _moves,
-}
-_ITEMS = tuple(FIELD_CONVERTERS.items())
+def _packed_move(move: Move) -> Prepacked:
+    cached = _packed_moves.get(id(move))
+    if cached is not None and cached[0] is move:
+        return cached[1]
+    if len(_packed_moves) >= _MAX_PACKED_MOVES:
+        _packed_moves.clear()
+    packed = prepack(move_to_wire(move))
+    _packed_moves[id(move)] = (move, packed)
+    return packed
 
 
-def fast_view_to_wire(view: PlayerView) -> dict[str, Any]:
-    """The same map as `codec.view_to_wire(view)`, several times faster."""
-    return {name: convert(getattr(view, name)) for name, convert in _ITEMS}
-
-
-# What differs between the views of one state: the seat's number, hand and legal moves.
-# They come first (after the rules) and last in the map, so every seat's map can be the
-# shared public fields with these around them, in the codec's key order (same bytes).
-_PER_SEAT = ("rules", "seat", "hand", "legal_moves")
-_SHARED_ITEMS = tuple((name, convert) for name, convert in _ITEMS if name not in _PER_SEAT)
+def _own_tail(moves: tuple[Move, ...]) -> PackedEntries:
+    # own_tail_to_wire(moves) packed: {"legal_moves": [each move's wire map]}.
+    if not moves:
+        return _NO_MOVES
+    return pack_entry(_TAIL_FIELD, pack_array_of([_packed_move(move) for move in moves]))
 
 
 class StateViews:
-    """Every seat's (and a spectator's) view of one state in wire form, equal to
-    `fast_view_to_wire(view(state, seat))`.
-
-    After a move the table sends a view to each seat and each spectator. All but three
-    fields are the same in each, so converting them once per move instead of once per
-    seat takes most of the per-seat cost away (at 8 seats, 24 of 27 fields nine times).
-    The maps share the converted values: msgpack only reads them.
-    """
+    """Every seat's (and a spectator's) view of one state, packed; the table builds one per
+    move and sends `seat(i)` / `spectator()` as a `View`'s `view`."""
 
     def __init__(self, state: GameState) -> None:
         self._state = state
-        self._rules = _rules_wire(state.rules)
-        public = spectator_view(state)
-        self._shared = {name: convert(getattr(public, name)) for name, convert in _SHARED_ITEMS}
-        self._spectator: dict[str, Any] | None = None
+        self._rules = _packed_rules(state.rules)
+        self._public = pack_entries_of(PUBLIC_VIEW_FIELDS, public_view_values(state))
+        self._spectator: Prepacked | None = None
 
-    def seat(self, index: int) -> dict[str, Any]:
-        """Seat `index`'s view map: its own hand and legal moves, the shared public facts."""
+    def seat(self, index: int) -> Prepacked:
+        """Seat `index`'s view: its own hand and legal moves, the shared public facts."""
         state = self._state
-        return {"rules": self._rules, "seat": index, "hand": _cards(state.hands[index]),
-                **self._shared, "legal_moves": _moves(legal_moves(state, index))}
+        return pack_map(self._rules, _own_head(index, state.hands[index]), self._public,
+                        _own_tail(legal_moves(state, index)))
 
-    def spectator(self) -> dict[str, Any]:
-        """The spectators' view map (no hand, no moves), built once and shared."""
+    def spectator(self) -> Prepacked:
+        """The spectators' view (no hand, no moves), packed once and shared."""
         if self._spectator is None:
-            self._spectator = {"rules": self._rules, "seat": None, "hand": [],
-                               **self._shared, "legal_moves": []}
+            self._spectator = pack_map(self._rules, _SPECTATOR_HEAD, self._public, _NO_MOVES)
         return self._spectator

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import msgpack
 import pytest
 from game_invariants import bot_chooser, play_match
@@ -12,16 +14,17 @@ from ono99tui.game import (
     EVENT_TYPES,
     PRESET_NAMES,
     Card,
-    InvalidRules,
     Discard,
     Draw,
     Drew,
-    MatchEnded,
+    InvalidRules,
     MalformedMove,
+    MatchEnded,
     Ono99Card,
     Phase,
     Play,
     Played,
+    PlayerView,
     Reshuffled,
     RoundDealt,
     RoundEnded,
@@ -36,6 +39,10 @@ from ono99tui.game import (
     view,
 )
 from ono99tui.game.codec import (
+    OWN_HEAD_FIELDS,
+    OWN_TAIL_FIELDS,
+    PUBLIC_VIEW_FIELDS,
+    WireViews,
     event_from_wire,
     event_to_wire,
     move_from_wire,
@@ -231,3 +238,31 @@ def test_unknown_vocabulary_values_are_typed_errors() -> None:
     for bad in ("over", "PLAYING", 1, None, ["playing"]):
         with pytest.raises(ValueError, match="phase"):
             view_from_wire(dict(wire, phase=bad))
+
+
+def test_each_views_own_fields_stand_around_the_public_ones() -> None:
+    # WireViews relies on this order: rules, the view's own head, the fields every view of a
+    # state shares, the view's own tail.
+    names = [field.name for field in dataclasses.fields(PlayerView)]
+    assert names == ["rules", *OWN_HEAD_FIELDS, *PUBLIC_VIEW_FIELDS, *OWN_TAIL_FIELDS]
+
+
+@pytest.mark.parametrize("preset_name", PRESET_NAMES)
+@pytest.mark.parametrize("scoring", ["single", "tokens", "points-elimination"])
+def test_wire_views_are_view_to_wire_key_for_key(preset_name, scoring) -> None:
+    rules = preset(preset_name).replace(scoring=scoring, late_draw_penalty=True)
+    compared = 0
+    for seats in range(2, 9):
+        matches = play_match(rules, seats, seats, bot_chooser(("random", "greedy")),
+                             check=False, resign_chance=0.01)
+        for state, _events, _move in matches:
+            wire_views = WireViews(state)
+            for seat in range(seats):
+                expected = view_to_wire(view(state, seat))
+                assert list(wire_views.seat(seat).items()) == list(expected.items())
+                # The public fields are the same in every seat's view.
+                assert {name: expected[name] for name in PUBLIC_VIEW_FIELDS} == wire_views.public
+                compared += 1
+            expected = view_to_wire(spectator_view(state))
+            assert list(wire_views.spectator().items()) == list(expected.items())
+    assert compared > 500
