@@ -81,6 +81,7 @@ from ono99tui.host.outputs import (
     TableSummary,
     TimerKey,
 )
+from ono99tui.host.rights import first_player_hosts, offered_key_grants_rights
 from ono99tui.host.seats import Seat
 from ono99tui.host.settings import TableConfig, rules_from_options
 from ono99tui.host.view_encoding import StateViews
@@ -157,8 +158,9 @@ class TableCore:
         return self._end()
 
     def peer_gone(self, peer: int, code: str, now: float) -> list[Output]:
-        """Connection `peer` ended with `code`: hold its seat for the grace period ("normal":
-        it left on purpose, no grace), or forget a spectator."""
+        """Connection `peer` ended with `code`: in a match, hold its seat for the grace
+        period ("normal": it left on purpose, no grace); before a deal, free the seat at
+        once; or forget a spectator."""
         self._begin(now)
         seat = self._peer_seats.pop(peer, None)
         if self._closed:
@@ -170,6 +172,13 @@ class TableCore:
         if seat is None or seat.peer != peer:
             return self._end()
         seat.peer = None
+        if self.phase != PLAYING:
+            # Seats are for live players: a seat nobody is connected to must not fill the
+            # table or be dealt to (a `hello` and a reset would otherwise hold it).
+            log.info("%s left before the deal (%s); seat freed", seat.name, code)
+            self._remove_seat(seat)
+            self._maybe_autostart()
+            return self._end()
         grace = 0.0 if code == "normal" else self.config.grace_seconds
         log.info("%s dropped (%s); seat held for %g s", seat.name, code, grace)
         if grace <= 0:
@@ -278,24 +287,25 @@ class TableCore:
                 (hello.password or "").encode(), password.encode()):
             raise BadPassword("wrong or missing table password")
         name = clean_name(hello.name)
+        hosts = offered_key_grants_rights(self.config, hello.host_key)
         wants_seat = not hello.spectate
+        if wants_seat and self.phase == FINISHED and len(self.seats) >= self.config.capacity:
+            # A newcomer at a full finished table: seats nobody plays any more make room
+            # (the rematch would not deal them anyway).
+            self._free_absent_seats()
         if wants_seat and self.phase != PLAYING and len(self.seats) < self.config.capacity:
-            self._seat_human(peer, name, hello.host_key)
+            self._seat_human(peer, name, hosts)
         else:
             self._seat_spectator(peer)
 
-    def _seat_human(self, peer: int, name: str, host_key: str | None) -> None:
+    def _seat_human(self, peer: int, name: str, hosts: bool) -> None:
         seat = Seat(id=next(self._seat_ids), name=self._unique_name(name), human=True,
                     peer=peer)
         self.seats.append(seat)
         self._seats_changed()
         self._peer_seats[peer] = seat
         token = self._sessions.issue(seat)
-        key = self.config.host_key
-        if key is None:
-            if self.host is None:
-                self.host = seat
-        elif host_key is not None and secrets.compare_digest(host_key.encode(), key.encode()):
+        if hosts or (self.host is None and first_player_hosts(self.config)):
             self.host = seat
         self._send(peer, Welcome(proto=PROTOCOL_VERSION, role="player",
                                  seat=len(self.seats) - 1, token=token, host=self.host is seat,
@@ -416,13 +426,13 @@ class TableCore:
     def _start(self) -> None:
         if self.phase == PLAYING:
             raise _error("match-running")
-        # A resigned player still away has left the table: free the seat rather than deal
-        # it cards nobody would play. (Until now the last match's results name it.)
-        leaving = [seat for seat in self.seats if seat.resigned and seat.peer is None]
-        if len(self.seats) - len(leaving) < 2:
+        # The deal goes only to live players and bots: a human seat nobody is connected to
+        # (resigned, taken over by a bot, or still in its grace period after the last match)
+        # is freed rather than dealt cards nobody would play. (Until now the last match's
+        # results name it.)
+        if sum(seat.connected for seat in self.seats) < 2:
             raise _error("not-enough-players")
-        for seat in leaving:
-            self._remove_seat(seat)
+        self._free_absent_seats()
         seed = self._seeds.getrandbits(64)
         self._rng = random.Random(seed)
         state, events = start_match(self.rules, len(self.seats), self._rng)
@@ -593,10 +603,15 @@ class TableCore:
         self._sessions.revoke(seat)
         if self.host is seat:
             self.host = None
-            if self.config.host_key is None:
+            if first_player_hosts(self.config):
                 self.host = next(
                     (s for s in self.seats if s.human and s.peer is not None), None)
         self._broadcast_lobby()
+
+    def _free_absent_seats(self) -> None:
+        """Free every human seat nobody is connected to (between matches)."""
+        for seat in [seat for seat in self.seats if not seat.connected]:
+            self._remove_seat(seat)
 
     def _seats_changed(self) -> None:
         # Between matches, the last match's state no longer matches the seat numbers:
@@ -605,15 +620,21 @@ class TableCore:
             self.state = None
 
     def _maybe_autostart(self) -> None:
+        """Deal if the table's settings say so: the first match once `start_when` seats
+        are live; a rematch once every live human is ready and `start_when` (at least two)
+        seats are live, whether they just played or joined the finished table."""
+        if self.phase == PLAYING:
+            return
+        live = [seat for seat in self.seats if seat.connected]
+        start_when = self.config.start_when
         if self.phase == WAITING:
-            start_when = self.config.start_when
-            if start_when is not None and len(self.seats) >= start_when:
+            if start_when is not None and len(live) >= start_when:
                 self._start()
-        elif self.phase == FINISHED and sum(
-                not (seat.resigned and seat.peer is None) for seat in self.seats) >= 2:
-            present = [seat for seat in self.seats if seat.human and seat.peer is not None]
-            if present and all(seat.ready for seat in present):
-                self._start()
+            return
+        present = [seat for seat in live if seat.human]
+        if (len(live) >= max(start_when or 2, 2) and present
+                and all(seat.ready for seat in present)):
+            self._start()
 
     def _own_seat(self, peer: int) -> Seat:
         seat = self.seat_of(peer)

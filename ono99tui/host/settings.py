@@ -28,9 +28,15 @@ class TableConfig:
     rules: Rules = field(default_factory=preset)
     capacity: int = 4
     password: str | None = None
-    # Only the hello carrying this key gets host rights; None: the first human seated.
+    # Only a hello carrying this key (or `admin_password`) gets host rights; with neither,
+    # the first human seated does (ono99tui.host.rights).
     host_key: str | None = None
-    # Deal automatically once this many seats are taken (None: the host starts).
+    # `ono99 host --headless --admin-password`: a hello whose host_key is this gets host
+    # rights too (a headless table always has an operator key besides).
+    admin_password: str | None = None
+    # Deal automatically once this many seats are taken by live players and bots, and for
+    # a rematch once this many are taken and every human is ready (None: the host starts;
+    # a rematch needs two seats and every human ready).
     start_when: int | None = None
     grace_seconds: float = DEFAULT_GRACE_SECONDS
     # What happens to a seat whose player never comes back (ABANDON_POLICIES).
@@ -61,6 +67,7 @@ class TableConfig:
             "grace_seconds": self.grace_seconds,
             "abandon_policy": self.abandon_policy,
             "password": self.password is not None,
+            "start_when": self.start_when,
         }
 
 
