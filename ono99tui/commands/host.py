@@ -66,6 +66,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot", default="greedy", metavar="KIND",
                         help="kind of the bots seated by --bots and of stand-ins (greedy, random)")
     parser.add_argument("--password", default=None, help="players must give this password")
+    parser.add_argument("--admin-password", default=None, metavar="PW",
+                        help="headless: a player whose hello carries PW as its host key gets "
+                             "host rights (start early, bots, rules); the operator key printed "
+                             "at start does too. Without either nobody has them")
     parser.add_argument("--start-when", type=int, default=None, metavar="N",
                         help="deal once N seats are taken (headless default: all seats)")
     parser.add_argument("--grace", type=_seconds, default=60.0, metavar="S",
@@ -96,7 +100,8 @@ def table_config_from_args(args: argparse.Namespace, *, headless: bool) -> Table
         raise ValueError("--bots must be between 0 and --seats")
     return TableConfig(
         name=args.name, rules=checked_rules(args.rules), capacity=args.seats,
-        password=args.password, start_when=start_when, grace_seconds=args.grace,
+        password=args.password, admin_password=args.admin_password,
+        start_when=start_when, grace_seconds=args.grace,
         abandon_policy=args.on_abandon, takeover_bot=checked_bot_kind(args.bot),
         bot_delay=args.bot_delay, seed=args.seed)
 
@@ -118,6 +123,11 @@ def host_options_from_args(args: argparse.Namespace, *, headless: bool) -> HostO
     if headless and args.player is not None:
         raise HostArgumentsError(
             "--player names the host's own seat; a --headless table has none")
+    if not headless and args.admin_password is not None:
+        raise HostArgumentsError(
+            "--admin-password is for --headless tables: with the app, your own seat is the host")
+    if args.admin_password is not None and not args.admin_password:
+        raise HostArgumentsError("--admin-password must not be empty")
     if not 0 <= args.port <= 65535:
         raise HostArgumentsError(f"--port must be 0 to 65535, not {args.port}")
     try:

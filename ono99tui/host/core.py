@@ -247,8 +247,11 @@ class TableCore:
 
     def summary(self) -> TableSummary:
         """The public summary of the table, for discovery."""
-        host = self.host.name if self.host is not None else (
-            self.seats[0].name if self.seats else "nobody")
+        # With no host seated (a headless table), the first human names the table on the
+        # LAN, as when the first human was its host.
+        named = self.host or next((seat for seat in self.seats if seat.human), None) or (
+            self.seats[0] if self.seats else None)
+        host = named.name if named is not None else "nobody"
         return TableSummary(
             name=self.config.name, host_player=host, rules=self.rules.name,
             seats_taken=len(self.seats), capacity=self.config.capacity, phase=self.phase,

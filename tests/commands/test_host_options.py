@@ -102,3 +102,13 @@ def test_host_options_check_themselves() -> None:
         HostOptions(table=TableConfig(capacity=2), bots=3)
     with pytest.raises(HostOptionsError):
         HostOptions(port=-1)
+
+
+def test_the_admin_password_is_for_headless_tables_only() -> None:
+    assert options_for("--admin-password", "pw").table.admin_password == "pw"
+    assert options_for().table.admin_password is None
+    with pytest.raises(HostArgumentsError) as refused:
+        options_for("--admin-password", "pw", "--no-advertise", headless=False)
+    assert "--headless" in str(refused.value) and refused.value.status == 2
+    with pytest.raises(HostArgumentsError):
+        options_for("--admin-password", "")
