@@ -115,3 +115,25 @@ async def test_a_player_leaves_for_the_lobby_and_joins_again(tmp_path: Path) -> 
             await pilot.press("a", "enter")  # the address is still there: join again
             await wait_until(pilot, lambda: isinstance(guest.screen, WaitingRoomScreen)
                              and seat_names(guest) == ["ana", "bob"], what="back at the table")
+
+
+async def test_a_guest_at_a_headless_table_is_offered_no_host_controls(tmp_path: Path) -> None:
+    # A headless table has an operator key nobody seated holds: no host at all. The guest
+    # is told the table deals by itself, not that "the host starts the game".
+    async with running_table(name="den", capacity=4, start_when=3, host_key=HOST_KEY) as server:
+        server.table.add_bot("greedy")
+        guest = Ono99App(start_screen=LobbyScreen(
+            None, config_directory=tmp_path, name="bob",
+            join_address=Address("127.0.0.1", server.port)))
+        async with guest.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: seat_names(guest) == ["Greedy bot", "bob"],
+                             what="seats")
+            screen = room(guest)
+            assert guest.lobby is not None and guest.lobby.host_seat is None
+            assert not screen.is_host and "(player)" in str(
+                screen.query_one("#room-title", Static).render())
+            for action in ("start", "add_bot", "remove_bot"):
+                assert screen.check_action(action, ()) is False
+            assert all(field.disabled for field in screen.query("#rules-panel Select"))
+            status = str(screen.query_one("#room-status", Static).render())
+            assert status == "The game starts by itself when 3 seats are taken (2 now)."

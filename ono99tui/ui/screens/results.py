@@ -143,8 +143,15 @@ class MatchEndScreen(ModalScreen[None]):
 
     def action_rematch(self) -> None:
         """Ask for another match with the same table."""
-        waiting = "Starting the rematch..." if self.app.is_host else (
-            "Ready: waiting for the host to start the rematch..."
-        )
+        lobby = getattr(self.app, "lobby", None)
+        start_when = lobby.options.get("start_when") if lobby is not None else None
+        if self.app.is_host:
+            waiting = "Starting the rematch..."
+        elif lobby is not None and lobby.host_seat is None and type(start_when) is int:
+            # A headless table: it deals once enough seats are taken and everyone is ready.
+            waiting = (f"Ready: the rematch starts when {start_when} seats are taken "
+                       "and everyone is ready...")
+        else:
+            waiting = "Ready: waiting for the host to start the rematch..."
         self.query_one("#rematch-status", Static).update(waiting)
         self.post_message(RematchRequested())

@@ -112,6 +112,15 @@ def rules_summary(rules: Rules | None) -> str:
     return ", ".join(parts)
 
 
+def table_deals_when(lobby: Lobby) -> str | None:
+    """How a table with no host seated deals by itself (a headless table's
+    `--start-when`, in `lobby.options`), in words; None when a host starts the game."""
+    start_when = lobby.options.get("start_when")
+    if lobby.host_seat is not None or type(start_when) is not int:
+        return None
+    return f"The game starts by itself when {start_when} seats are taken ({len(lobby.seats)} now)."
+
+
 class WaitingRoomScreen(Screen[None]):
     """Seats, ready marks, bots and rules before the deal (see the module docstring)."""
 
@@ -307,8 +316,13 @@ class WaitingRoomScreen(Screen[None]):
         # The host starts the game: only the others' readiness matters.
         waiting_for = [seat.name for seat in lobby.seats
                        if not seat.ready and seat.seat != lobby.host_seat]
+        dealing = table_deals_when(lobby)
         if self.my_seat_number is None:
-            return f"Watching: {taken} of {lobby.capacity} seats taken. The game starts when the host says."
+            return f"Watching: {taken} of {lobby.capacity} seats taken. " + (
+                dealing or "The game starts when the host says.")
+        if dealing is not None and not self.is_host:
+            # A headless table: nobody seated runs it; it deals by itself.
+            return dealing
         if self.is_host:
             if taken < 2:
                 return "Add a bot (b) or wait for players; s starts with two or more."
