@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import secrets
 
-from netproto.errors import BadPassword
+from netproto.errors import BadHostKey
 from ono99tui.host.settings import TableConfig
 
 
@@ -35,7 +35,7 @@ def holds_host_secret(config: TableConfig, offered: str | None) -> bool:
 def offered_key_grants_rights(config: TableConfig, offered: str | None) -> bool:
     """Whether a hello offering `offered` as its `host_key` gets host rights.
 
-    Raises BadPassword (`bad-password`, which counts toward the connection's error budget)
+    Raises BadHostKey (`bad-host-key`, which counts toward the connection's error budget)
     when the table has a secret and `offered` is not it: an operator who mistyped the admin
     password is told so, not seated without rights in silence. At a table with no secret
     a key grants nothing and is ignored.
@@ -43,7 +43,7 @@ def offered_key_grants_rights(config: TableConfig, offered: str | None) -> bool:
     if offered is None or first_player_hosts(config):
         return False
     if not holds_host_secret(config, offered):
-        raise BadPassword("wrong host key (admin password)")
+        raise BadHostKey("wrong host key (admin password)")
     return True
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 from core_clock_helpers import ClockedTable, config
 
-from netproto.errors import ApplicationError, BadPassword, BadToken
+from netproto.errors import ApplicationError, BadHostKey, BadToken
 from netproto.messages import AddBot, Ready, RemoveBot, SetOptions, Start
 from ono99tui.host.core import FINISHED, PLAYING, WAITING
 from ono99tui.host.outputs import GraceExpiry
@@ -198,7 +198,7 @@ def test_the_operator_key_or_the_admin_password_gives_host_rights(secret: str) -
                                 admin_password="admin-pw"))
     ann = table.connect("Ann")
     table.run(table.core.add_bot("greedy", table.now))
-    with pytest.raises(BadPassword):  # a prefix is not the password; nothing is seated
+    with pytest.raises(BadHostKey):  # a prefix is not the password; nothing is seated
         table.connect("Mallory", host_key="admin-p")
     assert names(table) == ["Ann", "Greedy bot"]
     admin = table.connect("Admin", host_key=secret)

@@ -170,7 +170,7 @@ async def test_at_a_headless_table_only_the_admin_runs_the_table() -> None:
             assert error.code == "not-host"
         with pytest.raises(HandshakeRefused) as refused:
             await connect("Mallory", host_key="s3cre")
-        assert refused.value.code == "bad-password"
+        assert refused.value.code == "bad-host-key"
         admin = await connect("Admin", host_key="s3cret")
         assert admin.is_host and not guest.is_host
         lobby = await guest.wait_for(Lobby, 10, lambda lobby: len(lobby.seats) == 3)

@@ -137,3 +137,26 @@ async def test_a_guest_at_a_headless_table_is_offered_no_host_controls(tmp_path:
             assert all(field.disabled for field in screen.query("#rules-panel Select"))
             status = str(screen.query_one("#room-status", Static).render())
             assert status == "The game starts by itself when 3 seats are taken (2 now)."
+
+
+async def test_join_with_the_operator_key_gets_the_host_controls(tmp_path: Path) -> None:
+    # `ono99 join --host-key KEY`: the lobby offers the key, the table gives host rights.
+    async with running_table(name="den", capacity=4, start_when=3, host_key=HOST_KEY) as server:
+        wrong = Ono99App(start_screen=LobbyScreen(
+            None, config_directory=tmp_path, name="eve", host_key="not-the-key",
+            join_address=Address("127.0.0.1", server.port)))
+        async with wrong.run_test(size=(80, 24)) as pilot:
+            lobby = wrong.screen
+            assert isinstance(lobby, LobbyScreen)
+            await wait_until(pilot, lambda: "host key" in str(
+                lobby.query_one("#lobby-status", Static).render()), what="the refusal")
+            assert server.table.seats == []
+        operator = Ono99App(start_screen=LobbyScreen(
+            None, config_directory=tmp_path, name="op", host_key=HOST_KEY,
+            join_address=Address("127.0.0.1", server.port)))
+        async with operator.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: seat_names(operator) == ["op"], what="the seat")
+            screen = room(operator)
+            assert screen.is_host and screen.check_action("start", ()) is True
+            await pilot.press("b")
+            await wait_until(pilot, lambda: len(seat_names(operator)) == 2, what="the bot")
