@@ -9,10 +9,11 @@ from textual.widgets import Checkbox, DataTable, Input, Select, Static
 
 from lobby_helpers import running_table, wait_until
 from netproto.addresses import Address
+from netproto.messages import Lobby, SeatInfo, SeatKind, TablePhase
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.host_app import host_app
 from ono99tui.ui.screens.lobby import LobbyScreen
-from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+from ono99tui.ui.screens.waiting_room import WaitingRoomScreen, table_deals_when
 
 HOST_KEY = "the-host-key-for-tests"
 
@@ -160,3 +161,21 @@ async def test_join_with_the_operator_key_gets_the_host_controls(tmp_path: Path)
             assert screen.is_host and screen.check_action("start", ()) is True
             await pilot.press("b")
             await wait_until(pilot, lambda: len(seat_names(operator)) == 2, what="the bot")
+
+
+def test_a_table_with_no_host_says_how_it_deals_in_each_phase() -> None:
+    def lobby(phase: TablePhase, host_seat: int | None = None,
+              start_when: int | None = 3) -> Lobby:
+        seats = tuple(SeatInfo(seat=index, name=name, kind=SeatKind.HUMAN, ready=False,
+                               connected=True) for index, name in enumerate(("ann", "bob")))
+        return Lobby(phase=phase, seats=seats, host_seat=host_seat, you=1, capacity=4,
+                     spectators=0, options={"start_when": start_when}, results={})
+
+    assert table_deals_when(lobby(TablePhase.WAITING)) == (
+        "The game starts by itself when 3 seats are taken (2 now).")
+    assert table_deals_when(lobby(TablePhase.FINISHED)) == (
+        "The next game starts with 3 seats, all ready (2 now).")
+    assert table_deals_when(lobby(TablePhase.FINISHED), ask_ready=True) == (
+        "Press r when ready: the next game starts with 3 seats, all ready (2 now).")
+    assert table_deals_when(lobby(TablePhase.WAITING, host_seat=0)) is None  # the host starts it
+    assert table_deals_when(lobby(TablePhase.WAITING, start_when=None)) is None
