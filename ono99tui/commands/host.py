@@ -91,7 +91,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def table_config_from_args(args: argparse.Namespace, *, headless: bool) -> TableConfig:
     """The TableConfig the options describe; raises ValueError with a readable message."""
-    from ono99tui.host.settings import TableConfig
+    from ono99tui.host.settings import HEADLESS_DEAL_SETTLE, TableConfig
 
     start_when = args.start_when
     if start_when is None and headless:
@@ -103,7 +103,8 @@ def table_config_from_args(args: argparse.Namespace, *, headless: bool) -> Table
         password=args.password, admin_password=args.admin_password,
         start_when=start_when, grace_seconds=args.grace,
         abandon_policy=args.on_abandon, takeover_bot=checked_bot_kind(args.bot),
-        bot_delay=args.bot_delay, seed=args.seed)
+        bot_delay=args.bot_delay, seed=args.seed,
+        deal_settle_seconds=HEADLESS_DEAL_SETTLE if headless else 0.0)
 
 
 def host_options_from_args(args: argparse.Namespace, *, headless: bool) -> HostOptions:

@@ -74,6 +74,7 @@ from ono99tui.host.outputs import (
     BotTurn,
     CancelTimer,
     Close,
+    DealSettle,
     GraceExpiry,
     Output,
     Send,
@@ -194,6 +195,8 @@ class TableCore:
         if self._timers.pop(key, None) is not None:
             if isinstance(key, BotTurn):
                 self._bot_move(key)
+            elif isinstance(key, DealSettle):
+                self._maybe_autostart(settled=True)
             else:
                 seat = next((seat for seat in self.seats if seat.id == key.seat_id), None)
                 if seat is not None:
@@ -435,6 +438,7 @@ class TableCore:
         # results name it.)
         if sum(seat.connected for seat in self.seats) < 2:
             raise _error("not-enough-players")
+        self._cancel(DealSettle())
         self._free_absent_seats()
         seed = self._seeds.getrandbits(64)
         self._rng = random.Random(seed)
@@ -622,22 +626,28 @@ class TableCore:
         if self.phase != PLAYING:
             self.state = None
 
-    def _maybe_autostart(self) -> None:
+    def _maybe_autostart(self, *, settled: bool = False) -> None:
         """Deal if the table's settings say so: the first match once `start_when` seats
         are live; a rematch once every live human is ready and `start_when` (at least two)
-        seats are live, whether they just played or joined the finished table."""
+        seats are live, whether they just played or joined the finished table. With a
+        settle time the condition must hold that long first (`settled`: it has)."""
         if self.phase == PLAYING:
             return
         live = [seat for seat in self.seats if seat.connected]
         start_when = self.config.start_when
         if self.phase == WAITING:
-            if start_when is not None and len(live) >= start_when:
-                self._start()
-            return
-        present = [seat for seat in live if seat.human]
-        if (len(live) >= max(start_when or 2, 2) and present
-                and all(seat.ready for seat in present)):
+            due = start_when is not None and len(live) >= start_when
+        else:
+            present = [seat for seat in live if seat.human]
+            due = (len(live) >= max(start_when or 2, 2) and bool(present)
+                   and all(seat.ready for seat in present))
+        settle = self.config.deal_settle_seconds
+        if not due:
+            self._cancel(DealSettle())  # a seat went: the next time counts from the start
+        elif settled or settle <= 0:
             self._start()
+        elif DealSettle() not in self._timers:
+            self._arm(DealSettle(), settle)
 
     def _own_seat(self, peer: int) -> Seat:
         seat = self.seat_of(peer)

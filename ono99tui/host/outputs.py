@@ -36,7 +36,13 @@ class GraceExpiry:
     seat_id: int
 
 
-TimerKey = BotTurn | GraceExpiry
+@dataclass(frozen=True, slots=True)
+class DealSettle:
+    """Timer key: enough seats have been live for `TableConfig.deal_settle_seconds`; deal
+    if they still are (connections that say hello and vanish at once are never dealt to)."""
+
+
+TimerKey = BotTurn | GraceExpiry | DealSettle
 
 
 # The outputs are NamedTuples, the cheapest immutable values to build: the core builds one

@@ -14,6 +14,9 @@ ABANDON_POLICIES = ("bot", "eliminate")
 DEFAULT_GRACE_SECONDS = 60.0
 # RULES.md §3: with the late-draw penalty a bot next in turn waits this long for a human.
 LATE_DRAW_BOT_WAIT = 2.0
+# A headless table deals by itself only once its seats have been live this long, so that
+# connections that say hello and are reset at once (even all together) are never dealt to.
+HEADLESS_DEAL_SETTLE = 1.0
 
 
 class TableConfigError(ValueError):
@@ -45,6 +48,9 @@ class TableConfig:
     # Pause before a bot acts, so humans can follow; 0 in tests and benchmarks.
     bot_delay: float = 0.6
     late_draw_bot_wait: float = LATE_DRAW_BOT_WAIT
+    # A deal by itself (start_when, a rematch by readiness) waits until the seats it needs
+    # have been live this long without a break; 0: at once. A host's `start` never waits.
+    deal_settle_seconds: float = 0.0
     seed: int | None = None
 
     def __post_init__(self) -> None:
@@ -52,7 +58,8 @@ class TableConfig:
             raise TableConfigError(f"seats must be {MIN_PLAYERS} to {MAX_PLAYERS}")
         if self.start_when is not None and not MIN_PLAYERS <= self.start_when <= self.capacity:
             raise TableConfigError(f"start-when must be {MIN_PLAYERS} to the number of seats")
-        if self.grace_seconds < 0 or self.bot_delay < 0 or self.late_draw_bot_wait < 0:
+        if (self.grace_seconds < 0 or self.bot_delay < 0 or self.late_draw_bot_wait < 0
+                or self.deal_settle_seconds < 0):
             raise TableConfigError("times must not be negative")
         if self.abandon_policy not in ABANDON_POLICIES:
             raise TableConfigError(f"abandon policy must be one of {', '.join(ABANDON_POLICIES)}")

@@ -13,7 +13,7 @@ from ono99tui.commands.host import HostArgumentsError, host_options_from_args
 from ono99tui.config import CONFIG_DIR_ENV
 from ono99tui.game import preset
 from ono99tui.host.options import HostOptions, HostOptionsError
-from ono99tui.host.settings import TableConfig
+from ono99tui.host.settings import HEADLESS_DEAL_SETTLE, TableConfig
 from ono99tui.ssh.host_door import SSHDoorOptions
 
 
@@ -112,3 +112,8 @@ def test_the_admin_password_is_for_headless_tables_only() -> None:
     assert "--headless" in str(refused.value) and refused.value.status == 2
     with pytest.raises(HostArgumentsError):
         options_for("--admin-password", "")
+
+
+def test_a_headless_table_deals_by_itself_only_after_its_settle_time() -> None:
+    assert options_for().table.deal_settle_seconds == HEADLESS_DEAL_SETTLE > 0
+    assert options_for("--no-advertise", headless=False).table.deal_settle_seconds == 0

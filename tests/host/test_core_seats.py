@@ -19,7 +19,7 @@ from core_clock_helpers import ClockedTable, config
 from netproto.errors import ApplicationError, BadHostKey, BadToken
 from netproto.messages import AddBot, Ready, RemoveBot, SetOptions, Start
 from ono99tui.host.core import FINISHED, PLAYING, WAITING
-from ono99tui.host.outputs import GraceExpiry
+from ono99tui.host.outputs import DealSettle, GraceExpiry
 
 
 def names(table: ClockedTable) -> list[str]:
@@ -112,6 +112,66 @@ def test_a_rematch_is_dealt_only_to_live_seats() -> None:
     assert table.core.phase == PLAYING
     with pytest.raises(BadToken):
         table.resume(bob_token)
+
+
+# --- the settle time: hello, then a reset, all at once -------------------------------------
+
+
+def test_hellos_reset_together_within_the_settle_time_deal_nothing() -> None:
+    # Three connections that all say hello before any is reset: without a settle time the
+    # third hello deals them a match (each then held for its grace period).
+    table = ClockedTable(config(capacity=3, start_when=3, deal_settle_seconds=1.0))
+    ghosts = [table.connect(f"Ghost {number}") for number in range(3)]
+    assert table.core.phase == WAITING
+    table.advance(0.01)
+    for peer in ghosts:
+        table.drop(peer)
+    assert table.timers == {}
+    table.advance(5.0)
+    assert table.core.phase == WAITING and names(table) == []
+
+
+def test_a_table_deals_once_its_seats_have_been_live_for_the_settle_time() -> None:
+    table = ClockedTable(config(capacity=4, start_when=3, deal_settle_seconds=1.0))
+    table.connect("Ann")
+    bob = table.connect("Bob")
+    table.connect("Cy")
+    table.advance(0.5)
+    table.drop(bob)  # the count starts again from the next third seat
+    table.advance(0.2)
+    table.connect("Dee")
+    table.advance(0.99)
+    assert table.core.phase == WAITING
+    table.advance(0.01)
+    assert table.core.phase == PLAYING and names(table) == ["Ann", "Cy", "Dee"]
+    assert table.now == pytest.approx(1.7)
+
+
+def test_the_hosts_start_does_not_wait_for_the_settle_time() -> None:
+    table = ClockedTable(config(capacity=3, start_when=3, deal_settle_seconds=1.0,
+                                host_key="key"))
+    admin = table.connect("Admin", host_key="key")
+    table.connect("Bob")
+    table.connect("Cy")
+    table.send(admin, Start())
+    assert table.core.phase == PLAYING and table.core.matches_dealt == 1
+    assert DealSettle() not in table.timers
+    table.advance(2.0)
+    assert table.core.matches_dealt == 1
+
+
+def test_a_rematch_waits_for_the_settle_time_too() -> None:
+    table = ClockedTable(config(capacity=3, start_when=3, bot_delay=0.5,
+                                deal_settle_seconds=1.0))
+    peers = [table.connect(name) for name in ("Ann", "Bob", "Cy")]
+    table.advance(1.0)
+    table.play_until(lambda: table.core.phase == FINISHED)
+    for peer in peers:
+        table.send(peer, Ready(ready=True))
+    table.advance(0.99)
+    assert table.core.phase == FINISHED
+    table.advance(0.01)
+    assert table.core.phase == PLAYING and table.core.matches_dealt == 2
 
 
 # --- start_when holds for rematches ---------------------------------------------------------

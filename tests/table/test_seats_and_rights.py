@@ -100,6 +100,28 @@ async def bot_report(process: asyncio.subprocess.Process) -> dict[str, Any]:
     return json.loads(stdout)
 
 
+async def test_a_headless_table_deals_nothing_to_hellos_reset_all_together() -> None:
+    # All three say hello before any is reset: without the headless settle time the third
+    # hello deals a match to three seats nobody plays and the players watch it.
+    host, listening = await start_headless("--seats", "3")
+    port = int(listening["port"])
+    watcher = await TableClient.connect("127.0.0.1", port, name="Watcher", spectate=True)
+    players: list[TableClient] = []
+    try:
+        await asyncio.gather(*(ghost_seat(port, f"Ghost {number}") for number in range(3)))
+        await watcher.wait_for(Lobby, 10, lambda lobby: len(lobby.seats) == 3)
+        await watcher.wait_for(Lobby, 10, lambda lobby: not lobby.seats)
+        for name in ("Ann", "Bob", "Cy"):
+            players.append(await TableClient.connect("127.0.0.1", port, name=name))
+        assert [client.role for client in players] == ["player"] * 3
+        lobby = await watcher.wait_for(Lobby, 10, lambda lobby: lobby.phase == "playing")
+        assert sorted(seat.name for seat in lobby.seats) == ["Ann", "Bob", "Cy"]
+    finally:
+        for client in [*players, watcher]:
+            await client.close()
+        await stop(host)
+
+
 def deals(lobbies: list[Lobby]) -> list[list[str]]:
     """The names seated in each match dealt (sorted: the bots' processes race to sit
     down), from every lobby a watcher got, in order."""
