@@ -17,8 +17,9 @@ answered with (`ApplicationError` with a code of `TABLE_ERROR_CODES`, `BadPasswo
 before it changes anything.
 
 Peers are opaque ids (netproto's `Peer.id`). Timers are keyed by values: a bot's move by
-`BotTurn(version, seat)`, a dropped player's grace period by `GraceExpiry(seat id)`; a key
-that fires after it was cancelled, or a bot turn for an older view, does nothing.
+`BotTurn(version, seat)`, a dropped player's grace period by `GraceExpiry(seat id)`, the
+wait before a deal by itself by `DealSettle()`; a key that fires after it was cancelled,
+or a bot turn for an older view, does nothing.
 
 `ono99tui.host.server` runs a core on asyncio; tests/host/ run it on a fake clock.
 """

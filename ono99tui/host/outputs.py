@@ -7,8 +7,8 @@ out in the order given: a `Welcome` must leave before the `Lobby` that follows i
 netproto's connection state machine moves on each.
 
 Peers are the opaque ids the adapter gave them (netproto's `Peer.id`). Timers are named by
-keys that are values (`BotTurn`, `GraceExpiry`): arming a key that is armed replaces it,
-and a key that fires after the core stopped caring finds nothing to do.
+keys that are values (`BotTurn`, `GraceExpiry`, `DealSettle`): arming a key that is armed
+replaces it, and a key that fires after the core stopped caring finds nothing to do.
 """
 
 from __future__ import annotations
