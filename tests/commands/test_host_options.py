@@ -117,3 +117,13 @@ def test_the_admin_password_is_for_headless_tables_only() -> None:
 def test_a_headless_table_deals_by_itself_only_after_its_settle_time() -> None:
     assert options_for().table.deal_settle_seconds == HEADLESS_DEAL_SETTLE > 0
     assert options_for("--no-advertise", headless=False).table.deal_settle_seconds == 0
+
+
+def test_the_admin_password_may_come_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("ONO99_ADMIN_PASSWORD", "from-env")
+    assert options_for().table.admin_password == "from-env"
+    assert options_for("--admin-password", "flag").table.admin_password == "flag"
+    # The app's own table has its own host: the variable is not for it (nor refused).
+    assert options_for("--no-advertise", headless=False).table.admin_password is None
