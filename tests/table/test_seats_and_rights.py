@@ -23,8 +23,9 @@ HEADLESS = ["host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--bot-d
             "--seed", "3", "--no-advertise"]
 
 
-async def ghost_seat(port: int, name: str) -> None:
-    """Say hello, take the seat the welcome gives, then reset the connection (no bye)."""
+async def ghost_seat(port: int, name: str, barrier: asyncio.Barrier | None = None) -> None:
+    """Say hello, take the seat the welcome gives, then reset the connection (no bye);
+    with a `barrier`, only once every ghost waiting on it has its seat."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     connection = Connection(Role.CLIENT)
     writer.write(connection.send(Hello(proto=PROTOCOL_VERSION, name=name)))
@@ -37,6 +38,8 @@ async def ghost_seat(port: int, name: str) -> None:
             if isinstance(event, Welcome):
                 welcome = event
     assert welcome.role == "player"
+    if barrier is not None:
+        await asyncio.wait_for(barrier.wait(), 10)
     sock = writer.get_extra_info("socket")
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     writer.transport.abort()  # SO_LINGER 0: the kernel sends a reset
@@ -108,7 +111,9 @@ async def test_a_headless_table_deals_nothing_to_hellos_reset_all_together() -> 
     watcher = await TableClient.connect("127.0.0.1", port, name="Watcher", spectate=True)
     players: list[TableClient] = []
     try:
-        await asyncio.gather(*(ghost_seat(port, f"Ghost {number}") for number in range(3)))
+        barrier = asyncio.Barrier(3)  # all three seated at once, then all reset
+        await asyncio.gather(*(ghost_seat(port, f"Ghost {number}", barrier)
+                               for number in range(3)))
         await watcher.wait_for(Lobby, 10, lambda lobby: len(lobby.seats) == 3)
         await watcher.wait_for(Lobby, 10, lambda lobby: not lobby.seats)
         for name in ("Ann", "Bob", "Cy"):
