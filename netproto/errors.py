@@ -96,6 +96,12 @@ class BadPassword(ProtocolError):
     code = "bad-password"
 
 
+class BadHostKey(ProtocolError):
+    """A hello offering a host key (an admin password) the table does not have."""
+
+    code = "bad-host-key"
+
+
 class BadToken(ProtocolError):
     """A resume token that matches no seat at this table."""
 
@@ -191,6 +197,7 @@ PROTOCOL_ERROR_CODES: tuple[str, ...] = tuple(
         VersionMismatch,
         BadName,
         BadPassword,
+        BadHostKey,
         BadToken,
         RateLimited,
         ResumeThrottled,

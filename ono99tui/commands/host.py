@@ -10,6 +10,7 @@ below this package sees them.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     from ono99tui.host.table_journal import JournalChoice
 
 HELP = "host a table on this network (--headless: no UI, for servers and tests)"
+# A password on the command line is visible to every user in `ps`; the environment is not.
+ADMIN_PASSWORD_ENV = "ONO99_ADMIN_PASSWORD"
 # table_config.ABANDON_POLICIES, spelled out so that parsing arguments imports nothing.
 ABANDON_POLICIES = ("bot", "eliminate")
 # Exit statuses: the command line asks for something impossible / the machine refuses it.
@@ -97,6 +100,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot", default="greedy", metavar="KIND",
                         help="kind of the bots seated by --bots and of stand-ins (greedy, random)")
     parser.add_argument("--password", default=None, help="players must give this password")
+    parser.add_argument("--admin-password", default=None, metavar="PW",
+                        help="headless: a player whose hello carries PW as its host key gets "
+                             "host rights (start early, bots, rules); the operator key printed "
+                             "at start does too. Without either nobody has them. Also read "
+                             f"from {ADMIN_PASSWORD_ENV}, which other users cannot see")
     parser.add_argument("--start-when", type=int, default=None, metavar="N",
                         help="deal once N seats are taken (headless default: all seats)")
     parser.add_argument("--grace", type=_seconds, default=60.0, metavar="S",
@@ -131,9 +139,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_door_arguments(parser)
 
 
+def admin_password_from(args: argparse.Namespace, *, headless: bool = True) -> str | None:
+    """The admin password: `--admin-password`, else (headless) the environment's."""
+    if args.admin_password is not None:
+        return str(args.admin_password)
+    return os.environ.get(ADMIN_PASSWORD_ENV) if headless else None
+
+
 def table_config_from_args(args: argparse.Namespace, *, headless: bool) -> TableConfig:
     """The TableConfig the options describe; raises ValueError with a readable message."""
-    from ono99tui.host.settings import TableConfig
+    from ono99tui.host.settings import HEADLESS_DEAL_SETTLE, TableConfig
 
     start_when = args.start_when
     if start_when is None and headless:
@@ -145,10 +160,12 @@ def table_config_from_args(args: argparse.Namespace, *, headless: bool) -> Table
         raise ValueError("--bots must be between 0 and --seats")
     return TableConfig(
         name=args.name, rules=checked_rules(args.rules), capacity=args.seats,
-        password=args.password, start_when=start_when, grace_seconds=args.grace,
+        password=args.password, admin_password=admin_password_from(args, headless=headless),
+        start_when=start_when, grace_seconds=args.grace,
         abandon_policy=args.on_abandon, takeover_bot=checked_bot_kind(args.bot),
         bot_delay=args.bot_delay, turn_seconds=turn_seconds,
-        timeouts_to_abandon=args.idle_limit, seed=args.seed)
+        timeouts_to_abandon=args.idle_limit, seed=args.seed,
+        deal_settle_seconds=HEADLESS_DEAL_SETTLE if headless else 0.0)
 
 
 def host_options_from_args(args: argparse.Namespace, *, headless: bool) -> HostOptions:
@@ -168,6 +185,12 @@ def host_options_from_args(args: argparse.Namespace, *, headless: bool) -> HostO
     if headless and args.player is not None:
         raise HostArgumentsError(
             "--player names the host's own seat; a --headless table has none")
+    admin_password = admin_password_from(args, headless=headless)
+    if not headless and admin_password is not None:
+        raise HostArgumentsError(
+            "--admin-password is for --headless tables: with the app, your own seat is the host")
+    if admin_password is not None and not admin_password:
+        raise HostArgumentsError("--admin-password must not be empty")
     if not 0 <= args.port <= 65535:
         raise HostArgumentsError(f"--port must be 0 to 65535, not {args.port}")
     try:

@@ -25,6 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_player_option(parser, "--name", dest="name", check=False)
     parser.add_argument("--spectate", action="store_true", help="watch instead of playing")
     parser.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
+    parser.add_argument("--host-key", default=None, metavar="KEY",
+                        help="a headless table's admin password or operator key: take its "
+                             "host rights (start, bots, rules)")
     add_mdns_interface_option(parser)
 
 
@@ -58,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
 
     def lobby() -> LobbyScreen:
         return LobbyScreen(
-            interfaces, name=args.name, join_address=address, spectate=args.spectate
+            interfaces, name=args.name, join_address=address, spectate=args.spectate,
+            host_key=args.host_key,
         )
 
     app = Ono99App(start_screen=lobby, ascii_glyphs=True if args.ascii else None)

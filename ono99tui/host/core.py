@@ -20,8 +20,8 @@ before it changes anything.
 Peers are opaque ids (netproto's `Peer.id`). Timers are keyed by values: a bot's move by
 `BotTurn(version, seat)`, a dropped player's grace period by `GraceExpiry(seat id)`, the
 turn clock by `TurnTimeout(seat id, serial)` (`ono99tui.host.turn_clock` decides whom it
-times); a key that fires after it was cancelled, or a bot turn for an older view, does
-nothing.
+times), the wait before a deal by itself by `DealSettle()`; a key that fires after it was
+cancelled, or a bot turn for an older view, does nothing.
 
 `ono99tui.host.server` runs a core on asyncio; tests/host/ run it on a fake clock.
 """
@@ -79,6 +79,7 @@ from ono99tui.host.outputs import (
     BotTurn,
     CancelTimer,
     Close,
+    DealSettle,
     GraceExpiry,
     Output,
     SummaryChanged,
@@ -88,6 +89,7 @@ from ono99tui.host.outputs import (
     new_send,
 )
 from ono99tui.host.resume import HUMAN, ResumeError, ResumePoint, replay_point
+from ono99tui.host.rights import first_player_hosts, offered_key_grants_rights
 from ono99tui.host.seats import Seat
 from ono99tui.host.settings import TableConfig, rules_from_options, turn_seconds_from_options
 from ono99tui.host.turn_clock import (
@@ -187,8 +189,9 @@ class TableCore:
         return out
 
     def peer_gone(self, peer: int, code: str, now: float) -> list[Output]:
-        """Connection `peer` ended with `code`: hold its seat for the grace period ("normal":
-        it left on purpose, no grace), or forget a spectator."""
+        """Connection `peer` ended with `code`: in a match, hold its seat for the grace
+        period ("normal": it left on purpose, no grace); before a deal, free the seat at
+        once; or forget a spectator."""
         self._begin(now)
         seat = self._peer_seats.pop(peer, None)
         if self._closed:
@@ -200,6 +203,13 @@ class TableCore:
         if seat is None or seat.peer != peer:
             return self._end()
         seat.peer = None
+        if self.phase != PLAYING:
+            # Seats are for live players: a seat nobody is connected to must not fill the
+            # table or be dealt to (a `hello` and a reset would otherwise hold it).
+            log.info("%s left before the deal (%s); seat freed", seat.name, code)
+            self._remove_seat(seat)
+            self._maybe_autostart()
+            return self._end()
         grace = 0.0 if code == "normal" else self.config.grace_seconds
         log.info("%s dropped (%s); seat held for %g s", seat.name, code, grace)
         if grace <= 0:
@@ -218,6 +228,8 @@ class TableCore:
                 self._bot_move(key)
             elif isinstance(key, TurnTimeout):
                 self._turn_timed_out(key)
+            elif isinstance(key, DealSettle):
+                self._maybe_autostart(settled=True)
             else:
                 seat = next((seat for seat in self.seats if seat.id == key.seat_id), None)
                 if seat is not None:
@@ -314,8 +326,11 @@ class TableCore:
 
     def summary(self) -> TableSummary:
         """The public summary of the table, for discovery."""
-        host = self.host.name if self.host is not None else (
-            self.seats[0].name if self.seats else "nobody")
+        # With no host seated (a headless table), the first human names the table on the
+        # LAN, as when the first human was its host.
+        named = self.host or next((seat for seat in self.seats if seat.human), None) or (
+            self.seats[0] if self.seats else None)
+        host = named.name if named is not None else "nobody"
         return TableSummary(
             name=self.config.name, host_player=host, rules=self.rules.name,
             seats_taken=len(self.seats), capacity=self.config.capacity, phase=self.phase,
@@ -354,29 +369,31 @@ class TableCore:
                 (hello.password or "").encode(), password.encode()):
             raise BadPassword("wrong or missing table password")
         name = clean_name(hello.name)
+        hosts = offered_key_grants_rights(self.config, hello.host_key)
         wants_seat = not hello.spectate
-        if wants_seat and self._host_seat_held_for(hello.host_key):
+        if wants_seat and hosts and self._host_seat_held():
             # The operator's own app, back after a restart of the host: it never had the
             # seat's token, but the host key is proof enough.
             assert self.host is not None
             self._take_back(peer, self.host, self._sessions.issue(self.host))
-        elif wants_seat and self.phase != PLAYING and len(self.seats) < self.config.capacity:
-            self._seat_human(peer, name, hello.host_key)
+            return
+        if wants_seat and self.phase == FINISHED and len(self.seats) >= self.config.capacity:
+            # A newcomer at a full finished table: seats nobody plays any more make room
+            # (the rematch would not deal them anyway).
+            self._free_absent_seats()
+        if wants_seat and self.phase != PLAYING and len(self.seats) < self.config.capacity:
+            self._seat_human(peer, name, hosts)
         else:
             self._seat_spectator(peer)
 
-    def _seat_human(self, peer: int, name: str, host_key: str | None) -> None:
+    def _seat_human(self, peer: int, name: str, hosts: bool) -> None:
         seat = Seat(id=next(self._seat_ids), name=self._unique_name(name), human=True,
                     peer=peer)
         self.seats.append(seat)
         self._seats_changed()
         self._peer_seats[peer] = seat
         token = self._sessions.issue(seat)
-        key = self.config.host_key
-        if key is None:
-            if self.host is None:
-                self.host = seat
-        elif host_key is not None and secrets.compare_digest(host_key.encode(), key.encode()):
+        if hosts or (self.host is None and first_player_hosts(self.config)):
             self.host = seat
         self._send(peer, Welcome(proto=PROTOCOL_VERSION, role="player",
                                  seat=len(self.seats) - 1, token=token, host=self.host is seat,
@@ -399,12 +416,11 @@ class TableCore:
             raise BadToken("this token holds no seat at this table")
         self._take_back(peer, seat, resume.token)
 
-    def _host_seat_held_for(self, host_key: str | None) -> bool:
-        """Whether `host_key` is the table's and the host's seat is held mid-match."""
-        key, seat = self.config.host_key, self.host
-        return (key is not None and host_key is not None and seat is not None
-                and seat.human and seat.peer is None and self.phase == PLAYING
-                and secrets.compare_digest(host_key.encode(), key.encode()))
+    def _host_seat_held(self) -> bool:
+        """Whether the host's seat is held mid-match with nobody connected to it."""
+        seat = self.host
+        return (seat is not None and seat.human and seat.peer is None
+                and self.phase == PLAYING)
 
     def _take_back(self, peer: int, seat: Seat, token: str) -> None:
         """Connection `peer` plays `seat` again (its token `token`)."""
@@ -528,13 +544,14 @@ class TableCore:
     def _start(self) -> None:
         if self.phase == PLAYING:
             raise _error("match-running")
-        # A resigned player still away has left the table: free the seat rather than deal
-        # it cards nobody would play. (Until now the last match's results name it.)
-        leaving = [seat for seat in self.seats if seat.resigned and seat.peer is None]
-        if len(self.seats) - len(leaving) < 2:
+        # The deal goes only to live players and bots: a human seat nobody is connected to
+        # (resigned, taken over by a bot, or still in its grace period after the last match)
+        # is freed rather than dealt cards nobody would play. (Until now the last match's
+        # results name it.)
+        if sum(seat.connected for seat in self.seats) < 2:
             raise _error("not-enough-players")
-        for seat in leaving:
-            self._remove_seat(seat)
+        self._cancel(DealSettle())
+        self._free_absent_seats()
         seed = self._seeds.getrandbits(64)
         self._rng = random.Random(seed)
         state, events = start_match(self.rules, len(self.seats), self._rng)
@@ -826,10 +843,15 @@ class TableCore:
         self._sessions.revoke(seat)
         if self.host is seat:
             self.host = None
-            if self.config.host_key is None:
+            if first_player_hosts(self.config):
                 self.host = next(
                     (s for s in self.seats if s.human and s.peer is not None), None)
         self._broadcast_lobby()
+
+    def _free_absent_seats(self) -> None:
+        """Free every human seat nobody is connected to (between matches)."""
+        for seat in [seat for seat in self.seats if not seat.connected]:
+            self._remove_seat(seat)
 
     def _seats_changed(self) -> None:
         # Between matches, the last match's state no longer matches the seat numbers:
@@ -837,16 +859,28 @@ class TableCore:
         if self.phase != PLAYING:
             self.state = None
 
-    def _maybe_autostart(self) -> None:
+    def _maybe_autostart(self, *, settled: bool = False) -> None:
+        """Deal if the table's settings say so: the first match once `start_when` seats
+        are live; a rematch once every live human is ready and `start_when` (at least two)
+        seats are live, whether they just played or joined the finished table. With a
+        settle time the condition must hold that long first (`settled`: it has)."""
+        if self.phase == PLAYING:
+            return
+        live = [seat for seat in self.seats if seat.connected]
+        start_when = self.config.start_when
         if self.phase == WAITING:
-            start_when = self.config.start_when
-            if start_when is not None and len(self.seats) >= start_when:
-                self._start()
-        elif self.phase == FINISHED and sum(
-                not (seat.resigned and seat.peer is None) for seat in self.seats) >= 2:
-            present = [seat for seat in self.seats if seat.human and seat.peer is not None]
-            if present and all(seat.ready for seat in present):
-                self._start()
+            due = start_when is not None and len(live) >= start_when
+        else:
+            present = [seat for seat in live if seat.human]
+            due = (len(live) >= max(start_when or 2, 2) and bool(present)
+                   and all(seat.ready for seat in present))
+        settle = self.config.deal_settle_seconds
+        if not due:
+            self._cancel(DealSettle())  # a seat went: the next time counts from the start
+        elif settled or settle <= 0:
+            self._start()
+        elif DealSettle() not in self._timers:
+            self._arm(DealSettle(), settle)
 
     def _own_seat(self, peer: int) -> Seat:
         seat = self._peer_seats.get(peer)

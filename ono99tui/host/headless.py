@@ -3,13 +3,19 @@
 Never imports Textual (a test checks it): this is what runs on a server with no terminal.
 Its standard output is one JSON object per line: "listening", one announcement per open
 door (e.g. "ssh-door"), then "stopped".
+
+Nobody at a headless table has host rights unless the operator hands them out: the
+"listening" line carries a fresh `operator_key` (a `hello` with it as `host_key` gets host
+rights; so does one with `--admin-password`, `TableConfig.admin_password`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
+import secrets
 import signal
 import socket
 import sys
@@ -27,6 +33,7 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 async def serve_headless(options: HostOptions) -> int:
     """Serve the table until SIGINT/SIGTERM/SIGHUP or `exit_after` matches; the exit status."""
+    options = with_operator_key(options)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(name)s: %(message)s")
     loop = asyncio.get_running_loop()
@@ -53,7 +60,8 @@ async def serve_headless(options: HostOptions) -> int:
             if hosted.interfaces:
                 log.info("advertised on %s", ", ".join(hosted.interfaces))
             print(json.dumps({"event": "listening", "address": server.address[0],
-                              "port": server.port, "name": options.table.name}), flush=True)
+                              "port": server.port, "name": options.table.name,
+                              "operator_key": options.table.host_key}), flush=True)
             for door in hosted.doors:
                 print(json.dumps(door.announcement(socket.gethostname())), flush=True)
                 log.info("%s", door.log_line(socket.gethostname()))
@@ -66,3 +74,15 @@ async def serve_headless(options: HostOptions) -> int:
             loop.remove_signal_handler(signal_number)
     print(json.dumps({"event": "stopped", "matches": finished_matches}), flush=True)
     return 0
+
+
+def with_operator_key(options: HostOptions) -> HostOptions:
+    """`options` with an operator key for the table (a fresh random one unless it has one).
+
+    A headless table gives host rights only to a hello carrying a secret, never to the
+    first guest to sit down: this key (printed for the operator) or the admin password.
+    """
+    if options.table.host_key is not None:
+        return options
+    table = dataclasses.replace(options.table, host_key=secrets.token_urlsafe(18))
+    return dataclasses.replace(options, table=table)

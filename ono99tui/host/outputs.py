@@ -7,8 +7,9 @@ out in the order given: a `Welcome` must leave before the `Lobby` that follows i
 netproto's connection state machine moves on each.
 
 Peers are the opaque ids the adapter gave them (netproto's `Peer.id`). Timers are named by
-keys that are values (`BotTurn`, `GraceExpiry`, `TurnTimeout`): arming a key that is
-armed replaces it, and a key that fires after the core stopped caring finds nothing to do.
+keys that are values (`BotTurn`, `GraceExpiry`, `TurnTimeout`, `DealSettle`): arming a key
+that is armed replaces it, and a key that fires after the core stopped caring finds nothing
+to do.
 """
 
 from __future__ import annotations
@@ -47,7 +48,13 @@ class TurnTimeout:
     serial: int
 
 
-TimerKey = BotTurn | GraceExpiry | TurnTimeout
+@dataclass(frozen=True, slots=True)
+class DealSettle:
+    """Timer key: enough seats have been live for `TableConfig.deal_settle_seconds`; deal
+    if they still are (connections that say hello and vanish at once are never dealt to)."""
+
+
+TimerKey = BotTurn | GraceExpiry | TurnTimeout | DealSettle
 
 
 # The outputs are NamedTuples, the cheapest immutable values to build: the core builds one

@@ -21,6 +21,9 @@ LATE_DRAW_BOT_WAIT = 2.0
 MIN_TURN_SECONDS = 1.0
 DEFAULT_TURN_SECONDS = 60.0
 DEFAULT_TIMEOUTS_TO_ABANDON = 3
+# A headless table deals by itself only once its seats have been live this long, so that
+# connections that say hello and are reset at once (even all together) are never dealt to.
+HEADLESS_DEAL_SETTLE = 1.0
 
 
 class TableConfigError(ValueError):
@@ -35,9 +38,15 @@ class TableConfig:
     rules: Rules = field(default_factory=preset)
     capacity: int = 4
     password: str | None = None
-    # Only the hello carrying this key gets host rights; None: the first human seated.
+    # Only a hello carrying this key (or `admin_password`) gets host rights; with neither,
+    # the first human seated does (ono99tui.host.rights).
     host_key: str | None = None
-    # Deal automatically once this many seats are taken (None: the host starts).
+    # `ono99 host --headless --admin-password`: a hello whose host_key is this gets host
+    # rights too (a headless table always has an operator key besides).
+    admin_password: str | None = None
+    # Deal automatically once this many seats are taken by live players and bots, and for
+    # a rematch once this many are taken and every human is ready (None: the host starts;
+    # a rematch needs two seats and every human ready).
     start_when: int | None = None
     grace_seconds: float = DEFAULT_GRACE_SECONDS
     # What happens to a seat whose player never comes back (ABANDON_POLICIES).
@@ -51,6 +60,9 @@ class TableConfig:
     turn_seconds: float | None = None
     # After this many timed-out turns in a row the seat counts as abandoned.
     timeouts_to_abandon: int = DEFAULT_TIMEOUTS_TO_ABANDON
+    # A deal by itself (start_when, a rematch by readiness) waits until the seats it needs
+    # have been live this long without a break; 0: at once. A host's `start` never waits.
+    deal_settle_seconds: float = 0.0
     seed: int | None = None
 
     def __post_init__(self) -> None:
@@ -58,7 +70,8 @@ class TableConfig:
             raise TableConfigError(f"seats must be {MIN_PLAYERS} to {MAX_PLAYERS}")
         if self.start_when is not None and not MIN_PLAYERS <= self.start_when <= self.capacity:
             raise TableConfigError(f"start-when must be {MIN_PLAYERS} to the number of seats")
-        if self.grace_seconds < 0 or self.bot_delay < 0 or self.late_draw_bot_wait < 0:
+        if (self.grace_seconds < 0 or self.bot_delay < 0 or self.late_draw_bot_wait < 0
+                or self.deal_settle_seconds < 0):
             raise TableConfigError("times must not be negative")
         if self.turn_seconds is not None and not (
                 MIN_TURN_SECONDS <= self.turn_seconds <= MAX_TURN_SECONDS):
@@ -81,6 +94,7 @@ class TableConfig:
             "turn_seconds": self.turn_seconds,
             "timeouts_to_abandon": self.timeouts_to_abandon,
             "password": self.password is not None,
+            "start_when": self.start_when,
         }
 
 

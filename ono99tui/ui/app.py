@@ -874,9 +874,9 @@ class Ono99App(App[None]):
         """Does this app run the table (`ono99 host`) with other people (seated or watching)
         whom quitting would send away? Bots don't count: nobody minds their table closing.
 
-        Host rights alone are not enough: at a table without a host key (a headless host)
-        the first person seated is its host, and when they go the table stays open and the
-        next person seated becomes host.
+        Host rights alone are not enough: a player who joined with them (the first person
+        seated at a table with no secret, or a headless table's operator with its key)
+        leaves a table that stays open.
         """
         lobby = self.lobby
         if self.hosting != "host" or lobby is None:

@@ -38,6 +38,9 @@ class JoinRequest:
     spectate: bool = False
     # Shown to the player while connecting; the table's advertised name when known.
     label: str = ""
+    # A headless table's operator key or admin password (`ono99 join --host-key`): the
+    # table gives host rights to the hello carrying it.
+    host_key: str | None = None
 
     @classmethod
     def for_address(cls, address: Address, name: str, *, spectate: bool = False) -> JoinRequest:
@@ -85,6 +88,7 @@ async def connect(
                 name=request.name,
                 password=request.password,
                 spectate=request.spectate,
+                host_key=request.host_key,
                 token=token,
                 settings=settings,
             )

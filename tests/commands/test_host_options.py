@@ -13,7 +13,7 @@ from ono99tui.commands.host import HostArgumentsError, host_options_from_args
 from ono99tui.config import CONFIG_DIR_ENV
 from ono99tui.game import preset
 from ono99tui.host.options import HostOptions, HostOptionsError
-from ono99tui.host.settings import TableConfig
+from ono99tui.host.settings import HEADLESS_DEAL_SETTLE, TableConfig
 from ono99tui.ssh.host_door import SSHDoorOptions
 
 
@@ -129,3 +129,28 @@ def test_a_turn_time_under_a_second_or_no_idle_limit_is_refused(
     assert exited.value.code == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_the_admin_password_is_for_headless_tables_only() -> None:
+    assert options_for("--admin-password", "pw").table.admin_password == "pw"
+    assert options_for().table.admin_password is None
+    with pytest.raises(HostArgumentsError) as refused:
+        options_for("--admin-password", "pw", "--no-advertise", headless=False)
+    assert "--headless" in str(refused.value) and refused.value.status == 2
+    with pytest.raises(HostArgumentsError):
+        options_for("--admin-password", "")
+
+
+def test_a_headless_table_deals_by_itself_only_after_its_settle_time() -> None:
+    assert options_for().table.deal_settle_seconds == HEADLESS_DEAL_SETTLE > 0
+    assert options_for("--no-advertise", headless=False).table.deal_settle_seconds == 0
+
+
+def test_the_admin_password_may_come_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("ONO99_ADMIN_PASSWORD", "from-env")
+    assert options_for().table.admin_password == "from-env"
+    assert options_for("--admin-password", "flag").table.admin_password == "flag"
+    # The app's own table has its own host: the variable is not for it (nor refused).
+    assert options_for("--no-advertise", headless=False).table.admin_password is None

@@ -1,5 +1,5 @@
 """Every timer of the table core on a fake clock: bot pace, the late-draw wait, grace
-periods (stand-in bot, resignation, a freed seat), resume, stale timers and close.
+periods (stand-in bot, resignation), resume, stale timers and close.
 
 No sockets, no event loop, no sleeping: `ClockedTable.advance` says how much time passes.
 """
@@ -9,10 +9,9 @@ from __future__ import annotations
 import pytest
 from core_clock_helpers import ClockedTable, config
 
-from netproto.errors import BadToken
 from netproto.messages import PROTOCOL_VERSION, Resume
 from ono99tui.game import Draw, Play, legal_moves, preset
-from ono99tui.host.core import FINISHED, PLAYING, WAITING
+from ono99tui.host.core import FINISHED, PLAYING
 from ono99tui.host.journal import resign_record
 from ono99tui.host.outputs import BotTurn, CancelTimer, GraceExpiry
 
@@ -164,33 +163,8 @@ def test_after_the_grace_period_the_seat_resigns_under_the_eliminate_policy() ->
     assert 2 not in table.journal[-1].winners
 
 
-def test_a_seat_dropped_between_matches_is_freed_when_its_grace_runs_out() -> None:
-    table = ClockedTable(config(capacity=2, start_when=2, bot_delay=0.5, grace_seconds=10.0))
-    ann = table.connect("Ann")
-    table.run(table.core.add_bot("greedy", table.now))
-    table.play_until(lambda: table.core.phase == FINISHED)
-    token = table.welcome(ann).token
-    assert token is not None
-    table.drop(ann)
-    assert [seat.name for seat in table.core.seats] == ["Ann", "Greedy bot"]
-    table.advance(9.99)
-    assert [seat.name for seat in table.core.seats] == ["Ann", "Greedy bot"]
-    table.advance(0.01)
-    assert [seat.name for seat in table.core.seats] == ["Greedy bot"]
-    assert table.timers == {}
-    with pytest.raises(BadToken):  # the freed seat's token resumes nothing
-        table.resume(token)
-
-
-def test_a_seat_dropped_in_the_waiting_room_is_freed_when_its_grace_runs_out() -> None:
-    table = ClockedTable(config(capacity=3, grace_seconds=10.0))
-    ann, bob = table.connect("Ann"), table.connect("Bob")
-    table.drop(bob)
-    table.advance(9.99)
-    assert len(table.core.seats) == 2 and table.core.phase == WAITING
-    table.advance(0.01)
-    assert [seat.name for seat in table.core.seats] == ["Ann"]
-    assert [seat.name for seat in table.lobby(ann).seats] == ["Ann"]
+# A seat dropped before a deal (in the waiting room, between matches) is freed at once, with
+# no grace period: tests/host/test_core_seats.py.
 
 
 def test_leaving_on_purpose_skips_the_grace_period() -> None:

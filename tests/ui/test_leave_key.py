@@ -65,7 +65,7 @@ async def seated_first_then_cy(pilot: Pilot[Any], app: Ono99App, port: int) -> T
 async def test_a_player_hosting_a_keyless_table_leaves_it_running_for_the_others(
     tmp_path: Path,
 ) -> None:
-    # A table without a host key (a headless `ono99 host --headless`) makes the first
+    # A table without a host key or admin password (made in-process) makes the first
     # person seated its host. Leaving hands the host's rights on; nothing closes, so
     # there is nothing to confirm and nobody is told the table closed.
     async with running_table(name="den", capacity=3) as server:

@@ -10,10 +10,11 @@ from textual.widgets import Checkbox, DataTable, Input, Select, Static
 
 from lobby_helpers import running_table, wait_until
 from netproto.addresses import Address
+from netproto.messages import Lobby, SeatInfo, SeatKind, TablePhase
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.host_app import host_app
 from ono99tui.ui.screens.lobby import LobbyScreen
-from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+from ono99tui.ui.screens.waiting_room import WaitingRoomScreen, table_deals_when
 
 HOST_KEY = "the-host-key-for-tests"
 
@@ -136,3 +137,66 @@ async def test_a_player_leaves_for_the_lobby_and_joins_again(tmp_path: Path) -> 
             await pilot.press("a", "enter")  # the address is still there: join again
             await wait_until(pilot, lambda: isinstance(guest.screen, WaitingRoomScreen)
                              and seat_names(guest) == ["ana", "bob"], what="back at the table")
+
+
+async def test_a_guest_at_a_headless_table_is_offered_no_host_controls(tmp_path: Path) -> None:
+    # A headless table has an operator key nobody seated holds: no host at all. The guest
+    # is told the table deals by itself, not that "the host starts the game".
+    async with running_table(name="den", capacity=4, start_when=3, host_key=HOST_KEY) as server:
+        server.table.add_bot("greedy")
+        guest = Ono99App(start_screen=LobbyScreen(
+            None, config_directory=tmp_path, name="bob",
+            join_address=Address("127.0.0.1", server.port)))
+        async with guest.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: seat_names(guest) == ["Greedy bot", "bob"],
+                             what="seats")
+            screen = room(guest)
+            assert guest.lobby is not None and guest.lobby.host_seat is None
+            assert not screen.is_host and "(player)" in str(
+                screen.query_one("#room-title", Static).render())
+            for action in ("start", "add_bot", "remove_bot"):
+                assert screen.check_action(action, ()) is False
+            assert all(field.disabled for field in screen.query("#rules-panel Select"))
+            status = str(screen.query_one("#room-status", Static).render())
+            assert status == "The game starts by itself when 3 seats are taken (2 now)."
+
+
+async def test_join_with_the_operator_key_gets_the_host_controls(tmp_path: Path) -> None:
+    # `ono99 join --host-key KEY`: the lobby offers the key, the table gives host rights.
+    async with running_table(name="den", capacity=4, start_when=3, host_key=HOST_KEY) as server:
+        wrong = Ono99App(start_screen=LobbyScreen(
+            None, config_directory=tmp_path, name="eve", host_key="not-the-key",
+            join_address=Address("127.0.0.1", server.port)))
+        async with wrong.run_test(size=(80, 24)) as pilot:
+            lobby = wrong.screen
+            assert isinstance(lobby, LobbyScreen)
+            await wait_until(pilot, lambda: "host key" in str(
+                lobby.query_one("#lobby-status", Static).render()), what="the refusal")
+            assert server.table.seats == []
+        operator = Ono99App(start_screen=LobbyScreen(
+            None, config_directory=tmp_path, name="op", host_key=HOST_KEY,
+            join_address=Address("127.0.0.1", server.port)))
+        async with operator.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: seat_names(operator) == ["op"], what="the seat")
+            screen = room(operator)
+            assert screen.is_host and screen.check_action("start", ()) is True
+            await pilot.press("b")
+            await wait_until(pilot, lambda: len(seat_names(operator)) == 2, what="the bot")
+
+
+def test_a_table_with_no_host_says_how_it_deals_in_each_phase() -> None:
+    def lobby(phase: TablePhase, host_seat: int | None = None,
+              start_when: int | None = 3) -> Lobby:
+        seats = tuple(SeatInfo(seat=index, name=name, kind=SeatKind.HUMAN, ready=False,
+                               connected=True) for index, name in enumerate(("ann", "bob")))
+        return Lobby(phase=phase, seats=seats, host_seat=host_seat, you=1, capacity=4,
+                     spectators=0, options={"start_when": start_when}, results={})
+
+    assert table_deals_when(lobby(TablePhase.WAITING)) == (
+        "The game starts by itself when 3 seats are taken (2 now).")
+    assert table_deals_when(lobby(TablePhase.FINISHED)) == (
+        "The next game starts with 3 seats, all ready (2 now).")
+    assert table_deals_when(lobby(TablePhase.FINISHED), ask_ready=True) == (
+        "Press r when ready: the next game starts with 3 seats, all ready (2 now).")
+    assert table_deals_when(lobby(TablePhase.WAITING, host_seat=0)) is None  # the host starts it
+    assert table_deals_when(lobby(TablePhase.WAITING, start_when=None)) is None

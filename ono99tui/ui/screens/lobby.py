@@ -101,17 +101,20 @@ class LobbyScreen(Screen[None]):
         join_address: Address | None = None,
         spectate: bool = False,
         probe_interval: float = PROBE_INTERVAL_SECONDS,
+        host_key: str | None = None,
     ) -> None:
         """`interfaces`: where to browse for tables (None: no browsing, addresses only).
 
         `name` overrides the remembered player name (from `--name`); `join_address` joins
         that table at once (`ono99 join HOST:PORT`); `spectate` makes watching the default.
         `probe_interval`: seconds between two checks that a listed table still answers.
+        `host_key`: offered to the table joined, for host rights (`ono99 join --host-key`).
         """
         super().__init__()
         self.interfaces = interfaces
         self.join_address = join_address
         self.spectate_default = spectate
+        self.host_key = host_key
         self.config_directory = config_directory
         self.client_settings = client_settings
         self.tables: dict[str, DiscoveredTable] = {}
@@ -417,6 +420,8 @@ class LobbyScreen(Screen[None]):
     @work(exclusive=True, group="join", exit_on_error=False)
     async def start_join(self, request: JoinRequest) -> None:
         """Connect to the table; ask for its password if it wants one; hand over the client."""
+        if self.host_key is not None and request.host_key is None:
+            request = replace(request, host_key=self.host_key)
         verb = "Watching" if request.spectate else "Joining"
         self.set_status(f"{verb} {request.label}...")
         tokens = ResumeTokens(self.config_directory)

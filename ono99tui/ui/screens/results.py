@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Static
 
+from netproto.messages import Lobby
 from ono99tui.game import PlayerView, RoundEnded
 from ono99tui.ui.messages import RematchRequested
 from ono99tui.ui.present import matches_won, seat_name, winners_text
@@ -26,6 +27,18 @@ def _names(app: Any, view: PlayerView) -> list[str]:
     lobby = getattr(app, "lobby", None)
     seats = lobby.seats if lobby is not None else ()
     return [seat_name(seat, seats) for seat in range(view.seats)]
+
+
+def rematch_status(is_host: bool, lobby: Lobby | None) -> str:
+    """What a player who asked for a rematch is told while it comes."""
+    start_when = lobby.options.get("start_when") if lobby is not None else None
+    if is_host:
+        return "Starting the rematch..."
+    if lobby is not None and lobby.host_seat is None and type(start_when) is int:
+        # A headless table: it deals once enough seats are taken and everyone is ready.
+        return (f"Ready: the rematch starts when {start_when} seats are taken "
+                "and everyone is ready...")
+    return "Ready: waiting for the host to start the rematch..."
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -231,9 +244,7 @@ class MatchEndScreen(_Dialog):
 
     def action_rematch(self) -> None:
         """Ask for another match with the same table."""
-        waiting = "Starting the rematch..." if self.app.is_host else (
-            "Ready: waiting for the host to start the rematch..."
-        )
+        waiting = rematch_status(self.app.is_host, getattr(self.app, "lobby", None))
         self.query_one("#rematch-status", Static).update(waiting)
         self.post_message(RematchRequested())
 

@@ -112,6 +112,21 @@ def rules_summary(rules: Rules | None) -> str:
     return ", ".join(parts)
 
 
+def table_deals_when(lobby: Lobby, *, ask_ready: bool = False) -> str | None:
+    """How a table with no host seated deals by itself (a headless table's
+    `--start-when`, in `lobby.options`), in words; None when a host starts the game.
+    `ask_ready`: the reader has yet to say ready for the next game."""
+    start_when = lobby.options.get("start_when")
+    if lobby.host_seat is not None or type(start_when) is not int:
+        return None
+    taken = len(lobby.seats)
+    if lobby.phase == "finished":
+        # A rematch (or a newcomer's first game here) also waits for everyone's ready.
+        rule = f"the next game starts with {start_when} seats, all ready ({taken} now)."
+        return f"Press r when ready: {rule}" if ask_ready else rule[0].upper() + rule[1:]
+    return f"The game starts by itself when {start_when} seats are taken ({taken} now)."
+
+
 class WaitingRoomScreen(Screen[None]):
     """Seats, ready marks, bots and rules before the deal (see the module docstring)."""
 
@@ -320,8 +335,14 @@ class WaitingRoomScreen(Screen[None]):
         # The host starts the game: only the others' readiness matters.
         waiting_for = [seat.name for seat in lobby.seats
                        if not seat.ready and seat.seat != lobby.host_seat]
+        mine = self.my_seat
+        dealing = table_deals_when(lobby, ask_ready=mine is not None and not mine.ready)
         if self.my_seat_number is None:
-            return f"Watching: {taken} of {lobby.capacity} seats taken. The game starts when the host says."
+            return f"Watching: {taken} of {lobby.capacity} seats taken. " + (
+                dealing or "The game starts when the host says.")
+        if dealing is not None and not self.is_host:
+            # A headless table: nobody seated runs it; it deals by itself.
+            return dealing
         if self.is_host:
             if taken < 2:
                 return "Add a bot (b) or wait for players; s starts with two or more."
@@ -329,7 +350,6 @@ class WaitingRoomScreen(Screen[None]):
                 f" (not ready yet: {', '.join(waiting_for)})." if waiting_for
                 else "; everyone is ready."
             )
-        mine = self.my_seat
         you = "You are ready" if mine and mine.ready else "Press r when you are ready"
         return f"{you}. The host starts the game."
 
