@@ -14,7 +14,7 @@ import msgpack
 import pytest
 from core_clock_helpers import ClockedTable, config
 
-from netproto.errors import BadToken
+from netproto.errors import BadHostKey, BadToken
 from netproto.messages import View
 from ono99tui.game import MATCH_OVER
 from ono99tui.host.core import FINISHED, PLAYING
@@ -201,8 +201,9 @@ def test_the_operators_app_takes_its_seat_back_with_the_host_key_after_a_restart
     assert point is not None
     after = JournaledTable(config(capacity=3, start_when=3, host_key="new-key"))
     after.run(after.core.restore(point, 0.0))
-    stranger = after.connect("mallory", host_key="wrong")
-    assert after.welcome(stranger).role == "spectator"
+    with pytest.raises(BadHostKey):  # a wrong key takes no seat, the host's least of all
+        after.connect("mallory", host_key="wrong")
+    assert after.core.seats[0].peer is None
     app = after.connect("host", host_key="new-key")
     welcome = after.welcome(app)
     assert (welcome.role, welcome.seat, welcome.host) == ("player", 0, True)
