@@ -32,7 +32,10 @@ async def test_an_open_door_says_how_to_come_in(tmp_path: Path) -> None:
         assert door.log_line("myhost") == (
             f"SSH door open: ssh -p {door.port} NAME@myhost  (host key {door.fingerprint})")
         command = f"ssh -p {door.port} NAME@myhost"
-        assert door.invitation_line("myhost") == ssh_invitation_line(command)
+        # With the key a friend's ssh asks them to trust on first connect (issue 12).
+        assert door.invitation_line("myhost") == ssh_invitation_line(command, door.fingerprint)
+        assert door.invitation_line("myhost").splitlines() == [
+            f"Or with only ssh: {command}", f"  (host key {door.fingerprint})"]
         assert ssh_invitation_line(command) == f"Or with only ssh: {command}"
     finally:
         await door.close()
