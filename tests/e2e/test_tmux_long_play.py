@@ -110,8 +110,8 @@ def play_solo_matches(tmux: TmuxSession, matches: int, *, timeout: float = 600.0
             if counts["matches"] == matches:
                 return counts
             tmux.send_keys("Escape")  # back to the table: the rematch must still be there
-            table = tmux.wait_for(r"(?m)^ .*r Rematch.*$", timeout=10)
-            assert "w Wins" in table.group(0)
+            # The table's footer, not the closing dialog's (which also offers "r Rematch").
+            tmux.wait_for(r"(?m)^ .*r Rematch.*w Wins.*$", timeout=10)
             tmux.send_keys("r")
             new_match = counts["matches"] + 1
             tmux.wait_for(rf"(?:──|--) Match {new_match} (?:──|--)", timeout=30)
