@@ -212,6 +212,9 @@ class _Link(BufferedReceiver):
         self.last_received = time.monotonic()
         # The first bytes the peer sent, to show what answered when it is not a table.
         self.sample = b""
+        # The server's bye, if it said one: it may come before anyone listens (a full
+        # server says it before reading our hello).
+        self.bye: Bye | None = None
         self.done: asyncio.Future[tuple[str, str]] = asyncio.get_running_loop().create_future()
         self.listener: Callable[[Any], None] = lambda event: None
 
@@ -246,6 +249,8 @@ class _Link(BufferedReceiver):
                 self._finish(event.code, event.reason)
                 self.close()
             else:
+                if isinstance(event, Bye):
+                    self.bye = event
                 self.listener(event)
 
     def _finish(self, code: str, reason: str) -> None:
@@ -532,6 +537,11 @@ class TableClient:
                 if isinstance(event, Violation) and isinstance(event.error, _NOT_THIS_PROTOCOL):
                     raise self._not_this_protocol(
                         link, f"what it sent is not this protocol's frames ({event.error.code})")
+                if isinstance(event, ConnectionClosed) and link.bye is not None:
+                    # A table that said bye before our hello was read (it is full, say):
+                    # it speaks this protocol, and its bye says why.
+                    raise HandshakeRefused(link.bye.code, link.bye.reason,
+                                           final=link.bye.code in FINAL_BYE_CODES)
                 if isinstance(event, ConnectionClosed) and link.sample:
                     raise self._not_this_protocol(
                         link, "it sent bytes that are not this protocol's frames, then closed")
