@@ -44,17 +44,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import msgpack  # noqa: E402
+import msgpack
 
-from netproto.client import ClientSettings, TableClient  # noqa: E402
-from netproto.connection import State  # noqa: E402
-from netproto.messages import View  # noqa: E402
-from netproto.server import ServerLimits  # noqa: E402
-from ono99tui.game import preset  # noqa: E402
-from ono99tui.game.codec import move_to_wire  # noqa: E402
-from ono99tui.gc_freeze import freeze_startup_objects  # noqa: E402
-from ono99tui.host.server import TableServer  # noqa: E402
-from ono99tui.host.settings import TableConfig  # noqa: E402
+from netproto.client import ClientSettings, TableClient
+from netproto.connection import State
+from netproto.messages import View
+from netproto.server import ServerLimits
+from ono99tui.game import preset
+from ono99tui.game.codec import move_to_wire
+from ono99tui.gc_freeze import freeze_startup_objects
+from ono99tui.host.server import TableServer
+from ono99tui.host.settings import TableConfig
 
 HEADER = struct.Struct(">I")
 # A move frame's typical payload, so the echo carries the same bytes.
@@ -340,7 +340,6 @@ async def server_cpu_per_move(seats: int, moves: int) -> float:
     """CPU seconds the table spends per human move (decode to the last view encoded),
     with no sockets: load on the machine barely changes it."""
     from netproto.messages import PROTOCOL_VERSION, Hello, message_from_wire
-
     from ono99tui.game import acting_seats, legal_moves
     from ono99tui.host.server import TableApplication
 

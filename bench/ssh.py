@@ -32,12 +32,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import asyncssh  # noqa: E402
+import asyncssh
 
-from ono99tui.ssh import DoorConfig, start_ssh_door  # noqa: E402
-from ono99tui.ssh.pty_child import PtyChild, TerminalSize  # noqa: E402
-from ono99tui.host.server import TableServer  # noqa: E402
-from ono99tui.host.settings import TableConfig  # noqa: E402
+from ono99tui.host.server import TableServer
+from ono99tui.host.settings import TableConfig
+from ono99tui.ssh import DoorConfig, start_ssh_door
+from ono99tui.ssh.pty_child import PtyChild, TerminalSize
 
 COLUMNS, ROWS = 80, 24
 TARGET_BYTES_PER_MOVE = 3 * 1024

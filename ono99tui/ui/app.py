@@ -47,10 +47,9 @@ from textual.screen import ModalScreen, Screen
 from textual.theme import BUILTIN_THEMES
 
 from netproto.errors import HANGUP
-
 from ono99tui.gc_freeze import freeze_startup_objects
-from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
 from ono99tui.ui.diffing_driver import DiffingDriver
+from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
 from ono99tui.ui.hangup_driver import TerminalHungUp
 from ono99tui.ui.messages import (
     AddBotRequested,

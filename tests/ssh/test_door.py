@@ -10,9 +10,9 @@ from pathlib import Path
 
 import asyncssh
 import pytest
+from ssh_helpers import Screen, alive, connect, eventually
 
 from ono99tui.ssh import DoorConfig, DoorConfigError, SSHDoor
-from ssh_helpers import PASSWORD, Screen, alive, connect, eventually
 
 pytestmark = pytest.mark.ssh
 
@@ -274,8 +274,8 @@ async def test_the_hosts_invitation_shows_the_doors_fingerprint(door_config, doo
     # The hosting app never showed it (issue 12): a friend's ssh asks them to trust a key,
     # and the host's waiting room is where they can read which one is right.
     from ono99tui.host.hosting import HostedTable
-    from ono99tui.host.settings import TableConfig
     from ono99tui.host.server import TableServer
+    from ono99tui.host.settings import TableConfig
     from ono99tui.host.with_app import invitation_for
     from ono99tui.ssh.host_door import OpenSSHDoor
 

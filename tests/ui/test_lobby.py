@@ -9,9 +9,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from lobby_helpers import running_table, wait_until
 from textual.widgets import DataTable, Input, Static
 
-from lobby_helpers import running_table, wait_until
 from netproto.discovery import TableAdvertiser
 from netproto.messages import PROTOCOL_VERSION
 from ono99tui.config import load_settings

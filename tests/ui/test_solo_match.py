@@ -7,10 +7,8 @@ from dataclasses import replace
 from table_helpers import first_playable, solo, start_solo_table, wait_until
 
 from ono99tui.commands.solo import solo_config
-from ono99tui.game import preset
+from ono99tui.game import MATCH_OVER, preset
 from ono99tui.host.server import TableServer
-
-from ono99tui.game import MATCH_OVER
 from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen
 from ono99tui.ui.screens.table import TableScreen
 

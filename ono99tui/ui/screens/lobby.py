@@ -225,7 +225,7 @@ class LobbyScreen(Screen[None]):
                         watch.forget(table.service_name)
                     else:
                         watch.watch(table.service_name, table.info.addresses, table.info.port)
-        except Exception as error:  # noqa: BLE001 - any failure here leaves typed addresses working
+        except Exception as error:  # any failure here leaves typed addresses working
             self.set_status(f"Cannot browse the network ({error}); type an address instead.")
         finally:
             self.reachability = None

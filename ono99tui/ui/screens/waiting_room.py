@@ -48,16 +48,17 @@ PLAYER_COLUMN_WIDTH = 23
 class RuleCheckbox(Checkbox):
     """A check box whose mark shows its state in characters, not only in colour."""
 
+    # The upper-case property names are Textual's own (Checkbox's class attributes).
     @property
-    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # noqa: N802 (Textual's name)
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]
         return "x" if self.value else " "
 
     @property
-    def BUTTON_LEFT(self) -> str:  # type: ignore[override]  # noqa: N802
+    def BUTTON_LEFT(self) -> str:  # type: ignore[override]
         return "[" if current_glyphs(self).ascii else "▐"
 
     @property
-    def BUTTON_RIGHT(self) -> str:  # type: ignore[override]  # noqa: N802
+    def BUTTON_RIGHT(self) -> str:  # type: ignore[override]
         return "]" if current_glyphs(self).ascii else "▌"
 
 
