@@ -248,7 +248,7 @@ class FanOutSampler:
         await actor.send_move(legal_moves_of(view)[0], seq=view.seq)
         # One waiter takes each seat's view in turn (a view already queued is taken without
         # waiting): eight harness tasks to wake would only add their own scheduling.
-        for client, seq in zip(clients, seqs):
+        for client, seq in zip(clients, seqs, strict=True):
             await client.wait_for(View, 10, lambda v, seq=seq: v.seq > seq)
         elapsed = time.perf_counter() - start
         await self._until_someone_can_move()
@@ -264,7 +264,7 @@ class FanOutSampler:
                 dealt = [client.view.seq if client.view else 0 for client in clients]
                 for client in clients:
                     await client.ready()
-                for client, seq in zip(clients, dealt):
+                for client, seq in zip(clients, dealt, strict=True):
                     await client.wait_for(View, 10, lambda v, seq=seq: v.seq > seq)
             if any(client.view is not None and client.lobby is not None
                    and client.lobby.phase == "playing" and legal_moves_of(client.view)
@@ -291,7 +291,7 @@ async def round_trip_samples(samples: int) -> dict[str, list[float]]:
     """
     async with contextlib.AsyncExitStack() as stack:
         samplers: dict[str, Any] = {"echo": EchoSampler(), "own": OwnViewSampler()}
-        for (name, sampler), kind in zip(samplers.items(), ("echo", "table2")):
+        for (_name, sampler), kind in zip(samplers.items(), ("echo", "table2"), strict=True):
             await sampler.open(await stack.enter_async_context(ChildServer(kind)))
             stack.push_async_callback(sampler.close)
         times: dict[str, list[float]] = {name: [] for name in samplers}

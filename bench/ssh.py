@@ -216,14 +216,16 @@ async def measure(open_terminal: Callable[[list[str], dict[str, str]], Awaitable
             offset = len(recorder.data)
             pressed = time.perf_counter()
             terminal.write(F1)
-            await recorder.wait(lambda: len(recorder.data) > offset)
+            await recorder.wait(lambda offset=offset: len(recorder.data) > offset)
             first_byte_ms.append((recorder.last_arrival - pressed) * 1000)
-            await recorder.wait(lambda: HELP_TITLE in recorder.text_since(offset))
+            await recorder.wait(lambda offset=offset: HELP_TITLE in recorder.text_since(offset))
             answer_ms.append((recorder.last_arrival - pressed) * 1000)
             await recorder.quiet(0.25)
             closed_at = len(recorder.data)
             terminal.write(F1)  # close the help screen: the table is drawn again
-            await recorder.wait(lambda: "Greedy bot" in recorder.text_since(closed_at))
+            await recorder.wait(
+                lambda closed_at=closed_at: "Greedy bot" in recorder.text_since(closed_at)
+            )
             await recorder.quiet(0.25)
 
         # Bytes while the bots play: counted from their first move to their N+1-th.
@@ -278,7 +280,7 @@ async def echo_round_trip(terminal: Terminal, count: int) -> dict[str, float]:
         byte = bytes([ord("a") + index % 26])
         sent = time.perf_counter()
         terminal.write(byte)
-        await recorder.wait(lambda: byte in recorder.data[offset:])
+        await recorder.wait(lambda byte=byte, offset=offset: byte in recorder.data[offset:])
         times.append((recorder.last_arrival - sent) * 1000)
     return {
         "echo_round_trip_ms_p50": round(statistics.median(times), 3),

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import fcntl
 import json
 import os
@@ -116,10 +117,8 @@ class PtyChild:
         finally:
             # Whatever happened above (even KeyboardInterrupt), never leave the child behind.
             if self.process.poll() is None:
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.killpg(self.process.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
                 self.process.wait()
             if self.master >= 0:
                 os.close(self.master)

@@ -32,16 +32,17 @@ widget without going through here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from textual import work
 from textual.app import App, SystemCommand
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.theme import BUILTIN_THEMES
@@ -158,7 +159,7 @@ class Ono99App(App[None]):
     TableScreen.-narrow ToastHolder { align-horizontal: left; }
     TableScreen.-narrow Toast { width: 50%; }
     """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         # Screens show their own "q" and "?" in the Footer; these work everywhere.
         Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
         Binding("f1", "rules", "Rules", show=False),
@@ -806,10 +807,8 @@ class Ono99App(App[None]):
         client = self.client
         self.client = None
         if client is not None:
-            try:
+            with contextlib.suppress(OSError, TimeoutError):
                 await asyncio.wait_for(client.close("the terminal went away", code=HANGUP), 2.0)
-            except (OSError, TimeoutError):
-                pass
         self.exit(return_code=129)  # 128 + SIGHUP, as a shell reports a hung-up process
 
     # --- glyphs, themes, quitting, help -------------------------------------------------

@@ -19,6 +19,7 @@ A hang-up posts `TerminalHungUp` to the app, which closes its connection and exi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import selectors
 import signal
@@ -94,10 +95,8 @@ class HangupAwareDriver(LinuxDriver):
             try:
                 for stream in (sys.__stdout__, sys.__stderr__):
                     if stream is not None:
-                        try:
+                        with contextlib.suppress(OSError, ValueError):
                             os.dup2(devnull, stream.fileno())
-                        except (OSError, ValueError):
-                            pass
             finally:
                 os.close(devnull)
         self.hang_up("output failed")

@@ -11,6 +11,7 @@ changed the game, and no move was applied twice.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import struct
 import threading
@@ -235,10 +236,8 @@ def test_raw_byte_streams(live: LiveTable, chunks: list[bytes], prefix: bytes) -
     wire, _ = resumed(live)
     seen: list[dict[str, Any]] = []
     try:
-        try:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             wire.sock.sendall(prefix + b"".join(chunks))
-        except (BrokenPipeError, ConnectionResetError):
-            pass
         # A half-sent frame stays pending, so the ping may never be read: cut the stream.
         wire.sock.shutdown(socket.SHUT_WR)
         while (frame := wire.read()) is not None:

@@ -145,7 +145,8 @@ async def test_no_frame_carries_a_card_its_seat_may_not_see(
         # A player stops reading once it said bye; the server may have sent a little more.
         assert len(frames) == len(sent_frames) if client.spectate else \
             0 < len(frames) <= len(sent_frames)
-        for frame, (kind, seat, state) in zip(frames, records):
+        # strict=False: a player may have read fewer frames than the server sent (above).
+        for frame, (kind, seat, state) in zip(frames, records, strict=False):
             assert frame["kind"] == kind
             if kind == "view":
                 check_view(frame, seat, state)

@@ -234,7 +234,7 @@ async def test_joining_a_port_that_is_not_a_table_says_so_within_two_seconds(tmp
             app = Ono99App(start_screen=lobby, ascii_glyphs=True)
             async with app.run_test() as pilot:
                 started = time.monotonic()
-                await wait_until(pilot, lambda: "Could not join" in status(app), what="the error")
+                await wait_until(pilot, lambda app=app: "Could not join" in status(app), what="the error")
                 assert time.monotonic() - started < 4.0
                 assert status(app) == (
                     f"Could not join: 127.0.0.1:{port} does not speak the ono99 protocol ({why})")

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Static
@@ -43,11 +43,15 @@ def rematch_status(is_host: bool, lobby: Lobby | None) -> str:
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """Plain-text columns: the first left-aligned, the others right-aligned."""
-    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows)]
+    # strict=False: the header (names) and the rows (round results) come from different
+    # places; a row of another length shortens the table rather than failing the screen.
+    widths = [
+        max(len(str(cell)) for cell in column) for column in zip(header, *rows, strict=False)
+    ]
     lines = []
     for row in (header, *rows):
         cells = [str(row[0]).ljust(widths[0])]
-        cells += [str(cell).rjust(width) for cell, width in zip(row[1:], widths[1:])]
+        cells += [str(cell).rjust(width) for cell, width in zip(row[1:], widths[1:], strict=False)]
         lines.append("  ".join(cells))
     return "\n".join(lines)
 
@@ -110,7 +114,7 @@ def places_table(names: Sequence[str], order: Sequence[int], won: Sequence[int] 
     places = [f"{place}. {names[seat]}" for place, seat in enumerate(order, start=1)]
     if won is None:
         return "\n".join(places)
-    return _table(("This match", "Matches won"), [(line, str(won[seat])) for line, seat in zip(places, order)])
+    return _table(("This match", "Matches won"), [(line, str(won[seat])) for line, seat in zip(places, order, strict=True)])
 
 
 def wins_table(names: Sequence[str], won: Sequence[int]) -> str:
@@ -154,7 +158,7 @@ class RoundEndScreen(_Dialog):
     CSS_PATH = "results.tcss"
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
         app = getters.app(Ono99App)
-    BINDINGS = [Binding("enter,escape,space", "dismiss", "Continue", key_display="Enter")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape,space", "dismiss", "Continue", key_display="Enter")]
 
     def __init__(self, result: RoundEnded) -> None:
         super().__init__()
@@ -186,7 +190,7 @@ class MatchEndScreen(_Dialog):
     CSS_PATH = "results.tcss"
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
         app = getters.app(Ono99App)
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "rematch", "Rematch"),
         Binding("escape", "dismiss", "Back to the table"),
         Binding("q", "app.quit", "Quit"),
@@ -253,7 +257,7 @@ class StandingsScreen(_Dialog):
     """Matches won per player at this table, across rematches (the table keeps the count)."""
 
     CSS_PATH = "results.tcss"
-    BINDINGS = [Binding("escape,enter,space,w", "dismiss", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,space,w", "dismiss", "Close")]
 
     def compose(self) -> ComposeResult:
         view: PlayerView | None = getattr(self.app, "view", None)
