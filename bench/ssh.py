@@ -133,10 +133,14 @@ class CountingRelay:
         self.server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
         return self.server.sockets[0].getsockname()[1]
 
-    async def _relay(self, client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter) -> None:
+    async def _relay(
+        self, client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter
+    ) -> None:
         server_reader, server_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
 
-        async def pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, count: bool) -> None:
+        async def pump(
+            reader: asyncio.StreamReader, writer: asyncio.StreamWriter, count: bool
+        ) -> None:
             try:
                 while data := await reader.read(65536):
                     if count:
@@ -148,7 +152,9 @@ class CountingRelay:
             finally:
                 writer.close()
 
-        await asyncio.gather(pump(client_reader, server_writer, False), pump(server_reader, client_writer, True))
+        await asyncio.gather(
+            pump(client_reader, server_writer, False), pump(server_reader, client_writer, True)
+        )
 
     async def close(self) -> None:
         if self.server is not None:
@@ -160,7 +166,8 @@ class SshTerminal(Terminal):
 
     def __init__(self, conn: asyncssh.SSHClientConnection, chan: asyncssh.SSHClientChannel[bytes],
                  recorder: Recorder, relay: CountingRelay, door: object) -> None:
-        self.conn, self.chan, self.recorder, self.relay, self.door = conn, chan, recorder, relay, door
+        self.conn, self.chan, self.recorder = conn, chan, recorder
+        self.relay, self.door = relay, door
         self.wire_bytes = lambda: relay.downstream
 
     @classmethod
@@ -311,10 +318,15 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as temporary:
         state = Path(temporary)
         pty = await measure(PtyTerminal.open, options, state / "pty")
-        ssh = await measure(lambda argv, env: SshTerminal.open(argv, env, state / "ssh"), options, state / "ssh")
+        ssh = await measure(
+            lambda argv, env: SshTerminal.open(argv, env, state / "ssh"), options, state / "ssh"
+        )
         pty.update(await measure_echo(PtyTerminal.open, state / "pty", options.echoes))
         ssh.update(await measure_echo(
-            lambda argv, env: SshTerminal.open(argv, env, state / "ssh-echo"), state / "ssh", options.echoes))
+            lambda argv, env: SshTerminal.open(argv, env, state / "ssh-echo"),
+            state / "ssh",
+            options.echoes,
+        ))
     print(json.dumps({
         "terminal": f"{COLUMNS}x{ROWS} xterm-256color",
         "app": "ono99 join --spectate, 4 greedy bots",

@@ -273,7 +273,9 @@ def _exit_on_signal(signum: int, _frame: object) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="start-ups of each app (default 5)")
-    parser.add_argument("--moves", type=int, default=60, help="opponent moves to measure (default 60)")
+    parser.add_argument(
+        "--moves", type=int, default=60, help="opponent moves to measure (default 60)"
+    )
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=120.0)
     args = parser.parse_args()

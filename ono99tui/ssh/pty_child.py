@@ -38,7 +38,10 @@ class TerminalSize:
             return max(least, min(int(value), 0xFFFF))
 
         return TerminalSize(
-            fit(self.columns, 1), fit(self.rows, 1), fit(self.pixel_width, 0), fit(self.pixel_height, 0)
+            fit(self.columns, 1),
+            fit(self.rows, 1),
+            fit(self.pixel_width, 0),
+            fit(self.pixel_height, 0),
         )
 
 

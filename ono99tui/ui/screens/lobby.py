@@ -67,7 +67,9 @@ def default_player_name() -> str:
 def describe_table(table: DiscoveredTable) -> str:
     """One line about a table for the detail bar: where it is and how to reach it by ssh."""
     info = table.info
-    where = ", ".join(str(Address(address, info.port)) for address in info.addresses) or "no address"
+    where = (
+        ", ".join(str(Address(address, info.port)) for address in info.addresses) or "no address"
+    )
     line = f"{info.name} by {info.host_player} at {where}"
     if info.ssh_port is not None and info.addresses:
         line += f"  |  {ssh_command_line(info.addresses[0], info.ssh_port)}"
@@ -405,7 +407,8 @@ class LobbyScreen(Screen[None]):
 
     def _remember(self, **changes: str) -> None:
         try:  # the file may have changed since (the turn alert, switched at a table)
-            settings = replace(self.settings, turn_alert=load_settings(self.config_directory).turn_alert, **changes)
+            turn_alert = load_settings(self.config_directory).turn_alert
+            settings = replace(self.settings, turn_alert=turn_alert, **changes)
         except ConfigError:
             settings = replace(self.settings, **changes)
         self.settings = settings
@@ -432,7 +435,10 @@ class LobbyScreen(Screen[None]):
                 self._ask_password(request, retry=request.password is not None)
                 return
             # "Could not join: nothing is listening at HOST:PORT" names the address once.
-            title = "Could not join" if request.label in error.reason else f"Could not join {request.label}"
+            title = (
+                "Could not join" if request.label in error.reason
+                else f"Could not join {request.label}"
+            )
             self.set_status(f"{title}: {error.reason}")
             self.notify(error.reason, title=title, severity="error")
             return

@@ -66,10 +66,14 @@ def round_table(view: PlayerView, names: Sequence[str], result: RoundEnded) -> s
     scoring = view.rules.scoring
     if scoring == "tokens":
         header = ("Player", "Tokens")
-        rows = [(names[s], token_cell(result.tokens[s], view.eliminated[s])) for s in range(len(names))]
+        rows = [
+            (names[s], token_cell(result.tokens[s], view.eliminated[s])) for s in range(len(names))
+        ]
     else:
         header = ("Player", "Round", "Score")
-        rows = [(names[s], str(result.points[s]), str(result.scores[s])) for s in range(len(names))]
+        rows = [
+            (names[s], str(result.points[s]), str(result.scores[s])) for s in range(len(names))
+        ]
     return _table(header, rows)
 
 
@@ -98,7 +102,10 @@ def rounds_table(view: PlayerView, names: Sequence[str], results: Sequence[Round
             return "out" if seat < len(out) and out[seat] else str(left)
 
         rows = [
-            (str(result.round_no), *(cell(result.round_no, seat, left) for seat, left in enumerate(result.tokens)))
+            (
+                str(result.round_no),
+                *(cell(result.round_no, seat, left) for seat, left in enumerate(result.tokens)),
+            )
             for result in results
         ]
     else:
@@ -114,7 +121,8 @@ def places_table(names: Sequence[str], order: Sequence[int], won: Sequence[int] 
     places = [f"{place}. {names[seat]}" for place, seat in enumerate(order, start=1)]
     if won is None:
         return "\n".join(places)
-    return _table(("This match", "Matches won"), [(line, str(won[seat])) for line, seat in zip(places, order, strict=True)])
+    rows = [(line, str(won[seat])) for line, seat in zip(places, order, strict=True)]
+    return _table(("This match", "Matches won"), rows)
 
 
 def wins_table(names: Sequence[str], won: Sequence[int]) -> str:
@@ -158,7 +166,9 @@ class RoundEndScreen(_Dialog):
     CSS_PATH = "results.tcss"
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
         app = getters.app(Ono99App)
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,escape,space", "dismiss", "Continue", key_display="Enter")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,escape,space", "dismiss", "Continue", key_display="Enter")
+    ]
 
     def __init__(self, result: RoundEnded) -> None:
         super().__init__()
@@ -174,9 +184,14 @@ class RoundEndScreen(_Dialog):
             if yours is not None:  # the bust that ended the round was the player's own
                 busts = [*busts, held_line(yours)]
             if busts:
-                yield Static("\n".join(busts), id="round-busts", classes="results-table", markup=False)
+                yield Static(
+                    "\n".join(busts), id="round-busts", classes="results-table", markup=False
+                )
             if view is not None:
-                yield Static(round_table(view, _names(self.app, view), self.result), classes="results-table")
+                yield Static(
+                    round_table(view, _names(self.app, view), self.result),
+                    classes="results-table",
+                )
             yield Button("Continue (Enter)", variant="primary", id="continue")
         yield Footer()  # "enter Continue" stays in sight where the dialog is cut (40x12)
 
@@ -211,7 +226,9 @@ class MatchEndScreen(_Dialog):
                 seats = lobby.seats if lobby is not None else ()
                 names = _names(self.app, view)
                 yield Static(f"Match over: {winners_text(view, seats)}!", classes="results-title")
-                yield Static(self._places(view), id="standings", classes="results-table", markup=False)
+                yield Static(
+                    self._places(view), id="standings", classes="results-table", markup=False
+                )
                 rounds = rounds_table(view, names, getattr(self.app, "round_results", ()),
                                       _eliminated_per_round(self.app))
                 if rounds:

@@ -278,7 +278,11 @@ class TableScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         view = self.current_view
-        if action in ("choose", "move_focus", "swap", "draw") and view is not None and view.seat is None:
+        if (
+            action in ("choose", "move_focus", "swap", "draw")
+            and view is not None
+            and view.seat is None
+        ):
             return False  # a spectator holds no cards: no play, swap or draw keys shown
         if action in ("choose", "swap", "draw") and self._match_over():
             return False  # nothing to play any more: room in the Footer for the rematch
@@ -345,7 +349,12 @@ class TableScreen(Screen[None]):
     def action_swap(self) -> None:
         """Discard four ONO 99 cards at once and draw four new ones."""
         view = self.current_view
-        if view is not None and view.seat is not None and self._swap_open and not self._awaiting_answer():
+        if (
+            view is not None
+            and view.seat is not None
+            and self._swap_open
+            and not self._awaiting_answer()
+        ):
             from ono99tui.game import SwapFour
 
             self.post_message(MoveChosen(SwapFour(view.seat)))
@@ -353,7 +362,12 @@ class TableScreen(Screen[None]):
     def action_draw(self) -> None:
         """Late-draw rule: draw the card owed before the next player plays."""
         view = self.current_view
-        if view is not None and view.seat is not None and self._draw_open and not self._awaiting_answer():
+        if (
+            view is not None
+            and view.seat is not None
+            and self._draw_open
+            and not self._awaiting_answer()
+        ):
             from ono99tui.game import Draw
 
             self.post_message(MoveChosen(Draw(view.seat)))

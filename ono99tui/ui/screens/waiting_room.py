@@ -397,8 +397,11 @@ class WaitingRoomScreen(Screen[None]):
     def action_focus_rules(self) -> None:
         """Move to the rules (to read them, or for the host to change them)."""
         self.query_one("#rules-panel").focus()
-        fields = [w for w in self.query("#rules-panel Select, #rules-panel Input, #rules-panel Checkbox")
-                  if w.focusable]
+        fields = [
+            w
+            for w in self.query("#rules-panel Select, #rules-panel Input, #rules-panel Checkbox")
+            if w.focusable
+        ]
         if fields:
             fields[0].focus()
 

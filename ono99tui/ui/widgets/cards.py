@@ -225,7 +225,9 @@ class HandView(Widget):
     DEFAULT_CSS = """
     HandView { height: auto; width: 1fr; }
     HandView > Horizontal { height: auto; width: 1fr; align-horizontal: center; }
-    HandView > #hand-hint { height: 1; width: 1fr; content-align: center middle; color: $text-muted; }
+    HandView > #hand-hint {
+        height: 1; width: 1fr; content-align: center middle; color: $text-muted;
+    }
     HandView > #hand-hint.-blocked { color: $text-warning; }
     """
 
@@ -281,9 +283,14 @@ class HandView(Widget):
         if slot.playable:
             self.set_hint(f"{card.index + 1} {self._verb} {slot.face.title} ({slot.face.effect})")
         elif slot.waiting:
-            self.set_hint(f"{card.index + 1}: {slot.face.title} ({slot.face.effect}), {slot.reason}")
+            self.set_hint(
+                f"{card.index + 1}: {slot.face.title} ({slot.face.effect}), {slot.reason}"
+            )
         else:
-            self.set_hint(f"{card.index + 1}: {slot.face.title} cannot be played: {slot.reason}", blocked=True)
+            self.set_hint(
+                f"{card.index + 1}: {slot.face.title} cannot be played: {slot.reason}",
+                blocked=True,
+            )
 
     def action_move(self, step: int) -> None:
         """Move the focus `step` cards to the right (wrapping round)."""
