@@ -73,7 +73,10 @@ class HangupAwareDriver(LinuxDriver):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._file = _TerminalOutput(self._file, self)  # type: ignore[arg-type]
+        # Textual never declares `_file`'s type: mypy infers `sys.__stderr__`'s (TextIOWrapper
+        # or None), though the driver only writes, flushes and asks fileno/isatty of it, which
+        # this wrapper does.
+        self._file = _TerminalOutput(self._file, self)  # type: ignore[arg-type,assignment]
         self._hung_up = threading.Event()
         self._output_discarded = False
         self._sighup_loop: asyncio.AbstractEventLoop | None = None

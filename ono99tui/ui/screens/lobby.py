@@ -15,7 +15,7 @@ from __future__ import annotations
 import getpass
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypedDict, Unpack
 
 from rich.text import Text
 from textual import on, work
@@ -74,6 +74,14 @@ def describe_table(table: DiscoveredTable) -> str:
     if info.ssh_port is not None and info.addresses:
         line += f"  |  {ssh_command_line(info.addresses[0], info.ssh_port)}"
     return line
+
+
+class _RememberedFields(TypedDict, total=False):
+    """The settings the lobby remembers when the player joins (never the turn alert, which
+    is read back from the file: a table may have switched it since)."""
+
+    player_name: str
+    last_address: str
 
 
 class LobbyScreen(Screen[None]):
@@ -405,7 +413,7 @@ class LobbyScreen(Screen[None]):
         self._remember(player_name=name, last_address=field.value.strip())
         self.start_join(JoinRequest.for_address(address, name, spectate=spectate))
 
-    def _remember(self, **changes: str) -> None:
+    def _remember(self, **changes: Unpack[_RememberedFields]) -> None:
         try:  # the file may have changed since (the turn alert, switched at a table)
             turn_alert = load_settings(self.config_directory).turn_alert
             settings = replace(self.settings, turn_alert=turn_alert, **changes)

@@ -64,6 +64,9 @@ def _eliminated_per_round(app: Any) -> Mapping[int, Sequence[bool]] | None:
 def round_table(view: PlayerView, names: Sequence[str], result: RoundEnded) -> str:
     """This round's points, the scores after it, and the tokens left, per seat."""
     scoring = view.rules.scoring
+    # Two columns per seat in tokens mode, three in points modes.
+    header: tuple[str, ...]
+    rows: list[tuple[str, ...]]
     if scoring == "tokens":
         header = ("Player", "Tokens")
         rows = [

@@ -192,7 +192,7 @@ class TableScreen(Screen[None]):
         keys = (can_swap(view), must_draw(view), view.seat is None, view.phase == "match_over")
         if keys != self._keys_shown:
             self._keys_shown = keys
-            self._swap_open, self._draw_open, _, _ = keys
+            self._swap_open, self._draw_open = keys[:2]
             self.refresh_bindings()
 
     def _show_seats(self) -> None:
