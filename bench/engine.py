@@ -24,10 +24,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import flat_baseline  # noqa: E402
+import flat_baseline
 
-from ono99tui.bots import Bot, make_bot  # noqa: E402
-from ono99tui.game import (  # noqa: E402
+from ono99tui.bots import Bot, make_bot
+from ono99tui.game import (
     MATCH_OVER,
     Rules,
     acting_seats,

@@ -68,7 +68,7 @@ def play_match(rng: random.Random, players: int = 4) -> int:
                 total += card
             elif card == MINUS_TEN:
                 total = max(0, total - 10)
-            elif card == REVERSE or card == PLAY2:
+            elif card in (REVERSE, PLAY2):
                 if obligated and owed == 2:
                     answered = True
                 if card == REVERSE and left > 2:

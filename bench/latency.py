@@ -44,17 +44,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import msgpack  # noqa: E402
+import msgpack
 
-from netproto.client import ClientSettings, TableClient  # noqa: E402
-from netproto.connection import State  # noqa: E402
-from netproto.messages import View  # noqa: E402
-from netproto.server import ServerLimits  # noqa: E402
-from ono99tui.game import preset  # noqa: E402
-from ono99tui.game.codec import move_to_wire  # noqa: E402
-from ono99tui.gc_freeze import freeze_startup_objects  # noqa: E402
-from ono99tui.host.server import TableServer  # noqa: E402
-from ono99tui.host.settings import TableConfig  # noqa: E402
+from netproto.client import ClientSettings, TableClient
+from netproto.connection import State
+from netproto.messages import View
+from netproto.server import ServerLimits
+from ono99tui.game import preset
+from ono99tui.game.codec import move_to_wire
+from ono99tui.gc_freeze import freeze_startup_objects
+from ono99tui.host.server import TableServer
+from ono99tui.host.settings import TableConfig
 
 HEADER = struct.Struct(">I")
 # A move frame's typical payload, so the echo carries the same bytes.
@@ -248,7 +248,7 @@ class FanOutSampler:
         await actor.send_move(legal_moves_of(view)[0], seq=view.seq)
         # One waiter takes each seat's view in turn (a view already queued is taken without
         # waiting): eight harness tasks to wake would only add their own scheduling.
-        for client, seq in zip(clients, seqs):
+        for client, seq in zip(clients, seqs, strict=True):
             await client.wait_for(View, 10, lambda v, seq=seq: v.seq > seq)
         elapsed = time.perf_counter() - start
         await self._until_someone_can_move()
@@ -264,7 +264,7 @@ class FanOutSampler:
                 dealt = [client.view.seq if client.view else 0 for client in clients]
                 for client in clients:
                     await client.ready()
-                for client, seq in zip(clients, dealt):
+                for client, seq in zip(clients, dealt, strict=True):
                     await client.wait_for(View, 10, lambda v, seq=seq: v.seq > seq)
             if any(client.view is not None and client.lobby is not None
                    and client.lobby.phase == "playing" and legal_moves_of(client.view)
@@ -291,7 +291,7 @@ async def round_trip_samples(samples: int) -> dict[str, list[float]]:
     """
     async with contextlib.AsyncExitStack() as stack:
         samplers: dict[str, Any] = {"echo": EchoSampler(), "own": OwnViewSampler()}
-        for (name, sampler), kind in zip(samplers.items(), ("echo", "table2")):
+        for (_name, sampler), kind in zip(samplers.items(), ("echo", "table2"), strict=True):
             await sampler.open(await stack.enter_async_context(ChildServer(kind)))
             stack.push_async_callback(sampler.close)
         times: dict[str, list[float]] = {name: [] for name in samplers}
@@ -340,7 +340,6 @@ async def server_cpu_per_move(seats: int, moves: int) -> float:
     """CPU seconds the table spends per human move (decode to the last view encoded),
     with no sockets: load on the machine barely changes it."""
     from netproto.messages import PROTOCOL_VERSION, Hello, message_from_wire
-
     from ono99tui.game import acting_seats, legal_moves
     from ono99tui.host.server import TableApplication
 

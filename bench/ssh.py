@@ -32,12 +32,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import asyncssh  # noqa: E402
+import asyncssh
 
-from ono99tui.ssh import DoorConfig, start_ssh_door  # noqa: E402
-from ono99tui.ssh.pty_child import PtyChild, TerminalSize  # noqa: E402
-from ono99tui.host.server import TableServer  # noqa: E402
-from ono99tui.host.settings import TableConfig  # noqa: E402
+from ono99tui.host.server import TableServer
+from ono99tui.host.settings import TableConfig
+from ono99tui.ssh import DoorConfig, start_ssh_door
+from ono99tui.ssh.pty_child import PtyChild, TerminalSize
 
 COLUMNS, ROWS = 80, 24
 TARGET_BYTES_PER_MOVE = 3 * 1024
@@ -133,10 +133,14 @@ class CountingRelay:
         self.server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
         return self.server.sockets[0].getsockname()[1]
 
-    async def _relay(self, client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter) -> None:
+    async def _relay(
+        self, client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter
+    ) -> None:
         server_reader, server_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
 
-        async def pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, count: bool) -> None:
+        async def pump(
+            reader: asyncio.StreamReader, writer: asyncio.StreamWriter, count: bool
+        ) -> None:
             try:
                 while data := await reader.read(65536):
                     if count:
@@ -148,7 +152,9 @@ class CountingRelay:
             finally:
                 writer.close()
 
-        await asyncio.gather(pump(client_reader, server_writer, False), pump(server_reader, client_writer, True))
+        await asyncio.gather(
+            pump(client_reader, server_writer, False), pump(server_reader, client_writer, True)
+        )
 
     async def close(self) -> None:
         if self.server is not None:
@@ -160,7 +166,8 @@ class SshTerminal(Terminal):
 
     def __init__(self, conn: asyncssh.SSHClientConnection, chan: asyncssh.SSHClientChannel[bytes],
                  recorder: Recorder, relay: CountingRelay, door: object) -> None:
-        self.conn, self.chan, self.recorder, self.relay, self.door = conn, chan, recorder, relay, door
+        self.conn, self.chan, self.recorder = conn, chan, recorder
+        self.relay, self.door = relay, door
         self.wire_bytes = lambda: relay.downstream
 
     @classmethod
@@ -216,14 +223,16 @@ async def measure(open_terminal: Callable[[list[str], dict[str, str]], Awaitable
             offset = len(recorder.data)
             pressed = time.perf_counter()
             terminal.write(F1)
-            await recorder.wait(lambda: len(recorder.data) > offset)
+            await recorder.wait(lambda offset=offset: len(recorder.data) > offset)
             first_byte_ms.append((recorder.last_arrival - pressed) * 1000)
-            await recorder.wait(lambda: HELP_TITLE in recorder.text_since(offset))
+            await recorder.wait(lambda offset=offset: HELP_TITLE in recorder.text_since(offset))
             answer_ms.append((recorder.last_arrival - pressed) * 1000)
             await recorder.quiet(0.25)
             closed_at = len(recorder.data)
             terminal.write(F1)  # close the help screen: the table is drawn again
-            await recorder.wait(lambda: "Greedy bot" in recorder.text_since(closed_at))
+            await recorder.wait(
+                lambda closed_at=closed_at: "Greedy bot" in recorder.text_since(closed_at)
+            )
             await recorder.quiet(0.25)
 
         # Bytes while the bots play: counted from their first move to their N+1-th.
@@ -278,7 +287,7 @@ async def echo_round_trip(terminal: Terminal, count: int) -> dict[str, float]:
         byte = bytes([ord("a") + index % 26])
         sent = time.perf_counter()
         terminal.write(byte)
-        await recorder.wait(lambda: byte in recorder.data[offset:])
+        await recorder.wait(lambda byte=byte, offset=offset: byte in recorder.data[offset:])
         times.append((recorder.last_arrival - sent) * 1000)
     return {
         "echo_round_trip_ms_p50": round(statistics.median(times), 3),
@@ -309,10 +318,15 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as temporary:
         state = Path(temporary)
         pty = await measure(PtyTerminal.open, options, state / "pty")
-        ssh = await measure(lambda argv, env: SshTerminal.open(argv, env, state / "ssh"), options, state / "ssh")
+        ssh = await measure(
+            lambda argv, env: SshTerminal.open(argv, env, state / "ssh"), options, state / "ssh"
+        )
         pty.update(await measure_echo(PtyTerminal.open, state / "pty", options.echoes))
         ssh.update(await measure_echo(
-            lambda argv, env: SshTerminal.open(argv, env, state / "ssh-echo"), state / "ssh", options.echoes))
+            lambda argv, env: SshTerminal.open(argv, env, state / "ssh-echo"),
+            state / "ssh",
+            options.echoes,
+        ))
     print(json.dumps({
         "terminal": f"{COLUMNS}x{ROWS} xterm-256color",
         "app": "ono99 join --spectate, 4 greedy bots",

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import fcntl
 import json
 import os
@@ -116,10 +117,8 @@ class PtyChild:
         finally:
             # Whatever happened above (even KeyboardInterrupt), never leave the child behind.
             if self.process.poll() is None:
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.killpg(self.process.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
                 self.process.wait()
             if self.master >= 0:
                 os.close(self.master)
@@ -274,7 +273,9 @@ def _exit_on_signal(signum: int, _frame: object) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="start-ups of each app (default 5)")
-    parser.add_argument("--moves", type=int, default=60, help="opponent moves to measure (default 60)")
+    parser.add_argument(
+        "--moves", type=int, default=60, help="opponent moves to measure (default 60)"
+    )
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=120.0)
     args = parser.parse_args()

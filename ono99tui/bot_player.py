@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from netproto.client import Closed, Disconnected, NotConnected, TableClient
 from netproto.connection import State
 from netproto.messages import Error, Lobby, TablePhase, View, Welcome
-
 from ono99tui.bots import Bot
 from ono99tui.game.codec import move_to_wire, view_from_wire
 

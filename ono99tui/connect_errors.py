@@ -29,7 +29,9 @@ def address_text(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-def connect_error_text(error: Exception, host: str | None = None, port: int | None = None) -> str | None:
+def connect_error_text(
+    error: Exception, host: str | None = None, port: int | None = None
+) -> str | None:
     """One clause saying why connecting to a table failed, or None when `error` is not about
     reaching it (e.g. the table's own refusal, which carries its own words).
 

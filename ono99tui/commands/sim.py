@@ -20,7 +20,9 @@ HELP = "play many headless matches between bots and report win rates and speed"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `ono99 sim`."""
     add_rules_option(parser, settings=True)
-    parser.add_argument("--players", type=int, default=4, help="seats per match, 2 to 8 (default 4)")
+    parser.add_argument(
+        "--players", type=int, default=4, help="seats per match, 2 to 8 (default 4)"
+    )
     parser.add_argument("--games", type=int, default=100, help="matches to play (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument(
@@ -69,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(summary))
         return 0
     print(
-        f"{result.games} matches of {result.rules} rules, {result.players} players, seed {result.seed}"
+        f"{result.games} matches of {result.rules} rules, {result.players} players, "
+        f"seed {result.seed}"
     )
     print("seats: " + ", ".join(f"{seat}={name}" for seat, name in enumerate(result.bots)))
     for name, rate in result.win_rates.items():

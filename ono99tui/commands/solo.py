@@ -39,8 +39,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_rules_option(parser)
     add_player_option(parser, "--name")  # --name: the older spelling
     parser.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
-    parser.add_argument("--bot", default="greedy", metavar="KIND", help="bot kind: greedy or random")
-    parser.add_argument("--seed", type=int, default=None, help="deal from this seed (replays a match)")
+    parser.add_argument(
+        "--bot", default="greedy", metavar="KIND", help="bot kind: greedy or random"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="deal from this seed (replays a match)"
+    )
     parser.add_argument(
         "--bot-delay", type=float, default=DEFAULT_BOT_DELAY, metavar="S",
         help=f"seconds a bot waits before playing (default {DEFAULT_BOT_DELAY})",

@@ -135,7 +135,9 @@ class _DoorServer(asyncssh.SSHServer):
         return session
 
     # Port forwarding in either direction is refused: the door reaches the app only.
-    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
+    def connection_requested(
+        self, dest_host: str, dest_port: int, orig_host: str, orig_port: int
+    ) -> bool:
         log.info("refused port forwarding to %s:%s", dest_host, dest_port)
         return False
 

@@ -7,6 +7,7 @@ terminal, while the door relays the terminal's master side to and from the SSH c
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import fcntl
 import os
@@ -37,7 +38,10 @@ class TerminalSize:
             return max(least, min(int(value), 0xFFFF))
 
         return TerminalSize(
-            fit(self.columns, 1), fit(self.rows, 1), fit(self.pixel_width, 0), fit(self.pixel_height, 0)
+            fit(self.columns, 1),
+            fit(self.rows, 1),
+            fit(self.pixel_width, 0),
+            fit(self.pixel_height, 0),
         )
 
 
@@ -184,10 +188,8 @@ class PtyChild:
         set_window_size(self._master_fd, size)
 
     def _signal_group(self, signum: int) -> None:
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self._process.pid, signum)
-        except (ProcessLookupError, PermissionError):
-            pass
 
     async def wait(self, output_grace: float = 1.0) -> int:
         """Wait for the child to exit and its last output to be relayed; return its status.
@@ -196,10 +198,8 @@ class PtyChild:
         is awaited for at most *output_grace* seconds after the exit.
         """
         status = await self._process.wait()
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._output_ended.wait(), output_grace)
-        except TimeoutError:
-            pass
         return status
 
     async def terminate(self, grace: float = 2.0) -> int:

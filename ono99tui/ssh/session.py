@@ -190,12 +190,10 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self.bytes_to_client += len(data)
         if self.on_output is not None:
             self.on_output(data)
-        try:
+        # A broken pipe: the channel is closing (the client sent EOF, or hung up) and
+        # `connection_lost` is on its way: the app's last words have nobody to read them.
+        with contextlib.suppress(BrokenPipeError):
             self._chan.write(data)
-        except BrokenPipeError:
-            # The channel is closing (the client sent EOF, or hung up) and `connection_lost`
-            # is on its way: the app's last words have nobody to read them.
-            pass
 
     def _finish(self, message: bytes, status: int) -> None:
         self._cancel_idle_timer()

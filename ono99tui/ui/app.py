@@ -32,25 +32,25 @@ widget without going through here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from textual import work
 from textual.app import App, SystemCommand
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.theme import BUILTIN_THEMES
 
 from netproto.errors import HANGUP
-
 from ono99tui.gc_freeze import freeze_startup_objects
-from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
 from ono99tui.ui.diffing_driver import DiffingDriver
+from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
 from ono99tui.ui.hangup_driver import TerminalHungUp
 from ono99tui.ui.messages import (
     AddBotRequested,
@@ -159,7 +159,7 @@ class Ono99App(App[None]):
     TableScreen.-narrow ToastHolder { align-horizontal: left; }
     TableScreen.-narrow Toast { width: 50%; }
     """
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         # Screens show their own "q" and "?" in the Footer; these work everywhere.
         Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
         Binding("f1", "rules", "Rules", show=False),
@@ -249,7 +249,9 @@ class Ono99App(App[None]):
             self.theme = SIXTEEN_COLOUR_THEME.name
         if self._start_screen is not None:
             screen = self._start_screen
-            self.push_screen(screen() if callable(screen) and not isinstance(screen, Screen) else screen)
+            self.push_screen(
+                screen() if callable(screen) and not isinstance(screen, Screen) else screen
+            )
         if self._client_factory is not None:
             # Connecting loads the protocol and the engine (and, for solo, starts a table):
             # let the first frame reach the terminal first.
@@ -351,7 +353,9 @@ class Ono99App(App[None]):
                 view = view_from_wire(item.view)
                 events = tuple(event_from_wire(event) for event in item.events)
             except ValueError as error:
-                return ServerRefused("bad-view", f"the table sent a view this app cannot read ({error})")
+                return ServerRefused(
+                    "bad-view", f"the table sent a view this app cannot read ({error})"
+                )
             clock = item.clock
             # The table says how many seconds were left when it sent the view: count down
             # from its arrival on this machine's clock (the two clocks need not agree).
@@ -369,7 +373,9 @@ class Ono99App(App[None]):
             return ConnectionResumed(item.attempts)
         if isinstance(item, Closed):
             return ConnectionEnded(item.code, item.reason)
-        return ServerRefused("unexpected", f"the table sent something unexpected: {type(item).__name__}")
+        return ServerRefused(
+            "unexpected", f"the table sent something unexpected: {type(item).__name__}"
+        )
 
     # --- handlers: messages up, attributes down -----------------------------------------
 
@@ -512,7 +518,9 @@ class Ono99App(App[None]):
             return  # a second key press before the table answered the first: quietly ignored
         based_on = self.view_seq
         self._move_sent_at = based_on
-        sent = await self._send(lambda client: client.send_move(move_to_wire(message.move), based_on))
+        sent = await self._send(
+            lambda client: client.send_move(move_to_wire(message.move), based_on)
+        )
         if not sent:
             self._move_sent_at = None
 
@@ -710,7 +718,10 @@ class Ono99App(App[None]):
                   or isinstance(self.screen, ModalScreen))
         for event in events:
             if isinstance(event, Eliminated) and not dialog:
-                who = "You are" if event.seat == view.seat else verb(seat_name(event.seat, seats), "is", "are")
+                who = (
+                    "You are" if event.seat == view.seat
+                    else verb(seat_name(event.seat, seats), "is", "are")
+                )
                 self.notify(f"{who} out of the match.", severity="warning")
             elif isinstance(event, TimedOut) and event.seat == view.seat and not dialog:
                 again = f" ({event.in_a_row} in a row)" if event.in_a_row > 1 else ""
@@ -729,7 +740,9 @@ class Ono99App(App[None]):
                 self.pop_screen()
             self.push_screen(RoundEndScreen(self.round_results[-1]))
 
-    def _follow_busts(self, events: tuple[Event, ...], before: PlayerView | None, view: PlayerView) -> None:
+    def _follow_busts(
+        self, events: tuple[Event, ...], before: PlayerView | None, view: PlayerView
+    ) -> None:
         """Hold the player's own bust on screen (`BustScreen`) until a key, the next deal or
         the end of the match (whose dialog takes over), and keep each round's busts for its
         round-end dialog (`round_busts`)."""
@@ -738,10 +751,14 @@ class Ono99App(App[None]):
         from ono99tui.ui.round_busts import RoundBusts
         from ono99tui.ui.screens.bust import BustScreen
 
-        if isinstance(self.screen, BustScreen) and any(isinstance(e, (RoundDealt, MatchEnded)) for e in events):
+        if isinstance(self.screen, BustScreen) and any(
+            isinstance(e, (RoundDealt, MatchEnded)) for e in events
+        ):
             self.pop_screen()
         self.round_busts = self.round_busts or RoundBusts()
-        self.round_busts.record(events, names_of(view, self.lobby.seats if self.lobby else ()), view)
+        self.round_busts.record(
+            events, names_of(view, self.lobby.seats if self.lobby else ()), view
+        )
         notice = bust_notice(events, before, view, self.glyphs)
         if notice is not None and notice.ends_round:
             self.round_busts.keep_yours(notice, events)  # the round-end dialog shows it
@@ -776,7 +793,9 @@ class Ono99App(App[None]):
         try:
             alert.set_enabled(enabled)
         except ConfigError as error:
-            self.notify(f"{error}: for this session only.", title="Not remembered", severity="warning")
+            self.notify(
+                f"{error}: for this session only.", title="Not remembered", severity="warning"
+            )
         if not enabled:
             if alert.title not in (None, TITLE_IDLE):
                 self.set_terminal_title(TITLE_IDLE)  # no "your turn" left behind
@@ -807,10 +826,8 @@ class Ono99App(App[None]):
         client = self.client
         self.client = None
         if client is not None:
-            try:
+            with contextlib.suppress(OSError, TimeoutError):
                 await asyncio.wait_for(client.close("the terminal went away", code=HANGUP), 2.0)
-            except (OSError, TimeoutError):
-                pass
         self.exit(return_code=129)  # 128 + SIGHUP, as a shell reports a hung-up process
 
     # --- glyphs, themes, quitting, help -------------------------------------------------
@@ -918,9 +935,13 @@ class Ono99App(App[None]):
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand(
-            "ASCII glyphs", "Switch between Unicode and plain ASCII characters", self.action_toggle_ascii
+            "ASCII glyphs",
+            "Switch between Unicode and plain ASCII characters",
+            self.action_toggle_ascii,
         )
-        yield SystemCommand("Rules", "The rules of this table's preset and options", self.action_rules)
+        yield SystemCommand(
+            "Rules", "The rules of this table's preset and options", self.action_rules
+        )
         yield SystemCommand(
             "Turn alert", "Ring the bell and set the title on your turn (on/off, remembered)",
             self.action_toggle_turn_alert,

@@ -115,7 +115,10 @@ class Glyphs:
         rows: list[str] = []
         for row in range(PIXEL_ROWS):
             line = gap.join(
-                "".join(on if pixel == "#" else off for pixel in _PIXEL_FONT.get(char, _PIXEL_FONT["0"])[row])
+                "".join(
+                    on if pixel == "#" else off
+                    for pixel in _PIXEL_FONT.get(char, _PIXEL_FONT["0"])[row]
+                )
                 for char in text
             )
             rows.extend([line] * scale)

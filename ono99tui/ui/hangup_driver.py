@@ -19,6 +19,7 @@ A hang-up posts `TerminalHungUp` to the app, which closes its connection and exi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import selectors
 import signal
@@ -72,7 +73,10 @@ class HangupAwareDriver(LinuxDriver):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._file = _TerminalOutput(self._file, self)  # type: ignore[arg-type]
+        # Textual never declares `_file`'s type: mypy infers `sys.__stderr__`'s (TextIOWrapper
+        # or None), though the driver only writes, flushes and asks fileno/isatty of it, which
+        # this wrapper does.
+        self._file = _TerminalOutput(self._file, self)  # type: ignore[arg-type,assignment]
         self._hung_up = threading.Event()
         self._output_discarded = False
         self._sighup_loop: asyncio.AbstractEventLoop | None = None
@@ -94,10 +98,8 @@ class HangupAwareDriver(LinuxDriver):
             try:
                 for stream in (sys.__stdout__, sys.__stderr__):
                     if stream is not None:
-                        try:
+                        with contextlib.suppress(OSError, ValueError):
                             os.dup2(devnull, stream.fileno())
-                        except (OSError, ValueError):
-                            pass
             finally:
                 os.close(devnull)
         self.hang_up("output failed")

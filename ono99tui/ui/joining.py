@@ -9,6 +9,7 @@ whose terminal or SSH session died gets their seat back just by joining again.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -114,17 +115,13 @@ def _safe_get(tokens: ResumeTokens, address: Address) -> str | None:
 
 
 def _safe_put(tokens: ResumeTokens, address: Address, token: str) -> None:
-    try:
+    # Not being able to remember the seat must not stop the game.
+    with contextlib.suppress(ConfigError):
         tokens.put(_token_key(address), token)
-    except ConfigError:
-        # Not being able to remember the seat must not stop the game.
-        pass
 
 
 def forget_seat(tokens: ResumeTokens, addresses: Sequence[Address]) -> None:
     """Drop the kept tokens for a table (its match is over)."""
     for address in addresses:
-        try:
+        with contextlib.suppress(ConfigError):
             tokens.forget(_token_key(address))
-        except ConfigError:
-            pass

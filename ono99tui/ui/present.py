@@ -59,7 +59,8 @@ def face_for(card: Card, rules: Rules) -> CardFace:
         kind = "ten" if card is Card.TEN else "number"
         return CardFace(kind, str(int(card)), title, f"+{int(card)}", str(int(card)))
     if card is Card.MINUS_TEN:
-        return CardFace("minus-ten", "-10", title, "-10" if rules.negative_totals else "-10, min 0", "-10")
+        effect = "-10" if rules.negative_totals else "-10, min 0"
+        return CardFace("minus-ten", "-10", title, effect, "-10")
     if card is Card.REVERSE:
         return CardFace("reverse", "", title, "turn back", "Reverse")
     if card is Card.PLAY2:
@@ -269,7 +270,9 @@ def prompt(view: PlayerView, seats: Sequence[LobbySeat]) -> tuple[str, bool]:
     if me is not None and view.turn == me and view.legal_moves:
         extra = ", s to swap four ONO 99" if can_swap(view) else ""
         if view.obligation_seat == me:
-            which = "the first of your two cards" if view.obligation_owed == 2 else "your second card"
+            which = (
+                "the first of your two cards" if view.obligation_owed == 2 else "your second card"
+            )
             return f"{obligation_card_name(view)}! Play {which} (1-4, arrows+Enter{extra}).", True
         return f"Your turn: play a card (1-4, arrows+Enter{extra}).", True
     if view.turn is None:
@@ -288,7 +291,8 @@ def event_line(event: Event, names: Sequence[str], view: PlayerView, glyphs: Gly
     rules = view.rules
     match event:
         case RoundDealt(round_no=round_no, dealer=dealer, starter=starter):
-            return f"Round {round_no}: {name(dealer)} dealt, {verb(name(starter), 'starts', 'start')}"
+            starts = verb(name(starter), "starts", "start")
+            return f"Round {round_no}: {name(dealer)} dealt, {starts}"
         case Played(seat=seat, card=card, total=total):
             return f"{name(seat)} played {card.label(rules)} {glyphs.arrow} {total}"
         case SwappedFour(seat=seat):
@@ -357,7 +361,9 @@ def bust_lines(events: Sequence[Event], names: Sequence[str], viewer: int | None
     for index, event in enumerate(events):
         if isinstance(event, Busted):
             mine = event.seat == viewer
-            who = "You" if mine else (names[event.seat] if event.seat < len(names) else f"seat {event.seat + 1}")
+            who = "You" if mine else (
+                names[event.seat] if event.seat < len(names) else f"seat {event.seat + 1}"
+            )
             kind, left = _bust_cost(events, index, event.seat)
             cost = {
                 "token": f" and lost a token ({_tokens_left(left)})",
@@ -399,7 +405,9 @@ def bust_notice(
     assert isinstance(bust, Busted)
     rules = after.rules
     later = events[index + 1:]
-    revealed = next((e.hand for e in later if isinstance(e, Eliminated) and e.seat == me and e.hand), None)
+    revealed = next(
+        (e.hand for e in later if isinstance(e, Eliminated) and e.seat == me and e.hand), None
+    )
     new_round = any(isinstance(e, RoundDealt) for e in later)
     drew = False
     if revealed is not None:
@@ -431,7 +439,9 @@ def bust_notice(
     )
 
 
-def stand_in_line(events: Sequence[Event], seat: int, rules: Rules, *, skip_first: bool = False) -> str | None:
+def stand_in_line(
+    events: Sequence[Event], seat: int, rules: Rules, *, skip_first: bool = False
+) -> str | None:
     """What a stand-in bot played for `seat` among `events` (the events the table kept for
     the seat while its player was away), as one log line; None if it played nothing.
     `skip_first`: the first of those moves was the player's own, sent before the link

@@ -121,7 +121,12 @@ class ScreenDiff:
                 if y is None or x is None or not 0 <= y < height:
                     raise _Fallback
                 x = self._put_text(
-                    cells[y], changed.setdefault(y, set()), broken.setdefault(y, set()), x, text, style
+                    cells[y],
+                    changed.setdefault(y, set()),
+                    broken.setdefault(y, set()),
+                    x,
+                    text,
+                    style,
                 )
             elif sgr is not None:
                 style = "" if sgr in ("", "0") else style + match.group(0)

@@ -43,7 +43,9 @@ def alert_due(before: PlayerView | None, after: PlayerView) -> bool:
     """Should the bell ring as `after` replaces `before` (the view shown until now)?"""
     if before is not None and before.seat != after.seat:
         before = None  # another seat's view (a new connection): judge the new one alone
-    return (must_act(after) and not must_act(before)) or (owes_cards(after) and not owes_cards(before))
+    return (must_act(after) and not must_act(before)) or (
+        owes_cards(after) and not owes_cards(before)
+    )
 
 
 def title_for(view: PlayerView | None) -> str:

@@ -9,7 +9,6 @@ import socket
 import sys
 
 import pytest
-
 from tmux_session import TmuxSession
 
 pytestmark = pytest.mark.tmux

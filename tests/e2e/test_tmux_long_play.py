@@ -29,11 +29,12 @@ SEPARATOR = re.compile(r"^(?:──|--) Match (?P<match>\d+) (?:──|--)$")
 def log_pane(screen: str) -> list[str]:
     """The log's rows as the terminal shows them, inside its border."""
     rows = screen.split("\n")
-    for top, row in enumerate(rows):
+    for index, row in enumerate(rows):
         title = row.find("─ Log")
         if title < 0:
             title = row.find("- Log")
         if title > 0:
+            top = index
             left = title - 1
             right = row.index("╮" if row[left] == "╭" else "+", title)
             break

@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from tmux_session import TmuxSession, TmuxTimeout
 
 pytestmark = pytest.mark.tmux

@@ -127,7 +127,7 @@ class InvariantChecker:
                 )
         assert list(state.scores) == self.scores
         assert all(
-            tokens == rules.tokens - lost for tokens, lost in zip(state.tokens, self.token_losses)
+            tokens == rules.tokens - lost for tokens, lost in zip(state.tokens, self.token_losses, strict=True)
         )
         assert all(t >= 0 for t in state.tokens)
         if state.phase == MATCH_OVER:
@@ -232,7 +232,7 @@ def final_state(
     """Play a match to its end (with invariant checks) and return the last state."""
     state = None
     matches = play_match(rules, seats, seed, bot_chooser(names), resign_chance=resign_chance)
-    for state, _events, _move in matches:
-        pass
+    for step in matches:
+        state = step[0]  # the last step's state is the match's end
     assert state is not None
     return state

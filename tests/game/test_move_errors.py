@@ -112,7 +112,7 @@ def test_error_classes_are_distinct_value_errors() -> None:
 
 def test_an_equal_but_separately_built_move_is_accepted() -> None:
     # Moves from the wire are new objects: they must work like the engine's own.
-    state, events = apply(PLAIN, Play(0, Card(1)), random.Random(0))
+    state, _events = apply(PLAIN, Play(0, Card(1)), random.Random(0))
     assert state.total == 93
 
 

@@ -97,7 +97,7 @@ def test_points_buster_sits_out_discards_and_draws_back() -> None:
 
 
 def test_points_buster_with_four_ono99_discards_nothing() -> None:
-    state, events = apply(
+    _state, events = apply(
         _points_state("points-elimination", hand1=[C.ONO99] * 4), Play(0, C.HOLD), rng()
     )
     assert not any(isinstance(e, Discarded) for e in events)
@@ -224,7 +224,7 @@ def test_late_draw_owed_when_the_next_players_bust_ends_the_round_is_drawn_not_c
 
 
 def test_late_draw_owed_when_a_four_ono99_bust_ends_the_round_is_drawn_not_charged() -> None:
-    state, events = apply(_late_points_state(hand1=[C.ONO99] * 4), Play(0, C.HOLD), rng())
+    _state, events = apply(_late_points_state(hand1=[C.ONO99] * 4), Play(0, C.HOLD), rng())
     assert Drew(0, 1) in events and MissedDraw(0) not in events
     ended = next(e for e in events if isinstance(e, RoundEnded))
     assert ended.points == (2 + 3 + 3 + 9, 80 + 25)

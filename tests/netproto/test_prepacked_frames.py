@@ -41,7 +41,7 @@ def decoded(frame: bytes) -> dict[str, object]:
 def test_a_map_spliced_from_packed_runs_is_the_plain_maps_bytes(plain: dict, data: st.DataObject) -> None:
     items = list(plain.items())
     cuts = sorted(data.draw(st.lists(st.integers(0, len(items)), max_size=6)))
-    runs = [dict(items[start:end]) for start, end in zip([0, *cuts], [*cuts, len(items)])]
+    runs = [dict(items[start:end]) for start, end in zip([0, *cuts], [*cuts, len(items)], strict=True)]
     ways = (lambda run: run, pack_entries,
             lambda run: pack_entries_of(list(run), list(run.values())))
     parts: list[dict | PackedEntries] = [data.draw(st.sampled_from(ways))(run) for run in runs]

@@ -91,11 +91,13 @@ class OpenSSHServer:
         PRIVSEP_DIR.mkdir(mode=0o755, exist_ok=True)
         self.port = free_port()
         config = self._write_config()
-        self._process = subprocess.Popen(
-            [SSHD, "-D", "-e", "-f", str(config)],
-            stdout=subprocess.DEVNULL,
-            stderr=open(self.directory / "sshd.log", "wb"),
-        )
+        # sshd gets its own copy of the log's descriptor; ours can close once it runs.
+        with open(self.directory / "sshd.log", "wb") as log_file:
+            self._process = subprocess.Popen(
+                [SSHD, "-D", "-e", "-f", str(config)],
+                stdout=subprocess.DEVNULL,
+                stderr=log_file,
+            )
         deadline = time.monotonic() + timeout
         while True:
             if self._process.poll() is not None:

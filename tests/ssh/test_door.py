@@ -10,9 +10,9 @@ from pathlib import Path
 
 import asyncssh
 import pytest
+from ssh_helpers import Screen, alive, connect, eventually
 
 from ono99tui.ssh import DoorConfig, DoorConfigError, SSHDoor
-from ssh_helpers import PASSWORD, Screen, alive, connect, eventually
 
 pytestmark = pytest.mark.ssh
 
@@ -70,10 +70,12 @@ def test_door_is_closed_unless_access_is_given(door_config: DoorConfig) -> None:
 
 
 async def test_open_door_needs_no_credentials(door_config, door_factory) -> None:
-    async with door_factory(door_config, password=None, open_access=True) as door:
-        async with connect(door, "bo", password=None) as conn:
-            _, screen = await open_probe(conn)
-            assert "ARGV=bo" in screen.text
+    async with (
+        door_factory(door_config, password=None, open_access=True) as door,
+        connect(door, "bo", password=None) as conn,
+    ):
+        _, screen = await open_probe(conn)
+        assert "ARGV=bo" in screen.text
 
 
 async def test_authorized_key_lets_in_and_other_keys_do_not(door_config, door_factory, tmp_path: Path) -> None:
@@ -121,18 +123,21 @@ async def test_a_shell_without_a_terminal_is_told_to_use_ssh_t(door_config, door
 
 
 async def test_session_cap_holds(door_config, door_factory) -> None:
-    async with door_factory(door_config, max_sessions=2) as door:
-        async with connect(door, "ana") as first, connect(door, "bo") as second:
-            one, _ = await open_probe(first)
-            await open_probe(second)
-            with pytest.raises(asyncssh.ChannelOpenError, match="full"):
-                await first.create_process(term_type="xterm", encoding=None)
-            one.stdin.write(b"q")
-            await one.wait_closed()
-            # A freed place can be taken again.
-            await eventually(lambda: len(door.sessions) < 2)
-            _, screen = await open_probe(first)
-            assert "ARGV=ana" in screen.text
+    async with (
+        door_factory(door_config, max_sessions=2) as door,
+        connect(door, "ana") as first,
+        connect(door, "bo") as second,
+    ):
+        one, _ = await open_probe(first)
+        await open_probe(second)
+        with pytest.raises(asyncssh.ChannelOpenError, match="full"):
+            await first.create_process(term_type="xterm", encoding=None)
+        one.stdin.write(b"q")
+        await one.wait_closed()
+        # A freed place can be taken again.
+        await eventually(lambda: len(door.sessions) < 2)
+        _, screen = await open_probe(first)
+        assert "ARGV=ana" in screen.text
 
 
 async def test_a_name_connecting_again_replaces_its_old_session(door_config, door_factory) -> None:
@@ -274,8 +279,8 @@ async def test_the_hosts_invitation_shows_the_doors_fingerprint(door_config, doo
     # The hosting app never showed it (issue 12): a friend's ssh asks them to trust a key,
     # and the host's waiting room is where they can read which one is right.
     from ono99tui.host.hosting import HostedTable
-    from ono99tui.host.settings import TableConfig
     from ono99tui.host.server import TableServer
+    from ono99tui.host.settings import TableConfig
     from ono99tui.host.with_app import invitation_for
     from ono99tui.ssh.host_door import OpenSSHDoor
 

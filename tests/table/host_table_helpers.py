@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from netproto.client import ClientSettings
 from netproto.server import ServerLimits
-
 from ono99tui.game import preset
 from ono99tui.host.server import TableServer
 from ono99tui.host.settings import TableConfig

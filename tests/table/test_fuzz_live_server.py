@@ -11,6 +11,7 @@ changed the game, and no move was applied twice.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import struct
 import threading
@@ -18,6 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from host_table_helpers import config
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,13 +27,11 @@ from netproto.errors import CLOSE_CODES, PROTOCOL_ERROR_CODES
 from netproto.framing import FrameDecoder, encode_frame
 from netproto.messages import MESSAGE_TYPES, PROTOCOL_VERSION
 from netproto.server import ServerLimits
-
 from ono99tui.game import Card
 from ono99tui.game.codec import move_to_wire, view_from_wire
-from ono99tui.host.journal import replay
 from ono99tui.host.core import TABLE_ERROR_CODES
+from ono99tui.host.journal import replay
 from ono99tui.host.server import TableServer
-from host_table_helpers import config
 
 KNOWN_CODES = set(PROTOCOL_ERROR_CODES) | set(TABLE_ERROR_CODES) | set(CLOSE_CODES)
 
@@ -236,16 +236,14 @@ def test_raw_byte_streams(live: LiveTable, chunks: list[bytes], prefix: bytes) -
     wire, _ = resumed(live)
     seen: list[dict[str, Any]] = []
     try:
-        try:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             wire.sock.sendall(prefix + b"".join(chunks))
-        except (BrokenPipeError, ConnectionResetError):
-            pass
         # A half-sent frame stays pending, so the ping may never be read: cut the stream.
         wire.sock.shutdown(socket.SHUT_WR)
         while (frame := wire.read()) is not None:
             seen.append(frame)
         still_answers(wire, seen)
-    except (ConnectionResetError, socket.timeout):
+    except (TimeoutError, ConnectionResetError):
         pass
     finally:
         wire.close()

@@ -15,8 +15,8 @@ import pytest
 from ono99tui.host.doors import DoorError
 from ono99tui.host.hosting import HostError, hosted_table, table_info
 from ono99tui.host.options import HostOptions
-from ono99tui.host.settings import TableConfig
 from ono99tui.host.outputs import TableSummary
+from ono99tui.host.settings import TableConfig
 from ono99tui.host.with_app import invitation_for
 
 
@@ -110,7 +110,7 @@ async def test_a_door_that_cannot_open_closes_the_table_and_the_doors_before_it(
             return await super().open(table_port)
 
     doors = (SeenPort(2222, events), RecordingDoor(8080, events, problem="no way"))
-    with pytest.raises(HostError, match="^cannot open the test door on port 8080: no way$"):
+    with pytest.raises(HostError, match=r"^cannot open the test door on port 8080: no way$"):
         async with hosted_table(options(*doors)):
             pytest.fail("the table must not be served")
     assert events == [f"open 2222 onto {ports[0]}", "close 2222 (table answers: True)"]

@@ -14,17 +14,16 @@ import random
 from typing import Any
 
 import pytest
+from host_table_helpers import PRESETS, serve
 
 from netproto.connection import Connection, Role, State
 from netproto.framing import FrameDecoder
 from netproto.messages import PROTOCOL_VERSION, Bye, Hello, Lobby, Move, Ping, Pong, Ready, View
 from netproto.server import Peer
-
 from ono99tui.game import MATCH_OVER, Eliminated
 from ono99tui.game.codec import event_from_wire, move_to_wire, view_from_wire
-from ono99tui.host.server import TableApplication
 from ono99tui.host.seats import Seat
-from host_table_helpers import PRESETS, serve
+from ono99tui.host.server import TableApplication
 
 SentRecord = tuple[str, int | None, Any]
 
@@ -146,7 +145,8 @@ async def test_no_frame_carries_a_card_its_seat_may_not_see(
         # A player stops reading once it said bye; the server may have sent a little more.
         assert len(frames) == len(sent_frames) if client.spectate else \
             0 < len(frames) <= len(sent_frames)
-        for frame, (kind, seat, state) in zip(frames, records):
+        # strict=False: a player may have read fewer frames than the server sent (above).
+        for frame, (kind, seat, state) in zip(frames, records, strict=False):
             assert frame["kind"] == kind
             if kind == "view":
                 check_view(frame, seat, state)

@@ -7,13 +7,13 @@ import asyncio
 import random
 from collections import Counter
 
+from host_table_helpers import FAST_CLIENT, serve
+
 from netproto.client import TableClient
 from netproto.messages import Lobby
-
 from ono99tui.bot_player import play_matches
 from ono99tui.bots import make_bot
 from ono99tui.host.core import FINISHED
-from host_table_helpers import FAST_CLIENT, serve
 
 
 def won_by_name(journal: list, matches: int) -> Counter[str]:  # type: ignore[type-arg]

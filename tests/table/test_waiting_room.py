@@ -5,13 +5,12 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from host_table_helpers import FAST_CLIENT, serve
 
 from netproto.client import ClientError, HandshakeRefused, TableClient
 from netproto.messages import Error, Lobby, View
-
 from ono99tui.game.codec import move_to_wire, view_from_wire
 from ono99tui.host.outputs import BotTurn
-from host_table_helpers import FAST_CLIENT, serve
 
 
 async def connect(port: int, name: str, **options: object) -> TableClient:

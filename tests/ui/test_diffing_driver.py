@@ -6,6 +6,7 @@ The app is a small Textual app on the app's own driver, in a child process on a 
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import signal
@@ -77,10 +78,8 @@ class PtyChild:
         return seen
 
     def stop(self) -> None:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         self.process.wait(10)
         os.close(self.master)
 

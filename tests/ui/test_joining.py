@@ -10,8 +10,8 @@ import socket
 from pathlib import Path
 
 import pytest
-
 from lobby_helpers import running_table
+
 from netproto.addresses import Address
 from netproto.discovery import DiscoveredTable, TableInfo, TableState
 from ono99tui.config import ResumeTokens

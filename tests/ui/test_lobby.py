@@ -9,9 +9,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from lobby_helpers import running_table, wait_until
 from textual.widgets import DataTable, Input, Static
 
-from lobby_helpers import running_table, wait_until
 from netproto.discovery import TableAdvertiser
 from netproto.messages import PROTOCOL_VERSION
 from ono99tui.config import load_settings
@@ -234,7 +234,7 @@ async def test_joining_a_port_that_is_not_a_table_says_so_within_two_seconds(tmp
             app = Ono99App(start_screen=lobby, ascii_glyphs=True)
             async with app.run_test() as pilot:
                 started = time.monotonic()
-                await wait_until(pilot, lambda: "Could not join" in status(app), what="the error")
+                await wait_until(pilot, lambda app=app: "Could not join" in status(app), what="the error")
                 assert time.monotonic() - started < 4.0
                 assert status(app) == (
                     f"Could not join: 127.0.0.1:{port} does not speak the ono99 protocol ({why})")

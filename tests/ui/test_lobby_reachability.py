@@ -15,10 +15,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from lobby_helpers import wait_until
 from rich.text import Text
 from textual.widgets import DataTable, Static
 
-from lobby_helpers import wait_until
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.screens.lobby import NOT_ANSWERING, LobbyScreen
 

@@ -7,9 +7,9 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from lobby_helpers import running_table, wait_for_condition, wait_until
 from textual.pilot import Pilot
 
-from lobby_helpers import running_table, wait_for_condition, wait_until
 from netproto.addresses import Address
 from ono99tui.game import Discard, Draw, Play, SwapFour
 from ono99tui.game.state import MATCH_OVER

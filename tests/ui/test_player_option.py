@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from ono99tui.cli import build_parser, main
+from ono99tui.commands.host_with_app import host_player_name
 from ono99tui.commands.player_option import remember_player_name, remembered_player_name
 from ono99tui.commands.solo import player_name
 from ono99tui.config import (
@@ -19,7 +20,6 @@ from ono99tui.config import (
     load_settings,
     save_settings,
 )
-from ono99tui.commands.host_with_app import host_player_name
 
 BAD_NAMES = [
     ("", "at least one printable character"),

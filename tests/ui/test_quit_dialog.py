@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from lobby_helpers import running_table, wait_until
+from table_helpers import solo, start_solo_table
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from lobby_helpers import running_table, wait_until
-from table_helpers import solo, start_solo_table
 from netproto.client import TableClient
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.host_app import host_app

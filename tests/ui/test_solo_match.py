@@ -7,10 +7,8 @@ from dataclasses import replace
 from table_helpers import first_playable, solo, start_solo_table, wait_until
 
 from ono99tui.commands.solo import solo_config
-from ono99tui.game import preset
+from ono99tui.game import MATCH_OVER, preset
 from ono99tui.host.server import TableServer
-
-from ono99tui.game import MATCH_OVER
 from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen
 from ono99tui.ui.screens.table import TableScreen
 
@@ -40,14 +38,17 @@ async def play_to_the_end(app, pilot) -> int:
             else:
                 # The turn's first playable card gets the focus (a moment after the view).
                 cards = app.screen.query("CardWidget")
-                await wait_until(pilot, lambda: any(card.has_focus for card in cards))
+                await wait_until(pilot, lambda cards=cards: any(card.has_focus for card in cards))
                 focused = next(i for i, card in enumerate(cards) if card.has_focus)
                 step = "right" if index >= focused else "left"
                 for _ in range(abs(index - focused)):
                     await pilot.press(step)
                 await pilot.press("enter")
             played += 1
-        await wait_until(pilot, lambda: app.view_seq > before or isinstance(app.screen, MatchEndScreen))
+        await wait_until(
+            pilot,
+            lambda before=before: app.view_seq > before or isinstance(app.screen, MatchEndScreen),
+        )
     return played
 
 

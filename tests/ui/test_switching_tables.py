@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Input
-
 from lobby_helpers import running_table, wait_until
 from table_helpers import first_playable
+from textual.widgets import Input
+
 from netproto.addresses import Address
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.messages import ViewUpdated

@@ -394,10 +394,10 @@ def test_legal_moves_match_playable_cards_on_many_positions() -> None:
             match.me = seat
             view = match.view()
             allowed = {m.card for m in legal_moves(match.state, seat) if isinstance(m, Play)}
-            for card, slot in zip(view.hand, card_slots(view)):
+            for card, slot in zip(view.hand, card_slots(view), strict=True):
                 assert slot.playable == (card in allowed)
                 assert slot.playable or slot.reason
-            match.step(lambda state, s: match.rng.choice(legal_moves(state, s)))
+            match.step(lambda state, s, match=match: match.rng.choice(legal_moves(state, s)))
 
 
 async def test_command_palette_switches_glyphs_and_themes() -> None:

@@ -9,6 +9,7 @@ Before the fix, a closed master left the app spinning at full speed, forever.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import os
 import signal
@@ -73,10 +74,8 @@ class PtyApp:
 
     def drain(self) -> None:
         """Read (and forget) what the app wrote, so it never blocks on a full pty."""
-        try:
+        with contextlib.suppress(OSError):
             os.read(self.master, 1 << 16)
-        except OSError:
-            pass
 
     def close_master(self) -> None:
         if self.master_open:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from lobby_helpers import running_table, wait_until
 from textual.widgets import Checkbox, DataTable, Input, Select, Static
 
-from lobby_helpers import running_table, wait_until
 from netproto.addresses import Address
 from netproto.messages import Lobby, SeatInfo, SeatKind, TablePhase
 from ono99tui.ui.app import Ono99App

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
@@ -18,7 +20,7 @@ class ConfirmQuitScreen(ModalScreen[bool]):
     """
 
     CSS_PATH = "confirm_quit.tcss"
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("y", "answer(True)", "Leave"),
         Binding("n,escape", "answer(False)", "Stay"),
     ]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
@@ -50,7 +50,10 @@ def rules_sections(rules: Rules) -> list[tuple[str, str]]:
         f"{max_total} is not allowed; if you have no play allowed, you bust."
     )
     if rules.late_draw_penalty:
-        turn += " Late-draw rule: press d to draw yourself before the next player plays, or play on one card short."
+        turn += (
+            " Late-draw rule: press d to draw yourself before the next player plays,"
+            " or play on one card short."
+        )
     cards = [
         f"{'0' if rules.deck == '2022' else '2'}-10: add their value.",
         f"-10: subtracts 10{'' if rules.negative_totals else ' (the total never goes below 0)'}.",
@@ -93,7 +96,9 @@ class HelpScreen(ModalScreen[None]):
     CSS_PATH = "help.tcss"
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
         app = getters.app(Ono99App)
-    BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark,f1", "dismiss", "Close")
+    ]
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):

@@ -15,12 +15,12 @@ from __future__ import annotations
 import getpass
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar, TypedDict, Unpack
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, Static
@@ -67,11 +67,21 @@ def default_player_name() -> str:
 def describe_table(table: DiscoveredTable) -> str:
     """One line about a table for the detail bar: where it is and how to reach it by ssh."""
     info = table.info
-    where = ", ".join(str(Address(address, info.port)) for address in info.addresses) or "no address"
+    where = (
+        ", ".join(str(Address(address, info.port)) for address in info.addresses) or "no address"
+    )
     line = f"{info.name} by {info.host_player} at {where}"
     if info.ssh_port is not None and info.addresses:
         line += f"  |  {ssh_command_line(info.addresses[0], info.ssh_port)}"
     return line
+
+
+class _RememberedFields(TypedDict, total=False):
+    """The settings the lobby remembers when the player joins (never the turn alert, which
+    is read back from the file: a table may have switched it since)."""
+
+    player_name: str
+    last_address: str
 
 
 class LobbyScreen(Screen[None]):
@@ -82,7 +92,7 @@ class LobbyScreen(Screen[None]):
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
         app = getters.app(Ono99App)
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "join", "Join"),
         Binding("w", "spectate", "Watch"),
         Binding("a", "focus_address", "Address"),
@@ -225,7 +235,7 @@ class LobbyScreen(Screen[None]):
                         watch.forget(table.service_name)
                     else:
                         watch.watch(table.service_name, table.info.addresses, table.info.port)
-        except Exception as error:  # noqa: BLE001 - any failure here leaves typed addresses working
+        except Exception as error:  # any failure here leaves typed addresses working
             self.set_status(f"Cannot browse the network ({error}); type an address instead.")
         finally:
             self.reachability = None
@@ -403,9 +413,10 @@ class LobbyScreen(Screen[None]):
         self._remember(player_name=name, last_address=field.value.strip())
         self.start_join(JoinRequest.for_address(address, name, spectate=spectate))
 
-    def _remember(self, **changes: str) -> None:
+    def _remember(self, **changes: Unpack[_RememberedFields]) -> None:
         try:  # the file may have changed since (the turn alert, switched at a table)
-            settings = replace(self.settings, turn_alert=load_settings(self.config_directory).turn_alert, **changes)
+            turn_alert = load_settings(self.config_directory).turn_alert
+            settings = replace(self.settings, turn_alert=turn_alert, **changes)
         except ConfigError:
             settings = replace(self.settings, **changes)
         self.settings = settings
@@ -432,7 +443,10 @@ class LobbyScreen(Screen[None]):
                 self._ask_password(request, retry=request.password is not None)
                 return
             # "Could not join: nothing is listening at HOST:PORT" names the address once.
-            title = "Could not join" if request.label in error.reason else f"Could not join {request.label}"
+            title = (
+                "Could not join" if request.label in error.reason
+                else f"Could not join {request.label}"
+            )
             self.set_status(f"{title}: {error.reason}")
             self.notify(error.reason, title=title, severity="error")
             return

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Static
@@ -43,11 +43,15 @@ def rematch_status(is_host: bool, lobby: Lobby | None) -> str:
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """Plain-text columns: the first left-aligned, the others right-aligned."""
-    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows)]
+    # strict=False: the header (names) and the rows (round results) come from different
+    # places; a row of another length shortens the table rather than failing the screen.
+    widths = [
+        max(len(str(cell)) for cell in column) for column in zip(header, *rows, strict=False)
+    ]
     lines = []
     for row in (header, *rows):
         cells = [str(row[0]).ljust(widths[0])]
-        cells += [str(cell).rjust(width) for cell, width in zip(row[1:], widths[1:])]
+        cells += [str(cell).rjust(width) for cell, width in zip(row[1:], widths[1:], strict=False)]
         lines.append("  ".join(cells))
     return "\n".join(lines)
 
@@ -60,12 +64,19 @@ def _eliminated_per_round(app: Any) -> Mapping[int, Sequence[bool]] | None:
 def round_table(view: PlayerView, names: Sequence[str], result: RoundEnded) -> str:
     """This round's points, the scores after it, and the tokens left, per seat."""
     scoring = view.rules.scoring
+    # Two columns per seat in tokens mode, three in points modes.
+    header: tuple[str, ...]
+    rows: list[tuple[str, ...]]
     if scoring == "tokens":
         header = ("Player", "Tokens")
-        rows = [(names[s], token_cell(result.tokens[s], view.eliminated[s])) for s in range(len(names))]
+        rows = [
+            (names[s], token_cell(result.tokens[s], view.eliminated[s])) for s in range(len(names))
+        ]
     else:
         header = ("Player", "Round", "Score")
-        rows = [(names[s], str(result.points[s]), str(result.scores[s])) for s in range(len(names))]
+        rows = [
+            (names[s], str(result.points[s]), str(result.scores[s])) for s in range(len(names))
+        ]
     return _table(header, rows)
 
 
@@ -94,7 +105,10 @@ def rounds_table(view: PlayerView, names: Sequence[str], results: Sequence[Round
             return "out" if seat < len(out) and out[seat] else str(left)
 
         rows = [
-            (str(result.round_no), *(cell(result.round_no, seat, left) for seat, left in enumerate(result.tokens)))
+            (
+                str(result.round_no),
+                *(cell(result.round_no, seat, left) for seat, left in enumerate(result.tokens)),
+            )
             for result in results
         ]
     else:
@@ -110,7 +124,8 @@ def places_table(names: Sequence[str], order: Sequence[int], won: Sequence[int] 
     places = [f"{place}. {names[seat]}" for place, seat in enumerate(order, start=1)]
     if won is None:
         return "\n".join(places)
-    return _table(("This match", "Matches won"), [(line, str(won[seat])) for line, seat in zip(places, order)])
+    rows = [(line, str(won[seat])) for line, seat in zip(places, order, strict=True)]
+    return _table(("This match", "Matches won"), rows)
 
 
 def wins_table(names: Sequence[str], won: Sequence[int]) -> str:
@@ -154,7 +169,9 @@ class RoundEndScreen(_Dialog):
     CSS_PATH = "results.tcss"
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
         app = getters.app(Ono99App)
-    BINDINGS = [Binding("enter,escape,space", "dismiss", "Continue", key_display="Enter")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,escape,space", "dismiss", "Continue", key_display="Enter")
+    ]
 
     def __init__(self, result: RoundEnded) -> None:
         super().__init__()
@@ -170,9 +187,14 @@ class RoundEndScreen(_Dialog):
             if yours is not None:  # the bust that ended the round was the player's own
                 busts = [*busts, held_line(yours)]
             if busts:
-                yield Static("\n".join(busts), id="round-busts", classes="results-table", markup=False)
+                yield Static(
+                    "\n".join(busts), id="round-busts", classes="results-table", markup=False
+                )
             if view is not None:
-                yield Static(round_table(view, _names(self.app, view), self.result), classes="results-table")
+                yield Static(
+                    round_table(view, _names(self.app, view), self.result),
+                    classes="results-table",
+                )
             yield Button("Continue (Enter)", variant="primary", id="continue")
         yield Footer()  # "enter Continue" stays in sight where the dialog is cut (40x12)
 
@@ -186,7 +208,7 @@ class MatchEndScreen(_Dialog):
     CSS_PATH = "results.tcss"
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
         app = getters.app(Ono99App)
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "rematch", "Rematch"),
         Binding("escape", "dismiss", "Back to the table"),
         Binding("q", "app.quit", "Quit"),
@@ -207,7 +229,9 @@ class MatchEndScreen(_Dialog):
                 seats = lobby.seats if lobby is not None else ()
                 names = _names(self.app, view)
                 yield Static(f"Match over: {winners_text(view, seats)}!", classes="results-title")
-                yield Static(self._places(view), id="standings", classes="results-table", markup=False)
+                yield Static(
+                    self._places(view), id="standings", classes="results-table", markup=False
+                )
                 rounds = rounds_table(view, names, getattr(self.app, "round_results", ()),
                                       _eliminated_per_round(self.app))
                 if rounds:
@@ -253,7 +277,7 @@ class StandingsScreen(_Dialog):
     """Matches won per player at this table, across rematches (the table keeps the count)."""
 
     CSS_PATH = "results.tcss"
-    BINDINGS = [Binding("escape,enter,space,w", "dismiss", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,space,w", "dismiss", "Close")]
 
     def compose(self) -> ComposeResult:
         view: PlayerView | None = getattr(self.app, "view", None)

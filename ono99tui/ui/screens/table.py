@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import Reactive
 from textual.screen import Screen
@@ -52,10 +52,16 @@ class TableScreen(Screen[None]):
     # only the two cards whose focus style changes need it, and `set_focus` refreshes
     # those. Every arrow key costs a player over SSH; so no full repaint here.
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide"), (160, "-huge")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall"), (34, "-deep"), (50, "-vast")]
+    # Textual annotates these `ClassVar[...] | None`, which mypy cannot read as a ClassVar
+    # (it sees an instance variable), so it rejects the correct ClassVar annotation here.
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [  # type: ignore[misc]
+        (0, "-narrow"), (80, "-wide"), (160, "-huge"),
+    ]
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [  # type: ignore[misc]
+        (0, "-short"), (24, "-tall"), (34, "-deep"), (50, "-vast"),
+    ]
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "choose(0)", "Play", key_display="1-4"),
         Binding("2", "choose(1)", "Play 2nd", show=False),
         Binding("3", "choose(2)", "Play 3rd", show=False),
@@ -186,7 +192,7 @@ class TableScreen(Screen[None]):
         keys = (can_swap(view), must_draw(view), view.seat is None, view.phase == "match_over")
         if keys != self._keys_shown:
             self._keys_shown = keys
-            self._swap_open, self._draw_open, _, _ = keys
+            self._swap_open, self._draw_open = keys[:2]
             self.refresh_bindings()
 
     def _show_seats(self) -> None:
@@ -272,7 +278,11 @@ class TableScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         view = self.current_view
-        if action in ("choose", "move_focus", "swap", "draw") and view is not None and view.seat is None:
+        if (
+            action in ("choose", "move_focus", "swap", "draw")
+            and view is not None
+            and view.seat is None
+        ):
             return False  # a spectator holds no cards: no play, swap or draw keys shown
         if action in ("choose", "swap", "draw") and self._match_over():
             return False  # nothing to play any more: room in the Footer for the rematch
@@ -339,7 +349,12 @@ class TableScreen(Screen[None]):
     def action_swap(self) -> None:
         """Discard four ONO 99 cards at once and draw four new ones."""
         view = self.current_view
-        if view is not None and view.seat is not None and self._swap_open and not self._awaiting_answer():
+        if (
+            view is not None
+            and view.seat is not None
+            and self._swap_open
+            and not self._awaiting_answer()
+        ):
             from ono99tui.game import SwapFour
 
             self.post_message(MoveChosen(SwapFour(view.seat)))
@@ -347,7 +362,12 @@ class TableScreen(Screen[None]):
     def action_draw(self) -> None:
         """Late-draw rule: draw the card owed before the next player plays."""
         view = self.current_view
-        if view is not None and view.seat is not None and self._draw_open and not self._awaiting_answer():
+        if (
+            view is not None
+            and view.seat is not None
+            and self._draw_open
+            and not self._awaiting_answer()
+        ):
             from ono99tui.game import Draw
 
             self.post_message(MoveChosen(Draw(view.seat)))

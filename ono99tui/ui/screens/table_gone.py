@@ -8,10 +8,10 @@ was all a joined player got before.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
@@ -24,7 +24,7 @@ class TableGoneScreen(ModalScreen[TableGoneChoice]):
     "quit" (`q`). There is no staying: nothing more will come from this table."""
 
     CSS_PATH = "table_gone.tcss"
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("l", "choose('lobby')", "Back to the lobby"),
         Binding("q", "choose('quit')", "Quit"),
     ]

@@ -9,12 +9,12 @@ player's keys into request messages (`ReadyRequested`, `AddBotRequested`,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Checkbox, DataTable, Footer, Input, Label, Select, Static
@@ -48,16 +48,17 @@ PLAYER_COLUMN_WIDTH = 23
 class RuleCheckbox(Checkbox):
     """A check box whose mark shows its state in characters, not only in colour."""
 
+    # The upper-case property names are Textual's own (Checkbox's class attributes).
     @property
-    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # noqa: N802 (Textual's name)
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]
         return "x" if self.value else " "
 
     @property
-    def BUTTON_LEFT(self) -> str:  # type: ignore[override]  # noqa: N802
+    def BUTTON_LEFT(self) -> str:  # type: ignore[override]
         return "[" if current_glyphs(self).ascii else "▐"
 
     @property
-    def BUTTON_RIGHT(self) -> str:  # type: ignore[override]  # noqa: N802
+    def BUTTON_RIGHT(self) -> str:  # type: ignore[override]
         return "]" if current_glyphs(self).ascii else "▌"
 
 
@@ -135,7 +136,7 @@ class WaitingRoomScreen(Screen[None]):
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
         app = getters.app(Ono99App)
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "toggle_ready", "Ready"),
         Binding("b", "add_bot", "Add bot"),
         Binding("x", "remove_bot", "Remove bot"),
@@ -396,8 +397,11 @@ class WaitingRoomScreen(Screen[None]):
     def action_focus_rules(self) -> None:
         """Move to the rules (to read them, or for the host to change them)."""
         self.query_one("#rules-panel").focus()
-        fields = [w for w in self.query("#rules-panel Select, #rules-panel Input, #rules-panel Checkbox")
-                  if w.focusable]
+        fields = [
+            w
+            for w in self.query("#rules-panel Select, #rules-panel Input, #rules-panel Checkbox")
+            if w.focusable
+        ]
         if fields:
             fields[0].focus()
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.message import Message
@@ -129,7 +130,7 @@ class CardWidget(Widget, can_focus=True):
 
     # Not scoped: the ASCII rules select on the app's -ascii class, above this widget.
     SCOPED_CSS = False
-    BINDINGS = [Binding("enter", "choose", "Play", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "choose", "Play", show=False)]
 
     slot: reactive[CardSlot | None] = reactive(None)  # cards have a fixed size: no relayout
 
@@ -179,10 +180,7 @@ class CardWidget(Widget, can_focus=True):
         self._set_title("")
         corner = f"{key}{mark}"
         top = corner + symbol.rjust(width - len(corner))
-        if face.big:
-            big_rows = glyphs.big(face.big)
-        else:
-            big_rows = ("", face.title.upper(), "")
+        big_rows = glyphs.big(face.big) if face.big else ("", face.title.upper(), "")
         rows = [top, *(row.center(width) for row in big_rows), face.effect.center(width)]
         return Content("\n".join(rows))
 
@@ -227,7 +225,9 @@ class HandView(Widget):
     DEFAULT_CSS = """
     HandView { height: auto; width: 1fr; }
     HandView > Horizontal { height: auto; width: 1fr; align-horizontal: center; }
-    HandView > #hand-hint { height: 1; width: 1fr; content-align: center middle; color: $text-muted; }
+    HandView > #hand-hint {
+        height: 1; width: 1fr; content-align: center middle; color: $text-muted;
+    }
     HandView > #hand-hint.-blocked { color: $text-warning; }
     """
 
@@ -257,7 +257,7 @@ class HandView(Widget):
         missing = [CardWidget(index) for index in range(len(widgets), len(slots))]
         if missing:
             row.mount_all(missing)
-        for widget, slot in zip([*widgets[: len(slots)], *missing], slots):
+        for widget, slot in zip([*widgets[: len(slots)], *missing], slots, strict=True):
             if widget.slot is None or widget.slot.look != slot.look:
                 widget.slot = slot
             else:
@@ -283,9 +283,14 @@ class HandView(Widget):
         if slot.playable:
             self.set_hint(f"{card.index + 1} {self._verb} {slot.face.title} ({slot.face.effect})")
         elif slot.waiting:
-            self.set_hint(f"{card.index + 1}: {slot.face.title} ({slot.face.effect}), {slot.reason}")
+            self.set_hint(
+                f"{card.index + 1}: {slot.face.title} ({slot.face.effect}), {slot.reason}"
+            )
         else:
-            self.set_hint(f"{card.index + 1}: {slot.face.title} cannot be played: {slot.reason}", blocked=True)
+            self.set_hint(
+                f"{card.index + 1}: {slot.face.title} cannot be played: {slot.reason}",
+                blocked=True,
+            )
 
     def action_move(self, step: int) -> None:
         """Move the focus `step` cards to the right (wrapping round)."""

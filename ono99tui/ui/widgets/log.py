@@ -200,7 +200,9 @@ class EventLog(ScrollView):
         del self._lines[:rows]
         self._entry_rows = [row - rows for row in self._entry_rows[dropped:]]
         if self._match_start is not None:
-            self._match_start = self._match_start - dropped if self._match_start >= dropped else None
+            self._match_start = (
+                self._match_start - dropped if self._match_start >= dropped else None
+            )
         self.refresh()
 
     def _settle(self) -> None:

@@ -136,7 +136,7 @@ class SeatList(Widget):
         missing = [SeatLine() for _ in range(len(lines), len(seats))]
         if missing:
             self.mount_all(missing, before="#spectators")
-        for line, info in zip([*lines[: len(seats)], *missing], seats):
+        for line, info in zip([*lines[: len(seats)], *missing], seats, strict=True):
             line.info = info
         watchers = self.query_one("#spectators", Static)
         update_if_changed(watchers, f"{spectators} watching" if spectators else "")
