@@ -115,7 +115,9 @@ def play_solo_matches(tmux: TmuxSession, matches: int, *, timeout: float = 600.0
             tmux.wait_for(r"(?m)^ .*r Rematch.*w Wins.*$", timeout=10)
             tmux.send_keys("r")
             new_match = counts["matches"] + 1
-            tmux.wait_for(rf"(?:──|--) Match {new_match} (?:──|--)", timeout=30)
+            # The new page under the log's title: the match-over dialog is gone (while it
+            # closes, the separator can already show through it).
+            tmux.wait_for(rf"(?s)[─-] Log.*(?:──|--) Match {new_match} (?:──|--)", timeout=30)
             # A fresh page: the new match's lines only, under its separator.
             first = log_pane(tmux.capture())[0]
             assert SEPARATOR.match(first) and int(SEPARATOR.match(first)["match"]) == new_match, \
@@ -149,7 +151,7 @@ def test_three_1980_matches_with_rematches_keep_the_log_on_the_newest_event(tmux
     assert counts["rounds"] >= 15, counts
     # The previous match is a few pages up, just above this match's separator.
     tmux.send_keys("Escape")
-    tmux.wait_for(r"r Rematch", timeout=10)
+    tmux.wait_for(r"(?m)^ .*r Rematch.*w Wins.*$", timeout=10)  # the table's footer
     for _ in range(60):
         pane = log_pane(tmux.capture())
         if "── Match 3 ──" in pane:
