@@ -51,7 +51,7 @@ from netproto.errors import HANGUP
 from ono99tui.gc_freeze import freeze_startup_objects
 from ono99tui.ui.diffing_driver import DiffingDriver
 from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
-from ono99tui.ui.hangup_driver import TerminalHungUp
+from ono99tui.ui.hangup_driver import HangupAwareDriver, TerminalHungUp
 from ono99tui.ui.messages import (
     AddBotRequested,
     ConnectionDropped,
@@ -336,7 +336,9 @@ class Ono99App(App[None]):
         except Exception as error:
             post(ConnectionEnded("client-error", f"the connection failed: {error}"))
         finally:
-            await client.close()
+            # Leaving for any reason says goodbye, but not when the terminal is gone: the
+            # app may be shutting down because of it before `on_terminal_hung_up` ran.
+            await client.close(code=HANGUP if self._terminal_gone() else "normal")
 
     def _translate(self, item: object) -> TableMessage | None:
         """The app message for one item from the client, None for nothing to tell (runs in
@@ -817,6 +819,12 @@ class Ono99App(App[None]):
 
         if self._table_screen() is None:
             self.push_screen(TableScreen())
+
+    def _terminal_gone(self) -> bool:
+        """Whether the driver has noticed the terminal go away (the hang-up may not have
+        reached `on_terminal_hung_up` yet)."""
+        driver = self._driver
+        return isinstance(driver, HangupAwareDriver) and driver.hung_up
 
     async def on_terminal_hung_up(self, message: TerminalHungUp) -> None:
         """The terminal is gone (window closed, SSH connection lost): nobody can see or play

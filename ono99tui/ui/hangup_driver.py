@@ -83,6 +83,11 @@ class HangupAwareDriver(LinuxDriver):
 
     # --- reporting ------------------------------------------------------------------------
 
+    @property
+    def hung_up(self) -> bool:
+        """Whether the terminal is gone (set before the app is told, from any thread)."""
+        return self._hung_up.is_set()
+
     def hang_up(self, cause: str) -> None:
         """Tell the app (once) that the terminal is gone."""
         if self._hung_up.is_set():
