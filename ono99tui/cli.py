@@ -15,6 +15,8 @@ COMMANDS: dict[str, str] = {
     "list": "list_tables",
     "bot": "bot",
     "sim": "sim",
+    "replay": "replay",
+    "stats": "stats",
 }
 
 

@@ -1,0 +1,172 @@
+"""`ono99 replay [FILE | --last]`: open a finished match in the app, every hand face up, or
+print it as one JSON line per event (`--json`), from a table's journal on this machine.
+
+Only finished matches are replayed: a replay shows every hand, which the table must not
+show while the match is being played. A journal is on the machine that hosted the table,
+so nobody else's match in progress can be opened this way either.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ono99tui.host.history import RecordedMatch
+
+HELP = "replay a finished match from a table's journal (every hand face up), or export it"
+
+
+class ReplayRefused(Exception):
+    """The match asked for cannot be replayed; the message says which and why."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """FILE or --last, --match N, --list, --json, --ascii."""
+    parser.add_argument("file", nargs="?", type=Path, metavar="FILE",
+                        help="a table's journal file (default: --last)")
+    parser.add_argument("--last", action="store_true",
+                        help="the last match finished at a table hosted on this machine")
+    parser.add_argument("--match", type=int, default=None, metavar="N",
+                        help="the N-th match of FILE (default: its last finished one)")
+    parser.add_argument("--list", action="store_true",
+                        help="list the matches of FILE (or of every journal here) instead")
+    parser.add_argument("--json", action="store_true",
+                        help="print the match as one JSON object per line, for scripts")
+    parser.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
+
+
+def _finished(match: RecordedMatch) -> RecordedMatch:
+    if match.status == "cut off":
+        raise ReplayRefused(f"{match.describe()} is cut off: the file ends in the middle of "
+                            "a record (its host was killed while writing it, or the file "
+                            "was truncated), so the match has no end to replay")
+    if match.status == "in progress":
+        raise ReplayRefused(f"{match.describe()} is still being played (or its host "
+                            "stopped mid-match): a match can be replayed once it is over")
+    if not match.finished:
+        raise ReplayRefused(f"{match.describe()} was abandoned before it ended: "
+                            "only a finished match can be replayed")
+    return match
+
+
+def match_from_file(path: Path, number: int | None) -> RecordedMatch:
+    """The match `number` (from 1) of the journal at `path`, or its last finished one.
+    Raises JournalError, OSError or ReplayRefused."""
+    from ono99tui.host.history import read_matches
+
+    matches = read_matches(path)
+    if matches and matches[-1].status == "cut off" and number != len(matches):
+        # The matches before are whole and checked; still, say that the file was cut.
+        print(f"ono99 replay: note: {path} ends in the middle of a record; its last "
+              f"match ({len(matches)}) is cut off", file=sys.stderr)
+    if number is not None:
+        if not 1 <= number <= len(matches):
+            raise ReplayRefused(f"{path} holds {len(matches)} matches, not a match {number}")
+        return _finished(matches[number - 1])
+    finished = [match for match in matches if match.finished]
+    if not finished:
+        if matches:
+            _finished(matches[-1])
+        raise ReplayRefused(f"{path} holds no finished match")
+    return finished[-1]
+
+
+def last_match(directory: Path) -> RecordedMatch:
+    """The last finished match in the newest journal under `directory` that has one. A
+    journal that cannot be read is named on stderr and passed over."""
+    from ono99tui.host.history import journal_files, read_matches
+    from ono99tui.host.journal_file import JournalError
+
+    files = journal_files(directory)
+    for path in files:
+        try:
+            finished = [match for match in read_matches(path) if match.finished]
+        except (JournalError, OSError) as error:
+            print(f"ono99 replay: skipped {_problem(path, error)}", file=sys.stderr)
+            continue
+        if finished:
+            return finished[-1]
+    where = directory / "tables"
+    raise ReplayRefused(f"no finished match in the journals in {where}" if files
+                        else f"no table's journal in {where} (a table hosted on this machine "
+                             "keeps one there)")
+
+
+def _problem(path: Path, error: Exception) -> str:
+    from ono99tui.host.journal_file import JournalError
+
+    if isinstance(error, JournalError):
+        return str(error)
+    if isinstance(error, OSError):
+        return f"{path}: {error.strerror or error}"
+    return f"{path}: {error}"
+
+
+def _list(paths: list[Path]) -> int:
+    from ono99tui.host.history import read_matches
+    from ono99tui.host.journal_file import JournalError
+
+    status = 0
+    for path in paths:
+        try:
+            matches = read_matches(path)
+        except (JournalError, OSError) as error:
+            print(f"ono99 replay: {_problem(path, error)}", file=sys.stderr)
+            status = 1
+            continue
+        print(path)
+        for match in matches:
+            if match.finished:
+                won = " and ".join(match.names[seat] for seat in match.winners or ())
+                outcome = f"won by {won}"
+            else:
+                outcome = match.status
+            print(f"  {match.index:>4}  {match.rules.name:<10}  {', '.join(match.names)}"
+                  f"  ({len(match.steps)} moves, {outcome})")
+    return status
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open (or print) the match asked for; 1 when it cannot be read or replayed."""
+    from ono99tui.config import data_dir
+    from ono99tui.host.history import journal_files, replay_match, step_lines
+    from ono99tui.host.journal_file import JournalError
+
+    if args.file is not None and args.last:
+        print("ono99 replay: give a FILE or --last, not both", file=sys.stderr)
+        return 2
+    if args.match is not None and args.file is None:
+        print("ono99 replay: --match needs a FILE", file=sys.stderr)
+        return 2
+    if args.list:
+        return _list([args.file] if args.file is not None else journal_files(data_dir()))
+    try:
+        if args.file is not None:
+            match = match_from_file(args.file, args.match)
+        else:
+            match = last_match(data_dir())
+        steps = replay_match(match)
+    except ReplayRefused as error:
+        print(f"ono99 replay: {error}", file=sys.stderr)
+        return 1
+    except (JournalError, OSError) as error:
+        print(f"ono99 replay: {_problem(args.file or Path('.'), error)}", file=sys.stderr)
+        return 1
+    if args.json:
+        try:
+            for line in step_lines(match, steps):
+                print(json.dumps(line, ensure_ascii=False))
+        except BrokenPipeError:  # `| head`: the reader has what it wanted
+            sys.stderr.close()
+        return 0
+    from ono99tui.ui.app import Ono99App
+    from ono99tui.ui.screens.replay import ReplayScreen
+
+    app = Ono99App(start_screen=ReplayScreen(match, steps),
+                   ascii_glyphs=True if args.ascii else None)
+    app.run()
+    return 0
