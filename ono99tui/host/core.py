@@ -168,6 +168,9 @@ class TableCore:
         # Matches won at this table, by player name (names are unique at a table and a
         # resumed seat keeps its name): the standings across rematches.
         self._matches_won: dict[str, int] = {}
+        # Matches finished at this table by player name, whoever won them: with the matches
+        # won, the evening's standings.
+        self._matches_played: dict[str, int] = {}
         self._closed = False
         # The input being handled: its time, and the outputs it has asked for so far.
         self._now = 0.0
@@ -657,6 +660,8 @@ class TableCore:
         for winner in state.winners:
             name = self.seats[winner].name
             self._matches_won[name] = self._matches_won.get(name, 0) + 1
+        for seat in self.seats[:state.seats]:
+            self._matches_played[seat.name] = self._matches_played.get(seat.name, 0) + 1
         self._results = {"winners": list(state.winners),
                          "winner_names": [self.seats[seat].name for seat in state.winners],
                          "scores": list(state.scores), "tokens": list(state.tokens)}
@@ -918,8 +923,10 @@ class TableCore:
                                                   "turn_seconds": self.turn_seconds}
         results = self._results if self.phase == FINISHED else {}
         if self._matches_won:  # in every phase once a match is over: late joiners see it too
-            results = results | {"matches_won": [self._matches_won.get(seat.name, 0)
-                                                 for seat in self.seats]}
+            results = results | {
+                "matches_won": [self._matches_won.get(seat.name, 0) for seat in self.seats],
+                "matches_played": [self._matches_played.get(seat.name, 0)
+                                   for seat in self.seats]}
         capacity, watching = self.config.capacity, len(self.spectators)
 
         def lobby(you: int | None) -> Lobby:

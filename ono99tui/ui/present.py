@@ -465,8 +465,17 @@ def stand_in_line(
 def matches_won(results: Mapping[str, object], seats: int) -> list[int] | None:
     """Matches won per seat at this table (the lobby's `results.matches_won`), None when
     the table has not said (no match over yet) or said it in a shape this app cannot read."""
-    won = results.get("matches_won")
-    if (not isinstance(won, list) or len(won) != seats
-            or not all(type(count) is int and count >= 0 for count in won)):
+    return _per_seat_counts(results.get("matches_won"), seats)
+
+
+def matches_played(results: Mapping[str, object], seats: int) -> list[int] | None:
+    """Matches finished at this table per seat's player (`results.matches_played`), None
+    when the table has not said (an older host, or no match over yet)."""
+    return _per_seat_counts(results.get("matches_played"), seats)
+
+
+def _per_seat_counts(counts: object, seats: int) -> list[int] | None:
+    if (not isinstance(counts, list) or len(counts) != seats
+            or not all(type(count) is int and count >= 0 for count in counts)):
         return None
-    return list(won)
+    return list(counts)

@@ -1,5 +1,5 @@
-"""Standings across rematches: the table counts the matches each player won, and every
-lobby after the first match carries the count, whatever the phase."""
+"""Standings across rematches: the table counts the matches each player won and played, and
+every lobby after the first match carries the counts, whatever the phase."""
 
 from __future__ import annotations
 
@@ -43,6 +43,10 @@ async def test_matches_won_are_counted_across_rematches_and_seen_by_a_late_spect
     assert lobby.phase == FINISHED and len(server.table.journal) == 3
     names = [seat.name for seat in lobby.seats]
     assert lobby.results["matches_won"] == [won[name] for name in names]
+    # The bots played all three matches; the seat Ann left is free.
+    played = Counter(name for record in server.table.journal[:3] for name in record.names)
+    assert lobby.results["matches_played"] == [played[name] for name in names]
+    assert all(played[name] == 3 for name in names)
 
 
 async def test_the_standings_travel_with_every_lobby_of_the_rematch() -> None:
@@ -73,4 +77,5 @@ async def test_the_standings_travel_with_every_lobby_of_the_rematch() -> None:
                     and "matches_won" in lobby.results]
     assert second_match, [lobby.phase for lobby in lobbies]
     for lobby in second_match:
-        assert lobby.results == {"matches_won": [first_win[seat.name] for seat in lobby.seats]}
+        assert lobby.results == {"matches_won": [first_win[seat.name] for seat in lobby.seats],
+                                 "matches_played": [1] * len(lobby.seats)}

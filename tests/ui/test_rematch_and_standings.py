@@ -60,12 +60,15 @@ async def test_matches_won_on_the_dialog_and_on_a_key_at_the_table() -> None:
             await wait_until(pilot, lambda: app.view is not None)
             await play_to_the_end(app, pilot)
             # The count comes with the table's lobby, just after the last view.
-            await wait_until(pilot, lambda: "Matches won" in dialog_text(app))
+            # The count comes with the table's lobby, just after the last view: matches
+            # won and played at this table (the evening's standings).
+            await wait_until(pilot, lambda: "Won here" in dialog_text(app))
             winner = app.view.winners[0]
             names = [seat.name for seat in app.lobby.seats]
-            row = next(line for line in dialog_text(app).splitlines()
-                       if line.startswith(f"1. {names[winner]}"))
-            assert row.split()[-1] == "1"
+            rows = [line for line in dialog_text(app).splitlines()
+                    if line[:2] in ("1.", "2.", "3.")]
+            assert rows[0].startswith(f"1. {names[winner]} ")
+            assert [row.split()[-2:] for row in rows] == [["1", "1"], ["0", "1"], ["0", "1"]]
             await pilot.press("r")
             await wait_until(pilot, lambda: app.view.phase != MATCH_OVER
                              and isinstance(app.screen, TableScreen))
@@ -73,10 +76,10 @@ async def test_matches_won_on_the_dialog_and_on_a_key_at_the_table() -> None:
             assert isinstance(app.screen, StandingsScreen)
             text = dialog_text(app)
             assert "Matches won at this table" in text
-            rows = {line.rsplit(None, 1)[0]: line.rsplit(None, 1)[1]
+            rows = {line.rsplit(None, 2)[0]: line.rsplit(None, 2)[1:]
                     for line in text.splitlines()[2:] if line.strip()}
-            assert rows[names[winner]] == "1"
-            assert sorted(rows.values()) == ["0", "0", "1"]
+            assert rows[names[winner]] == ["1", "1"]
+            assert sorted(rows.values()) == [["0", "1"], ["0", "1"], ["1", "1"]]
             await pilot.press("escape")
             assert isinstance(app.screen, TableScreen)
 

@@ -36,10 +36,10 @@ async def play_out(pilot: Pilot[Any], match: LocalMatch, chunk: int = 10) -> Non
             await pilot.press("enter")
 
 
-def won(results: list[int]) -> LobbyUpdated:
-    """The table's lobby after a match, with the matches won so far."""
+def won(results: list[int], played: list[int]) -> LobbyUpdated:
+    """The table's lobby after a match, with the matches won and played so far."""
     return LobbyUpdated(replace(lobby_for(3, bots=(1, 2)), phase="finished",
-                                results={"matches_won": results}))
+                                results={"matches_won": results, "matches_played": played}))
 
 
 def test_match_over_with_matches_won(snap_compare) -> None:
@@ -48,8 +48,8 @@ def test_match_over_with_matches_won(snap_compare) -> None:
         await open_local(pilot.app, pilot, match, lobby_for(3, bots=(1, 2)))
         await play_out(pilot, match, chunk=40)
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, MatchEndScreen))
-        pilot.app.post_message(won([1, 0, 2]))  # this match's winner has two now
-        await wait_until(pilot, lambda: "Matches won" in str(
+        pilot.app.post_message(won([1, 0, 2], [3, 3, 2]))  # this match's winner has two now
+        await wait_until(pilot, lambda: "Won here" in str(
             pilot.app.screen.query_one("#standings").content))
         pilot.app.clear_notifications()
 
@@ -61,7 +61,8 @@ def test_matches_won_on_w_in_the_next_match(snap_compare) -> None:
         match = LocalMatch(preset("1980"), 3, seed=7)
         await open_local(pilot.app, pilot, match, lobby_for(3, bots=(1, 2)))
         pilot.app.post_message(LobbyUpdated(replace(lobby_for(3, bots=(1, 2)),
-                                                    results={"matches_won": [1, 0, 2]})))
+                                                    results={"matches_won": [1, 0, 2],
+                                                             "matches_played": [3, 3, 2]})))
         await pilot.pause()
         await pilot.press("w")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, StandingsScreen))

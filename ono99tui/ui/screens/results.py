@@ -14,7 +14,7 @@ from textual.widgets import Button, Footer, Static
 from netproto.messages import Lobby
 from ono99tui.game import PlayerView, RoundEnded
 from ono99tui.ui.messages import RematchRequested
-from ono99tui.ui.present import matches_won, seat_name, winners_text
+from ono99tui.ui.present import matches_played, matches_won, seat_name, winners_text
 from ono99tui.ui.screens.bust import held_line
 
 if TYPE_CHECKING:
@@ -118,25 +118,42 @@ def rounds_table(view: PlayerView, names: Sequence[str], results: Sequence[Round
     return _table(header, rows)
 
 
-def places_table(names: Sequence[str], order: Sequence[int], won: Sequence[int] | None) -> str:
-    """This match's places, first to last, with the matches each player has won at this
-    table when the table has said (the standings across rematches)."""
+def places_table(names: Sequence[str], order: Sequence[int], won: Sequence[int] | None,
+                 played: Sequence[int] | None = None) -> str:
+    """This match's places, first to last, with the evening's standings at this table when
+    the table has said: the matches each player has won there, and (from tables that count
+    them) the matches they have played there."""
     places = [f"{place}. {names[seat]}" for place, seat in enumerate(order, start=1)]
     if won is None:
         return "\n".join(places)
-    rows = [(line, str(won[seat])) for line, seat in zip(places, order, strict=True)]
-    return _table(("This match", "Matches won"), rows)
+    if played is None:
+        rows = [(line, str(won[seat])) for line, seat in zip(places, order, strict=True)]
+        return _table(("This match", "Matches won"), rows)
+    rows = [(line, str(won[seat]), str(played[seat]))
+            for line, seat in zip(places, order, strict=True)]
+    return _table(("This match", "Won here", "Played"), rows)
 
 
-def wins_table(names: Sequence[str], won: Sequence[int]) -> str:
-    """Matches won per player at this table, most first (seat order among equals)."""
+def wins_table(names: Sequence[str], won: Sequence[int],
+               played: Sequence[int] | None = None) -> str:
+    """Matches won per player at this table, most first (seat order among equals), and
+    the matches each has played there when the table counts them."""
     order = sorted(range(len(names)), key=lambda seat: -won[seat])
-    return _table(("Player", "Matches won"), [(names[seat], str(won[seat])) for seat in order])
+    if played is None:
+        return _table(("Player", "Matches won"),
+                      [(names[seat], str(won[seat])) for seat in order])
+    return _table(("Player", "Won", "Played"),
+                  [(names[seat], str(won[seat]), str(played[seat])) for seat in order])
 
 
 def _matches_won(app: Any, seats: int) -> list[int] | None:
     lobby = getattr(app, "lobby", None)
     return matches_won(lobby.results, seats) if lobby is not None else None
+
+
+def _matches_played(app: Any, seats: int) -> list[int] | None:
+    lobby = getattr(app, "lobby", None)
+    return matches_played(lobby.results, seats) if lobby is not None else None
 
 
 def standings(view: PlayerView, out_order: Sequence[int]) -> list[int]:
@@ -245,7 +262,8 @@ class MatchEndScreen(_Dialog):
 
     def _places(self, view: PlayerView) -> str:
         order = standings(view, getattr(self.app, "out_order", ()))
-        return places_table(_names(self.app, view), order, _matches_won(self.app, view.seats))
+        return places_table(_names(self.app, view), order, _matches_won(self.app, view.seats),
+                            _matches_played(self.app, view.seats))
 
     def on_mount(self) -> None:
         # The table sends the match's last view first and the lobby with the matches won
@@ -287,7 +305,8 @@ class StandingsScreen(_Dialog):
             if view is None or won is None:
                 text = "No match has ended at this table yet."
             else:
-                text = wins_table(_names(self.app, view), won)
+                text = wins_table(_names(self.app, view), won,
+                                  _matches_played(self.app, view.seats))
             yield Static(text, id="wins", classes="results-table", markup=False)
             yield Button("Close (Esc)", variant="primary", id="close")
 
