@@ -127,11 +127,11 @@ def places_table(names: Sequence[str], order: Sequence[int], won: Sequence[int] 
     if won is None:
         return "\n".join(places)
     if played is None:
-        rows = [(line, str(won[seat])) for line, seat in zip(places, order, strict=True)]
-        return _table(("This match", "Matches won"), rows)
-    rows = [(line, str(won[seat]), str(played[seat]))
-            for line, seat in zip(places, order, strict=True)]
-    return _table(("This match", "Won here", "Played"), rows)
+        return _table(("This match", "Matches won"),
+                      [(line, str(won[seat])) for line, seat in zip(places, order, strict=True)])
+    return _table(("This match", "Won here", "Played"),
+                  [(line, str(won[seat]), str(played[seat]))
+                   for line, seat in zip(places, order, strict=True)])
 
 
 def wins_table(names: Sequence[str], won: Sequence[int],
