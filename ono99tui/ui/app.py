@@ -134,6 +134,8 @@ def screenshot_directory() -> Path:
     return folder
 
 
+# Arrow keys as the Footer names them in ASCII mode (a terminal that cannot draw "→").
+ASCII_KEY_NAMES = str.maketrans({"→": ">", "←": "<", "↑": "^", "↓": "v"})
 SIXTEEN_COLOUR_THEME = replace(BUILTIN_THEMES["ansi-dark"], name="ono99-16", accent="ansi_magenta")
 
 
@@ -231,6 +233,11 @@ class Ono99App(App[None]):
         self.register_theme(SIXTEEN_COLOUR_THEME)
 
     # --- start-up -------------------------------------------------------------------------
+
+    def get_key_display(self, binding: Binding) -> str:
+        """How the Footer names a key: Textual's way, with plain-ASCII arrows in ASCII mode."""
+        display = super().get_key_display(binding)
+        return display.translate(ASCII_KEY_NAMES) if self.glyphs.ascii else display
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver, but on Linux one that exits when the terminal goes away and

@@ -151,3 +151,15 @@ def test_replay_snapshot_eight_seats_at_the_end(snap_compare) -> None:
 
     assert snap_compare(replay_app(match, steps), terminal_size=(80, 24),
                         run_before=run_before)
+
+
+async def test_in_ascii_at_60x18_the_footer_names_the_arrows_in_ascii() -> None:
+    match, steps = golden("2022")
+    app = Ono99App(start_screen=ReplayScreen(match, steps), ascii_glyphs=True)
+    async with app.run_test(size=(60, 18)) as pilot:
+        await shown(pilot, 0)
+        await wait_until(pilot, lambda: "Quit" in screen_text(app).splitlines()[-1])
+        footer = screen_text(app).splitlines()[-1]
+        assert footer.split() == [">", "Next", "<", "Back", "v", "Next", "round",
+                                  "^", "Round", "back", "q", "Quit"]
+        assert "→" not in screen_text(app) and "▶" not in screen_text(app)

@@ -135,7 +135,8 @@ class ReplayScreen(Screen[None]):
             hands_pane.border_subtitle = "Home: the deal  End: the last move"
             yield Static("", id="hands", markup=False)
         yield Static("", id="step-line", markup=False)
-        yield Footer()
+        # No palette entry: the five keys then fit down to 60 columns.
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         # The widgets compose their own children once this screen is mounted.
