@@ -200,3 +200,19 @@ def test_stats_as_text(
     lines = out.splitlines()
     assert status == 0 and lines[0].startswith("2 finished matches")
     assert lines[3].split()[:3] == [winner, "2", "2"] and "Rules 2022:" in lines
+
+
+def test_the_export_and_the_stats_load_no_textual(tmp_path: Path) -> None:
+    """Scripts run `--json` and `stats` where no terminal UI is wanted: neither loads it."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from ono99tui.cli import main\n"
+            f"assert main(['replay', '--json', {str(GOLDEN)!r}]) == 0\n"
+            f"assert main(['stats', {str(GOLDEN)!r}]) == 0\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'textual'),"
+            " file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stderr.strip() == "[]"
