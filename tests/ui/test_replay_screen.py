@@ -88,6 +88,18 @@ async def test_keys_step_through_the_match_with_every_hand_face_up() -> None:
             for seat in range(len(match.names)):
                 assert lines[seat].endswith(f"  {hand_text(steps[move], seat)}")
         assert app.screen.query_one("#log").line_count > log_at_deal
+        # The log after steps forward one by one is the log rebuilt after a jump.
+        await pilot.press("right", "right", "right")
+        await shown(pilot, 5)
+        one_by_one = list(app.screen.query_one("#log").lines)
+        await pilot.press("home", "end", "home")
+        await shown(pilot, 0)
+        assert list(app.screen.query_one("#log").lines) != one_by_one
+        await pilot.press("right", "down", "up", *["right"] * 6, "left")  # left: rebuilt
+        await shown(pilot, 5)
+        assert list(app.screen.query_one("#log").lines) == one_by_one
+        await pilot.press("left", "left", "left")
+        await shown(pilot, 2)
         # Down: the next round's deal; up: back to this round's deal, then the one before.
         deals = [index for index, step in enumerate(steps)
                  if any(type(event) is RoundDealt for event in step.events)]
@@ -110,6 +122,11 @@ async def test_keys_step_through_the_match_with_every_hand_face_up() -> None:
         await pilot.press("home")
         await shown(pilot, 0)
         assert "The deal." in screen_text(app)
+        # The rules the match was played by, not a table's.
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: "Rules: 1980 (" in screen_text(app))
+        await pilot.press("escape")
+        await shown(pilot, 0)
         await pilot.press("q")
     assert app.return_code == 0
 

@@ -91,7 +91,8 @@ def rules_sections(rules: Rules) -> list[tuple[str, str]]:
 
 
 class HelpScreen(ModalScreen[None]):
-    """The rules of the current table (its view's rules, else the lobby's preset)."""
+    """The rules of the current table (its view's rules, else the lobby's preset), or of
+    the `rules` given (a replayed match's)."""
 
     CSS_PATH = "help.tcss"
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
@@ -99,6 +100,10 @@ class HelpScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark,f1", "dismiss", "Close")
     ]
+
+    def __init__(self, rules: Rules | None = None) -> None:
+        super().__init__()
+        self._shown_rules = rules
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
@@ -111,6 +116,8 @@ class HelpScreen(ModalScreen[None]):
         self.query_one("#help").border_title = "How to play (Esc to close)"
 
     def _rules(self) -> Rules:
+        if self._shown_rules is not None:
+            return self._shown_rules
         view = self.app.view
         if view is not None:
             return view.rules

@@ -107,6 +107,8 @@ class ReplayScreen(Screen[None]):
         # Shown in the hands pane's title: the Footer has room for five keys at 80 columns.
         Binding("home", "jump(0)", "Deal", show=False),
         Binding("end", "jump(-1)", "End", show=False),
+        # The replayed match's rules (the app's own F1 would show a table's).
+        Binding("question_mark,f1", "rules", "Rules", show=False),
         Binding("q,escape", "app.quit", "Quit"),
     ]
 
@@ -119,6 +121,8 @@ class ReplayScreen(Screen[None]):
         self.rounds = round_starts(self.steps)
         # The step shown; a new replay opens on the deal.
         self.position = 0
+        # The last step whose lines the log holds (-1: none yet).
+        self._log_upto = -1
 
     def compose(self) -> ComposeResult:
         yield Static("", id="replay-title")
@@ -132,7 +136,7 @@ class ReplayScreen(Screen[None]):
                 yield EventLog(id="log")
         with Vertical(id="hands-pane") as hands_pane:
             hands_pane.border_title = "Every hand, face up"
-            hands_pane.border_subtitle = "Home: the deal  End: the last move"
+            hands_pane.border_subtitle = "Home: the deal  End: the last move  ?: rules"
             yield Static("", id="hands", markup=False)
         yield Static("", id="step-line", markup=False)
         # No palette entry: the five keys then fit down to 60 columns.
@@ -167,10 +171,15 @@ class ReplayScreen(Screen[None]):
                           hand_lines(self.match, step, glyphs))
         update_if_changed(self.query_one("#step-line", Static), self._step_text(step, glyphs))
         log = self.query_one(EventLog)
-        log.clear()
-        for entries in self.entries[: self.position + 1]:
+        if self._log_upto == self.position - 1:  # one step on: its lines under the others
+            shown = self.entries[self.position: self.position + 1]
+        else:  # back, or a jump: the story from the deal again
+            log.clear()
+            shown = self.entries[: self.position + 1]
+        for entries in shown:
             for entry in entries:
                 log.add(entry)
+        self._log_upto = self.position
         log.show_ascii(glyphs.ascii)
 
     def _step_text(self, step: ReplayStep, glyphs: Glyphs) -> str:
@@ -204,6 +213,13 @@ class ReplayScreen(Screen[None]):
         else:
             earlier = [start for start in self.rounds if start < self.position]
             self._go(earlier[-1] if earlier else 0)
+
+    def action_rules(self) -> None:
+        """The rules the replayed match was played by."""
+        from ono99tui.ui.screens.help import HelpScreen
+
+        if not isinstance(self.app.screen, HelpScreen):
+            self.app.push_screen(HelpScreen(self.match.rules))
 
     def action_jump(self, position: int) -> None:
         """To the deal (0) or the last move (-1)."""
