@@ -22,6 +22,7 @@ from ono99tui.host.history import (
     FINISHED,
     IN_PROGRESS,
     JournalInvalid,
+    matches_in,
     read_matches,
     replay_match,
 )
@@ -216,3 +217,38 @@ def test_the_export_and_the_stats_load_no_textual(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, check=True)
     assert done.stderr.strip() == "[]"
+
+
+def test_a_match_with_a_resignation_replays_it() -> None:
+    """A seat the table made resign (`--on-abandon eliminate`) is a step of the replay."""
+    import random as random_module
+
+    from ono99tui.bots import make_bot
+    from ono99tui.game import MATCH_OVER, Resigned, apply, preset, resign, start_match, view
+    from ono99tui.game.codec import move_to_wire, rules_to_wire
+    from ono99tui.host.journal import MatchDealt, MatchWon, MovePlayed, SeatResigned
+    from ono99tui.host.resume import record_to_map
+
+    rules, seed, bot, choices = preset("1980"), 8, make_bot("greedy"), random_module.Random(3)
+    deck = random_module.Random(seed)
+    state, _ = start_match(rules, 3, deck)
+    records = [record_to_map(MatchDealt(seed=seed, rules=rules_to_wire(rules),
+                                        names=("ana", "bob", "cy"), kinds=("human",) * 3,
+                                        token_hashes=(None,) * 3, number=1, seqs=(1, 1, 1)))]
+    for _ in range(10):
+        move = bot.choose(view(state, state.turn), choices)
+        state, _ = apply(state, move, deck)
+        records.append(record_to_map(MovePlayed(move_to_wire(move), (2, 2, 2))))
+    state, _ = resign(state, 1, deck)
+    records.append(record_to_map(SeatResigned(1, (3, 3, 3))))
+    while state.phase != MATCH_OVER:
+        move = bot.choose(view(state, state.turn), choices)
+        state, _ = apply(state, move, deck)
+        records.append(record_to_map(MovePlayed(move_to_wire(move), (4, 4, 4))))
+    records.append(record_to_map(MatchWon(tuple(state.winners))))
+    path = GOLDEN.parent / "unused"  # only named in messages
+    [match] = matches_in(path, records)
+    steps = replay_match(match)
+    assert steps[11].move == {"kind": "resign", "seat": 1} and steps[11].seat == 1
+    assert any(type(event) is Resigned for event in steps[11].events)
+    assert steps[-1].state == state and 1 not in (match.winners or ())
