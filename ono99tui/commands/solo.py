@@ -1,7 +1,10 @@
 """`ono99 solo`: play against bots at once, on a table served in-process on loopback.
 
 Nothing is advertised on the network: the table listens on 127.0.0.1 on a free port, the
-app connects to it like any other player, and both stop when the app quits.
+app connects to it like any other player, and both stop when the app quits. Its matches go
+to the journal of a table called "Solo" in the data dir, like a hosted table's, so that
+`ono99 replay --last` and `ono99 stats` find them; a solo match is never taken up again
+(one left unfinished is marked abandoned when the next solo game starts).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ if TYPE_CHECKING:
     from netproto.client import TableClient
     from ono99tui.host.server import TableServer
     from ono99tui.host.settings import TableConfig
+    from ono99tui.host.table_journal import FileJournal
     from ono99tui.ui.app import Ono99App
 
 HELP = "play a match against bots right away (no network needed)"
@@ -132,11 +136,16 @@ async def _play(args: argparse.Namespace) -> int:
             print(f"ono99 solo: your name was not remembered: {problem}", file=sys.stderr)
     config = solo_config(bots=args.bots, rules=args.rules, seed=args.seed, bot_delay=args.bot_delay)
     servers: list[TableServer] = []
+    journals: list[FileJournal] = []
 
     async def start_server() -> TableServer:
         from ono99tui.host.server import start_table
 
-        servers.append(await start_table(config))  # 127.0.0.1, a free port, not advertised
+        journal = solo_journal()
+        if journal is not None:
+            journals.append(journal)
+        # 127.0.0.1, a free port, not advertised.
+        servers.append(await start_table(config, journal=journal))
         return servers[-1]
 
     app = solo_app(
@@ -148,4 +157,25 @@ async def _play(args: argparse.Namespace) -> int:
     finally:
         for server in servers:
             await server.stop()
+        for journal in journals:
+            journal.close()
     return app.return_code or 0
+
+
+SOLO_TABLE = "Solo"
+
+
+def solo_journal() -> FileJournal | None:
+    """The solo table's journal file, opened to append (never to take a match up), or
+    None when it cannot be used: the game is then played with its journal in memory, as
+    solo always was (the reason is logged; `open_table_journal` says it)."""
+    from ono99tui.config import data_dir
+    from ono99tui.host.journal_file import journal_path
+    from ono99tui.host.table_journal import JournalChoice, JournalUnusable, open_table_journal
+
+    try:
+        journal, _ = open_table_journal(
+            JournalChoice(journal_path(data_dir(), SOLO_TABLE), resume=False))
+    except JournalUnusable:
+        return None
+    return journal

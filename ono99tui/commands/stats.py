@@ -35,7 +35,8 @@ def render(standings: Standings, where: str) -> str:
     """The standings as text: everyone, then a table per preset."""
     if not standings.players:
         return f"No finished match in {where} yet."
-    lines = [f"{standings.matches} finished matches in {where}", ""]
+    count = standings.matches
+    lines = [f"{count} finished match{'' if count == 1 else 'es'} in {where}", ""]
     lines += _rows(standings.ranked(standings.players))
     for preset, tallies in sorted(standings.presets.items()):
         lines += ["", f"Rules {preset}:"]

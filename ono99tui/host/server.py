@@ -248,8 +248,10 @@ class TableServer:
 
 async def start_table(config: TableConfig, *, host: str = "127.0.0.1", port: int = 0,
                       limits: ServerLimits | None = None,
-                      on_change: Callable[[TableSummary], None] | None = None) -> TableServer:
-    """Start a table server in the running event loop and return it (stop it with `stop`)."""
-    server = TableServer(config, limits=limits, on_change=on_change)
+                      on_change: Callable[[TableSummary], None] | None = None,
+                      journal: TableJournal | None = None) -> TableServer:
+    """Start a table server in the running event loop and return it (stop it with `stop`);
+    `journal`: where its journal records go (default: memory only)."""
+    server = TableServer(config, limits=limits, on_change=on_change, journal=journal)
     await server.start(host, port)
     return server

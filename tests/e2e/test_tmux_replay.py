@@ -62,3 +62,28 @@ def test_the_last_match_replayed_in_a_terminal(
     tmux.wait_for(rf"Move {last - 1}/{last}", timeout=10)
     tmux.send_keys("q")
     tmux.wait_for(r"\[exit 0\]", timeout=20)
+
+
+def test_a_solo_match_is_kept_and_replayed(tmux: TmuxSession) -> None:
+    """`ono99 solo` keeps its matches like a hosted table: after one is played in a
+    terminal, `ono99 replay --last` opens it and `ono99 stats` counts it."""
+    from test_tmux_play import play_to_the_end, quit_and_check_exit
+
+    tmux.start([*ONO99, "solo", "--bots", "1", "--bot-delay", "0", "--seed", "5",
+                "--player", "tess"])
+    tmux.wait_for(r"tess", timeout=30)
+    play_to_the_end(tmux, [0])
+    quit_and_check_exit(tmux, 0)
+    data = Path(tmux.env["ONO99_DATA_DIR"])
+    [match] = read_matches(journal_files(data)[0])
+    assert match.finished and "tess" in match.names
+    last = len(replay_match(match)) - 1
+    replay = tmux.new_window([*ONO99, "replay", "--last"])
+    tmux.wait_for(rf"Replay: Solo, match 1 .* Move 0/{last}", pane=replay, timeout=30)
+    tmux.send_keys("End", pane=replay)
+    tmux.wait_for(r"Match over: .* wins?\.", pane=replay, timeout=10)
+    tmux.send_keys("q", pane=replay)
+    tmux.wait_for(r"\[exit 0\]", pane=replay, timeout=20)
+    stats = tmux.new_window([*ONO99, "stats"])
+    tmux.wait_for(r"1 finished match in the journals", pane=stats, timeout=30)
+    assert re.search(r"tess +1 +[01] +[01]", tmux.capture(stats))

@@ -158,5 +158,8 @@ def clean_env(**extra: str) -> dict[str, str]:
         "HOME": os.environ.get("HOME", "/root"),
         "ONO99_MDNS_INTERFACES": os.environ.get("ONO99_MDNS_INTERFACES", "127.0.0.1"),
     }
+    # The test's own data dir (tests/conftest.py): tables' journals never go to the user's.
+    if os.environ.get("ONO99_DATA_DIR"):
+        env["ONO99_DATA_DIR"] = os.environ["ONO99_DATA_DIR"]
     env.update(extra)
     return env
