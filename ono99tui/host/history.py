@@ -163,11 +163,11 @@ def matches_in(path: Path, records: Sequence[dict[str, Any]],
                 raise _invalid(path, where, "the resignation names no seat of the match")
             steps.append({"kind": RESIGN, "seat": seat})
         elif kind == WON:
-            winners = _seat_tuple(path, where, record.get("winners"),
-                                  len(record.get("winners") or ()), int)
-            if not winners or not all(0 <= seat < seats for seat in winners):
+            winners = record.get("winners")
+            if (not isinstance(winners, list | tuple) or not winners
+                    or not all(type(seat) is int and 0 <= seat < seats for seat in winners)):
                 raise _invalid(path, where, "the winners are not seats of the match")
-            close(FINISHED, winners)
+            close(FINISHED, tuple(winners))
             header = None
         elif kind == ABANDONED:
             close(ABANDONED_MATCH, None)

@@ -5,6 +5,7 @@ exit status of 1, no traceback, and nothing of the bad file read as if it were v
 from __future__ import annotations
 
 import json
+import random
 import re
 import shutil
 import struct
@@ -30,6 +31,7 @@ from ono99tui.host.journal_file import (
     JOURNAL_VERSION,
     MAGIC,
     JournalCorrupt,
+    JournalError,
     JournalTooNew,
     JournalWriter,
     NotAJournal,
@@ -252,3 +254,54 @@ def test_a_match_with_a_resignation_replays_it() -> None:
     assert steps[11].move == {"kind": "resign", "seat": 1} and steps[11].seat == 1
     assert any(type(event) is Resigned for event in steps[11].events)
     assert steps[-1].state == state and 1 not in (match.winners or ())
+
+
+ODD_VALUES: list[Any] = [None, -1, 2**64 - 1, "x", "", [], [None], {}, {"kind": "play"}, True, 1.5]
+
+
+def test_any_odd_value_in_any_field_is_a_journal_error_not_a_crash(tmp_path: Path) -> None:
+    """Every field of every record of a real match, replaced in turn by values of the wrong
+    type or range: reading and replaying either succeed or raise a JournalError."""
+    records = golden_records()
+    # The header, the first moves, the end: every kind of field the file has.
+    positions = [0, 1, 2, 3, len(records) - 1]
+    tried = 0
+    for position in positions:
+        for key in records[position]:
+            for value in ODD_VALUES:
+                changed = [dict(record) for record in records]
+                changed[position][key] = value
+                path = write(tmp_path / f"odd-{tried}.journal", changed)
+                tried += 1
+                try:
+                    for match in read_matches(path):
+                        if match.finished:
+                            replay_match(match)
+                except JournalError:
+                    pass
+    assert tried > 100
+
+
+def test_a_journal_cut_at_any_byte_never_reads_as_a_finished_match(tmp_path: Path) -> None:
+    data = GOLDEN.read_bytes()
+    path = tmp_path / "cut.journal"
+    for size in range(len(data)):
+        path.write_bytes(data[:size])
+        matches = read_matches(path)
+        assert [match.status for match in matches] in ([], [CUT_OFF], [IN_PROGRESS]), size
+
+
+def test_flipped_bytes_give_a_journal_error_or_a_checked_match(tmp_path: Path) -> None:
+    data, rng = GOLDEN.read_bytes(), random.Random(99)
+    path = tmp_path / "flipped.journal"
+    for _ in range(300):
+        damaged = bytearray(data)
+        for _ in range(rng.randint(1, 3)):
+            damaged[rng.randrange(len(damaged))] ^= 1 << rng.randrange(8)
+        path.write_bytes(bytes(damaged))
+        try:
+            for match in read_matches(path):
+                if match.finished:
+                    replay_match(match)
+        except JournalError:
+            pass
