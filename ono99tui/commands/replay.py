@@ -143,7 +143,12 @@ def run(args: argparse.Namespace) -> int:
         print("ono99 replay: --match needs a FILE", file=sys.stderr)
         return 2
     if args.list:
-        return _list([args.file] if args.file is not None else journal_files(data_dir()))
+        files = [args.file] if args.file is not None else journal_files(data_dir())
+        if not files:
+            print(f"ono99 replay: no table's journal in {data_dir() / 'tables'}",
+                  file=sys.stderr)
+            return 1
+        return _list(files)
     try:
         if args.file is not None:
             match = match_from_file(args.file, args.match)

@@ -171,8 +171,9 @@ def test_last_and_stats_read_the_data_dir_and_leave_a_damaged_file_out(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
     tables = data_dir(tmp_path, monkeypatch)
-    status, out, err = run(capsys, "replay", "--last")
-    assert status == 1 and "no table's journal in" in err
+    for command in (("replay", "--last"), ("replay", "--list")):
+        status, out, err = run(capsys, *command)
+        assert (status, out) == (1, "") and f"no table's journal in {tables}" in err
     shutil.copyfile(GOLDEN, tables / "Kitchen-000000000000.journal")
     status, out, _ = run(capsys, "replay", "--last", "--json")
     assert status == 0 and json.loads(out.splitlines()[0])["preset"] == "2022"
