@@ -24,7 +24,7 @@ from textual.widgets import Footer, Static
 
 from netproto.messages import SeatInfo as LobbySeat
 from netproto.messages import SeatKind
-from ono99tui.game import MATCH_OVER, RoundDealt, spectator_view
+from ono99tui.game import DISCARDING, MATCH_OVER, RoundDealt, spectator_view
 from ono99tui.host.history import RecordedMatch, ReplayStep
 from ono99tui.ui.glyphs import Glyphs, current_glyphs, glyphs_for
 from ono99tui.ui.present import (
@@ -73,6 +73,8 @@ def hand_lines(match: RecordedMatch, step: ReplayStep, glyphs: Glyphs) -> str:
     """Every seat's hand after `step`, one line each, the seat to play marked."""
     state = step.state
     width = max(cell_len(name) for name in match.names)
+    # Who acts next: the buster choosing a discard (points scoring), else the turn.
+    acting = state.discarding if state.phase == DISCARDING else state.turn
     lines = []
     for seat, name in enumerate(match.names):
         hand = state.hands[seat]
@@ -81,7 +83,7 @@ def hand_lines(match: RecordedMatch, step: ReplayStep, glyphs: Glyphs) -> str:
                 f" (held {', '.join(card.label(state.rules) for card in hand)})" if hand else "")
         else:
             cards = "  ".join(card.label(state.rules) for card in hand) or "no cards"
-        marker = glyphs.turn_marker if seat == state.turn and state.phase != MATCH_OVER else " "
+        marker = glyphs.turn_marker if seat == acting and state.phase != MATCH_OVER else " "
         lines.append(f"{marker} {name}{' ' * (width - cell_len(name))}  {cards}")
     return "\n".join(lines)
 
