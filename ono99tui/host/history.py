@@ -144,7 +144,7 @@ def matches_in(path: Path, records: Sequence[dict[str, Any]],
         kind = record["kind"]
         where = f"record {position} ({kind})"
         if kind == MATCH:
-            if header is not None:  # a new deal with no end: the match before was cut off
+            if header is not None:  # a new deal with no end: the match before was dropped
                 close(ABANDONED_MATCH, None)
             header, steps = _header(path, where, record), []
             continue
