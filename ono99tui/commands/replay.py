@@ -159,7 +159,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"ono99 replay: {error}", file=sys.stderr)
         return 1
     except (JournalError, OSError) as error:
-        print(f"ono99 replay: {_problem(args.file or Path('.'), error)}", file=sys.stderr)
+        # A JournalError names its file; an OSError is about the file asked for.
+        named = Path(getattr(error, "filename", None) or args.file or data_dir())
+        print(f"ono99 replay: {_problem(named, error)}", file=sys.stderr)
         return 1
     if args.json:
         try:
