@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from netproto.constants import DEFAULT_PORT
+from netproto.interfaces import add_mdns_interface_option
 
 HELP = "join a table as a computer player (for load and tests)"
 
@@ -20,6 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="leave after N matches (default 1)")
     parser.add_argument("--password", default=None, help="the table's password, if it has one")
     parser.add_argument("--seed", type=int, default=None, help="seed the bot's choices")
+    # Where to look for the table by its name if its host comes back on another port.
+    add_mdns_interface_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,6 +33,8 @@ def run(args: argparse.Namespace) -> int:
 
     from netproto.addresses import AddressError, parse_address
     from netproto.client import ClientError, TableClient
+    from netproto.interfaces import InterfaceError, resolve_interfaces
+    from netproto.refind import refinder_for
     from ono99tui.bot_player import BotPlayerError, play_matches
     from ono99tui.bots import UnknownBot, make_bot
     from ono99tui.connect_errors import connect_error_text
@@ -47,11 +52,18 @@ def run(args: argparse.Namespace) -> int:
     if args.matches < 1:
         print("ono99 bot: --matches must be at least 1", file=sys.stderr)
         return 2
+    # The address needs no mDNS: without a usable interface the bot only loses the
+    # ability to find its table again after the host moved.
+    try:
+        interfaces: list[str] | None = resolve_interfaces(args.mdns_interface)
+    except InterfaceError:
+        interfaces = None
 
     async def play() -> int:
         client = await TableClient.connect(address.host, address.port,
                                            name=args.name or f"{args.bot} bot",
                                            password=args.password)
+        client.relocator = refinder_for(client.welcome, interfaces)
         report = await play_matches(client, bot, args.matches, random.Random(args.seed))
         print(json.dumps({"seat": report.seat if report.seat is not None else client.seat,
                           "matches": report.matches,
