@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 
 from netproto.constants import DEFAULT_PORT
 from netproto.interfaces import add_mdns_interface_option
 
 HELP = "join a table as a computer player (for load and tests)"
+# Each of these stops the bot, which says bye first (SIGHUP: its terminal closed).
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -60,11 +63,39 @@ def run(args: argparse.Namespace) -> int:
         interfaces = None
 
     async def play() -> int:
-        client = await TableClient.connect(address.host, address.port,
-                                           name=args.name or f"{args.bot} bot",
-                                           password=args.password)
-        client.relocator = refinder_for(client.welcome, interfaces)
-        report = await play_matches(client, bot, args.matches, random.Random(args.seed))
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        assert task is not None
+        stopped_by: list[signal.Signals] = []
+
+        def stop(signal_number: signal.Signals) -> None:
+            if not stopped_by:
+                stopped_by.append(signal_number)
+                task.cancel()
+
+        for signal_number in STOP_SIGNALS:
+            loop.add_signal_handler(signal_number, stop, signal_number)
+        client: TableClient | None = None
+        try:
+            client = await TableClient.connect(address.host, address.port,
+                                               name=args.name or f"{args.bot} bot",
+                                               password=args.password)
+            client.relocator = refinder_for(client.welcome, interfaces)
+            report = await play_matches(client, bot, args.matches, random.Random(args.seed))
+        except asyncio.CancelledError:
+            if not stopped_by:
+                raise
+            task.uncancel()
+            print(f"ono99 bot: stopped by {stopped_by[0].name}; left the table",
+                  file=sys.stderr)
+            return 128 + stopped_by[0]
+        finally:
+            # Every way out says bye (a signal, an error, the matches played): a seat
+            # left without one is held for the table's grace period, as after a drop.
+            if client is not None:
+                await client.close("the bot stopped")
+            for signal_number in STOP_SIGNALS:
+                loop.remove_signal_handler(signal_number)
         print(json.dumps({"seat": report.seat if report.seat is not None else client.seat,
                           "matches": report.matches,
                           "moves": report.moves, "stale": report.stale,
