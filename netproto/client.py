@@ -227,6 +227,8 @@ class ClientSettings:
     backoff_jitter: float = 0.25
     # Give up resuming after this long; a table holds a seat 60 s by default.
     reconnect_for: float = 60.0
+    # After saying bye, wait at most this long for the table to close its side (`close`).
+    bye_linger: float = 1.0
     max_frame_size: int = MAX_FRAME_SIZE
 
 
@@ -366,8 +368,12 @@ class TableClient:
         self._closing = True
         link = self._link
         if link is not None and link.is_up:
-            with contextlib.suppress(Exception):
+            try:
                 link.send(Bye(code=code, reason=reason))
+            except Exception:  # the link failed under us: nothing more to say on it
+                log.debug("could not say bye", exc_info=True)
+            else:
+                await self._linger(link)
         if link is not None:
             link.close()  # the transport flushes the bye first
         if self._runner is not None and self._runner is not asyncio.current_task():
@@ -375,6 +381,24 @@ class TableClient:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._runner
         self._finish("normal", reason or "closed by the client")
+
+    async def _linger(self, link: _Link) -> None:
+        """After the bye, end our side of the stream and read (dropping it) whatever the
+        table still sends until it closes, for at most `ClientSettings.bye_linger` seconds.
+
+        Closing a socket that has unread input makes the kernel reset the connection, and a
+        table that writes to it before reading our bye then loses the bye with the reset:
+        it saw a player vanish ("eof") and held the seat for its grace period.
+        """
+        transport = link.transport
+        if transport is None or not transport.can_write_eof():
+            return
+        try:
+            transport.write_eof()
+        except OSError:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(link.done), self.settings.bye_linger)
 
     def abort_link(self) -> None:
         """Drop the TCP connection at once, as a network failure would (for tests and drills).
