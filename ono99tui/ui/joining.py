@@ -114,6 +114,13 @@ async def connect(
     raise JoinError("unreachable", "could not reach the table: " + "; ".join(failures))
 
 
+def keep_seat(tokens: ResumeTokens, client: TableClient) -> None:
+    """Keep the client's token for where the table is now (after it moved, say), so that
+    joining it there again from a new app takes the seat back."""
+    if client.token and client.role == "player":
+        _safe_put(tokens, Address(client.host, client.port), client.token)
+
+
 def _safe_get(tokens: ResumeTokens, address: Address) -> str | None:
     return tokens.get(_token_key(address))
 

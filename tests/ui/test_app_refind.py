@@ -14,6 +14,7 @@ from typing import Any
 from lobby_helpers import wait_until
 
 from netproto.addresses import Address
+from ono99tui.config import ResumeTokens, table_key
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.table import TableScreen
@@ -55,6 +56,9 @@ async def test_the_app_finds_its_table_on_another_port_and_shows_its_hand(
         client = app.client
         assert client is not None and app.welcome is not None
         assert (client.port, client.token, app.welcome.seat) == (second.port, token, seat)
+        # A new app joining the table at its new address would get the seat back too.
+        kept = ResumeTokens(tmp_path / "config").get(table_key(LOOPBACK, second.port))
+        assert kept == token
         assert isinstance(app.screen, TableScreen) and app.view is not None
         assert app.view.hand  # mid-match: the player holds cards
         await wait_until(pilot, lambda: len(app.screen.query_one(HandView).cards)

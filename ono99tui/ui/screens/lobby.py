@@ -35,7 +35,7 @@ from netproto.refind import refinder_for
 from ono99tui.config import ConfigError, ResumeTokens, Settings, load_settings, save_settings
 from ono99tui.ssh import ssh_command_line
 from ono99tui.ui.glyphs import Glyphs
-from ono99tui.ui.joining import JoinError, JoinRequest, connect
+from ono99tui.ui.joining import JoinError, JoinRequest, connect, keep_seat
 from ono99tui.ui.screens.password_prompt import PasswordPrompt
 
 if TYPE_CHECKING:
@@ -468,6 +468,11 @@ class LobbyScreen(Screen[None]):
         the player leaves the table.
         """
         self.app.follow_table(client, self)
+
+    def table_moved(self, client: TableClient) -> None:
+        """The table joined from here was found again at another address (its host came
+        back elsewhere): keep the seat's token for that address too."""
+        keep_seat(ResumeTokens(self.config_directory), client)
 
     def _ask_password(self, request: JoinRequest, *, retry: bool) -> None:
         def answered(password: str | None) -> None:
