@@ -2,7 +2,8 @@
 and came back on another port is resumed where the relocator says, with the same token and
 seat; a place that does not know the token is only ever offered the token (never a hello),
 so the session never sits down at another table; the relocator is asked only once the
-known address fails, and released when reconnecting ends."""
+known address fails, and released when reconnecting ends. And `TableRefinder`'s choices
+with a stand-in browser: same name only, its own service first, nothing without mDNS."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from collections.abc import Sequence
 from loopback_helpers import FAST_LIMITS, EchoTable
 
 from netproto.client import ClientSettings, Closed, Disconnected, Reconnected, TableClient
+from netproto.discovery import DiscoveredTable, TableInfo, TableState
 from netproto.messages import Hello, Lobby, Message, Resume, View, Welcome
+from netproto.refind import TableRefinder, refinder_for
 from netproto.server import Peer, Server
 
 FAST_CLIENT = ClientSettings(heartbeat_timeout=5.0, backoff_initial=0.01, backoff_max=0.05,
@@ -181,3 +184,76 @@ async def test_a_failing_relocator_leaves_reconnecting_as_without_it() -> None:
         await client.close()
         front.close()
         await server.stop()
+
+
+# --- TableRefinder with a stand-in browser (no mDNS) ------------------------------------------
+
+
+class StandInBrowser:
+    """What TableRefinder needs of a TableBrowser: start, close and the tables heard."""
+
+    def __init__(self, tables: Sequence[DiscoveredTable], fail: bool = False) -> None:
+        self.tables = {table.service_name: table for table in tables}
+        self.fail = fail
+        self.started = self.closed = 0
+
+    async def start(self) -> None:
+        self.started += 1
+        if self.fail:
+            raise OSError("no multicast on this interface")
+
+    async def close(self) -> None:
+        self.closed += 1
+
+
+def advertised(service: str, name: str, port: int, *addresses: str) -> DiscoveredTable:
+    info = TableInfo(protocol_version=1, name=name, host_player="Ann", rules="2022",
+                     seats_taken=2, seats_total=4, state=TableState.PLAYING,
+                     password_required=False, port=port, addresses=addresses)
+    return DiscoveredTable(f"{service}._ono99._tcp.local.", info)
+
+
+async def test_the_refinder_names_only_tables_of_that_name_its_own_service_first() -> None:
+    browser = StandInBrowser([
+        advertised("Kitchen-2", "Kitchen", 7002, "10.0.0.2"),
+        advertised("Kitchen", "Kitchen", 7001, "10.0.0.1", "10.0.0.9"),
+        advertised("Kitchen table", "Kitchen table", 7003, "10.0.0.3"),
+        advertised("kitchen", "kitchen", 7004, "10.0.0.4"),
+    ])
+    refinder = TableRefinder(["127.0.0.1"], "Kitchen", service_name="Kitchen._ono99._tcp.local.",
+                             browser_factory=lambda interfaces: browser)
+    assert await refinder.candidates() == [("10.0.0.1", 7001), ("10.0.0.9", 7001),
+                                           ("10.0.0.2", 7002)]
+    assert browser.started == 1  # one browser for the whole outage
+    assert await refinder.candidates() == [("10.0.0.1", 7001), ("10.0.0.9", 7001),
+                                           ("10.0.0.2", 7002)]
+    assert browser.started == 1
+    await refinder.close()
+    assert browser.closed == 1
+
+
+async def test_a_refinder_without_mdns_names_nothing_and_stops_trying() -> None:
+    made: list[StandInBrowser] = []
+
+    def failing(interfaces: Sequence[str]) -> StandInBrowser:
+        made.append(StandInBrowser([], fail=True))
+        return made[-1]
+
+    refinder = TableRefinder(["127.0.0.1"], "Kitchen", browser_factory=failing)
+    assert await refinder.candidates() == []
+    assert await refinder.candidates() == []
+    assert len(made) == 1 and made[0].closed == 1
+    assert await TableRefinder([], "Kitchen").candidates() == []
+
+
+def test_a_refinder_is_made_only_for_a_seat_at_a_named_table() -> None:
+    seat = Welcome(proto=1, role="player", seat=0, token="t", table={"name": "Kitchen"})
+    made = refinder_for(seat, ["127.0.0.1"], service_name="Kitchen._ono99._tcp.local.")
+    assert made is not None and (made.table_name, made.service_name) == (
+        "Kitchen", "Kitchen._ono99._tcp.local.")
+    assert refinder_for(seat, None) is None and refinder_for(seat, []) is None
+    assert refinder_for(None, ["127.0.0.1"]) is None
+    watching = Welcome(proto=1, role="spectator", table={"name": "Kitchen"})
+    assert refinder_for(watching, ["127.0.0.1"]) is None
+    unnamed = Welcome(proto=1, role="player", seat=0, token="t", table={"name": 7})
+    assert refinder_for(unnamed, ["127.0.0.1"]) is None
