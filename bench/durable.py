@@ -1,7 +1,8 @@
 """The durable journal's figures (issue 11): a host killed mid-match, what the journal costs a
 move, and whether a long-running host's memory stays flat.
 
-    python bench/durable.py [--restarts N] [--samples N] [--matches 100,10000]
+    python bench/durable.py [--restarts N] [--restarts-elsewhere N] [--samples N]
+                            [--matches 100,10000]
 
 Prints ONE JSON object:
 - `restart`: `kill -9` of a headless `ono99 host` process in the middle of a 4-seat match of
@@ -12,7 +13,14 @@ Prints ONE JSON object:
   `restart_to_first_view_s` from starting the new process to the first resumed view at a
   client; beside it, the same-run baseline `cold_start_to_listening_s` (start of a host
   process to its "listening" line): most of the restart time is Python starting up and the
-  client's reconnect backoff.
+  client's reconnect backoff; `listening_to_first_view_s` is the part after the new host
+  printed "listening" (what the clients' reconnecting adds). `baseline_old_schedule`: the
+  same restarts, alternated with these, with the old reconnect schedule (50 ms doubling
+  to 2 s, no jitter).
+- `restart_elsewhere` (`--restarts-elsewhere N`, off by default): the same, but the host is
+  advertised with mDNS on loopback and comes back on ANOTHER port; each client finds it by
+  its table name (`netproto.refind.TableRefinder`) and resumes there. The new host probes
+  its mDNS name (about a second, as mDNS requires) before it prints "listening".
 - `move_to_own_view_us`: a TableClient's move at a 2-seat table (the other seat a host bot)
   until its own next view, p50/p99, with the journal file on and with the in-memory
   journal only (the baseline), in alternating blocks, each table in its own child process.
@@ -43,6 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from netproto.client import ClientSettings, TableClient
 from netproto.connection import State
 from netproto.messages import View
+from netproto.refind import TableRefinder
 from ono99tui.bot_player import BotPlayerError, play_matches
 from ono99tui.bots import make_bot
 from ono99tui.game import MATCH_OVER, MoveError, preset, view
@@ -72,16 +81,18 @@ def percentiles(samples: list[float]) -> dict[str, float]:
 
 
 class Host:
-    """`ono99 host --headless` as a child process."""
+    """`ono99 host --headless` as a child process (advertised with mDNS on loopback if
+    `advertise`)."""
 
-    def __init__(self, port: int, data_dir: str, *options: str) -> None:
+    def __init__(self, port: int, data_dir: str, *options: str, advertise: bool = False) -> None:
         self.port, self.data_dir, self.options = port, data_dir, options
+        self.advertise = ("--mdns-interface", "127.0.0.1") if advertise else ("--no-advertise",)
 
     async def start(self) -> float:
         """Start it; seconds until it printed "listening"."""
         started = time.perf_counter()
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "ono99tui", "host", "--headless", "--no-advertise",
+            sys.executable, "-m", "ono99tui", "host", "--headless", *self.advertise,
             "--bind", "127.0.0.1", "--port", str(self.port), *self.options,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
             env={**os.environ, "ONO99_DATA_DIR": self.data_dir})
@@ -113,14 +124,27 @@ class Host:
 # --- kill -9 and restart ------------------------------------------------------------------
 
 
-async def one_restart(run: int) -> dict[str, Any]:
+# The reconnect schedule before issue 11's last part: 50 ms doubling to 2 s, no jitter.
+OLD_SCHEDULE = ClientSettings(backoff_max=2.0, backoff_jitter=0.0)
+
+
+async def one_restart(run: int, elsewhere: bool = False,
+                      settings: ClientSettings | None = None) -> dict[str, Any]:
+    """One kill -9 and restart; `elsewhere`: the host is advertised with mDNS on loopback
+    and comes back on another port, where the clients find it by its name."""
     data_dir = tempfile.mkdtemp(prefix="ono99-bench-durable-")
     port = free_port()
-    options = ("--name", "Bench", "--seats", "4", "--bot-delay", "0.05", "--seed", str(run))
-    first = Host(port, data_dir, *options)
+    # Unique: other suites may advertise tables on loopback at the same time.
+    name = f"Bench {os.getpid()} {run}" if elsewhere else "Bench"
+    options = ("--name", name, "--seats", "4", "--bot-delay", "0.05", "--seed", str(run))
+    first = Host(port, data_dir, *options, advertise=elsewhere)
     cold_start = await first.start()
-    clients = [await TableClient.connect("127.0.0.1", port, name=f"p{index}")
+    clients = [await TableClient.connect("127.0.0.1", port, name=f"p{index}",
+                                         settings=settings)
                for index in range(4)]
+    if elsewhere:
+        for client in clients:
+            client.relocator = TableRefinder(["127.0.0.1"], name)
     tokens = [client.token for client in clients]
     playing = [asyncio.create_task(play_matches(client, make_bot("greedy"), 1,
                                                 random.Random(index)))
@@ -131,7 +155,8 @@ async def one_restart(run: int) -> dict[str, Any]:
                 await asyncio.sleep(0.005)
         await first.kill()
         seqs_at_kill = [client.view.seq if client.view else 0 for client in clients]
-        second = Host(port, data_dir, *options)
+        second = Host(free_port() if elsewhere else port, data_dir, *options,
+                      advertise=elsewhere)
         restarted = time.perf_counter()
         start = asyncio.create_task(second.start())
         async with asyncio.timeout(60):
@@ -139,7 +164,7 @@ async def one_restart(run: int) -> dict[str, Any]:
                           for c, seq in zip(clients, seqs_at_kill, strict=True)):
                 await asyncio.sleep(0.001)
         first_view = time.perf_counter() - restarted
-        await start
+        listening = await start
         async with asyncio.timeout(120):
             reports = await asyncio.gather(*playing)
         await second.stop()
@@ -151,7 +176,7 @@ async def one_restart(run: int) -> dict[str, Any]:
         for client in clients:
             await client.close()
     matches = matches_from_records(
-        read_journal(journal_path(Path(data_dir), "Bench")).records)
+        read_journal(journal_path(Path(data_dir), name)).records)
     finished = all(report.matches == 1 for report in reports)
     try:
         final = replay(matches[0])  # a doubled move is refused by the rules
@@ -165,16 +190,17 @@ async def one_restart(run: int) -> dict[str, Any]:
                      and all(client.view is not None and client.seat is not None
                              and view_from_wire(client.view.view) == view(final, client.seat)
                              for client in clients)) else 1
-    return {"seats_resumed": sum(client.token == token
+    return {"seats_resumed": sum(client.token == token and client.port == second.port
                                  for client, token in zip(clients, tokens, strict=True)),
             "match_finished": finished, "matches_in_journal": len(matches),
             "moves_in_journal": len(matches[0].moves), "moves_lost_or_doubled": lost,
             "restart_to_first_view_s": round(first_view, 3),
+            # The part the clients' reconnecting adds once the new host listens.
+            "listening_to_first_view_s": round(first_view - listening, 3),
             "cold_start_to_listening_s": round(cold_start, 3)}
 
 
-async def restarts(count: int) -> dict[str, Any]:
-    runs = [await one_restart(run) for run in range(count)]
+def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
     first_views = [run["restart_to_first_view_s"] for run in runs]
     return {"runs": runs, "seats": 4,
             "all_seats_resumed": all(run["seats_resumed"] == 4 for run in runs),
@@ -182,9 +208,23 @@ async def restarts(count: int) -> dict[str, Any]:
             "moves_lost_or_doubled": sum(run["moves_lost_or_doubled"] for run in runs),
             "restart_to_first_view_s_max": max(first_views),
             "restart_to_first_view_s_median": statistics.median(first_views),
+            "listening_to_first_view_s_median": statistics.median(
+                run["listening_to_first_view_s"] for run in runs),
+            "listening_to_first_view_s_max": max(
+                run["listening_to_first_view_s"] for run in runs),
             "cold_start_to_listening_s_median": statistics.median(
                 run["cold_start_to_listening_s"] for run in runs),
             "target_s": 2.0}
+
+
+async def restarts(count: int, elsewhere: bool = False) -> dict[str, Any]:
+    """`count` restarts with the client's reconnect schedule, alternating with `count` with
+    the old one (the same-run baseline), so both see the same machine load."""
+    now, before = [], []
+    for run in range(count):
+        now.append(await one_restart(run, elsewhere))
+        before.append(await one_restart(run, elsewhere, OLD_SCHEDULE))
+    return summary(now) | {"baseline_old_schedule": summary(before)}
 
 
 # --- move -> own view, journal on and off --------------------------------------------------
@@ -324,6 +364,9 @@ async def main(arguments: argparse.Namespace) -> None:
                     "load_1m": os.getloadavg()[0]}}
     if arguments.restarts:
         result["restart"] = await restarts(arguments.restarts)
+    if arguments.restarts_elsewhere:
+        result["restart_elsewhere"] = await restarts(arguments.restarts_elsewhere,
+                                                     elsewhere=True)
     if arguments.samples:
         result["move_to_own_view"] = await own_view(arguments.samples)
     if arguments.matches:
@@ -334,6 +377,8 @@ async def main(arguments: argparse.Namespace) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--restarts", type=int, default=5)
+    parser.add_argument("--restarts-elsewhere", type=int, default=0,
+                        help="restarts on another port, found again by mDNS on loopback")
     parser.add_argument("--samples", type=int, default=1000)
     parser.add_argument("--matches", default="100,10000")
     parser.add_argument("--serve", default=None, help=argparse.SUPPRESS)

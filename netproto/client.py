@@ -6,9 +6,16 @@
             await client.send_move({...})  # based on the latest view's seq
 
 The client answers pings, watches the server's heartbeat and, when the link drops, reconnects
-with exponential backoff and resumes its seat with the resume token. While it does, the
-iterator yields `Disconnected` and then `Reconnected`; it ends after a final close (a `bye`
-from the server that is not worth retrying, `close()`, or giving up on reconnecting).
+with backoff (`ClientSettings` documents the schedule) and resumes its seat with the resume
+token. While it does, the iterator yields `Disconnected` and then `Reconnected`; it ends
+after a final close (a `bye` from the server that is not worth retrying, `close()`, or
+giving up on reconnecting).
+
+A table whose host restarted somewhere else (another port, another address) is found again
+through an optional `Relocator` (`TableClient.relocator`): between reconnect attempts it is
+asked where the table may be now, and each place it names is offered the resume token only
+(never a `hello`), so a session can only ever get its own seat back there, never a new seat
+at some other table. `netproto.refind.TableRefinder` is the mDNS-backed relocator.
 """
 
 from __future__ import annotations
@@ -16,10 +23,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from netproto.connection import Connection, ConnectionClosed, Role, State, Violation
 from netproto.errors import (
@@ -177,9 +185,32 @@ class Closed:
 Incoming = Message | Disconnected | Reconnected | Closed
 
 
+class Relocator(Protocol):
+    """Where a table that no longer answers at its address may be now (see the module
+    docstring). Used only while the client reconnects; `close` is called once it stops."""
+
+    async def candidates(self) -> Sequence[tuple[str, int]]:
+        """(host, port) pairs to offer the resume token to, best first; may be empty."""
+        ...
+
+    async def close(self) -> None:
+        """Release whatever finding the table needed (sockets); it may be asked again later."""
+        ...
+
+
 @dataclass(frozen=True)
 class ClientSettings:
-    """Timing of the client; tests shorten everything."""
+    """Timing of the client; tests shorten everything.
+
+    Reconnect schedule: the n-th attempt after a drop waits `backoff_initial * 2**(n-1)`
+    seconds, capped at `backoff_max` for the first `fast_retry_for` seconds of the outage
+    (the seat is held and a restarted host is back within a second or two: it must be found
+    at once) and at `backoff_max_later` after that, each wait shortened by a random part of
+    up to `backoff_jitter` of it (so that a table's clients do not all knock at once). With
+    the defaults: attempts at about 0.05, 0.15, 0.35, 0.75 s after the drop (up to a quarter
+    earlier), then every 0.3-0.4 s for 20 s, then every 1.5-2 s until `reconnect_for` (60 s:
+    75-98 attempts in all, 85 on average), then the session ends with `Closed("gave-up")`.
+    """
 
     connect_timeout: float = 5.0
     # A table answers hello or resume at once: silence this long means it is not a table
@@ -190,9 +221,14 @@ class ClientSettings:
     heartbeat_timeout: float = 20.0
     reconnect: bool = True
     backoff_initial: float = 0.05
-    backoff_max: float = 2.0
+    backoff_max: float = 0.4
+    fast_retry_for: float = 20.0
+    backoff_max_later: float = 2.0
+    backoff_jitter: float = 0.25
     # Give up resuming after this long; a table holds a seat 60 s by default.
     reconnect_for: float = 60.0
+    # After saying bye, wait at most this long for the table to close its side (`close`).
+    bye_linger: float = 1.0
     max_frame_size: int = MAX_FRAME_SIZE
 
 
@@ -281,9 +317,13 @@ class TableClient:
 
     def __init__(self, host: str, port: int, *, name: str = "", password: str | None = None,
                  spectate: bool = False, host_key: str | None = None, token: str | None = None,
-                 settings: ClientSettings | None = None) -> None:
+                 settings: ClientSettings | None = None,
+                 relocator: Relocator | None = None) -> None:
+        # Where the table is: a relocated table's new place once the session resumed there.
         self.host = host
         self.port = port
+        # Asked between reconnect attempts where the table may be now (None: nowhere else).
+        self.relocator = relocator
         self.name = name
         self.password = password
         self.spectate = spectate
@@ -328,8 +368,12 @@ class TableClient:
         self._closing = True
         link = self._link
         if link is not None and link.is_up:
-            with contextlib.suppress(Exception):
+            try:
                 link.send(Bye(code=code, reason=reason))
+            except Exception:  # the link failed under us: nothing more to say on it
+                log.debug("could not say bye", exc_info=True)
+            else:
+                await self._linger(link)
         if link is not None:
             link.close()  # the transport flushes the bye first
         if self._runner is not None and self._runner is not asyncio.current_task():
@@ -337,6 +381,24 @@ class TableClient:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._runner
         self._finish("normal", reason or "closed by the client")
+
+    async def _linger(self, link: _Link) -> None:
+        """After the bye, end our side of the stream and read (dropping it) whatever the
+        table still sends until it closes, for at most `ClientSettings.bye_linger` seconds.
+
+        Closing a socket that has unread input makes the kernel reset the connection, and a
+        table that writes to it before reading our bye then loses the bye with the reset:
+        it saw a player vanish ("eof") and held the seat for its grace period.
+        """
+        transport = link.transport
+        if transport is None or not transport.can_write_eof():
+            return
+        try:
+            transport.write_eof()
+        except OSError:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(link.done), self.settings.bye_linger)
 
     def abort_link(self) -> None:
         """Drop the TCP connection at once, as a network failure would (for tests and drills).
@@ -476,39 +538,44 @@ class TableClient:
 
     # --- internals -----------------------------------------------------------------------
 
-    async def _handshake(self) -> tuple[_Link, Welcome, list[Message]]:
+    async def _handshake(self, place: tuple[str, int] | None = None,
+                         *, resume_only: bool = False) -> tuple[_Link, Welcome, list[Message]]:
+        """Connect to `place` (default: the table's address) and complete the handshake.
+
+        `resume_only`: offer the token and nothing else; a `bad-token` answer is final
+        instead of falling back to `hello` (a relocated place may be another table).
+        """
         settings = self.settings
-        link = await self._open_link()
+        host, port = place if place is not None else (self.host, self.port)
+        link = await self._open_link(host, port)
         try:
-            return await asyncio.wait_for(self._greet(link), settings.handshake_timeout)
+            return await asyncio.wait_for(self._greet(link, host, port, resume_only),
+                                          settings.handshake_timeout)
         except BaseException:
             link.abort()
             raise
 
-    async def _open_link(self) -> _Link:
+    async def _open_link(self, host: str, port: int) -> _Link:
         """The TCP connection, or ConnectFailed saying why there is none."""
         settings = self.settings
         loop = asyncio.get_running_loop()
         try:
             _, link = await asyncio.wait_for(
-                loop.create_connection(lambda: _Link(settings.max_frame_size), self.host,
-                                       self.port),
+                loop.create_connection(lambda: _Link(settings.max_frame_size), host, port),
                 settings.connect_timeout)
         except ConnectionRefusedError as error:
-            raise NothingListening("nothing-listening", "connection refused", self.host,
-                                   self.port, error) from None
+            raise NothingListening("nothing-listening", "connection refused", host, port,
+                                   error) from None
         except TimeoutError:  # asyncio.TimeoutError is TimeoutError since Python 3.11
             raise Unreachable("unreachable", f"no answer within {settings.connect_timeout:g} s",
-                              self.host, self.port, None) from None
+                              host, port, None) from None
         except OSError as error:
-            raise Unreachable("unreachable", error.strerror or str(error), self.host,
-                              self.port, error) from None
+            raise Unreachable("unreachable", error.strerror or str(error), host, port,
+                              error) from None
         return link
 
-    def _not_this_protocol(self, link: _Link, reason: str) -> WrongProtocol:
-        return WrongProtocol(reason, self.host, self.port, link.sample)
-
-    async def _greet(self, link: _Link) -> tuple[_Link, Welcome, list[Message]]:
+    async def _greet(self, link: _Link, host: str, port: int,
+                     resume_only: bool) -> tuple[_Link, Welcome, list[Message]]:
         answer_timeout = self.settings.answer_timeout
         answer_by = asyncio.get_running_loop().time() + answer_timeout
         heard = False  # a valid message has come: the peer speaks this protocol
@@ -532,19 +599,21 @@ class TableClient:
                 except TimeoutError:
                     event = await _answer_already_sent(inbox)
                     if event is None:
-                        raise self._not_this_protocol(
-                            link, f"no answer within {answer_timeout:g} s") from None
+                        raise WrongProtocol(f"no answer within {answer_timeout:g} s", host,
+                                            port, link.sample) from None
                 if isinstance(event, Violation) and isinstance(event.error, _NOT_THIS_PROTOCOL):
-                    raise self._not_this_protocol(
-                        link, f"what it sent is not this protocol's frames ({event.error.code})")
+                    raise WrongProtocol(
+                        f"what it sent is not this protocol's frames ({event.error.code})",
+                        host, port, link.sample)
                 if isinstance(event, ConnectionClosed) and link.bye is not None:
                     # A table that said bye before our hello was read (it is full, say):
                     # it speaks this protocol, and its bye says why.
                     raise HandshakeRefused(link.bye.code, link.bye.reason,
                                            final=link.bye.code in FINAL_BYE_CODES)
                 if isinstance(event, ConnectionClosed) and link.sample:
-                    raise self._not_this_protocol(
-                        link, "it sent bytes that are not this protocol's frames, then closed")
+                    raise WrongProtocol(
+                        "it sent bytes that are not this protocol's frames, then closed", host,
+                        port, link.sample)
                 heard = not isinstance(event, (Violation, ConnectionClosed))
             if isinstance(event, Welcome):
                 # Lobby and view often arrive with the welcome, and more may come before
@@ -555,7 +624,7 @@ class TableClient:
                 link.listener = extra.append
                 return link, event, extra
             if isinstance(event, Error):
-                if tried_resume and event.code == "bad-token" and self.name:
+                if tried_resume and event.code == "bad-token" and self.name and not resume_only:
                     # The seat is gone (new table, or expired): ask for a new one.
                     tried_resume = False
                     self.token = None
@@ -642,25 +711,76 @@ class TableClient:
                 link.abort()
                 return "heartbeat-timeout", f"nothing heard from the table for {timeout:g} s"
 
+    def _backoff(self, delay: float, outage: float) -> tuple[float, float]:
+        """How long to wait before the next attempt, and the delay the one after starts from
+        (see `ClientSettings` for the schedule)."""
+        settings = self.settings
+        cap = settings.backoff_max if outage < settings.fast_retry_for else max(
+            settings.backoff_max, settings.backoff_max_later)
+        delay = min(delay, cap)
+        wait = delay * (1.0 - settings.backoff_jitter * random.random())
+        return wait, min(delay * 2, cap)
+
     async def _reconnect(self) -> bool:
         settings = self.settings
-        deadline = time.monotonic() + settings.reconnect_for
+        dropped = time.monotonic()
+        deadline = dropped + settings.reconnect_for
         delay = settings.backoff_initial
         attempts = 0
-        while time.monotonic() < deadline and not self._closing:
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, settings.backoff_max)
-            attempts += 1
-            try:
-                link, welcome, extra = await self._handshake()
-            except HandshakeRefused as error:
-                if not error.final:
-                    continue  # the link failed mid-handshake: back off and try again
-                self._finish(error.code, error.reason)
-                return False
-            except (ConnectFailed, OSError, TimeoutError):
+        try:
+            while time.monotonic() < deadline and not self._closing:
+                wait, delay = self._backoff(delay, time.monotonic() - dropped)
+                await asyncio.sleep(wait)
+                attempts += 1
+                try:
+                    link, welcome, extra = await self._handshake()
+                except HandshakeRefused as error:
+                    if error.final:
+                        self._finish(error.code, error.reason)
+                        return False
+                    # The link failed mid-handshake: look elsewhere, back off, try again.
+                    resumed = await self._resume_elsewhere()
+                except (ConnectFailed, OSError, TimeoutError):
+                    resumed = await self._resume_elsewhere()
+                else:
+                    resumed = (link, welcome, extra)
+                if resumed is not None and not self._closing:
+                    self._adopt(*resumed, notice=Reconnected(attempts=attempts))
+                    return True
+                if resumed is not None:  # closed meanwhile: nobody wants the new link
+                    resumed[0].abort()
+            if not self._closing:
+                self._finish("gave-up",
+                             f"could not reach the table for {settings.reconnect_for:g} s")
+            return False
+        finally:
+            if self.relocator is not None:
+                with contextlib.suppress(Exception):
+                    await self.relocator.close()
+
+    async def _resume_elsewhere(self) -> tuple[_Link, Welcome, list[Message]] | None:
+        """Resume at a place the relocator names, if any; the session moves there.
+
+        Only the token is offered there, and any refusal (a `bad-token` from another table
+        of the same name, say) just rules that place out: it was a guess.
+        """
+        relocator = self.relocator
+        if relocator is None or self.token is None:
+            return None
+        try:
+            places = await relocator.candidates()
+        except Exception:  # finding the table again is a bonus: never end the session for it
+            log.warning("looking for the table elsewhere failed", exc_info=True)
+            return None
+        for host, port in places:
+            if (host, port) == (self.host, self.port) or self._closing:
                 continue
-            self._adopt(link, welcome, extra, Reconnected(attempts=attempts))
-            return True
-        self._finish("gave-up", f"could not reach the table for {settings.reconnect_for:g} s")
-        return False
+            try:
+                resumed = await self._handshake((host, port), resume_only=True)
+            except (ClientError, OSError, TimeoutError) as error:
+                log.info("the table is not at %s:%s: %s", host, port, error)
+                continue
+            log.info("the table moved to %s:%s; the session resumed there", host, port)
+            self.host, self.port = host, port
+            return resumed
+        return None

@@ -60,15 +60,20 @@ def pytest_runtest_makereport(
 class HostProcess:
     """`ono99 host --headless` as a child process on a port chosen up front, so that it can
     be killed (SIGKILL, as a crash or an unplugged machine) and started again on the same
-    address; every JSON event it prints is kept in `events`, in order."""
+    address; every JSON event it prints is kept in `events`, in order.
 
-    def __init__(self, *options: str, env: dict[str, str] | None = None) -> None:
+    `advertise`: advertise the table with mDNS on loopback (else `--no-advertise`).
+    """
+
+    def __init__(self, *options: str, env: dict[str, str] | None = None,
+                 advertise: bool = False) -> None:
         import socket
 
         with socket.socket() as probe:  # a port free now; the host binds it a moment later
             probe.bind(("127.0.0.1", 0))
             self.port: int = probe.getsockname()[1]
         self.options = options
+        self.advertise = advertise
         self.env = {**os.environ, **(env or {})}
         self.process: subprocess.Popen[str] | None = None
         self.events: list[dict[str, object]] = []
@@ -79,7 +84,8 @@ class HostProcess:
         import threading
 
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "ono99tui", "host", "--headless", "--no-advertise",
+            [sys.executable, "-m", "ono99tui", "host", "--headless",
+             *(("--mdns-interface", "127.0.0.1") if self.advertise else ("--no-advertise",)),
              "--bind", "127.0.0.1", "--port", str(self.port), *self.options],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=self.env)
         lines: queue.Queue[str] = queue.Queue()
@@ -127,8 +133,9 @@ def host_process() -> Generator[Callable[..., HostProcess], None, None]:
     """Make `HostProcess`es; every one still running is killed after the test."""
     made: list[HostProcess] = []
 
-    def make(*options: str, env: dict[str, str] | None = None) -> HostProcess:
-        host = HostProcess(*options, env=env)
+    def make(*options: str, env: dict[str, str] | None = None,
+             advertise: bool = False) -> HostProcess:
+        host = HostProcess(*options, env=env, advertise=advertise)
         made.append(host)
         return host
 

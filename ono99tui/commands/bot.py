@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 
 from netproto.constants import DEFAULT_PORT
+from netproto.interfaces import add_mdns_interface_option
 
 HELP = "join a table as a computer player (for load and tests)"
+# Each of these stops the bot, which says bye first (SIGHUP: its terminal closed).
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -20,6 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="leave after N matches (default 1)")
     parser.add_argument("--password", default=None, help="the table's password, if it has one")
     parser.add_argument("--seed", type=int, default=None, help="seed the bot's choices")
+    # Where to look for the table by its name if its host comes back on another port.
+    add_mdns_interface_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,6 +36,8 @@ def run(args: argparse.Namespace) -> int:
 
     from netproto.addresses import AddressError, parse_address
     from netproto.client import ClientError, TableClient
+    from netproto.interfaces import InterfaceError, resolve_interfaces
+    from netproto.refind import refinder_for
     from ono99tui.bot_player import BotPlayerError, play_matches
     from ono99tui.bots import UnknownBot, make_bot
     from ono99tui.connect_errors import connect_error_text
@@ -47,12 +55,47 @@ def run(args: argparse.Namespace) -> int:
     if args.matches < 1:
         print("ono99 bot: --matches must be at least 1", file=sys.stderr)
         return 2
+    # The address needs no mDNS: without a usable interface the bot only loses the
+    # ability to find its table again after the host moved.
+    try:
+        interfaces: list[str] | None = resolve_interfaces(args.mdns_interface)
+    except InterfaceError:
+        interfaces = None
 
     async def play() -> int:
-        client = await TableClient.connect(address.host, address.port,
-                                           name=args.name or f"{args.bot} bot",
-                                           password=args.password)
-        report = await play_matches(client, bot, args.matches, random.Random(args.seed))
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        assert task is not None
+        stopped_by: list[signal.Signals] = []
+
+        def stop(signal_number: signal.Signals) -> None:
+            if not stopped_by:
+                stopped_by.append(signal_number)
+                task.cancel()
+
+        for signal_number in STOP_SIGNALS:
+            loop.add_signal_handler(signal_number, stop, signal_number)
+        client: TableClient | None = None
+        try:
+            client = await TableClient.connect(address.host, address.port,
+                                               name=args.name or f"{args.bot} bot",
+                                               password=args.password)
+            client.relocator = refinder_for(client.welcome, interfaces)
+            report = await play_matches(client, bot, args.matches, random.Random(args.seed))
+        except asyncio.CancelledError:
+            if not stopped_by:
+                raise
+            task.uncancel()
+            print(f"ono99 bot: stopped by {stopped_by[0].name}; left the table",
+                  file=sys.stderr)
+            return 128 + stopped_by[0]
+        finally:
+            # Every way out says bye (a signal, an error, the matches played): a seat
+            # left without one is held for the table's grace period, as after a drop.
+            if client is not None:
+                await client.close("the bot stopped")
+            for signal_number in STOP_SIGNALS:
+                loop.remove_signal_handler(signal_number)
         print(json.dumps({"seat": report.seat if report.seat is not None else client.seat,
                           "matches": report.matches,
                           "moves": report.moves, "stale": report.stale,

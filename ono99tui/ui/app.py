@@ -464,6 +464,11 @@ class Ono99App(App[None]):
         # A move sent just before the drop may never have arrived; the resumed view (which
         # may repeat the last seq) is the one to play from.
         self._move_sent_at = None
+        client = self.client
+        if self.joined_from is not None and client is not None and client.relocator is not None:
+            # Resumed where the table was found again: a new app joining there later
+            # must find the seat's token under that address.
+            self.joined_from.table_moved(client)
         self.notify("Reconnected: your seat is back.")
 
     def on_connection_ended(self, message: ConnectionEnded) -> None:

@@ -42,6 +42,9 @@ class JoinRequest:
     # A headless table's operator key or admin password (`ono99 join --host-key`): the
     # table gives host rights to the hello carrying it.
     host_key: str | None = None
+    # The table's DNS-SD instance name when it was found on the LAN: if its host comes
+    # back elsewhere, this service is looked for first (`netproto.refind`).
+    service_name: str | None = None
 
     @classmethod
     def for_address(cls, address: Address, name: str, *, spectate: bool = False) -> JoinRequest:
@@ -53,7 +56,8 @@ class JoinRequest:
         """A request for a table found on the LAN: each advertised address, in order."""
         info = table.info
         addresses = tuple(Address(address, info.port) for address in info.addresses)
-        return cls(addresses, name, spectate=spectate, label=info.name)
+        return cls(addresses, name, spectate=spectate, label=info.name,
+                   service_name=table.service_name)
 
     def with_password(self, password: str) -> JoinRequest:
         """The same request carrying a password."""
@@ -108,6 +112,13 @@ async def connect(
     if len(failures) == 1:
         raise JoinError("unreachable", failures[0])
     raise JoinError("unreachable", "could not reach the table: " + "; ".join(failures))
+
+
+def keep_seat(tokens: ResumeTokens, client: TableClient) -> None:
+    """Keep the client's token for where the table is now (after it moved, say), so that
+    joining it there again from a new app takes the seat back."""
+    if client.token and client.role == "player":
+        _safe_put(tokens, Address(client.host, client.port), client.token)
 
 
 def _safe_get(tokens: ResumeTokens, address: Address) -> str | None:

@@ -31,10 +31,11 @@ from netproto.discovery import DiscoveredTable, TableBrowser, TableChange, Table
 from netproto.errors import BadName
 from netproto.names import clean_name
 from netproto.reachability import PROBE_INTERVAL_SECONDS, ReachabilityWatch
+from netproto.refind import refinder_for
 from ono99tui.config import ConfigError, ResumeTokens, Settings, load_settings, save_settings
 from ono99tui.ssh import ssh_command_line
 from ono99tui.ui.glyphs import Glyphs
-from ono99tui.ui.joining import JoinError, JoinRequest, connect
+from ono99tui.ui.joining import JoinError, JoinRequest, connect, keep_seat
 from ono99tui.ui.screens.password_prompt import PasswordPrompt
 
 if TYPE_CHECKING:
@@ -450,6 +451,9 @@ class LobbyScreen(Screen[None]):
             self.set_status(f"{title}: {error.reason}")
             self.notify(error.reason, title=title, severity="error")
             return
+        # If the host comes back on another port, the table is looked for by its name.
+        client.relocator = refinder_for(client.welcome, self.interfaces,
+                                        service_name=request.service_name)
         if client.role == "spectator" and not request.spectate:
             self.notify(f"{request.label} is full or already playing: you are watching.",
                         title="Watching")
@@ -464,6 +468,11 @@ class LobbyScreen(Screen[None]):
         the player leaves the table.
         """
         self.app.follow_table(client, self)
+
+    def table_moved(self, client: TableClient) -> None:
+        """The table joined from here was found again at another address (its host came
+        back elsewhere): keep the seat's token for that address too."""
+        keep_seat(ResumeTokens(self.config_directory), client)
 
     def _ask_password(self, request: JoinRequest, *, retry: bool) -> None:
         def answered(password: str | None) -> None:
