@@ -68,7 +68,7 @@ class Game:
         return await asyncio.wait_for(read(), timeout)
 
     async def started(self) -> dict[str, Any]:
-        return dict(json.loads((await self.wait_for(r"START (.*)\n")).group(1)))
+        return dict(json.loads((await self.wait_for(r"START (.*)\r\n")).group(1)))
 
     async def closed(self, timeout: float = 15.0) -> tuple[int | None, str]:
         async def read() -> tuple[int | None, str]:
@@ -167,10 +167,10 @@ async def test_an_oversize_terminal_is_capped_at_the_start_and_on_resize(door: W
         env = (await game.started())["env"]
         assert (int(env["COLUMNS"]), int(env["ROWS"])) == (MAX_COLUMNS, MAX_ROWS)
         await socket.send_str(json.dumps(["resize", {"width": 100000, "height": -5}]))
-        meta = json.loads((await game.wait_for(r'META (\{"type": "resize".*)\n')).group(1))
+        meta = json.loads((await game.wait_for(r'META (\{"type": "resize".*)\r\n')).group(1))
         assert (meta["width"], meta["height"]) == (MAX_COLUMNS, 1)
         await socket.send_str(json.dumps(["stdin", "j"]))
-        await game.wait_for("KEYS j")
+        await game.wait_for('KEYS "j"')
         await socket.close()
 
 

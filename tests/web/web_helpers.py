@@ -199,7 +199,7 @@ class Tab:
         self.page.wait_for_selector("#name", state="visible")
         self.page.fill("#name", name)
         self.page.press("#name", "Enter")
-        self.page.wait_for_function("document.body.classList.contains('-first-byte')")
+        self.page.wait_for_function("() => document.body.classList.contains('-first-byte')")
 
     def ended_title(self, timeout: float = 30.0) -> str:
         self.page.wait_for_selector("#ended-layer", state="visible", timeout=timeout * 1000)
