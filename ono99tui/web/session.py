@@ -22,6 +22,7 @@ from ono99tui.web.game_process import GameProcess, capped_size
 log = logging.getLogger("ono99tui.web")
 
 # Websocket close codes (4000-4999 are the application's own), shared with static/door.js.
+CLOSE_PAGE_GONE = 1000  # only logged: the page's side of the socket is already closed
 CLOSE_GAME_ENDED = 4000
 CLOSE_IDLE = 4008
 CLOSE_REPLACED = 4009
@@ -118,6 +119,8 @@ class WebSession:
             await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
             if game_task is not None and game_task.done() and self._ending is None:
                 await self._game_finished()
+            elif reader.done() and self._ending is None:
+                self.end(CLOSE_PAGE_GONE, "the page was closed")
         finally:
             for task in (reader, idle, ended):
                 task.cancel()
