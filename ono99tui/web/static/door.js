@@ -150,9 +150,13 @@
   function fontSize() {
     const asked = parseInt(new URLSearchParams(window.location.search).get("fontsize"), 10);
     if (asked >= MIN_FONT_SIZE && asked <= 64) return asked;
-    // Roboto Mono's cell is 0.6 em wide: keep MIN_COLUMNS on screen where the window allows.
-    const fitting = Math.floor(window.innerWidth / (0.6 * MIN_COLUMNS));
-    return Math.max(MIN_FONT_SIZE, Math.min(DEFAULT_FONT_SIZE, fitting));
+    // Roboto Mono's cell is 0.6 em wide, drawn on whole pixels: keep MIN_COLUMNS on screen
+    // where the window allows.
+    let size = DEFAULT_FONT_SIZE;
+    while (size > MIN_FONT_SIZE && Math.floor(0.6 * size) * MIN_COLUMNS > window.innerWidth) {
+      size -= 1;
+    }
+    return size;
   }
 
   async function loadFonts(size) {
