@@ -149,3 +149,25 @@ def test_close_reasons_fit_a_close_frame() -> None:
 def test_web_url_brackets_ipv6() -> None:
     assert web_url("192.168.1.5", 8099) == "http://192.168.1.5:8099/"
     assert web_url("fe80::1", 8099) == "http://[fe80::1]:8099/"
+
+
+def test_the_door_never_brings_textual_into_a_headless_host() -> None:
+    # The door's sessions run the app as child processes; the host itself stays UI-free.
+    code = ("import sys\n"
+            "import ono99tui.host.headless, ono99tui.web.server, ono99tui.web.host_door\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'textual'))\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
+def test_the_lobby_shows_the_web_address_of_a_table_with_a_door() -> None:
+    from netproto.discovery import DiscoveredTable, TableInfo, TableState
+    from ono99tui.ui.screens.lobby import describe_table
+
+    info = TableInfo(protocol_version=3, name="Kitchen", host_player="Ann", rules="2022",
+                     seats_taken=1, seats_total=4, state=TableState.WAITING,
+                     password_required=False, port=9099, addresses=("192.168.1.20",),
+                     web_port=8099)
+    line = describe_table(DiscoveredTable("Kitchen._ono99._tcp.local.", info))
+    assert line.endswith("|  http://192.168.1.20:8099/")

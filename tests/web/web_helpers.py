@@ -104,10 +104,12 @@ class ThreadedDoor:
 class WebHost:
     """`ono99 host --headless` with a web door, in a child process; its JSON events."""
 
-    def __init__(self, *options: str, env: dict[str, str] | None = None) -> None:
+    def __init__(self, *options: str, env: dict[str, str] | None = None,
+                 advertise_on: str | None = None) -> None:
+        advertising = ["--mdns-interface", advertise_on] if advertise_on else ["--no-advertise"]
         self.process = subprocess.Popen(
             [sys.executable, "-m", "ono99tui", "host", "--headless", "--bind", "127.0.0.1",
-             "--port", "0", "--no-advertise", "--fresh", "--web-port", "0", *options],
+             "--port", "0", *advertising, "--fresh", "--web-port", "0", *options],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env={**os.environ, **(env or {})},
         )
