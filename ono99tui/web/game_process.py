@@ -102,6 +102,11 @@ class GameProcess(AppService):
         return self._process.pid if self._process is not None else None
 
     @property
+    def relay(self) -> asyncio.Task[None] | None:
+        """The task relaying the child's output (`run`), once started."""
+        return self._task
+
+    @property
     def returncode(self) -> int | None:
         """The child's exit status, or None while it runs (or before it starts)."""
         return self._process.returncode if self._process is not None else None

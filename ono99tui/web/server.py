@@ -105,9 +105,8 @@ class WebDoor:
             await runner.cleanup()
             raise
         self._runner = runner
-        server = site._server
-        sockets = getattr(server, "sockets", None) or ()
-        self._port = sockets[0].getsockname()[1] if sockets else self.config.port
+        addresses = runner.addresses
+        self._port = int(addresses[0][1]) if addresses else self.config.port
         log.info("web door listening on port %d", self._port)
 
     @property

@@ -109,7 +109,7 @@ class WebSession:
             return
         log.info("web session for %s started (pid %s)", self.player, self.game.pid)
         reader = asyncio.create_task(self._read_browser())
-        game_task = self.game._task
+        game_task = self.game.relay
         idle = asyncio.create_task(self._watch_idle())
         ended = asyncio.create_task(self._ended.wait())
         waits: set[asyncio.Future[object]] = {reader, ended, idle}  # type: ignore[arg-type]
