@@ -36,7 +36,9 @@
     document.body.classList.add("-ended");
     byId("connecting").hidden = true;
     byId("ended-title").textContent = title;
-    byId("ended-detail").textContent = code >= 4000 && reason ? reason : "";
+    // The door's reason, unless the title already says it.
+    const adds = reason && !title.toLowerCase().includes(reason.toLowerCase());
+    byId("ended-detail").textContent = code >= 4000 && adds ? reason : "";
     const button = byId("ended-again");
     button.hidden = again === null;
     if (again !== null) {
