@@ -94,3 +94,19 @@ def test_a_game_that_cannot_start_gets_a_clear_page(browser: Any, door_config: W
         assert outside.urls == []
     finally:
         door.close()
+
+
+def test_the_websocket_goes_to_the_address_the_browser_used(browser: Any, door_config: WebDoorConfig) -> None:
+    door = ThreadedDoor(replace(door_config, password=None, open_access=True))
+    try:
+        with browser_context(browser) as (context, outside):
+            tab = Tab(context.new_page())
+            sockets: list[str] = []
+            tab.page.on("websocket", lambda socket: sockets.append(socket.url))
+            tab.page.goto(f"http://localhost:{door.door.port}/")
+            tab.sit_down("ana")
+            tab.wait_for(r'START \{"argv": \["ana"\]')
+        assert [url.split("?")[0].rsplit("/", 1)[0] for url in sockets] == [f"ws://localhost:{door.door.port}/ws"]
+        assert outside.urls == []
+    finally:
+        door.close()
