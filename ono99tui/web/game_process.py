@@ -212,6 +212,9 @@ class GameProcess(AppService):
         # Anything left in its group (a grandchild) goes too.
         self._signal_group(signal.SIGKILL)
         if self._task is not None:
+            # The child's last output has nobody to read it; the relay may be stuck sending
+            # to a page that is gone, so it is stopped rather than waited for.
+            self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None

@@ -14,6 +14,7 @@ import json
 import logging
 import time
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from aiohttp import WSMsgType, web
 
@@ -112,9 +113,9 @@ class WebSession:
         game_task = self.game.relay
         idle = asyncio.create_task(self._watch_idle())
         ended = asyncio.create_task(self._ended.wait())
-        waits: set[asyncio.Future[object]] = {reader, ended, idle}  # type: ignore[arg-type]
+        waits: set[asyncio.Future[Any]] = {reader, ended, idle}
         if game_task is not None:
-            waits.add(game_task)  # type: ignore[arg-type]
+            waits.add(game_task)
         try:
             await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
             if game_task is not None and game_task.done() and self._ending is None:
