@@ -55,7 +55,7 @@ def test_login_name_and_keys_reach_the_game_without_a_click_and_nothing_leaves_l
 
         # A reload keeps the tab's seat: the same player, asked no name.
         tab.page.reload()
-        tab.page.wait_for_function("() => document.body.classList.contains('-first-byte')")
+        tab.wait_for_first_byte()
         tab.wait_for(r'START \{"argv": \["ana"\]')
         assert tab.page.is_hidden("#name-layer")
     assert outside.urls == []

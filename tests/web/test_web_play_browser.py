@@ -140,7 +140,7 @@ def test_two_tabs_play_a_whole_match_and_a_reload_takes_back_the_seat(browser: A
         play(players, lambda: min(p.moves for p in players) >= 2 and not MUST_PLAY.search(ana.screen()))
         before = settled_hand(ana)
         ana.page.reload()
-        ana.page.wait_for_function("() => document.body.classList.contains('-first-byte')")
+        ana.wait_for_first_byte()
         own_line = ana.wait_for(r".*ana \(you\).*").group(0)
         ana.wait_for(HAND_EDGE.pattern)
         resumed = ana.screen()

@@ -183,7 +183,7 @@ class Tab:
     def screen(self) -> str:
         return str(self.page.evaluate(READ_SCREEN))
 
-    def wait_for(self, pattern: str, timeout: float = 30.0) -> re.Match[str]:
+    def wait_for(self, pattern: str, timeout: float = 60.0) -> re.Match[str]:
         """Wait until the terminal shows *pattern* (a regex); the match."""
         try:
             return wait_until(lambda: re.search(pattern, self.screen()), timeout, repr(pattern))
@@ -201,9 +201,14 @@ class Tab:
         self.page.wait_for_selector("#name", state="visible")
         self.page.fill("#name", name)
         self.page.press("#name", "Enter")
-        self.page.wait_for_function("() => document.body.classList.contains('-first-byte')")
+        self.wait_for_first_byte()
 
-    def ended_title(self, timeout: float = 30.0) -> str:
+    def wait_for_first_byte(self) -> None:
+        """Wait (generously: the game is a new Python process) until the game has drawn."""
+        self.page.wait_for_function("() => document.body.classList.contains('-first-byte')",
+                                    timeout=60_000)
+
+    def ended_title(self, timeout: float = 60.0) -> str:
         self.page.wait_for_selector("#ended-layer", state="visible", timeout=timeout * 1000)
         return str(self.page.text_content("#ended-title"))
 
