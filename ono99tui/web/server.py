@@ -7,7 +7,8 @@ Roboto Mono fonts) and its `AppService`, subclassed in `game_process`. The route
 door's own:
 
 - `GET /`: the login page (with a password and no login yet), else the game's page;
-- `POST /login`: the password; a right one sets an HttpOnly, SameSite=Strict cookie;
+- `POST /login`: the password (one try at a time per address, a pause after a wrong one);
+  a right one sets an HttpOnly, SameSite=Strict cookie;
 - `POST /seat`: a tab's player name gives it a seat id (or a kept id is checked);
 - `GET /ws/{seat}`: the game's websocket; refused with 403 at the handshake unless its
   Origin is this door (as the browser reached it) and it carries a login and a seat;
@@ -26,7 +27,13 @@ import jinja2
 import textual_serve
 from aiohttp import web
 
-from ono99tui.web.access import LOGIN_COOKIE, LoginBook, password_matches, same_origin
+from ono99tui.web.access import (
+    LOGIN_COOKIE,
+    LoginBook,
+    LoginThrottle,
+    password_matches,
+    same_origin,
+)
 from ono99tui.web.config import WebDoorConfig
 from ono99tui.web.game_process import capped_size, game_environment
 from ono99tui.web.seats import SeatBook, SeatError
@@ -69,6 +76,7 @@ class WebDoor:
         self.config = config
         self.seats = SeatBook(config.players_dir)
         self.logins = LoginBook()
+        self.throttle = LoginThrottle()
         self.sessions: dict[str, WebSession] = {}
         self._handlers: set[asyncio.Task[Any]] = set()
         self._closing = False
@@ -175,9 +183,19 @@ class WebDoor:
             raise web.HTTPSeeOther("/")
         if not self._from_this_door(request):
             raise web.HTTPForbidden(text="this form must be sent from the door's own page")
-        form = await request.post()
-        if not password_matches(form.get("password"), self.config.password or ""):
-            log.info("wrong web door password from %s", request.remote)
+        address = request.remote or ""
+        loop = asyncio.get_running_loop()
+        if not self.throttle.begin(address, loop.time()):
+            return self._page("login.html", status=429,
+                              error="Too many tries: wait a moment, then try again.")
+        right = False
+        try:
+            form = await request.post()
+            right = password_matches(form.get("password"), self.config.password or "")
+        finally:
+            self.throttle.finish(address, right, loop.time())
+        if not right:
+            log.info("wrong web door password from %s", address)
             return self._page("login.html", status=403, error="Wrong password.")
         response = web.HTTPSeeOther("/")
         response.set_cookie(LOGIN_COOKIE, self.logins.issue(), httponly=True,
