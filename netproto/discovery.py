@@ -67,7 +67,7 @@ class TableInfo:
 
     `addresses` may be left empty when advertising: the advertiser then uses the
     addresses of the interfaces it advertises on. `ssh_port` is set only when the table
-    also offers an SSH door.
+    also offers an SSH door, `web_port` only when it offers a web door.
     """
 
     protocol_version: int
@@ -81,6 +81,7 @@ class TableInfo:
     port: int
     addresses: tuple[str, ...] = ()
     ssh_port: int | None = None
+    web_port: int | None = None
 
     def __post_init__(self) -> None:
         for field_name in ("protocol_version", "seats_taken", "seats_total"):
@@ -102,6 +103,8 @@ class TableInfo:
         _check_port("port", self.port)
         if self.ssh_port is not None:
             _check_port("ssh_port", self.ssh_port)
+        if self.web_port is not None:
+            _check_port("web_port", self.web_port)
         object.__setattr__(self, "addresses", tuple(_ipv4(a) for a in self.addresses))
 
     def txt_properties(self) -> dict[str, str]:
@@ -118,6 +121,8 @@ class TableInfo:
         }
         if self.ssh_port is not None:
             properties["ssh"] = str(self.ssh_port)
+        if self.web_port is not None:
+            properties["web"] = str(self.web_port)
         return properties
 
     @classmethod
@@ -154,6 +159,7 @@ class TableInfo:
                 port=port,
                 addresses=tuple(addresses),
                 ssh_port=_number(txt, "ssh") if "ssh" in txt else None,
+                web_port=_number(txt, "web") if "web" in txt else None,
             )
         except InvalidTableInfo as error:
             raise MalformedAdvertisement(str(error)) from error

@@ -38,14 +38,14 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 # Tests that skip themselves where a system tool or root is missing. CI installs the tools
 # and runs as root, so there a skip means a broken set-up, not a missing tool: it fails.
-MUST_RUN_IN_CI = ("netns", "ssh", "tmux")
+MUST_RUN_IN_CI = ("netns", "ssh", "tmux", "browser")
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, None]:
-    """In CI (CI=true), turn a skip of a netns / ssh / tmux test into a failure."""
+    """In CI (CI=true), turn a skip of a netns / ssh / tmux / browser test into a failure."""
     outcome = yield
     report: pytest.TestReport = outcome.get_result()
     if (

@@ -19,6 +19,7 @@ from netproto.interfaces import add_mdns_interface_option
 from ono99tui.commands.game_options import add_rules_option, checked_bot_kind, checked_rules
 from ono99tui.commands.player_option import add_player_option
 from ono99tui.commands.ssh_door_options import add_door_arguments, ssh_door_from_args
+from ono99tui.commands.web_door_options import add_web_door_arguments, web_door_from_args
 
 if TYPE_CHECKING:
     from ono99tui.host.options import HostOptions
@@ -137,6 +138,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="do not advertise the table with mDNS")
     add_mdns_interface_option(parser)
     add_door_arguments(parser)
+    add_web_door_arguments(parser)
 
 
 def admin_password_from(args: argparse.Namespace, *, headless: bool = True) -> str | None:
@@ -178,10 +180,12 @@ def host_options_from_args(args: argparse.Namespace, *, headless: bool) -> HostO
     from netproto.interfaces import InterfaceError, resolve_interfaces
     from ono99tui.host.options import HostOptions, HostOptionsError
 
-    door = ssh_door_from_args(args)
-    door_problem = door.problem() if door is not None else None
-    if door_problem is not None:
-        raise HostArgumentsError(door_problem)
+    doors = tuple(door for door in (ssh_door_from_args(args), web_door_from_args(args))
+                  if door is not None)
+    for door in doors:
+        door_problem = door.problem()
+        if door_problem is not None:
+            raise HostArgumentsError(door_problem)
     if headless and args.player is not None:
         raise HostArgumentsError(
             "--player names the host's own seat; a --headless table has none")
@@ -205,7 +209,7 @@ def host_options_from_args(args: argparse.Namespace, *, headless: bool) -> HostO
         return HostOptions(
             table=table, bind=args.bind, port=args.port, bots=args.bots,
             advertise_on=advertise_on, exit_after=args.exit_after,
-            doors=(door,) if door is not None else (), journal=journal_choice(args))
+            doors=doors, journal=journal_choice(args))
     except HostOptionsError as error:
         raise HostArgumentsError(str(error)) from None
 

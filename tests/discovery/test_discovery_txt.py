@@ -67,6 +67,17 @@ def test_ssh_port_is_optional() -> None:
     assert TableInfo.from_txt(properties, 9099, ["198.18.0.1"]) == without_ssh
 
 
+def test_the_web_door_port_travels_in_the_web_key() -> None:
+    with_web = dataclasses.replace(SAMPLE, web_port=8099)
+
+    properties = through_dns(with_web.txt_properties())
+
+    assert properties[b"web"] == b"8099"
+    assert TableInfo.from_txt(properties, 9099, ["198.18.0.1"]) == with_web
+    with pytest.raises(InvalidTableInfo, match="web_port"):
+        dataclasses.replace(SAMPLE, web_port=70000)
+
+
 text = st.text(
     st.characters(blacklist_categories=("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")),
     min_size=1,

@@ -37,6 +37,7 @@ from ono99tui.ssh import ssh_command_line
 from ono99tui.ui.glyphs import Glyphs
 from ono99tui.ui.joining import JoinError, JoinRequest, connect, keep_seat
 from ono99tui.ui.screens.password_prompt import PasswordPrompt
+from ono99tui.web import web_url
 
 if TYPE_CHECKING:
     from textual import getters
@@ -66,7 +67,8 @@ def default_player_name() -> str:
 
 
 def describe_table(table: DiscoveredTable) -> str:
-    """One line about a table for the detail bar: where it is and how to reach it by ssh."""
+    """One line about a table for the detail bar: where it is and how to reach it by ssh
+    and from a browser."""
     info = table.info
     where = (
         ", ".join(str(Address(address, info.port)) for address in info.addresses) or "no address"
@@ -74,6 +76,8 @@ def describe_table(table: DiscoveredTable) -> str:
     line = f"{info.name} by {info.host_player} at {where}"
     if info.ssh_port is not None and info.addresses:
         line += f"  |  {ssh_command_line(info.addresses[0], info.ssh_port)}"
+    if info.web_port is not None and info.addresses:
+        line += f"  |  {web_url(info.addresses[0], info.web_port)}"
     return line
 
 

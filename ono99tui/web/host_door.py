@@ -1,0 +1,143 @@
+"""The web door as one of a hosted table's doors (`ono99tui.host.doors`).
+
+`WebDoorOptions` is the door `ono99 host --web-port …` asks for (the command builds it from
+its flags); `hosting` opens it once the table listens, which gives an `OpenWebDoor`.
+Importing this module is cheap: aiohttp and textual-serve (the `web` extra) are loaded
+only when a door is checked or opened, and their absence is a clear problem, not a
+traceback.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from netproto.addresses import Address, loopback_for
+from ono99tui.config import config_dir
+from ono99tui.host.doors import DoorError
+from ono99tui.web import web_url
+from ono99tui.web.config import WebDoorConfig, WebDoorConfigError
+
+if TYPE_CHECKING:
+    from ono99tui.web.server import WebDoor
+
+PLAYERS_SUBDIR = "web-players"
+# The packages of the `web` extra the door imports.
+_EXTRA_MODULES = ("aiohttp", "jinja2", "textual_serve")
+MISSING_EXTRA = ("the web door needs the web extra, which is not installed: "
+                 "pip install 'ono99[web]'")
+
+
+def _players_dir() -> Path:
+    return config_dir() / PLAYERS_SUBDIR
+
+
+def missing_extra() -> str | None:
+    """Why the web door cannot be loaded (its extra is not installed), or None."""
+    for module in _EXTRA_MODULES:
+        if importlib.util.find_spec(module) is None:
+            return MISSING_EXTRA
+    return None
+
+
+@dataclass(frozen=True)
+class WebDoorOptions:
+    """The web door a host asks for, before its table (and so the table's port) exists.
+
+    Access is closed unless *password* or *open_access* is given (`problem` says so before
+    anything opens).
+    """
+
+    port: int = 0
+    # The address the door listens on; the table's own bind address ("": every interface).
+    bind_host: str = ""
+    password: str | None = None
+    open_access: bool = False
+    max_sessions: int = 8
+    idle_timeout: float = 30 * 60.0
+    # The table's name, the title of the door's pages.
+    table_name: str = "ONO 99"
+    # Each browser tab's player gets a config directory of their own under this one.
+    players_dir: Path = field(default_factory=_players_dir)
+
+    @property
+    def title(self) -> str:
+        """What the door is, for messages."""
+        return f"the web door on port {self.port}"
+
+    def door_config(self, table_port: int) -> WebDoorConfig:
+        """The settings of the door onto the table listening on *table_port*.
+
+        Raises WebDoorConfigError (a ValueError) when they leave the door unusable.
+        """
+        config = WebDoorConfig(
+            table_address=str(Address(loopback_for(self.bind_host), table_port)),
+            players_dir=self.players_dir,
+            bind_host=self.bind_host,
+            port=self.port,
+            password=self.password,
+            open_access=self.open_access,
+            max_sessions=self.max_sessions,
+            idle_timeout=self.idle_timeout,
+            title=self.table_name,
+        )
+        config.validate()
+        return config
+
+    def problem(self) -> str | None:
+        """What makes this door unusable (checked before the table opens), or None."""
+        try:
+            self.door_config(0)
+        except WebDoorConfigError as error:
+            return str(error)
+        return missing_extra()
+
+    async def open(self, table_port: int) -> OpenWebDoor:
+        """Start the door onto the table at *table_port*; raises OSError or DoorError."""
+        problem = missing_extra()
+        if problem is not None:
+            raise DoorError(problem)
+        from ono99tui.web.server import start_web_door
+
+        try:
+            return OpenWebDoor(await start_web_door(self.door_config(table_port)))
+        except WebDoorConfigError as error:
+            raise DoorError(str(error)) from None
+
+
+class OpenWebDoor:
+    """A started web door, as `hosting` and the runners around it see an open door."""
+
+    advert_field = "web_port"
+
+    def __init__(self, door: WebDoor) -> None:
+        self.door = door
+
+    @property
+    def port(self) -> int:
+        """The TCP port the door listens on."""
+        return self.door.port
+
+    def url(self, host: str) -> str:
+        """The address to open in a browser: http://HOST:PORT/."""
+        return web_url(host, self.port)
+
+    def announcement(self, host: str) -> Mapping[str, object]:
+        """The "web-door" event a headless host prints once its door is open."""
+        return {"event": "web-door", "port": self.port, "url": self.url(host),
+                "password": not self.door.config.open_access}
+
+    def log_line(self, host: str) -> str:
+        """The host's log line: the address to open."""
+        return f"Web door open: {self.url(host)}"
+
+    def invitation_line(self, host: str) -> str:
+        """The line of the host's invitation for this door."""
+        return f"Or in a browser: {self.url(host)}"
+
+    async def close(self) -> None:
+        """Stop accepting and end every session (their seats are then held as for a drop)."""
+        await self.door.close()

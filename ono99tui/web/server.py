@@ -1,0 +1,291 @@
+"""The web door's HTTP server: its routes, who gets in, and the sessions it runs.
+
+textual-serve's `Server` is not used as it stands (its page loads a font from the internet,
+lists directories, trusts every websocket and runs one shell command as one user); the
+pieces kept from it are its terminal page script and files (textual.js, xterm.css, the
+Roboto Mono fonts) and its `AppService`, subclassed in `game_process`. The routes are this
+door's own:
+
+- `GET /`: the login page (with a password and no login yet), else the game's page;
+- `POST /login`: the password (one try at a time per address, a pause after a wrong one);
+  a right one sets an HttpOnly, SameSite=Strict cookie;
+- `POST /seat`: a tab's player name gives it a seat id (or a kept id is checked);
+- `GET /ws/{seat}`: the game's websocket; refused with 403 at the handshake unless its
+  Origin is this door (as the browser reached it) and it carries a login and a seat;
+- `GET /static/{file}`: the page's files, by name from a fixed list (no listings).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import textual_serve
+from aiohttp import web
+
+from ono99tui.web.access import (
+    LOGIN_COOKIE,
+    LoginBook,
+    LoginThrottle,
+    password_matches,
+    same_origin,
+)
+from ono99tui.web.config import WebDoorConfig
+from ono99tui.web.game_process import capped_size, game_environment
+from ono99tui.web.seats import SeatBook, SeatError
+from ono99tui.web.session import CLOSE_DOOR_CLOSED, CLOSE_DOOR_FULL, CLOSE_REPLACED, WebSession
+
+log = logging.getLogger("ono99tui.web")
+
+_HERE = Path(__file__).resolve().parent
+_SERVE_STATIC = Path(textual_serve.__file__).resolve().parent / "static"
+# Every file the page may fetch, by the name it is asked for; nothing else is served.
+STATIC_FILES = {
+    "js/textual.js": _SERVE_STATIC / "js" / "textual.js",
+    "css/xterm.css": _SERVE_STATIC / "css" / "xterm.css",
+    "fonts/RobotoMono-VariableFont_wght.ttf":
+        _SERVE_STATIC / "fonts" / "RobotoMono-VariableFont_wght.ttf",
+    "fonts/RobotoMono-Italic-VariableFont_wght.ttf":
+        _SERVE_STATIC / "fonts" / "RobotoMono-Italic-VariableFont_wght.ttf",
+    "door.js": _HERE / "static" / "door.js",
+    "door.css": _HERE / "static" / "door.css",
+}
+# The page may load only this door's own files and talk only to this door. textual.js
+# inserts <style> elements, hence 'unsafe-inline' for styles (never for scripts).
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "font-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; "
+    "frame-ancestors 'none'; base-uri 'none'"
+)
+# Requests are small (a name, a password): anything larger is refused before it is read.
+MAX_REQUEST_BYTES = 16 * 1024
+# A browser's key presses and resizes; a paste larger than this is not a player's move.
+MAX_WEBSOCKET_MESSAGE = 64 * 1024
+WEBSOCKET_HEARTBEAT = 15.0
+
+
+class WebDoor:
+    """The web door onto one table: start, then close (see the module doc)."""
+
+    def __init__(self, config: WebDoorConfig) -> None:
+        config.validate()
+        self.config = config
+        self.seats = SeatBook(config.players_dir)
+        self.logins = LoginBook()
+        self.throttle = LoginThrottle()
+        self.sessions: dict[str, WebSession] = {}
+        self._handlers: set[asyncio.Task[Any]] = set()
+        self._closing = False
+        self._runner: web.AppRunner | None = None
+        self._port = 0
+        self._templates = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(_HERE / "templates"), autoescape=True)
+
+    # -- start and stop -----------------------------------------------------------------
+
+    def make_app(self) -> web.Application:
+        """The aiohttp application with the door's routes."""
+        app = web.Application(client_max_size=MAX_REQUEST_BYTES,
+                              middlewares=[self._security_headers])
+        app.add_routes([
+            web.get("/", self.handle_index),
+            web.post("/login", self.handle_login),
+            web.post("/seat", self.handle_seat),
+            web.get("/ws/{seat}", self.handle_websocket),
+            web.get("/static/{name:.+}", self.handle_static),
+        ])
+        return app
+
+    async def start(self) -> None:
+        """Start listening (raises OSError when the port cannot be had)."""
+        self.config.players_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        runner = web.AppRunner(self.make_app(), access_log=None, handle_signals=False)
+        await runner.setup()
+        site = web.TCPSite(runner, self.config.bind_host or None, self.config.port,
+                           reuse_address=True)
+        try:
+            await site.start()
+        except BaseException:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+        addresses = runner.addresses
+        self._port = int(addresses[0][1]) if addresses else self.config.port
+        log.info("web door listening on port %d", self._port)
+
+    @property
+    def port(self) -> int:
+        """The TCP port the door listens on."""
+        if self._runner is None:
+            raise RuntimeError("the web door has not been started")
+        return self._port
+
+    async def close(self) -> None:
+        """Stop accepting, end every session (their games are hung up on, so the seats are
+        held as for a drop) and stop listening."""
+        self._closing = True
+        for session in list(self.sessions.values()):
+            session.end(CLOSE_DOOR_CLOSED, "the table has closed")
+        if self._handlers:
+            await asyncio.gather(*list(self._handlers), return_exceptions=True)
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def __aenter__(self) -> WebDoor:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    # -- who gets in ---------------------------------------------------------------------
+
+    def _logged_in(self, request: web.Request) -> bool:
+        if self.config.open_access:
+            return True
+        return self.logins.valid(request.cookies.get(LOGIN_COOKIE))
+
+    @staticmethod
+    def _from_this_door(request: web.Request) -> bool:
+        return same_origin(request.headers.get("Origin"), request.host, request.scheme)
+
+    @web.middleware
+    async def _security_headers(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        response: web.StreamResponse = await handler(request)
+        if not response.prepared:
+            response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+            response.headers.setdefault("X-Content-Type-Options", "nosniff")
+            # Not "no-referrer": with it Chrome sends "Origin: null" on the login form's post,
+            # which the Origin check must refuse.
+            response.headers.setdefault("Referrer-Policy", "same-origin")
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+    # -- pages ---------------------------------------------------------------------------
+
+    def _page(self, template: str, status: int = 200, **context: object) -> web.Response:
+        html = self._templates.get_template(template).render(title=self.config.title, **context)
+        return web.Response(text=html, status=status, content_type="text/html")
+
+    async def handle_index(self, request: web.Request) -> web.Response:
+        """The login page, or the game's page once logged in."""
+        if not self._logged_in(request):
+            return self._page("login.html")
+        return self._page("play.html")
+
+    async def handle_login(self, request: web.Request) -> web.Response:
+        """Check the password; a right one gives a login cookie and the game's page."""
+        if self.config.open_access:
+            raise web.HTTPSeeOther("/")
+        if not self._from_this_door(request):
+            raise web.HTTPForbidden(text="this form must be sent from the door's own page")
+        address = request.remote or ""
+        loop = asyncio.get_running_loop()
+        if not self.throttle.begin(address, loop.time()):
+            return self._page("login.html", status=429,
+                              error="Too many tries: wait a moment, then try again.")
+        right = False
+        try:
+            form = await request.post()
+            right = password_matches(form.get("password"), self.config.password or "")
+        finally:
+            self.throttle.finish(address, right, loop.time())
+        if not right:
+            log.info("wrong web door password from %s", address)
+            return self._page("login.html", status=403, error="Wrong password.")
+        response = web.HTTPSeeOther("/")
+        response.set_cookie(LOGIN_COOKIE, self.logins.issue(), httponly=True,
+                            samesite="Strict", path="/")
+        raise response
+
+    async def handle_seat(self, request: web.Request) -> web.Response:
+        """`{"name": …}` makes a seat for a new player; `{"seat": id}` checks a kept one."""
+        if not self._from_this_door(request):
+            return web.json_response({"error": "not from this door's page"}, status=403)
+        if not self._logged_in(request):
+            return web.json_response({"error": "log in first"}, status=401)
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            return web.json_response({"error": "expected a JSON object"}, status=400)
+        if "seat" in body:
+            seat = self.seats.get(body["seat"])
+            if seat is None:
+                return web.json_response({"error": "no such seat"}, status=404)
+            return web.json_response({"seat": seat.seat_id, "name": seat.name})
+        try:
+            seat = self.seats.create(body.get("name"))
+        except SeatError as error:
+            message = str(error)
+            return web.json_response({"error": message[:1].upper() + message[1:] + "."},
+                                     status=400)
+        except OSError as error:
+            log.error("cannot make a seat folder: %s", error)
+            return web.json_response({"error": "The host cannot keep a seat."}, status=500)
+        return web.json_response({"seat": seat.seat_id, "name": seat.name})
+
+    async def handle_static(self, request: web.Request) -> web.StreamResponse:
+        """One of the page's files (STATIC_FILES); anything else, folders included, is 404."""
+        path = STATIC_FILES.get(request.match_info["name"])
+        if path is None:
+            raise web.HTTPNotFound()
+        return web.FileResponse(path)
+
+    # -- the game's websocket ------------------------------------------------------------
+
+    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+        """Run one tab's game; refused (403) before the handshake unless it may."""
+        if not self._from_this_door(request):
+            log.info("refused a websocket from origin %r", request.headers.get("Origin"))
+            raise web.HTTPForbidden(text="websocket from another origin")
+        if not self._logged_in(request):
+            raise web.HTTPForbidden(text="log in first")
+        seat = self.seats.get(request.match_info["seat"])
+        if seat is None or self._closing:
+            raise web.HTTPForbidden(text="no such seat")
+        websocket = web.WebSocketResponse(heartbeat=WEBSOCKET_HEARTBEAT,
+                                          max_msg_size=MAX_WEBSOCKET_MESSAGE)
+        await websocket.prepare(request)
+        task = asyncio.current_task()
+        if task is not None:
+            self._handlers.add(task)
+        try:
+            previous = self.sessions.get(seat.seat_id)
+            if previous is not None:
+                # The same tab reloaded before its old socket was noticed gone, or a
+                # duplicated tab: one game per seat, so the old one ends first.
+                previous.end(CLOSE_REPLACED, "this seat was opened in another tab")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(previous.finished.wait(), 10.0)
+            if len(self.sessions) >= self.config.max_sessions:
+                await websocket.close(
+                    code=CLOSE_DOOR_FULL,
+                    message=f"at most {self.config.max_sessions} players at once".encode())
+                return websocket
+            size = capped_size(request.query.get("width"), request.query.get("height"))
+            env = game_environment(str(seat.config_dir), *size, self.config.extra_env)
+            session = WebSession(websocket, self.config.game_argv(seat.name), env, size,
+                                 self.config.idle_timeout, seat.name)
+            self.sessions[seat.seat_id] = session
+            try:
+                await session.run()
+            finally:
+                if self.sessions.get(seat.seat_id) is session:
+                    del self.sessions[seat.seat_id]
+        finally:
+            if task is not None:
+                self._handlers.discard(task)
+        return websocket
+
+
+async def start_web_door(config: WebDoorConfig) -> WebDoor:
+    """Start the web door described by *config* and return it (call close() to stop it)."""
+    door = WebDoor(config)
+    await door.start()
+    return door
