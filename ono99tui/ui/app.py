@@ -593,9 +593,12 @@ class Ono99App(App[None]):
         if isinstance(self.screen, MuteScreen):
             return
         lobby = self.lobby
-        names = [seat.name for seat in (lobby.seats if lobby else ())
-                 if seat.seat != (lobby.you if lobby else None) and seat.kind != "bot"]
-        names += [name for name in self.talk.heard if name not in names]
+        seats = lobby.seats if lobby is not None else ()
+        mine = next((seat.name for seat in seats
+                     if lobby is not None and seat.seat == lobby.you), None)
+        # People at the table (bots never talk), then anyone else heard (spectators).
+        names = [seat.name for seat in seats if seat.name != mine and seat.kind != "bot"]
+        names += [name for name in self.talk.heard if name not in names and name != mine]
         self.push_screen(MuteScreen(names, set(self.talk.muted)), self._muted)
 
     def _muted(self, names: set[str] | None) -> None:

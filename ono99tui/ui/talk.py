@@ -24,7 +24,7 @@ EMOTE_KEYS: tuple[tuple[str, str], ...] = (
 
 def emote_hint() -> str:
     """The emote keys in words, for the chat prompt and the help."""
-    return "  ".join(f"{key} {EMOTES[name]}" for key, name in EMOTE_KEYS)
+    return " ".join(f"{key} {EMOTES[name]}" for key, name in EMOTE_KEYS)
 
 
 @dataclass

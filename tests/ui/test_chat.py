@@ -12,6 +12,7 @@ from typing import Any
 from lobby_helpers import running_table, wait_for_condition, wait_until
 from table_helpers import record_notices
 from test_match_over_loopback import joined_app
+from textual.widgets import OptionList
 
 from ono99tui.host.chat import CHAT_BURST, EMOTES
 from ono99tui.ui.app import Ono99App
@@ -94,6 +95,9 @@ async def test_a_muted_player_is_not_heard_by_who_muted_them(tmp_path: Path) -> 
                              what="the mute list")
             assert bob.screen.names == ["ana", "cy"]
             await bob_pilot.press("space")  # ana, the first on the list
+            # The mark says it in characters, not only in colour.
+            marks = [str(option.prompt) for option in bob.screen.query_one(OptionList).options]
+            assert marks == ["[x] ana  muted", "[ ] cy"]
             await bob_pilot.press("escape")
             assert bob.talk.muted == {"ana"}
             ana.post_message(ChatRequested(text="bob cannot hear this"))

@@ -31,8 +31,8 @@ class ChatPrompt(ModalScreen[str | None]):
             box.border_title = "Say to the table"
             yield Input(placeholder="a message (Enter sends, Esc closes)", id="chat-input",
                         max_length=MAX_CHAT_TEXT, compact=True)
-            yield Static(f"At the table: {emote_hint()}; m mutes.", id="chat-hint",
-                         markup=False)
+            # One line at 80 columns: the keys that work once the prompt is closed.
+            yield Static(f"Emotes: {emote_hint()}  m: mute", id="chat-hint", markup=False)
 
     @on(Input.Submitted, "#chat-input")
     def _submitted(self, event: Input.Submitted) -> None:

@@ -25,6 +25,7 @@ from ono99tui.game import ONO99_MODES, PRESET_NAMES, SCORING_MODES, Rules, Scori
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
 from ono99tui.ui.messages import (
     AddBotRequested,
+    ChatRequested,
     LeaveRequested,
     OptionsChangeRequested,
     ReadyRequested,
@@ -32,6 +33,7 @@ from ono99tui.ui.messages import (
     StartRequested,
 )
 from ono99tui.ui.rule_labels import ONO99_WORDS, RULE_SWITCHES, SCORING_WORDS, scoring_label
+from ono99tui.ui.talk import EMOTE_KEYS
 from ono99tui.ui.widgets.banner import ConnectionBanner
 from ono99tui.ui.widgets.log import EventLog, LogEntry
 
@@ -146,6 +148,8 @@ class WaitingRoomScreen(Screen[None]):
         Binding("escape", "focus_seats", "Seats", show=False),
         Binding("l", "leave", "Leave"),
         Binding("c", "chat", "Chat"),
+        *(Binding(key, f"emote({name!r})", f"Emote: {name}", show=False)
+          for key, name in EMOTE_KEYS),
         Binding("m", "mute", "Mute", show=False),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -391,7 +395,7 @@ class WaitingRoomScreen(Screen[None]):
         if action == "leave":
             # Only a player who came from the lobby has somewhere to go back to.
             return self.app.can_leave_table(self)
-        if action == "chat":
+        if action in ("chat", "emote"):
             return self.app.may_chat
         return True
 
@@ -422,6 +426,10 @@ class WaitingRoomScreen(Screen[None]):
     def action_chat(self) -> None:
         """Open the one-line chat prompt."""
         self.app.open_chat_prompt()
+
+    def action_emote(self, emote: str) -> None:
+        """Send a quick emote to everyone at the table."""
+        self.post_message(ChatRequested(emote=emote))
 
     def action_mute(self) -> None:
         """Mute or unmute people at the table, for this player only."""
