@@ -618,4 +618,11 @@ def message_from_wire(data: dict[str, Any]) -> Message:
     cls = MESSAGE_TYPES.get(kind)
     if cls is None:
         raise UnknownKind(f"unknown message kind {kind[:MAX_SHORT_TEXT]!r}")
-    return cls.from_wire(data)
+    try:
+        return cls.from_wire(data)
+    except BadMessage as error:
+        # The refusal names the kind it refuses (a client tells "your chat line was too
+        # long" from other refusals by it).
+        if error.ref is None:
+            error.ref = kind
+        raise

@@ -562,9 +562,12 @@ class Ono99App(App[None]):
         entry = self.talk.entry(message.chat)
         if entry is None:
             return
+        from ono99tui.ui.screens.chat_prompt import ChatPrompt
         from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 
         table, screen = self._table_screen(), self.screen
+        if isinstance(screen, ChatPrompt) and len(self.screen_stack) > 1:
+            screen = self.screen_stack[-2]  # the prompt leaves the log above it in sight
         if table is not None:
             self.log_entries.append(entry)
             table.add_log_lines([entry])
