@@ -45,10 +45,25 @@ def clean_chat_text(raw: str) -> str:
     """The printable one-line form of a chat line; raises EmptyChat if nothing is left.
 
     The result never holds a control, format, escape or line-breaking character, never
-    more than `MAX_COMBINING` combining marks in a row, and has at most `MAX_CHAT_TEXT`
-    characters (a longer line is cut, at a character).
+    more than `MAX_COMBINING` combining marks in a row, has at most `MAX_CHAT_TEXT`
+    characters (a longer line is cut, at a character) and is NFC; cleaning it again
+    changes nothing.
     """
-    text = ESCAPE_SEQUENCE.sub("", unicodedata.normalize("NFC", raw))
+    line = raw
+    # Removing a character can let its neighbours compose (NFC) or bring marks together:
+    # clean until nothing changes (twice in practice; the bound only guards the loop).
+    for _ in range(4):
+        cleaned = _clean_once(line)
+        if cleaned == line:
+            break
+        line = cleaned
+    if not line:
+        raise EmptyChat("a chat line needs at least one printable character")
+    return line
+
+
+def _clean_once(text: str) -> str:
+    text = unicodedata.normalize("NFC", ESCAPE_SEQUENCE.sub("", text))
     kept: list[str] = []
     marks = 0
     for char in text:
@@ -66,7 +81,4 @@ def clean_chat_text(raw: str) -> str:
         else:
             marks = 0
         kept.append(char)
-    line = " ".join("".join(kept).split())
-    if not line:
-        raise EmptyChat("a chat line needs at least one printable character")
-    return line[:MAX_CHAT_TEXT].rstrip()
+    return " ".join("".join(kept).split())[:MAX_CHAT_TEXT].rstrip()
