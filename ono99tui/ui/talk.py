@@ -20,6 +20,9 @@ from ono99tui.ui.widgets.log import LogEntry, chat_entry
 EMOTE_KEYS: tuple[tuple[str, str], ...] = (
     ("5", "hello"), ("6", "nice-play"), ("7", "oops"), ("8", "your-turn"), ("9", "good-game"),
 )
+# Names heard that the mute list offers besides the seats: the most recent this many (a
+# stream of spectators under new names must not grow the list without end).
+MAX_HEARD = 32
 
 
 def emote_hint() -> str:
@@ -42,8 +45,10 @@ class Talk:
             text = clean_chat_text(chat.text)
         except EmptyChat:
             return None
-        if name not in self.heard:
-            self.heard.append(name)
+        if name in self.heard:
+            self.heard.remove(name)
+        self.heard.append(name)
+        del self.heard[:-MAX_HEARD]
         if name in self.muted:
             return None
         return chat_entry(name, text)
