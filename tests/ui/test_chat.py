@@ -55,7 +55,8 @@ async def test_two_players_talk_in_the_waiting_room_and_at_the_table(tmp_path: P
                 bob.run_test(size=(80, 24)) as bob_pilot:
             await wait_for_condition(
                 lambda: ana.lobby is not None and len(ana.lobby.seats) == 2, what="two seats")
-            assert isinstance(bob.screen, WaitingRoomScreen)
+            await wait_until(bob_pilot, lambda: isinstance(bob.screen, WaitingRoomScreen)
+                             and bob.may_chat, what="bob in the waiting room")
             await say(bob, bob_pilot, "hi [b]ana[/b]")
             await wait_for_condition(lambda: talk_lines(ana) == ["» bob: hi [b]ana[/b]"],
                                      what="bob's line in ana's waiting room")
@@ -88,8 +89,9 @@ async def test_a_muted_player_is_not_heard_by_who_muted_them(tmp_path: Path) -> 
                 cy.run_test(size=(80, 24)):
             await wait_for_condition(
                 lambda: ana.lobby is not None and len(ana.lobby.seats) == 3, what="three seats")
-            await wait_for_condition(lambda: bob.lobby is not None and len(bob.lobby.seats) == 3,
-                                     what="bob sees three seats")
+            await wait_for_condition(lambda: bob.lobby is not None and len(bob.lobby.seats) == 3
+                                     and all(app.may_chat for app in (ana, bob, cy)),
+                                     what="bob sees three seats; everyone may talk")
             await bob_pilot.press("m")
             await wait_until(bob_pilot, lambda: isinstance(bob.screen, MuteScreen),
                              what="the mute list")
