@@ -97,6 +97,8 @@ ScreenSource = Screen[Any] | Callable[[], Screen[Any]]
 # and "accent", and the cards need them apart.
 # Seconds from start-up until the app's long-lived objects are frozen (ono99tui/gc_freeze.py).
 SETTLE_SECONDS = 2.0
+# Lines of the waiting room's talk the first match's log starts with.
+TALK_CARRIED = 20
 
 def crossed_on_the_wire(code: str, ref: str | None) -> bool:
     """Whether a refusal only means our message crossed the table's change of state on the
@@ -228,8 +230,10 @@ class Ono99App(App[None]):
         self.terminal_title = ""
         # Each finished round's busts, for the results dialogs (built on the first view).
         self.round_busts: RoundBusts | None = None
-        # Table talk: whom this player muted (for the session), the names heard.
+        # Table talk: whom this player muted (for the session), the names heard; and the
+        # lines said before the table screen first opened, which its log starts with.
         self.talk = Talk()
+        self._talk_before_deal: list[LogEntry] = []
         self.set_reactive(
             Ono99App.glyphs, glyphs_for(detect_ascii() if ascii_glyphs is None else ascii_glyphs)
         )
@@ -301,6 +305,7 @@ class Ono99App(App[None]):
 
     def _new_match(self) -> None:
         self.log_entries.clear()
+        self._talk_before_deal.clear()
         self.round_results.clear()
         self.out_order.clear()
 
@@ -571,6 +576,9 @@ class Ono99App(App[None]):
         if table is not None:
             self.log_entries.append(entry)
             table.add_log_lines([entry])
+        else:
+            self._talk_before_deal.append(entry)
+            del self._talk_before_deal[:-TALK_CARRIED]
         if isinstance(screen, WaitingRoomScreen):
             in_sight = screen.add_chat(entry)
         else:
@@ -755,7 +763,8 @@ class Ono99App(App[None]):
             if isinstance(event, RoundDealt) and event.round_no == 1:
                 if table is not None and lines:
                     table.add_log_lines(lines)  # the end of the last match, before the page turns
-                lines = []
+                # The talk of the waiting room opens the first match's log.
+                lines = self._talk_before_deal[-TALK_CARRIED:]
                 self._new_match()
                 self.matches_started += 1
                 if table is not None:
@@ -916,6 +925,9 @@ class Ono99App(App[None]):
             # behind, under the table, for good.
             while isinstance(self.screen, (ChatPrompt, MuteScreen)):
                 self.pop_screen()
+            # Talk heard before the table opened (joined mid-match: no deal to carry it).
+            self.log_entries[:0] = self._talk_before_deal[-TALK_CARRIED:]
+            self._talk_before_deal.clear()
             self.push_screen(TableScreen())
 
     def _terminal_gone(self) -> bool:

@@ -66,9 +66,14 @@ async def test_two_players_talk_in_the_waiting_room_and_at_the_table(tmp_path: P
             await wait_for_condition(
                 lambda: all(isinstance(app.screen, TableScreen) for app in (ana, bob)),
                 what="both at the table")
+            # The waiting room's talk opens the match's log, before the deal's line.
+            await wait_for_condition(lambda: talk_lines(bob) == ["» bob: hi [b]ana[/b]"],
+                                     what="the waiting room's line in bob's log")
+            log = bob.screen.query_one("#log", EventLog)
+            assert log._entries[0].chat and not log._entries[1].chat
             ana.simulate_key("9")  # Good game!
             await wait_for_condition(
-                lambda: talk_lines(bob) == [f"» ana: {EMOTES['good-game']}"],
+                lambda: talk_lines(bob)[1:] == [f"» ana: {EMOTES['good-game']}"],
                 what="ana's emote in bob's log")
             await say(bob, bob_pilot, "thanks")
             await wait_for_condition(lambda: talk_lines(ana)[-1:] == ["» bob: thanks"],
