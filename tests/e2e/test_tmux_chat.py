@@ -10,12 +10,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import REPO
 from tmux_session import TmuxSession, clean_env
 
 pytestmark = pytest.mark.tmux
 
 ONO99 = [sys.executable, "-m", "ono99tui"]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def host_and_guest(tmux: TmuxSession, tmp_path: Path) -> int:
