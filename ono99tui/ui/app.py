@@ -486,7 +486,8 @@ class Ono99App(App[None]):
             self._say_table_gone(message)
         elif message.code != "normal":
             reason = message.reason or message.code.replace("-", " ")
-            self.notify(f"Disconnected from the table: {reason}", severity="error", timeout=10)
+            self.notify(f"Disconnected from the table: {reason}", severity="error", timeout=10,
+                        markup=False)  # the reason came over the network
 
     def _say_table_gone(self, message: ConnectionEnded) -> None:
         """The table closed for good: say so over whatever is shown, and offer the way on
@@ -643,7 +644,7 @@ class Ono99App(App[None]):
         try:
             await action(client)
         except ClientError as error:
-            self.notify(error.reason or error.code, title=title, severity="error")
+            self.notify(error.reason or error.code, title=title, severity="error", markup=False)
             return False
         except OSError as error:
             self.notify(f"Not sent: {error}", title=title, severity="error")
