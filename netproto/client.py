@@ -53,6 +53,7 @@ from netproto.messages import (
     Ready,
     RemoveBot,
     Resume,
+    Say,
     SetOptions,
     Start,
     View,
@@ -531,6 +532,14 @@ class TableClient:
     async def set_options(self, **options: Any) -> None:
         """Host only: change table options."""
         await self.send(SetOptions(options=dict(options)))
+
+    async def say(self, text: str) -> None:
+        """Say a line to everyone at the table (it comes back as a `Chat`, cleaned)."""
+        await self.send(Say(text=text))
+
+    async def emote(self, emote: str) -> None:
+        """Send a quick emote by its name (the table says which names it knows)."""
+        await self.send(Say(emote=emote))
 
     async def ping(self, nonce: int = 0) -> None:
         """Send a ping (the pong arrives as an incoming `Pong`)."""

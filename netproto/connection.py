@@ -32,6 +32,7 @@ from netproto.messages import (
     PROTOCOL_VERSION,
     AddBot,
     Bye,
+    Chat,
     Error,
     Hello,
     Lobby,
@@ -42,6 +43,7 @@ from netproto.messages import (
     Ready,
     RemoveBot,
     Resume,
+    Say,
     SetOptions,
     Start,
     TablePhase,
@@ -73,14 +75,16 @@ class State(enum.Enum):
 
 
 _ALWAYS = frozenset({Ping, Pong, Bye})
+# Table talk goes both ways in every state after the handshake, spectators included.
+_TALK = _ALWAYS | {Say}
 CLIENT_MAY_SEND: dict[State, frozenset[type[Message]]] = {
     State.HANDSHAKE: _ALWAYS | {Hello, Resume},
-    State.LOBBY: _ALWAYS | {Ready, Start, AddBot, RemoveBot, SetOptions},
-    State.SEATED: _ALWAYS | {Move},
-    State.SPECTATING: _ALWAYS,
+    State.LOBBY: _TALK | {Ready, Start, AddBot, RemoveBot, SetOptions},
+    State.SEATED: _TALK | {Move},
+    State.SPECTATING: _TALK,
     State.CLOSED: frozenset(),
 }
-_SERVER_IN_SESSION = _ALWAYS | {Lobby, View, Error}
+_SERVER_IN_SESSION = _ALWAYS | {Lobby, View, Chat, Error}
 SERVER_MAY_SEND: dict[State, frozenset[type[Message]]] = {
     State.HANDSHAKE: _ALWAYS | {Welcome, Error},
     State.LOBBY: _SERVER_IN_SESSION,
@@ -97,7 +101,7 @@ _CROSSING: dict[State, frozenset[type[Message]]] = {
 }
 # Their kinds, for a client telling such a refusal (unexpected-message, ref=kind) apart.
 CROSSING_KINDS: frozenset[str] = frozenset(
-    message_type.kind for kinds in _CROSSING.values() for message_type in kinds - _ALWAYS
+    message_type.kind for kinds in _CROSSING.values() for message_type in kinds - _TALK
 )
 
 # The only messages that move the state machine (besides bye, see `_advance`).

@@ -24,6 +24,8 @@ MAX_NAME_FIELD = 256  # raw names: cleaned and shortened by netproto.names
 MAX_SEQ = 2**53  # stays exact in every language's number type
 MAX_SEATS_LISTED = 16
 MAX_EVENTS = 256
+# A chat line, in characters: what `say.text` may carry and `chat.text` does carry.
+MAX_CHAT_TEXT = 200
 
 
 def _get(data: dict[str, Any], name: str, kind: str) -> Any:
@@ -493,6 +495,49 @@ class View(Message):
         )
 
 
+# --- table talk ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Say(Message):
+    """Say something to everyone at the table: a line of `text`, or a quick `emote` (a short
+    name the application knows, such as "good-game"). Exactly one of the two."""
+
+    kind: ClassVar[str] = "say"
+    text: str | None = None
+    emote: str | None = None
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> Say:
+        text = _optional_str(data, "text", cls.kind, limit=MAX_CHAT_TEXT)
+        emote = _optional_str(data, "emote", cls.kind, limit=MAX_SHORT_TEXT)
+        if (text is None) == (emote is None):
+            raise BadMessage("say needs exactly one of text and emote")
+        return cls(text=text, emote=emote)
+
+
+@dataclass(frozen=True)
+class Chat(Message):
+    """Someone at the table said something: the sender's `name`, their `seat` (None for a
+    spectator), the cleaned `text` (an emote's words too) and the `emote`'s name if it
+    was one. Text only: the application never puts anything else in a chat."""
+
+    kind: ClassVar[str] = "chat"
+    name: str
+    text: str
+    seat: int | None = None
+    emote: str | None = None
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> Chat:
+        return cls(
+            name=_str(data, "name", cls.kind, limit=MAX_NAME_FIELD),
+            text=_str(data, "text", cls.kind, limit=MAX_CHAT_TEXT),
+            seat=_optional_int(data, "seat", cls.kind, high=MAX_SEATS_LISTED),
+            emote=_optional_str(data, "emote", cls.kind, limit=MAX_SHORT_TEXT),
+        )
+
+
 # --- either direction ---------------------------------------------------------------------
 
 
@@ -561,7 +606,7 @@ class Bye(Message):
 MESSAGE_TYPES: dict[str, type[Message]] = {
     cls.kind: cls
     for cls in (Hello, Resume, Welcome, Ready, Start, AddBot, RemoveBot, SetOptions, Move,
-                Lobby, View, Error, Ping, Pong, Bye)
+                Lobby, View, Say, Chat, Error, Ping, Pong, Bye)
 }
 
 
@@ -573,4 +618,11 @@ def message_from_wire(data: dict[str, Any]) -> Message:
     cls = MESSAGE_TYPES.get(kind)
     if cls is None:
         raise UnknownKind(f"unknown message kind {kind[:MAX_SHORT_TEXT]!r}")
-    return cls.from_wire(data)
+    try:
+        return cls.from_wire(data)
+    except BadMessage as error:
+        # The refusal names the kind it refuses (a client tells "your chat line was too
+        # long" from other refusals by it).
+        if error.ref is None:
+            error.ref = kind
+        raise

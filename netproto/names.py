@@ -19,7 +19,7 @@ MAX_NAME_LENGTH = 24
 MAX_RAW_NAME_LENGTH = 256
 
 # ECMA-48: CSI ... final byte, OSC/DCS/APC/PM/SOS ... ST or BEL, and two-byte ESC sequences.
-_ESCAPE_SEQUENCE = re.compile(
+ESCAPE_SEQUENCE = re.compile(
     r"""
     \x1b\[[0-?]*[ -/]*[@-~]              # CSI
   | \x9b[0-?]*[ -/]*[@-~]                # 8-bit CSI
@@ -30,7 +30,7 @@ _ESCAPE_SEQUENCE = re.compile(
     re.VERBOSE | re.DOTALL,
 )
 # C (control, format, surrogate, private use, unassigned) and Z (separators other than space).
-_DROPPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+DROPPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
 def clean_name(raw: object) -> str:
@@ -39,11 +39,11 @@ def clean_name(raw: object) -> str:
         raise BadName("a name must be a string")
     if len(raw) > MAX_RAW_NAME_LENGTH:
         raise BadName(f"a name may have at most {MAX_NAME_LENGTH} characters")
-    text = _ESCAPE_SEQUENCE.sub("", unicodedata.normalize("NFC", raw))
+    text = ESCAPE_SEQUENCE.sub("", unicodedata.normalize("NFC", raw))
     kept = []
     for char in text:
         category = unicodedata.category(char)
-        if category in _DROPPED_CATEGORIES:
+        if category in DROPPED_CATEGORIES:
             continue
         kept.append(" " if category == "Zs" else char)
     name = " ".join("".join(kept).split())

@@ -36,11 +36,13 @@ from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
+from netproto.chat_text import EmptyChat, clean_chat_text
 from netproto.errors import ApplicationError, BadPassword, BadToken
 from netproto.messages import (
     MAX_EVENTS,
     PROTOCOL_VERSION,
     AddBot,
+    Chat,
     Hello,
     Lobby,
     Message,
@@ -48,6 +50,7 @@ from netproto.messages import (
     Ready,
     RemoveBot,
     Resume,
+    Say,
     SetOptions,
     Start,
     TablePhase,
@@ -73,6 +76,7 @@ from ono99tui.game import (
 from ono99tui.game import Move as GameMove
 from ono99tui.game import State as GameState
 from ono99tui.game.codec import event_to_wire, move_from_wire, move_to_wire, rules_to_wire
+from ono99tui.host.chat import EMOTES, TalkLimiter
 from ono99tui.host.journal import MatchDealt, MatchWon, MovePlayed, SeatResigned, SeatResumed
 from ono99tui.host.outputs import (
     ArmTimer,
@@ -91,7 +95,12 @@ from ono99tui.host.outputs import (
 from ono99tui.host.resume import HUMAN, ResumeError, ResumePoint, replay_point
 from ono99tui.host.rights import first_player_hosts, offered_key_grants_rights
 from ono99tui.host.seats import Seat
-from ono99tui.host.settings import TableConfig, rules_from_options, turn_seconds_from_options
+from ono99tui.host.settings import (
+    TableConfig,
+    rules_from_options,
+    spectator_chat_from_options,
+    turn_seconds_from_options,
+)
 from ono99tui.host.turn_clock import (
     IDLE_RECLAIM_SECONDS,
     MAX_STAND_IN_MOVES,
@@ -122,6 +131,10 @@ TABLE_ERROR_CODES: dict[str, str] = {
     "no-such-seat": "there is no such seat",
     "not-a-bot": "that seat is a human player",
     "bad-options": "the options are not valid",
+    "chat-off": "the host has turned spectators' chat off",
+    "empty-chat": "a chat line needs at least one printable character",
+    "unknown-emote": "the table knows no such emote",
+    "slow-down": "slow down",
 }
 
 
@@ -140,8 +153,13 @@ class TableCore:
         # The turn time of the next match (None: no clock); the host may change it too.
         self.turn_seconds = config.turn_seconds
         self.seats: list[Seat] = []
-        # Each spectator's peer id and the seq of the last view it was sent.
+        # Each spectator's peer id and the seq of the last view it was sent; and its name.
         self.spectators: dict[int, int] = {}
+        self._spectator_names: dict[int, str] = {}
+        # Whether spectators may chat (the host may change it between matches), and how
+        # fast anyone may (ono99tui.host.chat).
+        self.spectator_chat = config.spectator_chat
+        self._talk = TalkLimiter()
         self.phase = WAITING
         self.state: GameState | None = None
         self.host: Seat | None = None
@@ -201,6 +219,8 @@ class TableCore:
             return self._end()
         if peer in self.spectators:
             del self.spectators[peer]
+            self._spectator_names.pop(peer, None)
+            self._talk.forget(("peer", peer))
             self._broadcast_lobby()
             return self._end()
         if seat is None or seat.peer != peer:
@@ -387,7 +407,7 @@ class TableCore:
         if wants_seat and self.phase != PLAYING and len(self.seats) < self.config.capacity:
             self._seat_human(peer, name, hosts)
         else:
-            self._seat_spectator(peer)
+            self._seat_spectator(peer, name)
 
     def _seat_human(self, peer: int, name: str, hosts: bool) -> None:
         seat = Seat(id=next(self._seat_ids), name=self._unique_name(name), human=True,
@@ -405,8 +425,9 @@ class TableCore:
         self._broadcast_lobby()
         self._maybe_autostart()
 
-    def _seat_spectator(self, peer: int) -> None:
+    def _seat_spectator(self, peer: int, name: str) -> None:
         self.spectators[peer] = 0
+        self._spectator_names[peer] = name
         self._send(peer, Welcome(proto=PROTOCOL_VERSION, role="spectator",
                                  table=self._table_info()))
         self._broadcast_lobby()
@@ -503,6 +524,39 @@ class TableCore:
                 self._schedule_bots()
                 self._follow_clock()
 
+    def _on_say(self, peer: int, message: Say) -> None:
+        """Pass a line of talk (or an emote) on to everyone at the table, made inert: see
+        ono99tui/host/chat.py. Checked in full before anything is counted or sent."""
+        seat = self.seat_of(peer)
+        if seat is not None:
+            talker, name, index = ("seat", seat.id), seat.name, self.seats.index(seat)
+        elif peer in self.spectators:
+            if not self.spectator_chat:
+                raise _error("chat-off")
+            talker, name, index = ("peer", peer), self._spectator_names[peer], None
+        else:
+            raise _error("no-such-seat", "this connection neither plays nor watches here")
+        if message.emote is not None:
+            text = EMOTES.get(message.emote)
+            if text is None:
+                raise _error("unknown-emote",
+                             f"{message.emote!r}; emotes: {', '.join(EMOTES)}")
+        else:
+            try:
+                text = clean_chat_text(message.text or "")
+            except EmptyChat:
+                raise _error("empty-chat") from None
+        if not self._talk.allow(talker, self._now):
+            raise ApplicationError("slow-down", self._talk.refusal())
+        chat = Chat(name=name, text=text, seat=index, emote=message.emote)
+        for listener in self._listeners():
+            self._send(listener, chat)
+
+    def _listeners(self) -> list[int]:
+        """Every connection at the table: the seated players' and the spectators'."""
+        return [seat.peer for seat in self.seats if seat.peer is not None] + list(
+            self.spectators)
+
     # --- host actions --------------------------------------------------------------------
 
     def _add_bot(self, kind: str) -> None:
@@ -537,9 +591,11 @@ class TableCore:
         try:
             rules = rules_from_options(self.rules, options)
             turn_seconds = turn_seconds_from_options(self.turn_seconds, options)
+            spectator_chat = spectator_chat_from_options(self.spectator_chat, options)
         except (ValueError, TypeError) as error:
             raise _error("bad-options", str(error)) from None
         self.rules, self.turn_seconds = rules, turn_seconds
+        self.spectator_chat = spectator_chat
         self._broadcast_lobby()
 
     # --- the match -----------------------------------------------------------------------
@@ -846,6 +902,7 @@ class TableCore:
         self.seats.remove(seat)
         self._seats_changed()
         self._sessions.revoke(seat)
+        self._talk.forget(("seat", seat.id))
         if self.host is seat:
             self.host = None
             if first_player_hosts(self.config):
@@ -911,8 +968,9 @@ class TableCore:
     # --- the lobby -----------------------------------------------------------------------
 
     def _table_info(self) -> dict[str, Any]:
+        # "chat": this table answers `say` with `chat` (docs/PROTOCOL.md §9).
         return {"name": self.config.name, "capacity": self.config.capacity,
-                "preset": self.rules.name}
+                "preset": self.rules.name, "chat": True}
 
     def _broadcast_lobby(self) -> None:
         seats = tuple(seat.info(index) for index, seat in enumerate(self.seats))
@@ -920,7 +978,8 @@ class TableCore:
         # The rules in force now, not the config's: the host may have changed them.
         options = self.config.public_options() | {"preset": self.rules.name,
                                                   "rules": rules_to_wire(self.rules),
-                                                  "turn_seconds": self.turn_seconds}
+                                                  "turn_seconds": self.turn_seconds,
+                                                  "spectator_chat": self.spectator_chat}
         results = self._results if self.phase == FINISHED else {}
         if self._matches_won:  # in every phase once a match is over: late joiners see it too
             results = results | {
@@ -954,4 +1013,5 @@ _HANDLERS: dict[type[Message], Callable[[TableCore, int, Any], None]] = {
     RemoveBot: TableCore._on_remove_bot,
     SetOptions: TableCore._on_set_options,
     Move: TableCore._on_move,
+    Say: TableCore._on_say,
 }

@@ -63,6 +63,9 @@ class TableConfig:
     # A deal by itself (start_when, a rematch by readiness) waits until the seats it needs
     # have been live this long without a break; 0: at once. A host's `start` never waits.
     deal_settle_seconds: float = 0.0
+    # Whether spectators may chat (players always may); the host may change it between
+    # matches.
+    spectator_chat: bool = True
     seed: int | None = None
 
     def __post_init__(self) -> None:
@@ -95,6 +98,7 @@ class TableConfig:
             "timeouts_to_abandon": self.timeouts_to_abandon,
             "password": self.password is not None,
             "start_when": self.start_when,
+            "spectator_chat": self.spectator_chat,
         }
 
 
@@ -135,3 +139,16 @@ def turn_seconds_from_options(current: float | None, options: dict[str, Any]) ->
         raise ValueError(f"turn_seconds must be nil (no clock) or {MIN_TURN_SECONDS:g} to "
                          f"{MAX_TURN_SECONDS:g} seconds")
     return float(value)
+
+
+def spectator_chat_from_options(current: bool, options: dict[str, Any]) -> bool:
+    """Whether spectators may chat after a host's `set_options`: {"spectator_chat": bool}.
+
+    Raises ValueError for anything else.
+    """
+    if "spectator_chat" not in options:
+        return current
+    value = options["spectator_chat"]
+    if not isinstance(value, bool):
+        raise ValueError("spectator_chat must be true or false")
+    return value

@@ -54,6 +54,8 @@ from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
 from ono99tui.ui.hangup_driver import HangupAwareDriver, TerminalHungUp
 from ono99tui.ui.messages import (
     AddBotRequested,
+    ChatReceived,
+    ChatRequested,
     ConnectionDropped,
     ConnectionEnded,
     ConnectionResumed,
@@ -70,6 +72,7 @@ from ono99tui.ui.messages import (
     ViewUpdated,
     Welcomed,
 )
+from ono99tui.ui.talk import Talk
 from ono99tui.ui.widgets.log import LogEntry
 
 if TYPE_CHECKING:  # loaded after the first frame (see `_start`)
@@ -94,6 +97,8 @@ ScreenSource = Screen[Any] | Callable[[], Screen[Any]]
 # and "accent", and the cards need them apart.
 # Seconds from start-up until the app's long-lived objects are frozen (ono99tui/gc_freeze.py).
 SETTLE_SECONDS = 2.0
+# Lines of the waiting room's talk the first match's log starts with.
+TALK_CARRIED = 20
 
 def crossed_on_the_wire(code: str, ref: str | None) -> bool:
     """Whether a refusal only means our message crossed the table's change of state on the
@@ -227,6 +232,10 @@ class Ono99App(App[None]):
         self.terminal_title = ""
         # Each finished round's busts, for the results dialogs (built on the first view).
         self.round_busts: RoundBusts | None = None
+        # Table talk: whom this player muted (for the session), the names heard; and the
+        # lines said before the table screen first opened, which its log starts with.
+        self.talk = Talk()
+        self._talk_before_deal: list[LogEntry] = []
         self.set_reactive(
             Ono99App.glyphs, glyphs_for(detect_ascii() if ascii_glyphs is None else ascii_glyphs)
         )
@@ -303,6 +312,7 @@ class Ono99App(App[None]):
 
     def _new_match(self) -> None:
         self.log_entries.clear()
+        self._talk_before_deal.clear()
         self.round_results.clear()
         self.out_order.clear()
 
@@ -351,7 +361,7 @@ class Ono99App(App[None]):
         """The app message for one item from the client, None for nothing to tell (runs in
         the worker)."""
         from netproto.client import Closed, Disconnected, Reconnected
-        from netproto.messages import Error, Lobby, Pong, View, Welcome
+        from netproto.messages import Chat, Error, Lobby, Pong, View, Welcome
 
         if isinstance(item, Pong):
             return None  # the answer to a ping (a liveness check): nothing for the player
@@ -372,6 +382,8 @@ class Ono99App(App[None]):
             return ViewUpdated(item.seq, view, events, deadline)
         if isinstance(item, Lobby):
             return LobbyUpdated(item)
+        if isinstance(item, Chat):
+            return ChatReceived(item)
         if isinstance(item, Welcome):
             return Welcomed(item)
         if isinstance(item, Error):
@@ -446,7 +458,13 @@ class Ono99App(App[None]):
                             title="Not played", severity="warning", timeout=4)
             return
         reason = message.reason or message.code.replace("-", " ")
-        self.notify(reason, title="The table said no", severity="error", timeout=6)
+        if message.ref == "say":
+            title = "Slow down" if message.code == "slow-down" else "Not said"
+            self.notify(reason, title=title, severity="warning", timeout=4, markup=False)
+            return
+        # markup=False: the reason came over the network.
+        self.notify(reason, title="The table said no", severity="error", timeout=6,
+                    markup=False)
 
     def on_connection_dropped(self, message: ConnectionDropped) -> None:
         if self._is_stale(message):
@@ -480,7 +498,8 @@ class Ono99App(App[None]):
             self._say_table_gone(message)
         elif message.code != "normal":
             reason = message.reason or message.code.replace("-", " ")
-            self.notify(f"Disconnected from the table: {reason}", severity="error", timeout=10)
+            self.notify(f"Disconnected from the table: {reason}", severity="error", timeout=10,
+                        markup=False)  # the reason came over the network
 
     def _say_table_gone(self, message: ConnectionEnded) -> None:
         """The table closed for good: say so over whatever is shown, and offer the way on
@@ -538,6 +557,88 @@ class Ono99App(App[None]):
         if not sent:
             self._move_sent_at = None
 
+    # --- table talk ---------------------------------------------------------------------
+
+    @property
+    def may_chat(self) -> bool:
+        """May this player talk at this table now? The table must know `say` (its welcome
+        says so), somebody must be there to hear (not solo), and a spectator only while the
+        host lets spectators talk."""
+        welcome, lobby = self.welcome, self.lobby
+        if (welcome is None or welcome.table.get("chat") is not True
+                or self.hosting == "solo" or self.connection_state != "connected"):
+            return False
+        if welcome.role == "spectator" or (lobby is not None and lobby.you is None):
+            return lobby is None or lobby.options.get("spectator_chat", True) is not False
+        return True
+
+    def on_chat_received(self, message: ChatReceived) -> None:
+        """Show a line of talk in the log (unless its sender is muted); where no log is in
+        sight, as a toast too."""
+        if self._is_stale(message):
+            return
+        entry = self.talk.entry(message.chat)
+        if entry is None:
+            return
+        from ono99tui.ui.screens.chat_prompt import ChatPrompt
+        from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+
+        table, screen = self._table_screen(), self.screen
+        if isinstance(screen, ChatPrompt) and len(self.screen_stack) > 1:
+            screen = self.screen_stack[-2]  # the prompt leaves the log above it in sight
+        if table is not None:
+            self.log_entries.append(entry)
+            table.add_log_lines([entry])
+        else:
+            self._talk_before_deal.append(entry)
+            del self._talk_before_deal[:-TALK_CARRIED]
+        if isinstance(screen, WaitingRoomScreen):
+            in_sight = screen.add_chat(entry)
+        else:
+            in_sight = screen is table and not table.has_class("-narrow")
+        if not in_sight:
+            self.notify(entry.text(self.glyphs.ascii), title="Chat", timeout=5, markup=False)
+
+    def open_chat_prompt(self) -> None:
+        """The one-line prompt; what is typed in it is said at the table."""
+        from ono99tui.ui.screens.chat_prompt import ChatPrompt
+
+        def said(text: str | None) -> None:
+            if text:
+                self.post_message(ChatRequested(text=text))
+
+        if self.may_chat and not isinstance(self.screen, ChatPrompt):
+            self.push_screen(ChatPrompt(), said)
+
+    def open_mute_list(self) -> None:
+        """The list of people at the table, to mute or unmute (for this session)."""
+        from ono99tui.ui.screens.mute import MuteScreen
+
+        if isinstance(self.screen, MuteScreen):
+            return
+        lobby = self.lobby
+        seats = lobby.seats if lobby is not None else ()
+        mine = next((seat.name for seat in seats
+                     if lobby is not None and seat.seat == lobby.you), None)
+        # People at the table (bots never talk), then anyone else heard (spectators).
+        names = [seat.name for seat in seats if seat.name != mine and seat.kind != "bot"]
+        names += [name for name in self.talk.heard if name not in names and name != mine]
+        self.push_screen(MuteScreen(names, set(self.talk.muted)), self._muted)
+
+    def _muted(self, names: set[str] | None) -> None:
+        if names is None or names == self.talk.muted:
+            return
+        self.talk.set_muted(names)
+        self.notify(f"Muted: {', '.join(sorted(names))}" if names else "Nobody is muted.",
+                    timeout=3, markup=False)
+
+    async def on_chat_requested(self, message: ChatRequested) -> None:
+        text, emote = message.text, message.emote
+        if text is not None:
+            await self._send(lambda client: client.say(text), "Not said")
+        elif emote is not None:
+            await self._send(lambda client: client.emote(emote), "Not said")
+
     async def on_rematch_requested(self, message: RematchRequested) -> None:
         await self._send(lambda client: client.start() if client.is_host else client.ready(True))
 
@@ -555,7 +656,7 @@ class Ono99App(App[None]):
         try:
             await action(client)
         except ClientError as error:
-            self.notify(error.reason or error.code, title=title, severity="error")
+            self.notify(error.reason or error.code, title=title, severity="error", markup=False)
             return False
         except OSError as error:
             self.notify(f"Not sent: {error}", title=title, severity="error")
@@ -675,7 +776,8 @@ class Ono99App(App[None]):
             if isinstance(event, RoundDealt) and event.round_no == 1:
                 if table is not None and lines:
                     table.add_log_lines(lines)  # the end of the last match, before the page turns
-                lines = []
+                # The talk of the waiting room opens the first match's log.
+                lines = self._talk_before_deal[-TALK_CARRIED:]
                 self._new_match()
                 self.matches_started += 1
                 if table is not None:
@@ -827,9 +929,18 @@ class Ono99App(App[None]):
 
     def _show_table(self) -> None:
         """Open the table screen once a match is on (from the lobby or the waiting room)."""
+        from ono99tui.ui.screens.chat_prompt import ChatPrompt
+        from ono99tui.ui.screens.mute import MuteScreen
         from ono99tui.ui.screens.table import TableScreen
 
         if self._table_screen() is None:
+            # A chat prompt or the mute list open in the waiting room would be left
+            # behind, under the table, for good.
+            while isinstance(self.screen, (ChatPrompt, MuteScreen)):
+                self.pop_screen()
+            # Talk heard before the table opened (joined mid-match: no deal to carry it).
+            self.log_entries[:0] = self._talk_before_deal[-TALK_CARRIED:]
+            self._talk_before_deal.clear()
             self.push_screen(TableScreen())
 
     def _terminal_gone(self) -> bool:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 if TYPE_CHECKING:  # the app loads the protocol and the engine after its first frame
-    from netproto.messages import Lobby, Welcome
+    from netproto.messages import Chat, Lobby, Welcome
     from ono99tui.game import Event, Move, PlayerView
 
 
@@ -72,6 +72,15 @@ class ServerRefused(TableMessage):
         self.ref = ref
 
 
+class ChatReceived(TableMessage):
+    """Someone at the table said something (as the table sent it: the app cleans it again
+    before showing it)."""
+
+    def __init__(self, chat: Chat) -> None:
+        super().__init__()
+        self.chat = chat
+
+
 class ConnectionDropped(TableMessage):
     """The link dropped; the client is reconnecting with the resume token if `will_retry`."""
 
@@ -104,6 +113,15 @@ class MoveChosen(Message):
     def __init__(self, move: Move) -> None:
         super().__init__()
         self.move = move
+
+
+class ChatRequested(Message):
+    """A screen asks the app to say `text` at the table, or the quick emote `emote`."""
+
+    def __init__(self, *, text: str | None = None, emote: str | None = None) -> None:
+        super().__init__()
+        self.text = text
+        self.emote = emote
 
 
 class RematchRequested(Message):

@@ -4,7 +4,7 @@ The server records, for each frame it sends, the connection's seat and the true 
 at that moment; the clients keep the raw bytes they read off their sockets. Frame by frame,
 each view must show exactly its own seat's hand, only revealed hands that the rules reveal,
 only legal moves of its own seat, and only public events; no other frame kind carries any
-game data.
+game data (players talk now and then: a `chat` frame carries a name, a seat and text only).
 """
 
 from __future__ import annotations
@@ -18,7 +18,18 @@ from host_table_helpers import PRESETS, serve
 
 from netproto.connection import Connection, Role, State
 from netproto.framing import FrameDecoder
-from netproto.messages import PROTOCOL_VERSION, Bye, Hello, Lobby, Move, Ping, Pong, Ready, View
+from netproto.messages import (
+    PROTOCOL_VERSION,
+    Bye,
+    Hello,
+    Lobby,
+    Move,
+    Ping,
+    Pong,
+    Ready,
+    Say,
+    View,
+)
 from netproto.server import Peer
 from ono99tui.game import MATCH_OVER, Eliminated
 from ono99tui.game.codec import event_from_wire, move_to_wire, view_from_wire
@@ -75,6 +86,8 @@ class RawPlayer:
                 if moves:
                     move = self.rng.choice(moves)
                     writer.write(connection.send(Move(seq=latest.seq, move=move_to_wire(move))))
+                    if self.rng.random() < 0.1:  # table talk rides along: chat frames too
+                        writer.write(connection.send(Say(text=f"{self.name}: good luck [b]all[/b]")))
             await writer.drain()
 
 
@@ -103,6 +116,7 @@ NON_VIEW_KEYS = {
               "options", "results"},
     "ping": {"kind", "nonce"}, "pong": {"kind", "nonce"},
     "error": {"kind", "code", "reason", "ref"}, "bye": {"kind", "code", "reason"},
+    "chat": {"kind", "name", "text", "seat", "emote"},
 }
 
 
@@ -154,4 +168,5 @@ async def test_no_frame_carries_a_card_its_seat_may_not_see(
             else:
                 assert set(frame) <= NON_VIEW_KEYS[kind], frame
     assert views_checked > 100
+    assert any(frame["kind"] == "chat" for frame in watcher.frames)
     assert any(r[2] is not None and r[2].phase == MATCH_OVER for r in sent[watcher.address])

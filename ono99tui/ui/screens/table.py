@@ -33,7 +33,8 @@ if TYPE_CHECKING:
     from ono99tui.game import PlayerView
     from ono99tui.ui.app import Ono99App
 
-from ono99tui.ui.messages import MoveChosen
+from ono99tui.ui.messages import ChatRequested, MoveChosen
+from ono99tui.ui.talk import EMOTE_KEYS
 from ono99tui.ui.widgets.banner import ConnectionBanner
 from ono99tui.ui.widgets.cards import CardWidget, HandView
 from ono99tui.ui.widgets.log import EventLog, LogEntry
@@ -81,6 +82,13 @@ class TableScreen(Screen[None]):
         # After the match-over dialog was closed (Esc): the rematch, and the results again.
         Binding("r", "rematch", "Rematch"),
         Binding("w", "standings", "Wins"),
+        # Table talk: c the one-line prompt, 5-9 the quick emotes (beside the card keys),
+        # m the mute list. The Footer shows only c (room at 80 columns); the prompt's hint
+        # names the others.
+        Binding("c", "chat", "Chat"),
+        *(Binding(key, f"emote({name!r})", f"Emote: {name}", show=False)
+          for key, name in EMOTE_KEYS),
+        Binding("m", "mute", "Mute", show=False),
         Binding("question_mark", "app.rules", "Rules", key_display="?"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -91,8 +99,8 @@ class TableScreen(Screen[None]):
         # May the viewer swap four ONO 99 / draw now? (Kept from the last view shown.)
         self._swap_open = False
         self._draw_open = False
-        # (swap, draw, spectating, match over) as the Footer last showed them.
-        self._keys_shown: tuple[bool, bool, bool, bool] | None = None
+        # (swap, draw, spectating, match over, may chat) as the Footer last showed them.
+        self._keys_shown: tuple[bool, bool, bool, bool, bool] | None = None
         self._following = False
         # The turn clock deadline the player was last warned about (warned once a turn).
         self._warned_for: tuple[int, float] | None = None
@@ -189,7 +197,8 @@ class TableScreen(Screen[None]):
         discarding = view.seat is not None and view.discarding == view.seat
         hand.show(card_slots(view), verb="discards" if discarding else "plays")
         self._follow_turn(view, act, hand)
-        keys = (can_swap(view), must_draw(view), view.seat is None, view.phase == "match_over")
+        keys = (can_swap(view), must_draw(view), view.seat is None, view.phase == "match_over",
+                self.app.may_chat)
         if keys != self._keys_shown:
             self._keys_shown = keys
             self._swap_open, self._draw_open = keys[:2]
@@ -296,6 +305,10 @@ class TableScreen(Screen[None]):
             return True if self._draw_open else None
         if action == "rematch":
             return self._match_over() and view is not None and view.seat is not None
+        if action in ("chat", "emote"):
+            return self.app.may_chat
+        if action == "mute":
+            return self.app.welcome is not None and self.app.hosting != "solo"
         return True
 
     def _match_over(self) -> bool:
@@ -328,6 +341,18 @@ class TableScreen(Screen[None]):
         card = view.hand[index]
         move = Discard(view.seat, card) if view.discarding == view.seat else Play(view.seat, card)
         self.post_message(MoveChosen(move))
+
+    def action_chat(self) -> None:
+        """Open the one-line chat prompt."""
+        self.app.open_chat_prompt()
+
+    def action_emote(self, emote: str) -> None:
+        """Send a quick emote to everyone at the table."""
+        self.post_message(ChatRequested(emote=emote))
+
+    def action_mute(self) -> None:
+        """Mute or unmute people at the table, for this player only."""
+        self.app.open_mute_list()
 
     def action_rematch(self) -> None:
         """Ask for the rematch from the table (the match-over dialog was closed): the

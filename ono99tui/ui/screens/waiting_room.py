@@ -25,6 +25,7 @@ from ono99tui.game import ONO99_MODES, PRESET_NAMES, SCORING_MODES, Rules, Scori
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
 from ono99tui.ui.messages import (
     AddBotRequested,
+    ChatRequested,
     LeaveRequested,
     OptionsChangeRequested,
     ReadyRequested,
@@ -32,7 +33,9 @@ from ono99tui.ui.messages import (
     StartRequested,
 )
 from ono99tui.ui.rule_labels import ONO99_WORDS, RULE_SWITCHES, SCORING_WORDS, scoring_label
+from ono99tui.ui.talk import EMOTE_KEYS
 from ono99tui.ui.widgets.banner import ConnectionBanner
+from ono99tui.ui.widgets.log import EventLog, LogEntry
 
 if TYPE_CHECKING:
     from textual import getters
@@ -144,6 +147,10 @@ class WaitingRoomScreen(Screen[None]):
         Binding("o", "focus_rules", "Rules"),
         Binding("escape", "focus_seats", "Seats", show=False),
         Binding("l", "leave", "Leave"),
+        Binding("c", "chat", "Chat"),
+        *(Binding(key, f"emote({name!r})", f"Emote: {name}", show=False)
+          for key, name in EMOTE_KEYS),
+        Binding("m", "mute", "Mute", show=False),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -165,6 +172,10 @@ class WaitingRoomScreen(Screen[None]):
                 with Vertical(id="seats-panel"):
                     yield DataTable(id="seats", cursor_type="row", show_header=False)
                     yield Static("", id="spectators")
+                    # Table talk before the deal (c opens the prompt).
+                    chat = EventLog(id="room-chat")
+                    chat.border_title = "Chat"
+                    yield chat
                 with VerticalScroll(id="rules-panel"):
                     yield Static("", id="rules-summary")
                     yield from self._option_fields()
@@ -197,6 +208,8 @@ class WaitingRoomScreen(Screen[None]):
                          allow_blank=False, id="opt-ono99_card", compact=True)
         for switch in RULE_SWITCHES:
             yield RuleCheckbox(switch.label, id=f"opt-{switch.option}", compact=True)
+        # A table setting, not a rule: may spectators talk?
+        yield RuleCheckbox("Spectators chat", id="spectator-chat", compact=True, value=True)
         with Horizontal(classes="option-row"):
             yield Label("Bot to add", classes="option-label")
             yield Select([(name, name) for name in BOT_NAMES], allow_blank=False,
@@ -280,6 +293,7 @@ class WaitingRoomScreen(Screen[None]):
         if rules is not None:
             self._show_options(rules)
         self._show_turn_time(lobby.options.get("turn_seconds"))
+        self._show_spectator_chat(lobby.options.get("spectator_chat", True) is not False)
         self._set_editable(self.is_host)
         self.set_status(self._status_line(lobby))
         self.refresh_bindings()
@@ -327,6 +341,19 @@ class WaitingRoomScreen(Screen[None]):
             with field.prevent(Input.Changed):
                 field.value = shown
 
+    def _show_spectator_chat(self, allowed: bool) -> None:
+        box = self.query_one("#spectator-chat", Checkbox)
+        if box.value != allowed:
+            with box.prevent(Checkbox.Changed):
+                box.value = allowed
+
+    def add_chat(self, entry: LogEntry) -> bool:
+        """Show a line of talk (the app calls this while this screen is up); False when
+        the talk pane has no room on this terminal, so nobody sees it there."""
+        log = self.query_one("#room-chat", EventLog)
+        log.add(entry)
+        return log.scrollable_content_region.height > 0
+
     def _set_editable(self, editable: bool) -> None:
         for widget in self.query("#rules-panel Select, #rules-panel Input, #rules-panel Checkbox"):
             widget.disabled = not editable
@@ -368,6 +395,8 @@ class WaitingRoomScreen(Screen[None]):
         if action == "leave":
             # Only a player who came from the lobby has somewhere to go back to.
             return self.app.can_leave_table(self)
+        if action in ("chat", "emote"):
+            return self.app.may_chat
         return True
 
     # --- requests to the table (the app sends them) ---------------------------------------
@@ -393,6 +422,18 @@ class WaitingRoomScreen(Screen[None]):
     def action_start(self) -> None:
         """Host: deal the first hand."""
         self.post_message(StartRequested())
+
+    def action_chat(self) -> None:
+        """Open the one-line chat prompt."""
+        self.app.open_chat_prompt()
+
+    def action_emote(self, emote: str) -> None:
+        """Send a quick emote to everyone at the table."""
+        self.post_message(ChatRequested(emote=emote))
+
+    def action_mute(self) -> None:
+        """Mute or unmute people at the table, for this player only."""
+        self.app.open_mute_list()
 
     def action_focus_rules(self) -> None:
         """Move to the rules (to read them, or for the host to change them)."""
@@ -437,6 +478,12 @@ class WaitingRoomScreen(Screen[None]):
     def _switch_changed(self, event: Checkbox.Changed) -> None:
         if self.is_host and event.checkbox.id and event.checkbox.id.startswith("opt-"):
             self._set_rule(event.checkbox.id.removeprefix("opt-"), event.value)
+
+    @on(Checkbox.Changed, "#spectator-chat")
+    def _spectator_chat_changed(self, event: Checkbox.Changed) -> None:
+        if self.is_host:
+            self.post_message(OptionsChangeRequested(
+                "change spectators' chat", table={"spectator_chat": event.value}))
 
     @on(Input.Submitted, "#opt-target, #opt-tokens")
     @on(Input.Blurred, "#opt-target, #opt-tokens")

@@ -5,6 +5,11 @@ log, the new match's lines under it. The previous match is still there above the
 separator, for a player who scrolls up to it (`scroll_rows`, `page`, `to_top`; the table
 screen binds them to keys). While the player has not scrolled up, the log follows its
 newest line however long it gets.
+
+Table talk (`LogEntry.chat`) shares the log with the game's events, marked apart: its
+lines start with the sender's name after a mark of their own and are drawn in the
+`event-log--chat` style. Every line is drawn as plain `Text`, never as markup, so
+nothing a player says can restyle the screen.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.text import Text
 from textual.events import Resize
@@ -30,10 +36,17 @@ class LogEntry:
 
     unicode: str
     ascii: str
+    # Someone at the table said it (not a game event): drawn apart.
+    chat: bool = False
 
     def text(self, ascii: bool) -> str:
         """The line in the glyph set asked for."""
         return self.ascii if ascii else self.unicode
+
+
+def chat_entry(name: str, text: str) -> LogEntry:
+    """The log line for `name` saying `text` (both already made inert)."""
+    return LogEntry(f"» {name}: {text}", f"> {name}: {text}", chat=True)
 
 
 def separator(title: str) -> LogEntry:
@@ -52,7 +65,9 @@ class EventLog(ScrollView):
 
     DEFAULT_CSS = """
     EventLog { height: 1fr; width: 1fr; overflow: hidden hidden; background: transparent; }
+    EventLog > .event-log--chat { color: $accent; text-style: italic; }
     """
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"event-log--chat"}
 
     # Beyond this many rows the oldest are dropped: the current match and the one before
     # fit many times over (a 15-round 1980 match with four players is about 400 rows).
@@ -63,8 +78,9 @@ class EventLog(ScrollView):
         self.can_focus = False
         self._entries: list[LogEntry] = []
         self._ascii = False
-        # Wrapped rows, and for each entry the row it starts on.
+        # Wrapped rows (and whether each is talk), and for each entry the row it starts on.
         self._lines: list[str] = []
+        self._chat_rows: list[bool] = []
         self._entry_rows: list[int] = []
         self._wrapped_for = 0
         # Entry index of the current match's separator (None: no earlier match in the log).
@@ -95,7 +111,7 @@ class EventLog(ScrollView):
         self._entries.append(entry)
         self._entry_rows.append(len(self._lines))
         start = len(self._lines)
-        self._lines.extend(self._wrap(entry))
+        self._extend(entry)
         if len(self._lines) > self.MAX_LINES:
             self._drop_oldest()
         else:
@@ -161,6 +177,8 @@ class EventLog(ScrollView):
         style = self.rich_style
         if not 0 <= row < len(self._lines):
             return Strip.blank(width, style)
+        if self._chat_rows[row]:
+            style += self.get_component_rich_style("event-log--chat")
         text = Text(self._lines[row], style=style, no_wrap=True, end="")
         return Strip(text.render(self.app.console)).crop_extend(0, width, style)
 
@@ -176,14 +194,20 @@ class EventLog(ScrollView):
     def _wrap(self, entry: LogEntry) -> list[str]:
         return textwrap.wrap(entry.text(self._ascii), self._width(), subsequent_indent="  ") or [""]
 
+    def _extend(self, entry: LogEntry) -> None:
+        rows = self._wrap(entry)
+        self._lines.extend(rows)
+        self._chat_rows.extend([entry.chat] * len(rows))
+
     def _rewrap(self) -> None:
         """Wrap every entry again (new width, glyph set or match) and repaint."""
         self._wrapped_for = self._width()
         self._lines = []
+        self._chat_rows = []
         self._entry_rows = []
         for entry in self._entries:
             self._entry_rows.append(len(self._lines))
-            self._lines.extend(self._wrap(entry))
+            self._extend(entry)
         if len(self._lines) > self.MAX_LINES:
             self._drop_oldest()
         self.refresh()
@@ -198,6 +222,7 @@ class EventLog(ScrollView):
         rows = self._entry_rows[dropped]
         del self._entries[:dropped]
         del self._lines[:rows]
+        del self._chat_rows[:rows]
         self._entry_rows = [row - rows for row in self._entry_rows[dropped:]]
         if self._match_start is not None:
             self._match_start = (
