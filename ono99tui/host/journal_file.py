@@ -13,7 +13,8 @@ The payload is one msgpack map with a "kind" key; the table decides the kinds (a
 header, one record per applied move or resignation, a match end). A record is written with
 a single `os.write` on an unbuffered descriptor before the move's views go out, so after a
 `kill -9` of the host it is either on disk whole or is the torn last record, which
-`read_journal` detects and drops (and `JournalWriter` cuts away before appending). Records
+`read_journal` detects and drops (and `JournalWriter` cuts away before appending, keeping
+the cut bytes in a side file `NAME.cut-OFFSET`, in case they were more than a torn write). Records
 are not `fsync`ed one by one: a power cut may lose the last moves, a killed process loses
 none.
 
@@ -183,6 +184,29 @@ def read_journal(path: Path, since_kind: str | None = None) -> JournalContents:
     return JournalContents(records=tuple(records), torn_tail=torn, end_offset=end_offset)
 
 
+def cut_tail_path(path: Path, offset: int) -> Path:
+    """Where the bytes cut away from `path` at `offset` are kept (beside the journal)."""
+    return path.with_name(f"{path.name}.cut-{offset}")
+
+
+def _keep_cut_tail(path: Path, descriptor: int, offset: int) -> None:
+    """Copy what follows the last whole record to a private side file before it is cut.
+
+    A torn write is shorter than one record, but a record whose length field was damaged
+    on disk reads the same way ("cut short") and would take every later record with it;
+    the side file keeps those bytes, so a truncation never destroys a match for good.
+    """
+    size = os.fstat(descriptor).st_size
+    if size <= offset:
+        return
+    tail = os.pread(descriptor, size - offset, offset)
+    side = os.open(cut_tail_path(path, offset), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(side, tail)
+    finally:
+        os.close(side)
+
+
 @dataclass
 class JournalWriter:
     """Appends records to one journal file (see the module docstring)."""
@@ -216,6 +240,7 @@ class JournalWriter:
                 contents = JournalContents(records=(), torn_tail=contents.torn_tail,
                                            end_offset=len(MAGIC) + 1)
             elif contents.torn_tail:
+                _keep_cut_tail(path, descriptor, contents.end_offset)
                 os.ftruncate(descriptor, contents.end_offset)
         except BaseException:
             os.close(descriptor)

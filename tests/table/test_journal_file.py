@@ -19,6 +19,7 @@ from ono99tui.host.journal_file import (
     JournalTooNew,
     JournalWriter,
     NotAJournal,
+    cut_tail_path,
     journal_path,
     read_journal,
     token_hash,
@@ -76,6 +77,24 @@ def test_a_torn_last_record_is_dropped_then_cut_away_before_the_next_append(
     after = read_journal(path)
     assert list(after.records) == [*RECORDS[:3], {"kind": "end", "winners": [1]}]
     assert not after.torn_tail
+
+
+def test_bytes_cut_away_before_appending_are_kept_beside_the_journal(tmp_path: Path) -> None:
+    path = tmp_path / "t.journal"
+    write(path, RECORDS)
+    data = bytearray(path.read_bytes())
+    second = len(MAGIC) + 1 + 8 + int.from_bytes(data[len(MAGIC) + 1:len(MAGIC) + 5], "big")
+    # A damaged length in the second record claims more bytes than the file holds: it
+    # reads as a torn write, so the records after it would be lost with the cut.
+    data[second:second + 4] = (len(data)).to_bytes(4, "big")
+    path.write_bytes(bytes(data))
+    writer, contents = JournalWriter.open(path)
+    writer.close()
+    assert list(contents.records) == RECORDS[:1]
+    side = cut_tail_path(path, second)
+    assert side.read_bytes() == bytes(data[second:])
+    assert stat.S_IMODE(side.stat().st_mode) == 0o600
+    assert path.stat().st_size == second
 
 
 def test_a_file_killed_before_its_header_was_whole_starts_over(tmp_path: Path) -> None:
