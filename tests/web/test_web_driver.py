@@ -1,0 +1,226 @@
+"""`WebTableDriver` (the app's driver in a browser tab) through real processes.
+
+Each app is `python -m ono99tui join` in a child process, driven over pipes in
+textual-serve's packet protocol (`packet_child.PacketChild`), at a real headless host; what
+it draws is shown in a tmux pane (a real terminal emulator, as xterm.js is in the browser).
+A spectator client of the test's own reads the table's lobby to see what the host makes of
+the player's seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from packet_child import STOCK_DRIVER, TABLE_DRIVER, PacketChild, TerminalView
+
+from netproto.client import TableClient
+from netproto.messages import Lobby, SeatInfo, SeatKind
+
+pytestmark = pytest.mark.tmux
+
+ROOT = Path(__file__).resolve().parents[2]
+OWN_SEAT = r"tess \(you\)"
+HAND_BOTTOM = r"[╰▄┗]"
+HANGUP_STATUS = 129  # the app's exit status after a hang-up (128 + SIGHUP)
+
+
+def child_env(config_dir: Path) -> dict[str, str]:
+    """The environment of an app the door starts (a UTF-8 locale, the test's own dirs)."""
+    return {
+        "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PATH": os.environ.get("PATH", ""),
+        "HOME": os.environ.get("HOME", "/root"), "PYTHONPATH": str(ROOT),
+        "ONO99_CONFIG_DIR": str(config_dir), "ONO99_DATA_DIR": os.environ["ONO99_DATA_DIR"],
+        "ONO99_MDNS_INTERFACES": "127.0.0.1",
+    }
+
+
+def hand_labels(screen: str) -> str:
+    """The words under the cards of the hand (the row above the hand's bottom edge)."""
+    lines = screen.splitlines()
+    bottoms = [i for i, line in enumerate(lines) if re.search(r"╰─+╯|▄▄▄▄|┗╍╍╍", line)]
+    assert bottoms, f"no hand on screen:\n{screen}"
+    return " ".join(re.sub(r"[█│╏┃]", " ", lines[bottoms[-1] - 1]).split())
+
+
+def wait_for_hand(view: TerminalView, hand: str, timeout: float = 30.0) -> str:
+    """The screen, once it shows the hand `hand` (frames arrive in pieces: poll)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        screen = view.screen()
+        with contextlib.suppress(AssertionError):
+            if hand_labels(screen) == hand:
+                return screen
+        if time.monotonic() > deadline:
+            raise AssertionError(f"hand {hand!r} not seen within {timeout} s; screen:\n{screen}")
+        time.sleep(0.05)
+
+
+class Apps:
+    """Starts app children and their terminal views; ends every one after the test."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.tmp_path = tmp_path
+        self.started: list[tuple[PacketChild, TerminalView]] = []
+
+    def start(self, args: list[str], *, driver: str = TABLE_DRIVER, width: int = 80,
+              height: int = 24, config: str = "player") -> tuple[PacketChild, TerminalView]:
+        view = TerminalView(self.tmp_path, width, height)
+        child = PacketChild(
+            [sys.executable, "-m", "ono99tui", *args], driver=driver,
+            env=child_env(self.tmp_path / config), width=width, height=height,
+            stderr_path=self.tmp_path / f"{view.socket}.err", view=view)
+        self.started.append((child, view))
+        return child, view
+
+    def close(self) -> None:
+        for child, view in self.started:
+            child.kill()
+            view.close()
+
+
+@pytest.fixture
+def apps(tmp_path: Path) -> Iterator[Apps]:
+    made = Apps(tmp_path)
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+async def seat_named(watcher: TableClient, name: str, wanted: Callable[[SeatInfo], bool],
+                     timeout: float = 30.0) -> SeatInfo:
+    """The seat called `name` once the table's lobby shows it as `wanted`."""
+    async with asyncio.timeout(timeout):
+        while True:
+            lobby = watcher.lobby
+            for seat in lobby.seats if lobby is not None else ():
+                if seat.name == name and wanted(seat):
+                    return seat
+            await watcher.wait_for(Lobby)
+
+
+# --- drawing and diffing ------------------------------------------------------------------
+
+
+async def test_the_app_draws_in_the_browser_terminal_with_a_fraction_of_the_stock_bytes(
+    host_process: Callable[..., Any], apps: Apps,
+) -> None:
+    """Two spectators of one bots' match at 120x40, one through `WebDriver`, one through
+    `WebTableDriver`: the same picture, and for the same moves the diffing driver writes
+    far less (a relative check, no timing)."""
+    host = host_process("--seats", "2", "--bots", "2", "--bot-delay", "0.3", "--seed", "5")
+    await asyncio.to_thread(host.start)
+    join = ["join", "--spectate", f"127.0.0.1:{host.port}"]
+    stock, stock_view = apps.start(join, driver=STOCK_DRIVER, width=120, height=40)
+    diffed, diffed_view = apps.start(join, width=120, height=40, config="other")
+    async with await TableClient.connect("127.0.0.1", host.port, name="watcher",
+                                         spectate=True) as watcher:
+        for view in (stock_view, diffed_view):
+            await asyncio.to_thread(view.wait_for, r"Seats", 60)
+
+        def seq() -> int:
+            return watcher.view.seq if watcher.view is not None else 0
+
+        start = seq()
+        before = (stock.data_bytes, diffed.data_bytes)
+        async with asyncio.timeout(60):
+            while seq() < start + 12:
+                await watcher.wait_for(object)
+        stock_bytes = stock.data_bytes - before[0]
+        diffed_bytes = diffed.data_bytes - before[1]
+        assert stock_bytes > 0 and diffed_bytes > 0
+        assert diffed_bytes * 2 < stock_bytes, (diffed_bytes, stock_bytes)
+
+        # Between two bot moves both terminals show the same picture.
+        def same_picture() -> bool:
+            return stock_view.screen() == diffed_view.screen()
+
+        async with asyncio.timeout(30):
+            while not await asyncio.to_thread(same_picture):
+                await watcher.wait_for(object)
+    assert stock.process.poll() is None and diffed.process.poll() is None
+
+
+# --- hang-up ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def table(host_process: Callable[..., Any]) -> int:
+    """A 2-seat table with one bot that waits a minute before each move, holding a dropped
+    seat for 2 minutes, then resigning it (so a seat given up at once would show)."""
+    host = host_process("--seats", "2", "--bots", "1", "--bot-delay", "60", "--grace", "120",
+                        "--seed", "5", "--on-abandon", "eliminate")
+    host.start()
+    return int(host.port)
+
+
+def _end_of_input(child: PacketChild) -> None:
+    child.close_input()
+
+
+def _browser_gone(child: PacketChild) -> None:
+    child.send_meta({"type": "quit"})  # textual-serve's word when the websocket closes
+
+
+def _door_killed(child: PacketChild) -> None:
+    child.close_input()
+    child.stop_reading()
+
+
+def _failed_write(child: PacketChild) -> None:
+    # Nobody reads the output any more; the resize makes the app write a whole frame.
+    child.stop_reading()
+    child.send_meta({"type": "resize", "width": 100, "height": 30})
+
+
+@pytest.mark.parametrize(
+    "door_goes", [_end_of_input, _browser_gone, _door_killed, _failed_write],
+    ids=["end-of-input", "browser-gone", "door-killed", "failed-write"])
+async def test_the_door_going_away_ends_the_app_and_the_table_holds_the_seat(
+    table: int, apps: Apps, door_goes: Callable[[PacketChild], None],
+) -> None:
+    join = ["join", f"127.0.0.1:{table}", "--name", "tess"]
+    child, view = apps.start(join)
+    await asyncio.to_thread(view.wait_for, OWN_SEAT)
+    await asyncio.to_thread(view.wait_for, HAND_BOTTOM)
+    hand = hand_labels(view.screen())
+    async with await TableClient.connect("127.0.0.1", table, name="watcher",
+                                         spectate=True) as watcher:
+        await seat_named(watcher, "tess", lambda seat: seat.connected)
+
+        door_goes(child)
+        assert await asyncio.to_thread(child.wait_exit) == HANGUP_STATUS, child.stderr()
+        held = await seat_named(watcher, "tess", lambda seat: not seat.connected)
+        assert held.kind is SeatKind.HUMAN  # held, not resigned
+
+        # The player opens the page again: the same seat and hand.
+        again, again_view = apps.start(join)
+        await asyncio.to_thread(again_view.wait_for, OWN_SEAT)
+        resumed = await asyncio.to_thread(wait_for_hand, again_view, hand)
+        assert "spectat" not in resumed.lower() and "tess 2" not in resumed
+        back = await seat_named(watcher, "tess", lambda seat: seat.connected)
+        assert back.kind is SeatKind.HUMAN
+        assert again.process.poll() is None
+
+
+async def test_ctrl_l_redraws_the_whole_screen(table: int, apps: Apps) -> None:
+    """Ctrl+L from the browser makes the next frame a full one: far more bytes than an
+    unchanged screen's nothing, and the picture is back after the terminal lost it."""
+    child, view = apps.start(["join", f"127.0.0.1:{table}", "--name", "tess"])
+    await asyncio.to_thread(view.wait_for, OWN_SEAT)
+    await asyncio.to_thread(view.wait_for, HAND_BOTTOM)
+    full = view.screen()
+    view.feed(b"\x1b[2J")  # the terminal loses its picture
+    await asyncio.to_thread(view.wait_for, r"\A\s*\Z")
+    child.send_keys("\x0c")
+    await asyncio.to_thread(view.wait_for, OWN_SEAT)
+    await asyncio.to_thread(wait_for_hand, view, hand_labels(full))
