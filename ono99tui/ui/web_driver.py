@@ -19,7 +19,10 @@ had chosen to leave, giving the seat up. And it writes every frame as Textual re
   hang-up: the app says goodbye with code "hangup", so the table holds the seat for its
   grace period, as when a terminal or an SSH connection goes away;
 - output (`ScreenDiffing`): only the cells that change go out; a resize from the browser
-  and the player's Ctrl+L make the next frame go out in full.
+  and the player's Ctrl+L make the next frame go out in full;
+- a resize that arrives while the app is starting is not undone by the start-up size:
+  `WebDriver` posts the start-up size through a coroutine scheduled on the app's loop, and
+  a resize read meanwhile went straight into the app's queue, ahead of it.
 """
 
 from __future__ import annotations
@@ -29,8 +32,9 @@ import os
 import signal
 from typing import Any
 
-from textual import log
+from textual import events, log
 from textual.drivers.web_driver import WebDriver
+from textual.geometry import Size
 
 from ono99tui.ui.diffing_driver import ScreenDiffing
 from ono99tui.ui.hangup_driver import HangupReporter
@@ -99,4 +103,12 @@ class WebTableDriver(ScreenDiffing, HangupReporter, WebDriver):
                 log.error(f"resize packet without a usable size: {payload!r}")
                 return
             self.screen_resized(width, height)
+            self._size = (width, height)
+            # As `WebDriver` posts the start-up size (not `post_message`), so that the two
+            # reach the app in the order they came.
+            size = Size(width, height)
+            asyncio.run_coroutine_threadsafe(
+                self._app._post_message(events.Resize(size, size)), self._loop
+            )
+            return
         super().on_meta(packet_type, payload)

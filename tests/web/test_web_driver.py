@@ -72,11 +72,14 @@ class Apps:
         self.started: list[tuple[PacketChild, TerminalView]] = []
 
     def start(self, args: list[str], *, driver: str = TABLE_DRIVER, width: int = 80,
-              height: int = 24, config: str = "player") -> tuple[PacketChild, TerminalView]:
+              height: int = 24, config: str = "player",
+              child_size: tuple[int, int] | None = None) -> tuple[PacketChild, TerminalView]:
+        """The app with `args`, shown at width x height (started at `child_size` if given)."""
         view = TerminalView(self.tmp_path, width, height)
+        child_width, child_height = child_size or (width, height)
         child = PacketChild(
             [sys.executable, "-m", "ono99tui", *args], driver=driver,
-            env=child_env(self.tmp_path / config), width=width, height=height,
+            env=child_env(self.tmp_path / config), width=child_width, height=child_height,
             stderr_path=self.tmp_path / f"{view.socket}.err", view=view)
         self.started.append((child, view))
         return child, view
@@ -224,3 +227,27 @@ async def test_ctrl_l_redraws_the_whole_screen(table: int, apps: Apps) -> None:
     child.send_keys("\x0c")
     await asyncio.to_thread(view.wait_for, OWN_SEAT)
     await asyncio.to_thread(wait_for_hand, view, hand_labels(full))
+
+
+async def test_a_resize_while_the_app_starts_is_the_size_it_draws_at(
+    table: int, apps: Apps,
+) -> None:
+    """The page may resize before the app has started: the app must end up at the page's
+    size, not at the size it was started with (Textual's WebDriver posts that one late)."""
+    join = ["join", "--spectate", f"127.0.0.1:{table}"]
+    started_right, right_view = apps.start(join, config="right")
+    resized, resized_view = apps.start(join, width=80, height=24, config="resized",
+                                       child_size=(100, 30))
+    resized.send_meta({"type": "resize", "width": 80, "height": 24})
+
+    def same_picture() -> bool:
+        right = right_view.screen()
+        return "watching" in right and right == resized_view.screen()
+
+    deadline = time.monotonic() + 30
+    while not await asyncio.to_thread(same_picture):
+        assert time.monotonic() < deadline, (
+            f"started at 80x24:\n{right_view.screen()}\nresized to 80x24:\n"
+            f"{resized_view.screen()}")
+        await asyncio.sleep(0.1)
+    assert started_right.process.poll() is None and resized.process.poll() is None
