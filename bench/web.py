@@ -1,0 +1,523 @@
+"""What playing in a browser costs: the app through textual-serve, beside the same-run baselines.
+
+Prints ONE JSON object. A table of four greedy bots runs in this process; the real app
+(`python -m ono99tui join 127.0.0.1:PORT --spectate`) watches it in headless Chromium pages
+(Playwright, the system's /usr/bin/chromium; every request that is not for loopback is
+aborted), served by textual-serve with the app's own driver (`WebTableDriver`). Measured:
+
+- navigation → table screen: from `page.goto` until the websocket has brought the table's
+  text (median of N navigations), beside textual-serve serving a minimal Textual app (one
+  Static) with Textual's stock driver, until its text arrives;
+- key press → drawn: F1 pressed in the page until the help screen's title has arrived over
+  the websocket (p50 / p99 of N presses, table idle), beside the minimal app's F1 pushing a
+  one-Static screen;
+- bytes per opponent move at 80×24 and 120×40: the websocket's terminal data (binary frames,
+  `framereceived`) while the bots play, divided by their moves; beside, watching the same
+  moves at the same time, the app on a plain pty (the terminal's figure: `DiffingDriver`)
+  and the app through textual-serve with Textual's stock `WebDriver`. Target: within 1.5×
+  of the terminal's figure;
+- RSS per session: the app's processes under the server (the shell textual-serve starts and
+  the app), beside the minimal app's.
+
+    python bench/web.py [--navigations 5] [--presses 20] [--moves 40] [--bot-delay 0.5]
+                        [--seed 3] [--port 23500] [--door URL]
+
+The web door is one place, `serve_the_app`: by default a plain textual-serve `Server` with
+the app's driver set in its command (until `ono99 host --web-port` exists); `--door URL`
+uses a running door's page instead (it must serve `ono99 join --spectate` of the table this
+script serves: pass `--table-port` to give that table a fixed port).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import platform
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from playwright.async_api import Page, Route, WebSocket, WebSocketRoute, async_playwright  # noqa: E402
+
+from netproto.client import TableClient  # noqa: E402
+from netproto.messages import View  # noqa: E402
+from ono99tui.host.server import TableServer  # noqa: E402
+from ono99tui.host.settings import TableConfig  # noqa: E402
+from ono99tui.ssh.pty_child import PtyChild, TerminalSize  # noqa: E402
+
+TABLE_DRIVER = "ono99tui.ui.web_driver:WebTableDriver"
+STOCK_DRIVER = "textual.drivers.web_driver:WebDriver"
+SIZES = ((80, 24), (120, 40))
+TARGET_RATIO_TO_TERMINAL = 1.5
+TABLE_MARKER = "Greedy bot"
+TABLE_SCREEN = "Draw pile"  # the table screen's title bar (not the waiting room's)
+HELP_TITLE = "How to play"
+MINIMAL_MARKER = "MINIMAL-READY"
+MINIMAL_HELP = "MINIMAL-HELP"
+LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+_ESCAPE = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
+
+# The baseline app: what textual-serve's own examples are, one Static; F1 pushes a screen.
+MINIMAL_APP = f"""
+from textual.app import App
+from textual.screen import Screen
+from textual.widgets import Static
+
+class Help(Screen):
+    BINDINGS = [("f1", "app.pop_screen", "Close")]
+    def compose(self):
+        yield Static("{MINIMAL_HELP}")
+
+class Minimal(App):
+    BINDINGS = [("f1", "help", "Help")]
+    def compose(self):
+        yield Static("{MINIMAL_MARKER}")
+    def action_help(self):
+        self.push_screen(Help())
+
+Minimal().run()
+"""
+SERVE = """
+import sys
+from textual_serve.server import Server
+Server(sys.argv[2], host="127.0.0.1", port=int(sys.argv[1])).serve()
+"""
+
+
+# --- serving ----------------------------------------------------------------------------------
+
+
+class ServedCommand:
+    """A textual-serve `Server` in a child process, serving `command` (a shell command)."""
+
+    def __init__(self, command: str, port: int, log_path: Path) -> None:
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}/"
+        self._log = log_path.open("wb")
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", SERVE, str(port), command], stdout=self._log,
+            stderr=subprocess.STDOUT, start_new_session=True, env=app_env(log_path.parent))
+
+    async def ready(self, timeout: float = 30.0) -> None:
+        deadline = time.perf_counter() + timeout
+        while True:
+            try:
+                _, writer = await asyncio.open_connection("127.0.0.1", self.port)
+            except OSError:
+                if time.perf_counter() > deadline or self.process.poll() is not None:
+                    raise RuntimeError(f"textual-serve never listened on {self.port}") from None
+                await asyncio.sleep(0.05)
+            else:
+                writer.close()
+                return
+
+    def sessions_rss_kb(self) -> list[int]:
+        """RSS of each session's processes (everything the server started, by child)."""
+        return [sum(rss_kb(pid) for pid in [child, *descendants(child)])
+                for child in children(self.process.pid)]
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, 15)
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, 9)
+                self.process.wait()
+        self._log.close()
+
+
+def app_env(state_dir: Path) -> dict[str, str]:
+    return {"PATH": os.environ.get("PATH", ""), "HOME": str(state_dir), "LANG": "C.UTF-8",
+            "TERM": "xterm-256color", "PYTHONPATH": str(ROOT),
+            "ONO99_CONFIG_DIR": str(state_dir / "config"),
+            "ONO99_DATA_DIR": str(state_dir / "data"), "ONO99_MDNS_INTERFACES": "127.0.0.1"}
+
+
+def join_command(table_port: int, driver: str) -> str:
+    """The shell command a door runs per tab: `ono99 join` of the table, with `driver`."""
+    argv = [sys.executable, "-m", "ono99tui", "join", f"127.0.0.1:{table_port}", "--spectate",
+            "--name", "watcher"]
+    return f"TEXTUAL_DRIVER={driver} exec {shlex.join(argv)}"
+
+
+@contextlib.asynccontextmanager
+async def serve_the_app(options: argparse.Namespace, table_port: int, driver: str, port: int,
+                        state_dir: Path) -> AsyncIterator[tuple[str, ServedCommand | None]]:
+    """The page that serves the app, watching the table at `table_port`, with `driver`.
+
+    THE place that picks the web door: a running door given by --door (for the app's own
+    driver; it serves its own table, --door-table), else a plain textual-serve `Server`
+    whose command sets the driver. Also yields the server, whose sessions' RSS it knows.
+    """
+    if options.door and driver == TABLE_DRIVER:
+        yield options.door, None
+        return
+    served = ServedCommand(join_command(table_port, driver), port, state_dir / f"serve-{port}.log")
+    try:
+        await served.ready()
+        yield served.url, served
+    finally:
+        served.stop()
+
+
+def children(pid: int) -> list[int]:
+    found: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            found += [int(p) for p in (task / "children").read_text().split()]
+    return found
+
+
+def descendants(pid: int) -> list[int]:
+    below = children(pid)
+    return below + [d for child in below for d in descendants(child)]
+
+
+def rss_kb(pid: int) -> int:
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+# --- the browser ------------------------------------------------------------------------------
+
+
+class Tab:
+    """One page showing an app; counts the terminal data its websocket receives."""
+
+    def __init__(self, page: Page, size: tuple[int, int]) -> None:
+        self.page = page
+        self.size = size
+        self.page_size: tuple[int, int] | None = None  # the size the page itself asked for
+        self.data_bytes = 0
+        self.text = ""
+        self.last_arrival = time.perf_counter()
+        self._changed = asyncio.Event()
+        page.on("websocket", self._on_websocket)
+
+    @classmethod
+    async def open(cls, context: Any, cell: tuple[float, float], size: tuple[int, int]) -> Tab:
+        """A new page whose window fits `size` cells of `cell` pixels."""
+        page = await context.new_page()
+        await page.set_viewport_size(window_for(cell, size))
+        tab = cls(page, size)
+        await page.route("**/*", _loopback_only)
+        await page.route_web_socket(re.compile(r"/ws(\?|$)"), tab._exact_size)
+        return tab
+
+    def _exact_size(self, ws: WebSocketRoute) -> None:
+        """Connect the page's websocket through, at exactly this tab's size: the page fits
+        its terminal to the window, which the viewport only approximates; a resize from the
+        page is sent on as this size (its own is kept in `page_size`)."""
+        server = ws.connect_to_server()
+        query = parse_qs(urlparse(ws.url).query)
+        with contextlib.suppress(KeyError, ValueError, IndexError):
+            self.page_size = (int(query["width"][0]), int(query["height"][0]))
+        width, height = self.size
+
+        def from_page(message: str | bytes) -> None:
+            if isinstance(message, str) and message.startswith('["resize"'):
+                message = json.dumps(["resize", {"width": width, "height": height}])
+            server.send(message)
+
+        ws.on_message(from_page)
+        if self.page_size != self.size:
+            server.send(json.dumps(["resize", {"width": width, "height": height}]))
+
+    def _on_websocket(self, websocket: WebSocket) -> None:
+        websocket.on("framereceived", self._on_frame)
+
+    def _on_frame(self, payload: str | bytes) -> None:
+        if isinstance(payload, bytes):  # terminal data (text frames are JSON meta)
+            self.data_bytes += len(payload)
+            self.text += _ESCAPE.sub("", payload.decode("utf-8", "replace"))
+            self.last_arrival = time.perf_counter()
+            self._changed.set()
+
+    async def wait_for_text(self, marker: str, since: int = 0, timeout: float = 60.0) -> None:
+        async def until() -> None:
+            while marker not in self.text[since:]:
+                self._changed.clear()
+                await self._changed.wait()
+
+        await asyncio.wait_for(until(), timeout)
+
+    async def quiet(self, period: float = 0.3, timeout: float = 30.0) -> None:
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() - self.last_arrival < period:
+            if time.perf_counter() > deadline:
+                raise TimeoutError("the page never went quiet")
+            await asyncio.sleep(period / 4)
+
+    async def press(self, key: str) -> None:
+        await self.page.focus(".xterm-helper-textarea")
+        await self.page.keyboard.press(key)
+
+
+def window_for(cell: tuple[float, float], size: tuple[int, int]) -> dict[str, int]:
+    """A viewport in which the page's terminal fits `size` cells (half a cell to spare)."""
+    return {"width": int((size[0] + 0.5) * cell[0]), "height": int((size[1] + 0.5) * cell[1])}
+
+
+async def measure_cell(context: Any, url: str) -> tuple[float, float]:
+    """The size of one character cell in the page, in CSS pixels: from the terminal size
+    the page asks for in a window of known size."""
+    page = await context.new_page()
+    await page.set_viewport_size({"width": 1200, "height": 800})
+    await page.route("**/*", _loopback_only)
+    async with page.expect_websocket() as opened:
+        await page.goto(url)
+    query = parse_qs(urlparse((await opened.value).url).query)
+    columns, rows = int(query["width"][0]), int(query["height"][0])
+    await page.close()
+    return 1200 / (columns + 0.5), 800 / (rows + 0.5)
+
+
+async def _loopback_only(route: Route) -> None:
+    if urlparse(route.request.url).hostname in LOOPBACK:
+        await route.continue_()
+    else:
+        await route.abort()
+
+
+async def navigation_ms(context: Any, cell: tuple[float, float], url: str, marker: str) -> float:
+    """Milliseconds from `page.goto` until `marker` has arrived over the websocket."""
+    tab = await Tab.open(context, cell, SIZES[0])
+    started = time.perf_counter()
+    await tab.page.goto(url)
+    await tab.wait_for_text(marker)
+    elapsed = (time.perf_counter() - started) * 1000
+    await tab.page.close()
+    return elapsed
+
+
+async def keypress_ms(tab: Tab, marker: str, back: str, presses: int) -> list[float]:
+    """Milliseconds from F1 until `marker` has arrived, for each of `presses` presses."""
+    times = []
+    await tab.quiet()
+    for _ in range(presses):
+        since = len(tab.text)
+        pressed = time.perf_counter()
+        await tab.press("F1")
+        await tab.wait_for_text(marker, since)
+        times.append((tab.last_arrival - pressed) * 1000)
+        await tab.quiet(0.2)
+        since = len(tab.text)
+        await tab.press("F1")  # close it again
+        await tab.wait_for_text(back, since)
+        await tab.quiet(0.2)
+    return times
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+# --- the run ----------------------------------------------------------------------------------
+
+
+async def bot_table(bot_delay: float, seed: int, started: bool) -> TableServer:
+    """A table of four greedy bots on 127.0.0.1 (any port)."""
+    server = await TableServer(TableConfig(capacity=4, bot_delay=bot_delay, seed=seed)).start(
+        "127.0.0.1", 0)
+    for _ in range(4):
+        server.table.add_bot("greedy")
+    if started:
+        server.table.start()
+    return server
+
+
+class MoveCounter:
+    """Views a spectator of the table receives: one per move while bots play."""
+
+    def __init__(self, client: TableClient) -> None:
+        self.client = client
+        self.views = 0
+        self._task = asyncio.create_task(self._count())
+
+    async def _count(self) -> None:
+        async for item in self.client:
+            if isinstance(item, View):
+                self.views += 1
+
+    async def close(self) -> None:
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        await self.client.close()
+
+
+async def run(options: argparse.Namespace) -> dict[str, object]:
+    state_dir = Path(tempfile.mkdtemp(prefix="ono99-bench-web-"))
+    port = options.port
+    result: dict[str, object] = {}
+    terminals: list[tuple[str, str, PtyChild, list[int]]] = []
+    async with contextlib.AsyncExitStack() as stack:
+        # An idle table (dealt, bots waiting an hour): the table screen holds still for
+        # navigation and key presses. A playing one for the bytes per move.
+        idle = await bot_table(3600.0, options.seed, started=True)
+        stack.push_async_callback(idle.stop)
+        playing_table: TableServer | None = None
+        if options.door:
+            play_host, _, play_port_text = options.door_table.rpartition(":")
+            play_port = int(play_port_text)
+        else:
+            playing_table = await bot_table(options.bot_delay, options.seed, started=False)
+            stack.push_async_callback(playing_table.stop)
+            play_host, play_port = "127.0.0.1", playing_table.port
+        web_idle_url, idle_served = await stack.enter_async_context(
+            serve_the_app(options, idle.port, TABLE_DRIVER, port, state_dir))
+        web_url, _ = await stack.enter_async_context(
+            serve_the_app(options, play_port, TABLE_DRIVER, port + 1, state_dir))
+        stock_url, _ = await stack.enter_async_context(
+            serve_the_app(options, play_port, STOCK_DRIVER, port + 2, state_dir))
+        minimal = ServedCommand(f"exec {shlex.join([sys.executable, '-c', MINIMAL_APP])}",
+                                port + 3, state_dir / "serve-minimal.log")
+        stack.callback(minimal.stop)
+        await minimal.ready()
+
+        playwright = await stack.enter_async_context(async_playwright())
+        browser = await playwright.chromium.launch(
+            executable_path="/usr/bin/chromium", args=["--no-sandbox"], headless=True)
+        stack.push_async_callback(browser.close)
+        context = await browser.new_context()
+        cell = await measure_cell(context, minimal.url)
+
+        # Navigation → table screen; the baseline interleaved with the app.
+        app_nav, minimal_nav = [], []
+        for _ in range(options.navigations):
+            minimal_nav.append(await navigation_ms(context, cell, minimal.url, MINIMAL_MARKER))
+            app_nav.append(await navigation_ms(context, cell, web_idle_url, TABLE_SCREEN))
+        result.update({
+            "navigation_to_table_ms_p50": round(statistics.median(app_nav), 1),
+            "minimal_app_navigation_ms_p50": round(statistics.median(minimal_nav), 1),
+        })
+
+        # Key press → drawn, on the still table.
+        app_tab = await Tab.open(context, cell, SIZES[0])
+        await app_tab.page.goto(web_idle_url)
+        await app_tab.wait_for_text(TABLE_SCREEN)
+        app_keys = await keypress_ms(app_tab, HELP_TITLE, TABLE_MARKER, options.presses)
+        minimal_tab = await Tab.open(context, cell, SIZES[0])
+        await minimal_tab.page.goto(minimal.url)
+        await minimal_tab.wait_for_text(MINIMAL_MARKER)
+        minimal_keys = await keypress_ms(minimal_tab, MINIMAL_HELP, MINIMAL_MARKER,
+                                         options.presses)
+        result.update({
+            "keypress_to_drawn_ms_p50": round(percentile(app_keys, 0.5), 1),
+            "keypress_to_drawn_ms_p99": round(percentile(app_keys, 0.99), 1),
+            "minimal_app_keypress_to_drawn_ms_p50": round(percentile(minimal_keys, 0.5), 1),
+            "minimal_app_keypress_to_drawn_ms_p99": round(percentile(minimal_keys, 0.99), 1),
+        })
+        if idle_served is not None:  # a door's sessions are not this script's children
+            result["rss_per_session_kb"] = round(statistics.median(idle_served.sessions_rss_kb()))
+        result["minimal_app_rss_per_session_kb"] = round(
+            statistics.median(minimal.sessions_rss_kb()))
+
+        # Bytes per opponent move: every way of watching, at both sizes, the same moves.
+        watchers: dict[str, Tab] = {}
+        for width, height in SIZES:
+            for kind, url in (("web", web_url), ("web_stock", stock_url)):
+                tab = await Tab.open(context, cell, (width, height))
+                await tab.page.goto(url)
+                watchers[f"{kind}_{width}x{height}"] = tab
+            # The terminal's figure as bench/tui.py measures it (256 colours), and with the
+            # truecolor that textual-serve always asks for.
+            for colours, extra in (("", {}), ("_truecolor", {"COLORTERM": "truecolor"})):
+                received: list[int] = []
+                child = await PtyChild.spawn(
+                    [sys.executable, "-m", "ono99tui", "join", f"{play_host}:{play_port}",
+                     "--spectate", "--name", "watcher"],
+                    {**app_env(state_dir), **extra}, TerminalSize(width, height))
+                child.start_reading(lambda data, received=received: received.append(len(data)))
+                terminals.append((f"{width}x{height}", colours, child, received))
+                stack.push_async_callback(child.terminate)
+        for tab in watchers.values():
+            await tab.wait_for_text(TABLE_MARKER)
+        for tab in watchers.values():
+            await tab.quiet()
+        counter = MoveCounter(await TableClient.connect(play_host, play_port, name="counter",
+                                                        spectate=True))
+        stack.push_async_callback(counter.close)
+        if playing_table is not None:
+            playing_table.table.start()
+        while counter.views < 2:  # the deal, then the first move
+            await asyncio.sleep(0.005)
+        start_moves = counter.views
+        start = {name: tab.data_bytes for name, tab in watchers.items()}
+        start_terminal = [sum(received) for *_, received in terminals]
+        deadline = time.perf_counter() + 300
+        while counter.views < start_moves + options.moves and time.perf_counter() < deadline:
+            if playing_table is not None and playing_table.table.phase != "playing":
+                break
+            await asyncio.sleep(0.005)
+        # Let the last counted move reach every screen, then read bytes and moves together.
+        await asyncio.sleep(options.bot_delay / 2)
+        played = max(counter.views - start_moves, 1)
+        result["opponent_moves"] = played
+        for (size, colours, _, received), started in zip(terminals, start_terminal, strict=True):
+            result[f"terminal{colours}_bytes_per_opponent_move_{size}"] = round(
+                (sum(received) - started) / played)
+        for width, height in SIZES:
+            size = f"{width}x{height}"
+            web = round((watchers[f"web_{size}"].data_bytes - start[f"web_{size}"]) / played)
+            stock = round(
+                (watchers[f"web_stock_{size}"].data_bytes - start[f"web_stock_{size}"]) / played)
+            terminal = result[f"terminal_bytes_per_opponent_move_{size}"]
+            assert isinstance(terminal, int)
+            result.update({
+                f"bytes_per_opponent_move_{size}": web,
+                f"stock_web_driver_bytes_per_opponent_move_{size}": stock,
+                f"ratio_to_terminal_{size}": round(web / max(terminal, 1), 2),
+            })
+        result["ratio_to_terminal_target"] = TARGET_RATIO_TO_TERMINAL
+        result["page_sizes_exact"] = all(tab.page_size == tab.size for tab in watchers.values())
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--navigations", type=int, default=5, help="page loads of each app")
+    parser.add_argument("--presses", type=int, default=20, help="F1 presses to time")
+    parser.add_argument("--moves", type=int, default=40, help="opponent moves to count")
+    parser.add_argument("--bot-delay", type=float, default=0.5, help="seconds before a bot moves")
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--port", type=int, default=23500,
+                        help="first of four loopback ports for textual-serve (default 23500)")
+    parser.add_argument("--door", metavar="URL",
+                        help="a running web door's page, serving `ono99 join --spectate` of "
+                             "--door-table, a table where bots play")
+    parser.add_argument("--door-table", metavar="HOST:PORT", help="the table --door serves")
+    options = parser.parse_args()
+    if options.door and not options.door_table:
+        parser.error("--door needs --door-table")
+    result: dict[str, object] = {
+        "benchmark": "web",
+        "python": platform.python_version(),
+        "command": "python bench/web.py " + " ".join(sys.argv[1:]),
+    }
+    result.update(asyncio.run(run(options)))
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
