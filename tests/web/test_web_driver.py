@@ -10,9 +10,6 @@ the player's seat.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
-import re
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -21,47 +18,21 @@ from typing import Any
 
 import pytest
 from packet_child import STOCK_DRIVER, TABLE_DRIVER, PacketChild, TerminalView
+from table_watch import (
+    OWN_SEAT,
+    child_env,
+    current_hand,
+    seat_named,
+    start_table,
+    wait_for_hand,
+)
 
 from netproto.client import TableClient
-from netproto.messages import Lobby, SeatInfo, SeatKind
+from netproto.messages import SeatKind
 
 pytestmark = pytest.mark.tmux
 
-ROOT = Path(__file__).resolve().parents[2]
-OWN_SEAT = r"tess \(you\)"
-HAND_BOTTOM = r"[╰▄┗]"
 HANGUP_STATUS = 129  # the app's exit status after a hang-up (128 + SIGHUP)
-
-
-def child_env(config_dir: Path) -> dict[str, str]:
-    """The environment of an app the door starts (a UTF-8 locale, the test's own dirs)."""
-    return {
-        "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PATH": os.environ.get("PATH", ""),
-        "HOME": os.environ.get("HOME", "/root"), "PYTHONPATH": str(ROOT),
-        "ONO99_CONFIG_DIR": str(config_dir), "ONO99_DATA_DIR": os.environ["ONO99_DATA_DIR"],
-        "ONO99_MDNS_INTERFACES": "127.0.0.1",
-    }
-
-
-def hand_labels(screen: str) -> str:
-    """The words under the cards of the hand (the row above the hand's bottom edge)."""
-    lines = screen.splitlines()
-    bottoms = [i for i, line in enumerate(lines) if re.search(r"╰─+╯|▄▄▄▄|┗╍╍╍", line)]
-    assert bottoms, f"no hand on screen:\n{screen}"
-    return " ".join(re.sub(r"[█│╏┃]", " ", lines[bottoms[-1] - 1]).split())
-
-
-def wait_for_hand(view: TerminalView, hand: str, timeout: float = 30.0) -> str:
-    """The screen, once it shows the hand `hand` (frames arrive in pieces: poll)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        screen = view.screen()
-        with contextlib.suppress(AssertionError):
-            if hand_labels(screen) == hand:
-                return screen
-        if time.monotonic() > deadline:
-            raise AssertionError(f"hand {hand!r} not seen within {timeout} s; screen:\n{screen}")
-        time.sleep(0.05)
 
 
 class Apps:
@@ -97,18 +68,6 @@ def apps(tmp_path: Path) -> Iterator[Apps]:
         yield made
     finally:
         made.close()
-
-
-async def seat_named(watcher: TableClient, name: str, wanted: Callable[[SeatInfo], bool],
-                     timeout: float = 30.0) -> SeatInfo:
-    """The seat called `name` once the table's lobby shows it as `wanted`."""
-    async with asyncio.timeout(timeout):
-        while True:
-            lobby = watcher.lobby
-            for seat in lobby.seats if lobby is not None else ():
-                if seat.name == name and wanted(seat):
-                    return seat
-            await watcher.wait_for(Lobby)
 
 
 # --- drawing and diffing ------------------------------------------------------------------
@@ -158,12 +117,7 @@ async def test_the_app_draws_in_the_browser_terminal_with_a_fraction_of_the_stoc
 
 @pytest.fixture
 def table(host_process: Callable[..., Any]) -> int:
-    """A 2-seat table with one bot that waits a minute before each move, holding a dropped
-    seat for 2 minutes, then resigning it (so a seat given up at once would show)."""
-    host = host_process("--seats", "2", "--bots", "1", "--bot-delay", "60", "--grace", "120",
-                        "--seed", "5", "--on-abandon", "eliminate")
-    host.start()
-    return int(host.port)
+    return start_table(host_process)
 
 
 def _end_of_input(child: PacketChild) -> None:
@@ -194,8 +148,7 @@ async def test_the_door_going_away_ends_the_app_and_the_table_holds_the_seat(
     join = ["join", f"127.0.0.1:{table}", "--name", "tess"]
     child, view = apps.start(join)
     await asyncio.to_thread(view.wait_for, OWN_SEAT)
-    await asyncio.to_thread(view.wait_for, HAND_BOTTOM)
-    hand = hand_labels(view.screen())
+    hand = await asyncio.to_thread(current_hand, view)
     async with await TableClient.connect("127.0.0.1", table, name="watcher",
                                          spectate=True) as watcher:
         await seat_named(watcher, "tess", lambda seat: seat.connected)
@@ -220,13 +173,12 @@ async def test_ctrl_l_redraws_the_whole_screen(table: int, apps: Apps) -> None:
     unchanged screen's nothing, and the picture is back after the terminal lost it."""
     child, view = apps.start(["join", f"127.0.0.1:{table}", "--name", "tess"])
     await asyncio.to_thread(view.wait_for, OWN_SEAT)
-    await asyncio.to_thread(view.wait_for, HAND_BOTTOM)
-    full = view.screen()
+    hand = await asyncio.to_thread(current_hand, view)
     view.feed(b"\x1b[2J")  # the terminal loses its picture
     await asyncio.to_thread(view.wait_for, r"\A\s*\Z")
     child.send_keys("\x0c")
     await asyncio.to_thread(view.wait_for, OWN_SEAT)
-    await asyncio.to_thread(wait_for_hand, view, hand_labels(full))
+    await asyncio.to_thread(wait_for_hand, view, hand)
 
 
 async def test_a_resize_while_the_app_starts_is_the_size_it_draws_at(
