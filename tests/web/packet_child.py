@@ -64,6 +64,10 @@ class TerminalView:
         """Show `data` (terminal output) in the pane."""
         self._file.write(data)
 
+    def resize(self, width: int, height: int) -> None:
+        """Make the terminal `width` x `height` (what it shows stays, as a browser's does)."""
+        self._tmux("resize-window", "-t", "main", "-x", str(width), "-y", str(height))
+
     def screen(self) -> str:
         """The visible screen as plain text."""
         return self._tmux("capture-pane", "-p", "-t", "main")
