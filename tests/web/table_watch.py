@@ -73,9 +73,10 @@ def current_hand(view: TerminalView, timeout: float = 30.0) -> str:
 
 def start_table(host_process: Callable[..., Any]) -> int:
     """A 2-seat headless table with one bot that waits a minute before each move, holding a
-    dropped seat for 2 minutes, then resigning it (so a seat given up at once would show)."""
+    dropped seat for 2 minutes, then resigning it (so a seat given up at once would show);
+    no turn clock, so that nothing on screen changes by itself."""
     host = host_process("--seats", "2", "--bots", "1", "--bot-delay", "60", "--grace", "120",
-                        "--seed", "5", "--on-abandon", "eliminate")
+                        "--seed", "5", "--on-abandon", "eliminate", "--turn-time", "off")
     host.start()
     return int(host.port)
 

@@ -169,8 +169,8 @@ async def test_the_door_going_away_ends_the_app_and_the_table_holds_the_seat(
 
 
 async def test_ctrl_l_redraws_the_whole_screen(table: int, apps: Apps) -> None:
-    """Ctrl+L from the browser makes the next frame a full one: far more bytes than an
-    unchanged screen's nothing, and the picture is back after the terminal lost it."""
+    """Ctrl+L from the browser makes the next frame a full one: the picture is back after
+    the terminal lost it (the app only writes what changes, so nothing else would)."""
     child, view = apps.start(["join", f"127.0.0.1:{table}", "--name", "tess"])
     await asyncio.to_thread(view.wait_for, OWN_SEAT)
     hand = await asyncio.to_thread(current_hand, view)
@@ -179,6 +179,26 @@ async def test_ctrl_l_redraws_the_whole_screen(table: int, apps: Apps) -> None:
     child.send_keys("\x0c")
     await asyncio.to_thread(view.wait_for, OWN_SEAT)
     await asyncio.to_thread(wait_for_hand, view, hand)
+
+
+async def test_a_resize_packet_without_a_usable_size_changes_nothing(
+    table: int, apps: Apps,
+) -> None:
+    """Resize packets with no size, a size that is not a number, or none at all are
+    ignored: the app goes on reading keys (Ctrl+L still redraws) at the size it had."""
+    child, view = apps.start(["join", f"127.0.0.1:{table}", "--name", "tess"])
+    await asyncio.to_thread(view.wait_for, OWN_SEAT)
+    hand = await asyncio.to_thread(current_hand, view)
+    before = view.screen()
+    for bad in ({"type": "resize"}, {"type": "resize", "width": "wide", "height": 24},
+                {"type": "resize", "width": 0, "height": 24},
+                {"type": "resize", "width": 80, "height": 10**9}):
+        child.send_meta(bad)
+    view.feed(b"\x1b[2J")
+    await asyncio.to_thread(view.wait_for, r"\A\s*\Z")
+    child.send_keys("\x0c")
+    assert await asyncio.to_thread(wait_for_hand, view, hand) == before
+    assert child.process.poll() is None
 
 
 async def until_same_picture(first: TerminalView, second: TerminalView, timeout: float = 30.0,
