@@ -1,31 +1,34 @@
 """What playing in a browser costs: the app through textual-serve, beside the same-run baselines.
 
-Prints ONE JSON object. A table of four greedy bots runs in this process; the real app
-(`python -m ono99tui join 127.0.0.1:PORT --spectate`) watches it in headless Chromium pages
+Prints ONE JSON object. Tables of four greedy bots run in this process; the real app
+(`python -m ono99tui join 127.0.0.1:PORT --spectate`) watches them in headless Chromium pages
 (Playwright, the system's /usr/bin/chromium; every request that is not for loopback is
-aborted), served by textual-serve with the app's own driver (`WebTableDriver`). Measured:
+aborted), served by textual-serve with the app's own driver (`WebTableDriver`). Each page's
+window fits the wanted size and its websocket is passed on at exactly that size. Measured:
 
-- navigation → table screen: from `page.goto` until the websocket has brought the table's
-  text (median of N navigations), beside textual-serve serving a minimal Textual app (one
-  Static) with Textual's stock driver, until its text arrives;
+- navigation → table screen: from `page.goto` until the websocket has brought the table
+  screen's title, on a dealt table whose bots wait (median of N navigations), beside
+  textual-serve serving a minimal Textual app (one Static, Textual's stock driver) until its
+  text arrives, interleaved;
 - key press → drawn: F1 pressed in the page until the help screen's title has arrived over
-  the websocket (p50 / p99 of N presses, table idle), beside the minimal app's F1 pushing a
-  one-Static screen;
+  the websocket (p50 / p99 of N presses, on that still table), beside the minimal app's F1
+  pushing a one-Static screen;
 - bytes per opponent move at 80×24 and 120×40: the websocket's terminal data (binary frames,
-  `framereceived`) while the bots play, divided by their moves; beside, watching the same
-  moves at the same time, the app on a plain pty (the terminal's figure: `DiffingDriver`)
-  and the app through textual-serve with Textual's stock `WebDriver`. Target: within 1.5×
-  of the terminal's figure;
-- RSS per session: the app's processes under the server (the shell textual-serve starts and
-  the app), beside the minimal app's.
+  `framereceived`) while the bots of another table play, divided by their moves (the views
+  a spectator gets); beside, watching the same moves at the same time, the app on a plain
+  pty (the terminal's figure: `DiffingDriver`, 256 colours as bench/tui.py runs it, and
+  truecolor as textual-serve asks) and the app through textual-serve with Textual's stock
+  `WebDriver`. Target: within 1.5× of the terminal's figure;
+- RSS per session: the processes textual-serve starts for one page (its shell and the
+  app), beside the minimal app's.
 
     python bench/web.py [--navigations 5] [--presses 20] [--moves 40] [--bot-delay 0.5]
-                        [--seed 3] [--port 23500] [--door URL]
+                        [--seed 3] [--port 23500] [--door URL --door-table HOST:PORT]
 
 The web door is one place, `serve_the_app`: by default a plain textual-serve `Server` with
 the app's driver set in its command (until `ono99 host --web-port` exists); `--door URL`
-uses a running door's page instead (it must serve `ono99 join --spectate` of the table this
-script serves: pass `--table-port` to give that table a fixed port).
+uses a running door's page instead, which must serve `ono99 join --spectate` of the table
+at --door-table, where bots play (its sessions' RSS is then not measured).
 """
 
 from __future__ import annotations
