@@ -41,6 +41,8 @@ import os
 import platform
 import re
 import shlex
+import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -108,6 +110,12 @@ class ServedCommand:
     """A textual-serve `Server` in a child process, serving `command` (a shell command)."""
 
     def __init__(self, command: str, port: int, log_path: Path) -> None:
+        with socket.socket() as probe:  # a server already there would answer in its place
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError as error:
+                raise SystemExit(f"bench/web.py: port {port} is taken ({error}): "
+                                 "give another with --port") from None
         self.port = port
         self.url = f"http://127.0.0.1:{port}/"
         self._log = log_path.open("wb")
@@ -369,11 +377,93 @@ class MoveCounter:
         await self.client.close()
 
 
+async def bytes_per_move(options: argparse.Namespace, context: Any, cell: tuple[float, float],
+                         urls: tuple[str, str], table: tuple[str, int],
+                         playing_table: TableServer | None, state_dir: Path) -> dict[str, object]:
+    """Every way of watching (the app's driver, the stock one, a pty), at both sizes, the
+    same moves: bytes each got per move. Starts the local table's match if there is one."""
+    web_url, stock_url = urls
+    play_host, play_port = table
+    result: dict[str, object] = {}
+    terminals: list[tuple[str, str, PtyChild, list[int]]] = []
+    async with contextlib.AsyncExitStack() as stack:
+        watchers: dict[str, Tab] = {}
+        for width, height in SIZES:
+            for kind, url in (("web", web_url), ("web_stock", stock_url)):
+                tab = await Tab.open(context, cell, (width, height))
+                await tab.page.goto(url)
+                watchers[f"{kind}_{width}x{height}"] = tab
+            # The terminal's figure as bench/tui.py measures it (256 colours), and with the
+            # truecolor that textual-serve always asks for.
+            for colours, extra in (("", {}), ("_truecolor", {"COLORTERM": "truecolor"})):
+                received: list[int] = []
+                child = await PtyChild.spawn(
+                    [sys.executable, "-m", "ono99tui", "join", f"{play_host}:{play_port}",
+                     "--spectate", "--name", "watcher"],
+                    {**app_env(state_dir), **extra}, TerminalSize(width, height))
+                child.start_reading(lambda data, received=received: received.append(len(data)))
+                terminals.append((f"{width}x{height}", colours, child, received))
+                stack.push_async_callback(child.terminate)
+        for tab in watchers.values():
+            await tab.wait_for_text(TABLE_MARKER)
+        for tab in watchers.values():
+            await tab.quiet()
+        counter = MoveCounter(await TableClient.connect(play_host, play_port, name="counter",
+                                                        spectate=True))
+        stack.push_async_callback(counter.close)
+        if playing_table is not None:
+            playing_table.table.start()
+        first_move_by = time.perf_counter() + 30
+        while counter.views < 2:  # the deal, then the first move
+            if time.perf_counter() > first_move_by:
+                raise SystemExit(f"bench/web.py: no move at {play_host}:{play_port} within 30 s "
+                                 "(a --door-table must be in a match)")
+            await asyncio.sleep(0.005)
+        start_moves = counter.views
+        start = {name: tab.data_bytes for name, tab in watchers.items()}
+        start_terminal = [sum(received) for *_, received in terminals]
+        # Until enough moves, or the match is over (no move for 10 bot delays: a door's table
+        # is not this script's to ask).
+        last_move, last_views = time.perf_counter(), counter.views
+        while counter.views < start_moves + options.moves:
+            if counter.views != last_views:
+                last_move, last_views = time.perf_counter(), counter.views
+            if time.perf_counter() - last_move > 10 * options.bot_delay + 5:
+                break
+            if playing_table is not None and playing_table.table.phase != "playing":
+                break
+            await asyncio.sleep(0.005)
+        # Let the last counted move reach every screen, then read bytes and moves together.
+        await asyncio.sleep(options.bot_delay / 2)
+        played = max(counter.views - start_moves, 1)
+        result["opponent_moves"] = played
+        if played < options.moves:
+            result["opponent_moves_note"] = "the match ended first"
+        for (size, colours, _, received), started in zip(terminals, start_terminal, strict=True):
+            result[f"terminal{colours}_bytes_per_opponent_move_{size}"] = round(
+                (sum(received) - started) / played)
+        for width, height in SIZES:
+            size = f"{width}x{height}"
+            web = round((watchers[f"web_{size}"].data_bytes - start[f"web_{size}"]) / played)
+            stock = round(
+                (watchers[f"web_stock_{size}"].data_bytes - start[f"web_stock_{size}"]) / played)
+            terminal = result[f"terminal_bytes_per_opponent_move_{size}"]
+            assert isinstance(terminal, int)
+            result.update({
+                f"bytes_per_opponent_move_{size}": web,
+                f"stock_web_driver_bytes_per_opponent_move_{size}": stock,
+                f"ratio_to_terminal_{size}": round(web / max(terminal, 1), 2),
+            })
+        result["page_sizes_exact"] = all(tab.page_size == tab.size for tab in watchers.values())
+        for tab in watchers.values():
+            await tab.page.close()
+    return result
+
+
 async def run(options: argparse.Namespace) -> dict[str, object]:
     state_dir = Path(tempfile.mkdtemp(prefix="ono99-bench-web-"))
     port = options.port
     result: dict[str, object] = {}
-    terminals: list[tuple[str, str, PtyChild, list[int]]] = []
     async with contextlib.AsyncExitStack() as stack:
         # An idle table (dealt, bots waiting an hour): the table screen holds still for
         # navigation and key presses. A playing one for the bytes per move.
@@ -404,6 +494,11 @@ async def run(options: argparse.Namespace) -> dict[str, object]:
         stack.push_async_callback(browser.close)
         context = await browser.new_context()
         cell = await measure_cell(context, minimal.url)
+
+        # First, while a door's table is surely still in its match.
+        result.update(await bytes_per_move(options, context, cell, (web_url, stock_url),
+                                           (play_host, play_port), playing_table, state_dir))
+        result["ratio_to_terminal_target"] = TARGET_RATIO_TO_TERMINAL
 
         # Navigation → table screen; the baseline interleaved with the app.
         app_nav, minimal_nav = [], []
@@ -436,65 +531,11 @@ async def run(options: argparse.Namespace) -> dict[str, object]:
         result["minimal_app_rss_per_session_kb"] = round(
             statistics.median(minimal.sessions_rss_kb()))
 
-        # Bytes per opponent move: every way of watching, at both sizes, the same moves.
-        watchers: dict[str, Tab] = {}
-        for width, height in SIZES:
-            for kind, url in (("web", web_url), ("web_stock", stock_url)):
-                tab = await Tab.open(context, cell, (width, height))
-                await tab.page.goto(url)
-                watchers[f"{kind}_{width}x{height}"] = tab
-            # The terminal's figure as bench/tui.py measures it (256 colours), and with the
-            # truecolor that textual-serve always asks for.
-            for colours, extra in (("", {}), ("_truecolor", {"COLORTERM": "truecolor"})):
-                received: list[int] = []
-                child = await PtyChild.spawn(
-                    [sys.executable, "-m", "ono99tui", "join", f"{play_host}:{play_port}",
-                     "--spectate", "--name", "watcher"],
-                    {**app_env(state_dir), **extra}, TerminalSize(width, height))
-                child.start_reading(lambda data, received=received: received.append(len(data)))
-                terminals.append((f"{width}x{height}", colours, child, received))
-                stack.push_async_callback(child.terminate)
-        for tab in watchers.values():
-            await tab.wait_for_text(TABLE_MARKER)
-        for tab in watchers.values():
-            await tab.quiet()
-        counter = MoveCounter(await TableClient.connect(play_host, play_port, name="counter",
-                                                        spectate=True))
-        stack.push_async_callback(counter.close)
-        if playing_table is not None:
-            playing_table.table.start()
-        while counter.views < 2:  # the deal, then the first move
-            await asyncio.sleep(0.005)
-        start_moves = counter.views
-        start = {name: tab.data_bytes for name, tab in watchers.items()}
-        start_terminal = [sum(received) for *_, received in terminals]
-        deadline = time.perf_counter() + 300
-        while counter.views < start_moves + options.moves and time.perf_counter() < deadline:
-            if playing_table is not None and playing_table.table.phase != "playing":
-                break
-            await asyncio.sleep(0.005)
-        # Let the last counted move reach every screen, then read bytes and moves together.
-        await asyncio.sleep(options.bot_delay / 2)
-        played = max(counter.views - start_moves, 1)
-        result["opponent_moves"] = played
-        for (size, colours, _, received), started in zip(terminals, start_terminal, strict=True):
-            result[f"terminal{colours}_bytes_per_opponent_move_{size}"] = round(
-                (sum(received) - started) / played)
-        for width, height in SIZES:
-            size = f"{width}x{height}"
-            web = round((watchers[f"web_{size}"].data_bytes - start[f"web_{size}"]) / played)
-            stock = round(
-                (watchers[f"web_stock_{size}"].data_bytes - start[f"web_stock_{size}"]) / played)
-            terminal = result[f"terminal_bytes_per_opponent_move_{size}"]
-            assert isinstance(terminal, int)
-            result.update({
-                f"bytes_per_opponent_move_{size}": web,
-                f"stock_web_driver_bytes_per_opponent_move_{size}": stock,
-                f"ratio_to_terminal_{size}": round(web / max(terminal, 1), 2),
-            })
-        result["ratio_to_terminal_target"] = TARGET_RATIO_TO_TERMINAL
-        result["page_sizes_exact"] = all(tab.page_size == tab.size for tab in watchers.values())
     return result
+
+
+def _exit_on_signal(signum: int, _frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def main() -> None:
@@ -511,6 +552,9 @@ def main() -> None:
                              "--door-table, a table where bots play")
     parser.add_argument("--door-table", metavar="HOST:PORT", help="the table --door serves")
     options = parser.parse_args()
+    # Killed or hung up: unwind through the exit stack, which stops every server it started.
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _exit_on_signal)
     if options.door and not options.door_table:
         parser.error("--door needs --door-table")
     result: dict[str, object] = {
