@@ -79,7 +79,10 @@ async def test_the_app_draws_in_the_browser_terminal_with_a_fraction_of_the_stoc
     """Two spectators of one bots' match at 120x40, one through `WebDriver`, one through
     `WebTableDriver`: the same picture, and for the same moves the diffing driver writes
     far less (a relative check, no timing)."""
-    host = host_process("--seats", "2", "--bots", "2", "--bot-delay", "0.3", "--seed", "5")
+    # 1980 rules: rounds until one player is left, about 160 moves, so the match is still on
+    # however long the apps take to start.
+    host = host_process("--seats", "2", "--bots", "2", "--bot-delay", "0.3", "--seed", "5",
+                        "--rules", "1980")
     await asyncio.to_thread(host.start)
     join = ["join", "--spectate", f"127.0.0.1:{host.port}"]
     stock, stock_view = apps.start(join, driver=STOCK_DRIVER, width=120, height=40)
