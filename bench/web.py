@@ -111,6 +111,8 @@ class ServedCommand:
 
     def __init__(self, command: str, port: int, log_path: Path) -> None:
         with socket.socket() as probe:  # a server already there would answer in its place
+            # As aiohttp binds: connections of an earlier run in TIME_WAIT do not count.
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 probe.bind(("127.0.0.1", port))
             except OSError as error:
