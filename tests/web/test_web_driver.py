@@ -10,6 +10,7 @@ the player's seat.
 from __future__ import annotations
 
 import asyncio
+import shutil
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -63,6 +64,8 @@ class Apps:
 
 @pytest.fixture
 def apps(tmp_path: Path) -> Iterator[Apps]:
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed (.ci/run installs it)")
     made = Apps(tmp_path)
     try:
         yield made

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import os
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -113,6 +114,8 @@ def table(host_process: Callable[..., Any]) -> int:
 @pytest.fixture
 def serve(table: int, tmp_path: Path) -> Iterator[Callable[[], ServedJoin]]:
     """Start textual-serve for the table; every server and app is killed after the test."""
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed (.ci/run installs it)")
     started: list[ServedJoin] = []
 
     def start() -> ServedJoin:
