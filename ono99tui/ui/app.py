@@ -49,9 +49,9 @@ from textual.theme import BUILTIN_THEMES
 
 from netproto.errors import HANGUP
 from ono99tui.gc_freeze import freeze_startup_objects
-from ono99tui.ui.diffing_driver import DiffingDriver
+from ono99tui.ui.diffing_driver import DiffingDriver, ScreenDiffing
 from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
-from ono99tui.ui.hangup_driver import HangupAwareDriver, TerminalHungUp
+from ono99tui.ui.hangup_driver import HangupReporter, TerminalHungUp
 from ono99tui.ui.messages import (
     AddBotRequested,
     ChatReceived,
@@ -947,7 +947,7 @@ class Ono99App(App[None]):
         """Whether the driver has noticed the terminal go away (the hang-up may not have
         reached `on_terminal_hung_up` yet)."""
         driver = self._driver
-        return isinstance(driver, HangupAwareDriver) and driver.hung_up
+        return isinstance(driver, HangupReporter) and driver.hung_up
 
     async def on_terminal_hung_up(self, message: TerminalHungUp) -> None:
         """The terminal is gone (window closed, SSH connection lost): nobody can see or play
@@ -997,7 +997,7 @@ class Ono99App(App[None]):
         what changes, so a terminal cleared or scribbled on from outside stays wrong until
         then."""
         driver = self._driver
-        if isinstance(driver, DiffingDriver):
+        if isinstance(driver, ScreenDiffing):
             driver.forget_screen()
         self.screen.refresh()
 

@@ -14,6 +14,10 @@ process burning a core and a seat the table never saw drop.
 - SIGHUP is a hang-up too.
 
 A hang-up posts `TerminalHungUp` to the app, which closes its connection and exits.
+
+What any driver whose far end can go away needs for that (reporting the hang-up once, output
+sent to /dev/null after a failed write, SIGHUP) is `HangupReporter`, which the browser's
+driver (`ono99tui.ui.web_driver`) shares; the app asks `HangupReporter.hung_up`.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from typing import IO, Any
 
 from textual._loop import loop_last
 from textual._xterm_parser import XTermParser
+from textual.driver import Driver
 from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
 
@@ -42,46 +47,16 @@ class TerminalHungUp(Message):
         self.cause = cause
 
 
-class _TerminalOutput:
-    """The driver's output stream; the first failed write reports a hang-up."""
-
-    def __init__(self, stream: IO[str], driver: HangupAwareDriver) -> None:
-        self._stream = stream
-        self._driver = driver
-
-    def write(self, text: str) -> None:
-        try:
-            self._stream.write(text)
-        except OSError:
-            self._driver.output_failed()
-
-    def flush(self) -> None:
-        try:
-            self._stream.flush()
-        except OSError:
-            self._driver.output_failed()
-
-    def fileno(self) -> int:
-        return self._stream.fileno()
-
-    def isatty(self) -> bool:
-        return self._stream.isatty()
-
-
-class HangupAwareDriver(LinuxDriver):
-    """`LinuxDriver` that turns a lost terminal into `TerminalHungUp` (see the module doc)."""
+class HangupReporter(Driver):
+    """A driver mixin (listed before the driver it completes): tells the app, once, that
+    whoever reads and writes this app's screen is gone (`TerminalHungUp`), and sends all
+    output after a failed write to /dev/null."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # Textual never declares `_file`'s type: mypy infers `sys.__stderr__`'s (TextIOWrapper
-        # or None), though the driver only writes, flushes and asks fileno/isatty of it, which
-        # this wrapper does.
-        self._file = _TerminalOutput(self._file, self)  # type: ignore[arg-type,assignment]
         self._hung_up = threading.Event()
         self._output_discarded = False
         self._sighup_loop: asyncio.AbstractEventLoop | None = None
-
-    # --- reporting ------------------------------------------------------------------------
 
     @property
     def hung_up(self) -> bool:
@@ -109,10 +84,8 @@ class HangupAwareDriver(LinuxDriver):
                 os.close(devnull)
         self.hang_up("output failed")
 
-    # --- SIGHUP -----------------------------------------------------------------------------
-
-    def start_application_mode(self) -> None:
-        super().start_application_mode()
+    def watch_sighup(self) -> None:
+        """Take SIGHUP as a hang-up from now on (call from the app's event loop)."""
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -123,10 +96,57 @@ class HangupAwareDriver(LinuxDriver):
             return
         self._sighup_loop = loop
 
-    def stop_application_mode(self) -> None:
+    def unwatch_sighup(self) -> None:
+        """Give SIGHUP back to its default handling."""
         if self._sighup_loop is not None:
             self._sighup_loop.remove_signal_handler(signal.SIGHUP)
             self._sighup_loop = None
+
+
+class _TerminalOutput:
+    """The driver's output stream; the first failed write reports a hang-up."""
+
+    def __init__(self, stream: IO[str], driver: HangupReporter) -> None:
+        self._stream = stream
+        self._driver = driver
+
+    def write(self, text: str) -> None:
+        try:
+            self._stream.write(text)
+        except OSError:
+            self._driver.output_failed()
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError:
+            self._driver.output_failed()
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
+
+    def isatty(self) -> bool:
+        return self._stream.isatty()
+
+
+class HangupAwareDriver(HangupReporter, LinuxDriver):
+    """`LinuxDriver` that turns a lost terminal into `TerminalHungUp` (see the module doc)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Textual never declares `_file`'s type: mypy infers `sys.__stderr__`'s (TextIOWrapper
+        # or None), though the driver only writes, flushes and asks fileno/isatty of it, which
+        # this wrapper does.
+        self._file = _TerminalOutput(self._file, self)  # type: ignore[arg-type,assignment]
+
+    # --- SIGHUP -----------------------------------------------------------------------------
+
+    def start_application_mode(self) -> None:
+        super().start_application_mode()
+        self.watch_sighup()
+
+    def stop_application_mode(self) -> None:
+        self.unwatch_sighup()
         super().stop_application_mode()
 
     # --- input ------------------------------------------------------------------------------

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # The Textual driver every game behind the door runs with (set in the child's environment;
-# textual-serve's own choice, Textual's stock web driver, would bypass the project's).
-TEXTUAL_DRIVER = "textual.drivers.web_driver:WebDriver"
+# textual-serve's own choice, Textual's stock web driver, would bypass the project's: no
+# hang-up detection, no screen diffing — ui/web_driver.py has both).
+TEXTUAL_DRIVER = "ono99tui.ui.web_driver:WebTableDriver"
 
 # The largest terminal a browser may ask for. The app's memory, CPU and bytes sent grow with
 # the cell count: a 3000×1500 request cost 122 MB and 30 MB sent in 12 s with no cap.
