@@ -16,7 +16,12 @@ from typing import TYPE_CHECKING
 
 from netproto.constants import DEFAULT_PORT
 from netproto.interfaces import add_mdns_interface_option
-from ono99tui.commands.game_options import add_rules_option, checked_bot_kind, checked_rules
+from ono99tui.commands.game_options import (
+    add_level_option,
+    add_rules_option,
+    checked_bot_kind,
+    checked_rules,
+)
 from ono99tui.commands.player_option import add_player_option
 from ono99tui.commands.ssh_door_options import add_door_arguments, ssh_door_from_args
 
@@ -97,8 +102,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", type=int, default=4, help="seats at the table (2-8)")
     parser.add_argument("--bots", type=int, default=0, metavar="K",
                         help="seat K bots from the start")
-    parser.add_argument("--bot", default="greedy", metavar="KIND",
-                        help="kind of the bots seated by --bots and of stand-ins (greedy, random)")
+    add_level_option(parser, "the bots seated by --bots and of stand-ins")
     parser.add_argument("--password", default=None, help="players must give this password")
     parser.add_argument("--admin-password", default=None, metavar="PW",
                         help="headless: a player whose hello carries PW as its host key gets "

@@ -9,7 +9,7 @@ import sys
 from ono99tui.commands.game_options import (
     GameOptionError,
     add_rules_option,
-    checked_bot_kind,
+    checked_bot_list,
     checked_rules,
     rule_settings,
 )
@@ -28,7 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
         default="greedy,random",
-        help="comma-separated bots, given to the seats in turn (default greedy,random)",
+        help="comma-separated bot levels (easy, normal, hard) or kinds (random, greedy), "
+             "given to the seats in turn (default greedy,random)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -44,10 +45,7 @@ def run(args: argparse.Namespace) -> int:
         rules = checked_rules(args.rules, overrides)
         if args.games < 1:
             raise ValueError("--games must be at least 1")
-        bot_names = tuple(
-            checked_bot_kind(name.strip()) for name in args.bots.split(",") if name.strip())
-        if not bot_names:
-            raise ValueError("--bots needs at least one bot name")
+        bot_names = checked_bot_list(args.bots)
         result = play_matches(rules, args.players, args.games, args.seed, bot_names)
     except (GameOptionError, ValueError, UnknownBot, InvalidPlayerCount) as error:
         print(f"ono99 sim: {error}", file=sys.stderr)

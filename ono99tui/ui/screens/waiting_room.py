@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Checkbox, DataTable, Footer, Input, Label, Select, Static
 
 from netproto.messages import Lobby, SeatInfo, SeatKind
-from ono99tui.bots import BOT_NAMES
+from ono99tui.bots import BOT_CHOICES
 from ono99tui.game import ONO99_MODES, PRESET_NAMES, SCORING_MODES, Rules, Scoring
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
 from ono99tui.ui.messages import (
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
     from ono99tui.ui.app import Ono99App
 
-DEFAULT_BOT = "greedy"
+DEFAULT_BOT = "normal"
 NARROW_WIDTH = 76
 # Fixed, so the seat list fits beside the rules at 80 columns whatever the names.
 PLAYER_COLUMN_WIDTH = 23
@@ -198,9 +198,9 @@ class WaitingRoomScreen(Screen[None]):
         for switch in RULE_SWITCHES:
             yield RuleCheckbox(switch.label, id=f"opt-{switch.option}", compact=True)
         with Horizontal(classes="option-row"):
-            yield Label("Bot to add", classes="option-label")
-            yield Select([(name, name) for name in BOT_NAMES], allow_blank=False,
-                         value=DEFAULT_BOT if DEFAULT_BOT in BOT_NAMES else BOT_NAMES[0],
+            yield Label("Bot level", classes="option-label")
+            yield Select([(name, name) for name in BOT_CHOICES], allow_blank=False,
+                         value=DEFAULT_BOT if DEFAULT_BOT in BOT_CHOICES else BOT_CHOICES[0],
                          id="bot-kind", compact=True)
 
     def on_mount(self) -> None:
