@@ -21,6 +21,8 @@ LATE_DRAW_BOT_WAIT = 2.0
 MIN_TURN_SECONDS = 1.0
 DEFAULT_TURN_SECONDS = 60.0
 DEFAULT_TIMEOUTS_TO_ABANDON = 3
+# The most a bot may think over one move (the search bot); past it the greedy choice plays.
+DEFAULT_BOT_THINK_SECONDS = 2.0
 # A headless table deals by itself only once its seats have been live this long, so that
 # connections that say hello and are reset at once (even all together) are never dealt to.
 HEADLESS_DEAL_SETTLE = 1.0
@@ -55,6 +57,9 @@ class TableConfig:
     # Pause before a bot acts, so humans can follow; 0 in tests and benchmarks.
     bot_delay: float = 0.6
     late_draw_bot_wait: float = LATE_DRAW_BOT_WAIT
+    # The most a bot may think over one move, off the event loop; past it the greedy bot's
+    # choice is played instead. Its pause (bot_delay) and its thinking overlap.
+    bot_think_seconds: float = DEFAULT_BOT_THINK_SECONDS
     # Seconds a human seat has for each move before a stand-in plays its turn (None: no
     # clock); the host may change it between matches.
     turn_seconds: float | None = None
@@ -73,6 +78,8 @@ class TableConfig:
         if (self.grace_seconds < 0 or self.bot_delay < 0 or self.late_draw_bot_wait < 0
                 or self.deal_settle_seconds < 0):
             raise TableConfigError("times must not be negative")
+        if self.bot_think_seconds <= 0:
+            raise TableConfigError("a bot's thinking time must be more than 0 seconds")
         if self.turn_seconds is not None and not (
                 MIN_TURN_SECONDS <= self.turn_seconds <= MAX_TURN_SECONDS):
             raise TableConfigError(f"the turn time must be {MIN_TURN_SECONDS:g} to "
