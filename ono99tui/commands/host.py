@@ -128,6 +128,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-delay", type=_seconds, default=0.6, metavar="S",
                         help="pause before a bot moves, so people can follow (0: none)")
     parser.add_argument("--seed", type=int, default=None, help="seed every deal (replays)")
+    parser.add_argument("--hints", action="store_true",
+                        help="allow players' apps to show hints (h at the table); the host "
+                             "may switch it in the waiting room. An honour setting: the app "
+                             "works the hint out from the player's own view")
     parser.add_argument("--exit-after", type=int, default=None, metavar="N",
                         help="headless: stop after N matches have been played")
     restart = parser.add_mutually_exclusive_group()
@@ -168,7 +172,7 @@ def table_config_from_args(args: argparse.Namespace, *, headless: bool) -> Table
         start_when=start_when, grace_seconds=args.grace,
         abandon_policy=args.on_abandon, takeover_bot=checked_bot_kind(args.bot),
         bot_delay=args.bot_delay, turn_seconds=turn_seconds,
-        timeouts_to_abandon=args.idle_limit, seed=args.seed,
+        timeouts_to_abandon=args.idle_limit, seed=args.seed, hints=args.hints,
         deal_settle_seconds=HEADLESS_DEAL_SETTLE if headless else 0.0)
 
 

@@ -119,7 +119,7 @@ def solo_config(*, bots: int, rules: str, seed: int | None, bot_delay: float) ->
 
     return TableConfig(
         name="Solo", rules=checked_rules(rules), capacity=bots + 1, start_when=bots + 1,
-        seed=seed, bot_delay=bot_delay,
+        seed=seed, bot_delay=bot_delay, hints=True,  # nobody to be unfair to
     )
 
 

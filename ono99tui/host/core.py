@@ -101,7 +101,12 @@ from ono99tui.host.outputs import (
 from ono99tui.host.resume import HUMAN, ResumeError, ResumePoint, replay_point
 from ono99tui.host.rights import first_player_hosts, offered_key_grants_rights
 from ono99tui.host.seats import Seat
-from ono99tui.host.settings import TableConfig, rules_from_options, turn_seconds_from_options
+from ono99tui.host.settings import (
+    TableConfig,
+    hints_from_options,
+    rules_from_options,
+    turn_seconds_from_options,
+)
 from ono99tui.host.turn_clock import (
     IDLE_RECLAIM_SECONDS,
     MAX_STAND_IN_MOVES,
@@ -176,6 +181,8 @@ class TableCore:
         self.rules = config.rules
         # The turn time of the next match (None: no clock); the host may change it too.
         self.turn_seconds = config.turn_seconds
+        # May players ask their apps for hints (an honour setting); the host may change it.
+        self.hints = config.hints
         self.seats: list[Seat] = []
         # Each spectator's peer id and the seq of the last view it was sent.
         self.spectators: dict[int, int] = {}
@@ -601,9 +608,10 @@ class TableCore:
         try:
             rules = rules_from_options(self.rules, options)
             turn_seconds = turn_seconds_from_options(self.turn_seconds, options)
+            hints = hints_from_options(self.hints, options)
         except (ValueError, TypeError) as error:
             raise _error("bad-options", str(error)) from None
-        self.rules, self.turn_seconds = rules, turn_seconds
+        self.rules, self.turn_seconds, self.hints = rules, turn_seconds, hints
         self._broadcast_lobby()
 
     # --- the match -----------------------------------------------------------------------
@@ -1024,7 +1032,8 @@ class TableCore:
         # The rules in force now, not the config's: the host may have changed them.
         options = self.config.public_options() | {"preset": self.rules.name,
                                                   "rules": rules_to_wire(self.rules),
-                                                  "turn_seconds": self.turn_seconds}
+                                                  "turn_seconds": self.turn_seconds,
+                                                  "hints": self.hints}
         results = self._results if self.phase == FINISHED else {}
         if self._matches_won:  # in every phase once a match is over: late joiners see it too
             results = results | {"matches_won": [self._matches_won.get(seat.name, 0)

@@ -68,6 +68,11 @@ class TableConfig:
     # A deal by itself (start_when, a rematch by readiness) waits until the seats it needs
     # have been live this long without a break; 0: at once. A host's `start` never waits.
     deal_settle_seconds: float = 0.0
+    # May players ask their app for hints (`lobby.options.hints`)? The app computes a hint
+    # from its own view, so this is an honour setting: the official app hides its hint key
+    # when it is off. On in solo; off by default at a table with other people. The host
+    # may change it between matches.
+    hints: bool = False
     seed: int | None = None
 
     def __post_init__(self) -> None:
@@ -102,6 +107,7 @@ class TableConfig:
             "timeouts_to_abandon": self.timeouts_to_abandon,
             "password": self.password is not None,
             "start_when": self.start_when,
+            "hints": self.hints,
         }
 
 
@@ -142,3 +148,16 @@ def turn_seconds_from_options(current: float | None, options: dict[str, Any]) ->
         raise ValueError(f"turn_seconds must be nil (no clock) or {MIN_TURN_SECONDS:g} to "
                          f"{MAX_TURN_SECONDS:g} seconds")
     return float(value)
+
+
+def hints_from_options(current: bool, options: dict[str, Any]) -> bool:
+    """Whether hints are allowed after a host's `set_options`: {"hints": true or false}.
+
+    Raises ValueError for anything else.
+    """
+    if "hints" not in options:
+        return current
+    value = options["hints"]
+    if not isinstance(value, bool):
+        raise ValueError("hints must be true or false")
+    return value

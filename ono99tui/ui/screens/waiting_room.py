@@ -197,6 +197,8 @@ class WaitingRoomScreen(Screen[None]):
                          allow_blank=False, id="opt-ono99_card", compact=True)
         for switch in RULE_SWITCHES:
             yield RuleCheckbox(switch.label, id=f"opt-{switch.option}", compact=True)
+        # Not a rule: may players' apps show hints (lobby.options.hints)?
+        yield RuleCheckbox("Hints allowed (h)", id="table-hints", compact=True)
         with Horizontal(classes="option-row"):
             yield Label("Bot level", classes="option-label")
             yield Select([(name, name) for name in BOT_CHOICES], allow_blank=False,
@@ -280,6 +282,7 @@ class WaitingRoomScreen(Screen[None]):
         if rules is not None:
             self._show_options(rules)
         self._show_turn_time(lobby.options.get("turn_seconds"))
+        self._show_hints(lobby.options.get("hints") is True)
         self._set_editable(self.is_host)
         self.set_status(self._status_line(lobby))
         self.refresh_bindings()
@@ -326,6 +329,12 @@ class WaitingRoomScreen(Screen[None]):
         if not field.has_focus and field.value != shown:
             with field.prevent(Input.Changed):
                 field.value = shown
+
+    def _show_hints(self, allowed: bool) -> None:
+        box = self.query_one("#table-hints", Checkbox)
+        if box.value != allowed:
+            with box.prevent(Checkbox.Changed):
+                box.value = allowed
 
     def _set_editable(self, editable: bool) -> None:
         for widget in self.query("#rules-panel Select, #rules-panel Input, #rules-panel Checkbox"):
@@ -432,6 +441,13 @@ class WaitingRoomScreen(Screen[None]):
         if self.is_host and isinstance(event.value, str) and event.select.id:
             # str(): the mode's plain string (the Select holds the StrEnum member).
             self._set_rule(event.select.id.removeprefix("opt-"), str(event.value))
+
+    @on(Checkbox.Changed, "#table-hints")
+    def _hints_changed(self, event: Checkbox.Changed) -> None:
+        if self.is_host and self.lobby is not None:
+            word = "allow" if event.value else "stop"
+            self.post_message(OptionsChangeRequested(f"{word} hints",
+                                                     table={"hints": event.value}))
 
     @on(Checkbox.Changed)
     def _switch_changed(self, event: Checkbox.Changed) -> None:
