@@ -1,4 +1,5 @@
-"""Computer players behind one interface: `make_bot(name).choose(view, rng) -> Move`."""
+"""Computer players behind one interface: `make_bot(name).choose(view, rng) -> Move`, fed
+the public events through `bot.observe(events)`."""
 
 from __future__ import annotations
 
@@ -6,9 +7,14 @@ from collections.abc import Callable
 
 from ono99tui.bots.base import Bot
 from ono99tui.bots.greedy import GreedyBot
+from ono99tui.bots.hard import HardBot
 from ono99tui.bots.random_bot import RandomBot
 
-_FACTORIES: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+_FACTORIES: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "hard": HardBot,
+}
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 
 
@@ -21,7 +27,7 @@ class UnknownBot(ValueError):
 
 
 def make_bot(name: str) -> Bot:
-    """A new bot of the named kind ("random", "greedy"); UnknownBot lists the valid names."""
+    """A new bot of the named kind (random, greedy, hard); UnknownBot lists the valid names."""
     try:
         factory = _FACTORIES[name]
     except (KeyError, TypeError):
@@ -37,4 +43,13 @@ def bot_kind(bot: Bot) -> str:
     raise UnknownBot(type(bot).__name__)
 
 
-__all__ = ["BOT_NAMES", "Bot", "GreedyBot", "RandomBot", "UnknownBot", "bot_kind", "make_bot"]
+__all__ = [
+    "BOT_NAMES",
+    "Bot",
+    "GreedyBot",
+    "HardBot",
+    "RandomBot",
+    "UnknownBot",
+    "bot_kind",
+    "make_bot",
+]

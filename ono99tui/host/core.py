@@ -598,6 +598,8 @@ class TableCore:
         state = self.state
         assert state is not None
         self._version += 1
+        events = tuple(events)
+        self._bots_observe(events)
         wire_events = tuple([event_to_wire(event) for event in events])
         if self._table_events:
             wire_events = (*self._table_events, *wire_events)
@@ -689,6 +691,14 @@ class TableCore:
             if seat.peer is not None:  # its idle player is still there: a chance to come back
                 delay = max(delay, IDLE_RECLAIM_SECONDS)
             self._arm(BotTurn(version, index), delay)
+
+    def _bots_observe(self, events: tuple[Any, ...]) -> None:
+        """Every bot at the table (seat bots and the stand-in) sees the public events."""
+        for seat in self.seats:
+            if seat.bot is not None:
+                seat.bot.observe(events)
+        if self._stand_in is not None:
+            self._stand_in.observe(events)
 
     def _bot_move(self, turn: BotTurn) -> None:
         state = self.state

@@ -29,7 +29,7 @@ C = Card
 
 
 def test_bot_names_and_unknown_bot() -> None:
-    assert set(BOT_NAMES) == {"random", "greedy"}
+    assert set(BOT_NAMES) == {"random", "greedy", "hard"}
     for name in BOT_NAMES:
         assert make_bot(name).name == name
     with pytest.raises(UnknownBot) as caught:
