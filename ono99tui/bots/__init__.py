@@ -1,4 +1,5 @@
-"""Computer players behind one interface: `make_bot(name).choose(view, rng) -> Move`.
+"""Computer players behind one interface: `make_bot(name).choose(view, rng) -> Move`, fed
+the public events through `bot.observe(events)`.
 
 Bots are named two ways: by level, the names people choose from (`easy`, `normal`, `hard`:
 `LEVEL_NAMES`), and by kind, the names the bots were first known by (`random`, `greedy`),
@@ -13,13 +14,14 @@ from collections.abc import Callable
 from ono99tui.bots.base import Bot
 from ono99tui.bots.easy import EasyBot
 from ono99tui.bots.greedy import GreedyBot
+from ono99tui.bots.hard import HardBot
 from ono99tui.bots.random_bot import RandomBot
 
 # Levels, weakest first, each with the bot kind that plays it.
 LEVELS: dict[str, str] = {"easy": "easy", "normal": "greedy", "hard": "hard"}
 
 _FACTORIES: dict[str, Callable[[], Bot]] = {
-    "easy": EasyBot, "random": RandomBot, "greedy": GreedyBot}
+    "easy": EasyBot, "random": RandomBot, "greedy": GreedyBot, "hard": HardBot}
 LEVEL_NAMES: tuple[str, ...] = tuple(level for level, kind in LEVELS.items()
                                      if kind in _FACTORIES)
 # Every name `make_bot` takes: the levels first (what a person picks from), then the kinds.
@@ -60,4 +62,4 @@ def bot_kind(bot: Bot) -> str:
 
 
 __all__ = ["BOT_CHOICES", "BOT_NAMES", "LEVELS", "LEVEL_NAMES", "Bot", "EasyBot", "GreedyBot",
-           "RandomBot", "UnknownBot", "bot_kind", "bot_kind_of", "make_bot"]
+           "HardBot", "RandomBot", "UnknownBot", "bot_kind", "bot_kind_of", "make_bot"]

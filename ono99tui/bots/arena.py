@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 
 from ono99tui.bots import make_bot
-from ono99tui.game import MATCH_OVER, Rules, acting_seats, apply, new_match, view
+from ono99tui.game import MATCH_OVER, Rules, acting_seats, apply, start_match, view
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +34,8 @@ def play_matches(
     """Play `games` full matches; seat i gets bot_names[i % len(bot_names)].
 
     Each match has its own engine and bot generators drawn from `seed`, so any single
-    match can be replayed. Bots only ever see `view(state, seat)`.
+    match can be replayed. Bots only ever see `view(state, seat)` and, through
+    `observe`, the public events of every move.
     """
     seat_bots = tuple(bot_names[seat % len(bot_names)] for seat in range(players))
     bots = [make_bot(name) for name in seat_bots]
@@ -45,10 +46,14 @@ def play_matches(
     for _ in range(games):
         rng = random.Random(master.getrandbits(64))
         bot_rng = random.Random(master.getrandbits(64))
-        state = new_match(rules, players, rng)
-        while state.phase != MATCH_OVER:
+        state, events = start_match(rules, players, rng)
+        while True:
+            for bot in bots:
+                bot.observe(events)
+            if state.phase == MATCH_OVER:
+                break
             seat = acting_seats(state)[0]
-            state, _events = apply(state, bots[seat].choose(view(state, seat), bot_rng), rng)
+            state, events = apply(state, bots[seat].choose(view(state, seat), bot_rng), rng)
         for winner in state.winners:
             wins[seat_bots[winner]] += 1 / len(state.winners)
         turns += state.plays

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 
+from ono99tui.bots.base import Bot
 from ono99tui.bots.greedy import GreedyBot
 from ono99tui.game import Discard, Move, Play, PlayerView
 
@@ -22,7 +23,7 @@ from ono99tui.game import Discard, Move, Play, PlayerView
 SLIP_CHANCE = 0.45
 
 
-class EasyBot:
+class EasyBot(Bot):
     """Greedy's choice, except for a slip (`SLIP_CHANCE`) to another legal card."""
 
     name = "easy"

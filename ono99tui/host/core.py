@@ -673,6 +673,8 @@ class TableCore:
         state = self.state
         assert state is not None
         self._version += 1
+        events = tuple(events)
+        self._bots_observe(events)
         wire_events = tuple([event_to_wire(event) for event in events])
         if self._table_events:
             wire_events = (*self._table_events, *wire_events)
@@ -807,6 +809,14 @@ class TableCore:
         rng = random.Random(self._bot_rng.getrandbits(64))
         self._out.append(BotMoveWanted(key, bot, seat_view, rng,
                                        self.config.bot_think_seconds, fallback))
+
+    def _bots_observe(self, events: tuple[Any, ...]) -> None:
+        """Every bot at the table (seat bots and the stand-in) sees the public events."""
+        for seat in self.seats:
+            if seat.bot is not None:
+                seat.bot.observe(events)
+        if self._stand_in is not None:
+            self._stand_in.observe(events)
 
     def _bot_move(self, turn: BotTurn) -> None:
         """The bot's pace timer fired: play its move if it has come, else once it comes."""

@@ -39,7 +39,8 @@ C = Card
 
 
 def test_bot_names_and_unknown_bot() -> None:
-    assert {"easy", "normal", "random", "greedy"} <= set(BOT_NAMES)
+    assert set(BOT_NAMES) == {"easy", "normal", "hard", "random", "greedy"}
+    assert LEVEL_NAMES == ("easy", "normal", "hard")
     assert BOT_NAMES[: len(LEVEL_NAMES)] == LEVEL_NAMES  # levels first: what people pick
     for name in BOT_NAMES:
         bot = make_bot(name)

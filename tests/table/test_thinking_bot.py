@@ -21,7 +21,7 @@ import ono99tui.bots
 from netproto.client import TableClient
 from netproto.messages import Pong, View
 from ono99tui.bot_player import play_matches
-from ono99tui.bots import make_bot
+from ono99tui.bots import Bot, make_bot
 from ono99tui.game import Move, PlayerView
 from ono99tui.game.codec import view_from_wire
 from ono99tui.host.server import TableServer
@@ -29,7 +29,7 @@ from ono99tui.host.server import TableServer
 LIMIT = 20.0  # seconds: generous, for a loaded machine
 
 
-class BlockingBot:
+class BlockingBot(Bot):
     """Thinks until the test lets it go (`release`): a search that takes forever."""
 
     name = "blocking"
