@@ -30,6 +30,7 @@ d              draw your card (late-draw rule only: before the next player plays
 PgUp / PgDn    scroll the log (up/down a line, Home the match before, End the newest)
 w              matches won at this table (once the match is over: its results)
 r              rematch (once the match is over)
+h              a hint on your turn: each card's chances (where the table allows hints)
 ? or F1        this page
 Ctrl+P         command palette: themes, ASCII glyphs, quit
 F2             switch between Unicode and ASCII glyphs

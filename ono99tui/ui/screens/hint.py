@@ -1,0 +1,61 @@
+"""The hint panel: for each card the player may play, the chance to win and the chance the
+next player busts, the suggested card and one line on why. Readable at 80×24.
+
+It shows a `Hint` (`ono99tui.ui.hinting`), worked out beforehand on a worker thread from the
+player's own view; it computes nothing itself. Esc, h or q close it.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from ono99tui.ui.glyphs import current_glyphs
+from ono99tui.ui.hinting import MEASURES, Hint
+
+CARD_WIDTH = 18
+
+
+def hint_table(hint: Hint, *, ascii_glyphs: bool) -> Text:
+    """The rows of the panel: a header, then one line per playable card, the suggestion
+    marked."""
+    mark = ">" if ascii_glyphs else "▶"
+    text = Text(f"  {'Card':<{CARD_WIDTH}} {'Win':>5}   {'Next player busts':>17}",
+                style="bold")
+    for row in hint.rows:
+        line = (f"\n{mark if row.suggested else ' '} {row.card:<{CARD_WIDTH}} {row.win:>5.0%}   "
+                f"{row.next_bust:>17.0%}")
+        text.append(line, style="bold" if row.suggested else "")
+    return text
+
+
+class HintScreen(ModalScreen[None]):
+    """One hint, shown over the table (see the module docstring)."""
+
+    CSS_PATH = "hint.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,h,q", "dismiss", "Close")]
+
+    def __init__(self, hint: Hint) -> None:
+        super().__init__()
+        self.hint = hint
+
+    def compose(self) -> ComposeResult:
+        hint = self.hint
+        with Vertical(id="hint"):
+            yield Static(hint_table(hint, ascii_glyphs=current_glyphs(self).ascii),
+                         id="hint-cards")
+            yield Static(Text(f"Suggested: {hint.suggested}. {hint.reason}"), id="hint-reason")
+            yield Static(Text(f"Win: {MEASURES.get(hint.measures, hint.measures)}. "
+                              f"{hint.deals} deals tried per card, from your own cards and "
+                              "what was played."), id="hint-note")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.set_class(current_glyphs(self).ascii, "-ascii")
+        self.query_one("#hint").border_title = "Hint (Esc to close)"
