@@ -68,8 +68,10 @@ class TableApplication:
         # The timer armed for each key the core asked for.
         self.timers: dict[TimerKey, asyncio.TimerHandle] = {}
         self._peers: dict[int, Peer] = {}
-        # Bots think here, one move at a time (a bot's state is never used by two threads
-        # at once); made with the first move asked for.
+        # Bots think here, one move at a time, so two thoughts never share a bot's state;
+        # made with the first move asked for. The core feeds its bots new events
+        # (`observe`, on this loop) only with a new view, which makes any thought still in
+        # flight stale: whatever it comes to is dropped (`bot_decided`).
         self._bot_thread: ThreadPoolExecutor | None = None
         self._thinking: set[asyncio.Task[None]] = set()
         self._closed = False
