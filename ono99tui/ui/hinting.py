@@ -35,8 +35,10 @@ class NoHint(Exception):
 
 @dataclass(frozen=True, slots=True)
 class HintRow:
-    """One playable card: its name, the chance to win, the chance the next player busts."""
+    """One playable card: the key that plays it, its name, the chance to win, the chance
+    the next player busts."""
 
+    key: str
     card: str
     win: float
     next_bust: float
@@ -85,6 +87,16 @@ def move_name(move: Move, view: PlayerView) -> str:
     return Card(move.card).label(view.rules)
 
 
+def move_key(move: Move, view: PlayerView) -> str:
+    """The table key that makes `move`: the card's position in the hand ("1"-"4"), or "s"
+    for the swap."""
+    from ono99tui.game import Play
+
+    if type(move) is Play and move.card in view.hand:
+        return str(view.hand.index(move.card) + 1)
+    return "s"
+
+
 def work_out_hint(view: PlayerView, events: Iterable[Event], *,
                   budget_s: float = HINT_BUDGET_S, rng: random.Random | None = None) -> Hint:
     """The hint for `view` from the events seen this deal; NoHint when there is none.
@@ -98,7 +110,8 @@ def work_out_hint(view: PlayerView, events: Iterable[Event], *,
         advice = advise(view, observed, budget_s=budget_s, rng=rng or random.Random())
     except NoAdvice:
         raise NoHint("A hint is for your own turn to play a card.") from None
-    rows = tuple(HintRow(move_name(card.move, view), card.win, card.next_bust,
+    rows = tuple(HintRow(move_key(card.move, view), move_name(card.move, view), card.win,
+                         card.next_bust,
                          card.move == advice.suggested) for card in advice.cards)
     return Hint(rows, move_name(advice.suggested, view), advice.reason, advice.measures,
                 advice.samples)

@@ -99,6 +99,9 @@ async def test_solo_shows_a_hint_worked_out_off_the_ui_thread(
             assert all(0.0 <= row.win <= 1.0 and 0.0 <= row.next_bust <= 1.0
                        for row in hint.rows)
             assert hint.suggested in {row.card for row in hint.rows} and hint.reason
+            # Each row names the key that plays its card.
+            for row in hint.rows:
+                assert row.key == "s" or view.hand[int(row.key) - 1].label(view.rules) == row.card
             await pilot.press("escape")
             await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
 
@@ -114,8 +117,8 @@ def test_seen_events_keep_only_the_current_deal() -> None:
 
 
 HINT = Hint(
-    rows=(HintRow("10", 0.62, 0.18, True), HintRow("Reverse", 0.55, 0.0, False),
-          HintRow("3", 0.48, 0.05, False), HintRow("Play 2", 0.41, 0.33, False)),
+    rows=(HintRow("2", "10", 0.62, 0.18, True), HintRow("1", "Reverse", 0.55, 0.0, False),
+          HintRow("4", "3", 0.48, 0.05, False), HintRow("3", "Play 2", 0.41, 0.33, False)),
     suggested="10",
     reason="10 is the biggest number that fits (62%); keep small cards and specials for "
            "when the total is high.",

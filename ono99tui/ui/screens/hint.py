@@ -26,11 +26,11 @@ def hint_table(hint: Hint, *, ascii_glyphs: bool) -> Text:
     """The rows of the panel: a header, then one line per playable card, the suggestion
     marked."""
     mark = ">" if ascii_glyphs else "▶"
-    text = Text(f"  {'Card':<{CARD_WIDTH}} {'Win':>5}   {'Next player busts':>17}",
+    text = Text(f"  Key {'Card':<{CARD_WIDTH}} {'Win':>5}   {'Next player busts':>17}",
                 style="bold")
     for row in hint.rows:
-        line = (f"\n{mark if row.suggested else ' '} {row.card:<{CARD_WIDTH}} {row.win:>5.0%}   "
-                f"{row.next_bust:>17.0%}")
+        line = (f"\n{mark if row.suggested else ' '} {row.key:^3} {row.card:<{CARD_WIDTH}} "
+                f"{row.win:>5.0%}   {row.next_bust:>17.0%}")
         text.append(line, style="bold" if row.suggested else "")
     return text
 
