@@ -25,12 +25,15 @@ from dataclasses import dataclass
 
 from ono99tui.bots.observed import Observed
 from ono99tui.bots.playout import DISCARDING, PLAYING, SINGLE, TOKENS, World
-from ono99tui.bots.worlds import sample_world
+from ono99tui.bots.worlds import WorldSampler
 from ono99tui.game import PlayerView
 
 # Model plays per second of CPU on the reference machine (bench/bots.py "model" figures);
 # it converts a time budget into a play budget, so choices stay deterministic.
 PLAYS_PER_SECOND = 400_000
+# The fixed cost of one play-out (copying a world) in model plays, and of dealing a world.
+PLAYOUT_OVERHEAD = 1
+WORLD_OVERHEAD = 4
 # Fewest worlds before a choice may leave greedy's card, and most worlds ever dealt.
 MIN_WORLDS = 12
 MAX_WORLDS = 4_000
@@ -121,18 +124,23 @@ def evaluate(
     diff_squares = [0.0] * n
     spent = 0
     worlds = 0
+    sampler = WorldSampler(view, observed)
+    later = random.Random()  # the random numbers after the root (reshuffles)
     while worlds < max_worlds and (worlds < min_worlds or spent < play_budget):
-        root = sample_world(view, observed, rng)
-        seed = rng.getrandbits(32)
+        root = sampler.sample(rng)
+        later.seed(rng.getrandbits(32))
+        saved = later.getstate()
         values = [0.0] * n
         for i, card in enumerate(candidates):
-            world = root.copy(random.Random(seed))
+            later.setstate(saved)
+            world = root.copy(later)
             start = world.plays
             value, next_bust = playout(world, me, card)
-            spent += world.plays - start + 1
+            spent += world.plays - start + PLAYOUT_OVERHEAD
             values[i] = value
             sums[i] += value
             busts[i] += next_bust
+        spent += WORLD_OVERHEAD
         base = values[greedy_at]
         for i in range(n):
             d = values[i] - base

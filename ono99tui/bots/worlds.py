@@ -24,86 +24,116 @@ class InconsistentView(ValueError):
 
 def sample_world(view: PlayerView, observed: Observed, rng: random.Random) -> World:
     """One full world the seat of `view` cannot tell from the real one."""
-    me = view.seat
-    if me is None or view.turn is None:
-        raise InconsistentView("only a seated player's view of a match in play")
-    t = table_for(view.rules)
-    seats = view.seats
-    pool = Counter(t.deck)
-    pool.subtract(int(c) for c in view.hand)
-    held_revealed: list[bool] = []
-    for seat in range(seats):
-        shown = view.revealed[seat]
-        held = (
-            shown is not None
-            and view.eliminated[seat]
-            and seat != me
-            and view.hand_sizes[seat] == len(shown)
-        )
-        held_revealed.append(held)
-        if held and shown is not None:
-            pool.subtract(int(c) for c in shown)
-    known = observed.discard_pile(view.round_no, view.discard_pile_size, view.discard_top)
-    if known is not None:
-        pool.subtract(int(c) for c in known)
-    if any(n < 0 for n in pool.values()):
-        raise InconsistentView("the seen cards are more than the deck holds")
-    unknown = list(pool.elements())
-    hidden_hands = sum(
-        view.hand_sizes[seat] for seat in range(seats) if seat != me and not held_revealed[seat]
-    )
-    hidden_discard = view.discard_pile_size - (len(known) if known is not None else 0)
-    if hidden_hands + hidden_discard + view.draw_pile_size != len(unknown):
-        raise InconsistentView("the view's counts do not add up to the deck")
-    cards = shuffled(unknown, rng)
-    at = 0
-    hands: list[list[int]] = []
-    for seat in range(seats):
-        size = view.hand_sizes[seat]
-        if seat == me:
-            hands.append([int(c) for c in view.hand])
-        elif held_revealed[seat]:
+    return WorldSampler(view, observed).sample(rng)
+
+
+class WorldSampler:
+    """Deals many worlds for one decision: what the seat knows is worked out once."""
+
+    def __init__(self, view: PlayerView, observed: Observed) -> None:
+        me = view.seat
+        if me is None or view.turn is None:
+            raise InconsistentView("only a seated player's view of a match in play")
+        t = table_for(view.rules)
+        seats = view.seats
+        pool = Counter(t.deck)
+        pool.subtract(int(c) for c in view.hand)
+        held_revealed: list[bool] = []
+        for seat in range(seats):
             shown = view.revealed[seat]
-            hands.append([int(c) for c in shown] if shown is not None else [])
-        else:
-            hands.append(cards[at : at + size])
-            at += size
-    discard = [int(c) for c in known] if known is not None else []
-    discard += cards[at : at + hidden_discard]
-    at += hidden_discard
-    w = World.__new__(World)
-    w.t = t
-    w.rng = rng
-    w.seats = seats
-    w.hands = hands
-    w.pile = cards[at:]
-    w.index = 0
-    w.discard = discard
-    w.total = view.total
-    w.direction = view.direction
-    w.turn = view.turn
-    obligated = view.obligation_seat is not None
-    w.owed = view.obligation_owed if obligated else 1
-    w.obligated = obligated
-    first = observed.first_of_two(view.turn) if obligated and w.owed == 1 else None
-    w.obligation_next = first is not None and int(first) == PLAY2
-    w.ono_turn = first is not None and int(first) == ONO99
-    w.discarding = -1 if view.discarding is None else view.discarding
-    w.alive = [not out for out in view.eliminated]
-    w.in_round = [
-        not out and not sat for out, sat in zip(view.eliminated, view.out_of_round, strict=True)
-    ]
-    w.busted = list(view.busted)
-    w.tokens = list(view.tokens)
-    w.scores = list(view.scores)
-    w.revealed = [None if h is None else tuple(int(c) for c in h) for h in view.revealed]
-    w.dealer = view.dealer
-    w.round_no = view.round_no
-    w.phase = DISCARDING if view.discarding is not None else PLAYING
-    w.winners = ()
-    w.plays = view.plays
-    w.moves = w.legal(view.turn) if w.phase == PLAYING else []
-    w.busts = []
-    w.halt_at_round_end = False
-    w.round_points = ()
-    return w
+            held = (
+                shown is not None
+                and view.eliminated[seat]
+                and seat != me
+                and view.hand_sizes[seat] == len(shown)
+            )
+            held_revealed.append(held)
+            if held and shown is not None:
+                pool.subtract(int(c) for c in shown)
+        known = observed.discard_pile(view.round_no, view.discard_pile_size, view.discard_top)
+        if known is not None:
+            pool.subtract(int(c) for c in known)
+        if any(n < 0 for n in pool.values()):
+            raise InconsistentView("the seen cards are more than the deck holds")
+        self.unknown = list(pool.elements())
+        hidden_hands = sum(
+            view.hand_sizes[seat]
+            for seat in range(seats)
+            if seat != me and not held_revealed[seat]
+        )
+        self.hidden_discard = view.discard_pile_size - (len(known) if known is not None else 0)
+        if hidden_hands + self.hidden_discard + view.draw_pile_size != len(self.unknown):
+            raise InconsistentView("the view's counts do not add up to the deck")
+        # Each seat's hand: a fixed list (mine, a revealed one) or a count of unseen cards.
+        self.fixed: list[list[int] | None] = []
+        self.sizes: list[int] = []
+        for seat in range(seats):
+            shown = view.revealed[seat]
+            if seat == me:
+                self.fixed.append([int(c) for c in view.hand])
+            elif held_revealed[seat] and shown is not None:
+                self.fixed.append([int(c) for c in shown])
+            else:
+                self.fixed.append(None)
+            self.sizes.append(view.hand_sizes[seat])
+        self.known_discard = [int(c) for c in known] if known is not None else []
+        # The rest of a world is the same every time: build it once, copy it per world.
+        w = World.__new__(World)
+        w.t = t
+        w.seats = seats
+        w.hands = []
+        w.pile = []
+        w.index = 0
+        w.discard = []
+        w.total = view.total
+        w.direction = view.direction
+        w.turn = view.turn
+        obligated = view.obligation_seat is not None
+        w.owed = view.obligation_owed if obligated else 1
+        w.obligated = obligated
+        first = observed.first_of_two(view.turn) if obligated and w.owed == 1 else None
+        w.obligation_next = first is not None and int(first) == PLAY2
+        w.ono_turn = first is not None and int(first) == ONO99
+        w.discarding = -1 if view.discarding is None else view.discarding
+        w.alive = [not out for out in view.eliminated]
+        w.in_round = [
+            not out and not sat
+            for out, sat in zip(view.eliminated, view.out_of_round, strict=True)
+        ]
+        w.busted = list(view.busted)
+        w.tokens = list(view.tokens)
+        w.scores = list(view.scores)
+        w.revealed = [None if h is None else tuple(int(c) for c in h) for h in view.revealed]
+        w.dealer = view.dealer
+        w.round_no = view.round_no
+        w.phase = DISCARDING if view.discarding is not None else PLAYING
+        w.winners = ()
+        w.plays = view.plays
+        w.busts = []
+        w.halt_at_round_end = False
+        w.round_points = ()
+        w.hands = [hand[:] if hand is not None else [] for hand in self.fixed]
+        # The seat to play is (nearly always) the seat asking: its plays are known now.
+        known_turn = w.phase == PLAYING and self.fixed[view.turn] is not None
+        w.moves = w.legal(view.turn) if known_turn else []
+        self.template = w
+
+    def sample(self, rng: random.Random) -> World:
+        """A new world: the unseen cards shuffled into the unseen places."""
+        cards = shuffled(self.unknown, rng)
+        at = 0
+        hands: list[list[int]] = []
+        for fixed, size in zip(self.fixed, self.sizes, strict=True):
+            if fixed is not None:
+                hands.append(fixed[:])
+            else:
+                hands.append(cards[at : at + size])
+                at += size
+        w = self.template.copy(rng)
+        w.hands = hands
+        w.discard = self.known_discard + cards[at : at + self.hidden_discard]
+        at += self.hidden_discard
+        w.pile = cards[at:]
+        if w.phase == PLAYING and self.fixed[w.turn] is None:
+            w.moves = w.legal(w.turn)
+        return w

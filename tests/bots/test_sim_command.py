@@ -54,7 +54,7 @@ def test_sim_rule_overrides_and_text_output(capsys) -> None:
     ("args", "message"),
     [
         (["--rules", "1999"], "valid presets: 2022, 1980, 1980-set99"),
-        (["--bots", "greedy,nobody"], "valid bots: random, greedy"),
+        (["--bots", "greedy,nobody"], "valid bots: random, greedy, hard"),
         (["--players", "9"], "2 to 8 players"),
         (["--set", "scoring=best"], "scoring"),
         (["--set", "nonsense"], "OPTION=VALUE"),

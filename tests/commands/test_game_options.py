@@ -23,7 +23,7 @@ COMMANDS = {
     "sim": ["sim", "--games", "1"],
 }
 UNKNOWN_PRESET = "unknown rules preset '1999'; valid presets: 2022, 1980, 1980-set99"
-UNKNOWN_BOT = "unknown bot 'nobody'; valid bots: random, greedy"
+UNKNOWN_BOT = "unknown bot 'nobody'; valid bots: random, greedy, hard"
 
 
 def subparser(command: str) -> argparse.ArgumentParser:
