@@ -52,10 +52,12 @@ class SameDealResult:
     bot: str
     baseline: str
     bot_rate: float  # the bot's seats' share of the wins
+    bot_interval: float  # ± half-width of its 95% interval
     baseline_rate: float  # the baseline's in the same deals
     edge: float  # bot_rate - baseline_rate
     edge_interval: float  # ± half-width of its 95% interval (paired by deal)
     seconds: float
+    decision_ms: tuple[float, float]  # the bot's CPU ms per decision with a choice, p50/p99
 
 
 def interval(values: list[float]) -> tuple[float, float]:
@@ -182,7 +184,9 @@ def play_same_deals(
     bot = bot_names[0]
     master = random.Random(seed)
     edges: list[float] = []
-    bot_total = base_total = 0.0
+    bot_results: list[float] = []
+    base_total = 0.0
+    times: list[float] = []
     start = time.perf_counter()
     for match in range(games):
         names = seating(bot_names, players, match)
@@ -190,14 +194,19 @@ def play_same_deals(
         results = []
         for replaced in (False, True):
             seated = tuple(baseline if replaced and name == bot else name for name in names)
+            timings: list[list[float]] = [[] for _ in range(players)]
             winners, _, _ = play_one(
-                rules, tuple(make_bot(name) for name in seated), engine_seed, bot_seed
+                rules, tuple(make_bot(name) for name in seated), engine_seed, bot_seed, timings
             )
             results.append(sum(1 / len(winners) for w in winners if names[w] == bot))
-        bot_total += results[0]
+            if not replaced:
+                times.extend(t for seat, name in enumerate(names) if name == bot
+                             for t in timings[seat])
+        bot_results.append(results[0])
         base_total += results[1]
         edges.append(results[0] - results[1])
     edge, half = interval(edges)
+    bot_rate, bot_half = interval(bot_results)
     return SameDealResult(
         rules=rules.name,
         players=players,
@@ -205,9 +214,11 @@ def play_same_deals(
         seed=seed,
         bot=bot,
         baseline=baseline,
-        bot_rate=bot_total / games,
+        bot_rate=bot_rate,
+        bot_interval=bot_half,
         baseline_rate=base_total / games,
         edge=edge,
         edge_interval=half,
         seconds=time.perf_counter() - start,
+        decision_ms=(1000 * _percentile(times, 0.5), 1000 * _percentile(times, 0.99)),
     )

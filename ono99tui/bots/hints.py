@@ -64,9 +64,12 @@ def advise(
     *,
     budget_s: float = 0.015,
     rng: random.Random,
+    worlds: int | None = None,
 ) -> Advice:
     """Per playable card: win chance and next-player-bust chance; the suggested card and
-    why. Raises NoAdvice when the view's seat has no play to choose now."""
+    why. `worlds` deals exactly that many worlds instead of spending `budget_s` (a
+    reference for measuring the budgeted figures). Raises NoAdvice when the view's seat
+    has no play to choose now."""
     plays = [m for m in view.legal_moves if move_code(m) is not None]
     if not plays or view.seat is None or view.turn != view.seat or view.discarding is not None:
         raise NoAdvice("there is no play to choose now")
@@ -83,6 +86,8 @@ def advise(
             move_code(greedy_move) or 0,
             rng,
             int(budget_s * PLAYS_PER_SECOND),
+            prune=False,  # every card's chances are shown: none is dropped early
+            **({} if worlds is None else {"min_worlds": worlds, "max_worlds": worlds}),
         )
     except InconsistentView as error:
         raise NoAdvice(str(error)) from None

@@ -115,17 +115,20 @@ def _report_same_deal(paired: Any, overrides: dict[str, Any], as_json: bool) -> 
         "bot": paired.bot,
         "baseline": paired.baseline,
         "bot_rate": round(paired.bot_rate, 4),
+        "bot_interval": round(paired.bot_interval, 4),
         "baseline_rate": round(paired.baseline_rate, 4),
         "edge": round(paired.edge, 4),
         "edge_interval": round(paired.edge_interval, 4),
         "seconds": round(paired.seconds, 3),
+        "decision_ms": {"p50": round(paired.decision_ms[0], 3),
+                        "p99": round(paired.decision_ms[1], 3)},
     }
     if as_json:
         print(json.dumps(summary))
         return 0
     print(f"{paired.games} deals of {paired.rules} rules, {paired.players} players, "
           f"seed {paired.seed}, each played twice")
-    print(f"  {paired.bot} wins {paired.bot_rate:.1%}; {paired.baseline} in the same seats "
-          f"and deals {paired.baseline_rate:.1%}")
+    print(f"  {paired.bot} wins {paired.bot_rate:.1%} ± {paired.bot_interval:.1%}; "
+          f"{paired.baseline} in the same seats and deals {paired.baseline_rate:.1%}")
     print(f"  edge {paired.edge:+.1%} ± {paired.edge_interval:.1%} (95%, paired by deal)")
     return 0
