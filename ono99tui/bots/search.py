@@ -30,7 +30,7 @@ from ono99tui.game import PlayerView
 
 # Model plays per second of CPU on the reference machine (bench/bots.py "model" figures);
 # it converts a time budget into a play budget, so choices stay deterministic.
-PLAYS_PER_SECOND = 260_000
+PLAYS_PER_SECOND = 230_000
 # The fixed cost of one play-out (copying a world) in model plays, and of dealing a world.
 PLAYOUT_OVERHEAD = 1
 WORLD_OVERHEAD = 4
