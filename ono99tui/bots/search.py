@@ -30,7 +30,7 @@ from ono99tui.game import PlayerView
 
 # Model plays per second of CPU on the reference machine (bench/bots.py "model" figures);
 # it converts a time budget into a play budget, so choices stay deterministic.
-PLAYS_PER_SECOND = 230_000
+PLAYS_PER_SECOND = 270_000
 # The fixed cost of one play-out (copying a world) in model plays, and of dealing a world.
 PLAYOUT_OVERHEAD = 1
 WORLD_OVERHEAD = 4
@@ -105,6 +105,21 @@ def playout(world: World, me: int, card: int) -> tuple[float, bool]:
     return better / len(others), next_bust
 
 
+class LazyRandom(random.Random):
+    """A generator seeded on first use: most play-outs never reshuffle, and seeding (or
+    copying a generator's state) costs more than a whole play-out's plays."""
+
+    def __init__(self, seed: int) -> None:  # deliberately not seeding yet
+        self._pending_seed: int | None = seed
+
+    def random(self) -> float:
+        """The next float, seeding first if this is the first number asked for."""
+        if self._pending_seed is not None:
+            super().seed(self._pending_seed)
+            self._pending_seed = None
+        return super().random()
+
+
 def _mean_se(total: float, squares: float, k: int) -> tuple[float, float]:
     """Mean and standard error of k paired differences from their sum and sum of squares."""
     mean = total / k
@@ -144,7 +159,6 @@ def evaluate(
     spent = 0
     worlds = 0
     sampler = WorldSampler(view, observed)
-    later = random.Random()  # the random numbers after the root (reshuffles)
     # Candidates still being played: one clearly worse than greedy's card is dropped at
     # the next checkpoint, so the budget goes to the cards that may still beat it.
     live = list(range(n))
@@ -155,13 +169,12 @@ def evaluate(
             if len(live) == 1:
                 break  # only greedy's card is left: nothing can beat it
         root = sampler.sample(rng)
-        later.seed(rng.getrandbits(32))
-        saved = later.getstate()
+        # The random numbers after the root (reshuffles) are the same for every candidate.
+        seed = rng.getrandbits(32)
         values = [0.0] * n
         for i in live:
             card = candidates[i]
-            later.setstate(saved)
-            world = root.copy(later)
+            world = root.copy(LazyRandom(seed))
             start = world.plays
             value, next_bust = playout(world, me, card)
             spent += world.plays - start + PLAYOUT_OVERHEAD
