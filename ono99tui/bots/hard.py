@@ -59,16 +59,16 @@ class HardBot(Bot):
         greedy_move = self._greedy.choose(view, rng)
         if len(moves) == 1:
             return moves[0]
-        codes = [move_code(move) for move in moves]
-        if None in codes or move_code(greedy_move) is None:
+        candidates = [code for code in map(move_code, moves) if code is not None]
+        greedy_code = move_code(greedy_move)
+        if len(candidates) < len(moves) or greedy_code is None:
             return greedy_move  # a late draw or a points discard: greedy's rules of thumb
-        candidates = [code for code in codes if code is not None]
         try:
             result = evaluate(
                 view,
                 self.observed,
                 candidates,
-                codes[moves.index(greedy_move)] or 0,
+                greedy_code,
                 rng,
                 int(self.budget_s * PLAYS_PER_SECOND),
             )

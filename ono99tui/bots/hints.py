@@ -64,25 +64,29 @@ def advise(
     *,
     budget_s: float = 0.015,
     rng: random.Random,
+    worlds: int | None = None,
 ) -> Advice:
     """Per playable card: win chance and next-player-bust chance; the suggested card and
-    why. Raises NoAdvice when the view's seat has no play to choose now."""
+    why. `worlds` deals exactly that many worlds instead of spending `budget_s` (a
+    reference for measuring the budgeted figures). Raises NoAdvice when the view's seat
+    has no play to choose now."""
     plays = [m for m in view.legal_moves if move_code(m) is not None]
     if not plays or view.seat is None or view.turn != view.seat or view.discarding is not None:
         raise NoAdvice("there is no play to choose now")
-    greedy_move = GreedyBot().choose(view, rng)
-    if move_code(greedy_move) is None:
-        greedy_move = plays[0]
-    candidates = [move_code(m) for m in plays]
-    codes = [c for c in candidates if c is not None]
+    greedy_code = move_code(GreedyBot().choose(view, rng))
+    codes = [code for code in map(move_code, plays) if code is not None]
+    if greedy_code is None:  # greedy would draw first (late-draw rule): compare the plays
+        greedy_code = codes[0]
     try:
         result = evaluate(
             view,
             observed,
             codes,
-            move_code(greedy_move) or 0,
+            greedy_code,
             rng,
             int(budget_s * PLAYS_PER_SECOND),
+            prune=False,  # every card's chances are shown: none is dropped early
+            **({} if worlds is None else {"min_worlds": worlds, "max_worlds": worlds}),
         )
     except InconsistentView as error:
         raise NoAdvice(str(error)) from None

@@ -41,6 +41,11 @@ class Observed:
         # turn ended since it.
         self.last_action: tuple[int, Card | None] | None = None
         self.turn_ended_since = True
+        # Per seat: (card, total before it, was it the first of two owed cards) of its last
+        # play since the deal; None when unknown or when its hand was renewed since.
+        self.last_plays: dict[int, tuple[Card, int, bool] | None] = {}
+        self.total = 0  # the total after the last play seen
+        self.owes_two: int | None = None  # the seat whose next play is the first of two
 
     def reset(self) -> None:
         """Forget everything (a new deal, or a seat taken over mid-match)."""
@@ -49,23 +54,40 @@ class Observed:
     def observe(self, events: Iterable[Event]) -> None:
         """Take in the events `apply` reported, in order."""
         for event in events:
-            kind = type(event)
-            if kind is Played:
-                self.discard.append(event.card)  # type: ignore[union-attr]
-                self.last_action = (event.seat, event.card)  # type: ignore[union-attr]
+            if isinstance(event, Played):
+                seat = event.seat
+                self.discard.append(event.card)
+                self.last_action = (seat, event.card)
                 self.turn_ended_since = False
-            elif kind is Reshuffled:
+                first_of_two = self.owes_two == seat
+                if first_of_two:
+                    self.owes_two = None
+                self.last_plays[seat] = (event.card, self.total, first_of_two)
+                self.total = event.total
+            elif isinstance(event, Reshuffled):
                 self.discard.clear()  # every discarded card went into the new draw pile
-            elif kind is SwappedFour:
+            elif isinstance(event, SwappedFour):
                 self.discard.extend([Card.ONO99] * 4)
-                self.last_action = (event.seat, None)  # type: ignore[union-attr]
+                self.last_action = (event.seat, None)
                 self.turn_ended_since = False
-            elif kind is Discarded:
-                self.discard.append(event.card)  # type: ignore[union-attr]
-            elif kind is RoundDealt:
+                self.last_plays[event.seat] = None  # four new cards: nothing known of them
+                if self.owes_two == event.seat:
+                    self.owes_two = None
+            elif isinstance(event, Discarded):
+                self.discard.append(event.card)
+                self.last_plays[event.seat] = None
+            elif isinstance(event, ObligationCreated):
+                self.owes_two = event.seat
+            elif isinstance(event, ObligationPassed):
+                self.owes_two = event.to_seat
+            elif isinstance(event, Busted) or (
+                isinstance(event, ObligationCleared) and self.owes_two == event.seat
+            ):
+                self.owes_two = None
+            elif isinstance(event, RoundDealt):
                 self.reset()
-                self.round_no = event.round_no  # type: ignore[union-attr]
-            if kind in _TURN_ENDS:
+                self.round_no = event.round_no
+            if isinstance(event, _TURN_ENDS):
                 self.turn_ended_since = True
 
     def discard_pile(self, round_no: int, size: int, top: Card | None) -> list[Card] | None:

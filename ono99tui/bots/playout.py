@@ -314,6 +314,40 @@ class World:
                 best, best_score = card, score
         return best
 
+    def step(self) -> None:
+        """Greedy's move for whoever acts: `act(greedy())` in one call (the play-out loop)."""
+        if self.phase == DISCARDING:
+            self.discard_card(self.greedy())
+            return
+        moves = self.moves
+        if len(moves) == 1:
+            card = moves[0]
+        else:
+            t = self.t
+            answering = self.obligated and self.owed == 2
+            card, best_score = moves[0], -1
+            for move in moves:
+                if move <= 10:
+                    score = 100 + move
+                elif move == SWAP:
+                    score = 900
+                elif answering and t.answer[move]:
+                    score = 800
+                elif move == ONO99:
+                    score = 45
+                elif move == PLAY2:
+                    score = 60 if self.total >= t.attack else 3
+                elif move == MINUS_TEN:
+                    score = 2
+                else:
+                    score = 1
+                if score > best_score:
+                    card, best_score = move, score
+        if card == SWAP:
+            self.swap()
+        else:
+            self.play(card)
+
     def act(self, card: int) -> None:
         """The acting seat's move: a play (or SWAP) in PLAYING, the discard in DISCARDING."""
         if self.phase == DISCARDING:
@@ -371,7 +405,11 @@ class World:
             else:
                 self.obligated = False
         self.plays += 1
-        self._settle()
+        moves = self.legal(self.turn)
+        if moves:
+            self.moves = moves  # the common case: no bust to resolve
+        else:
+            self._settle()
 
     def swap(self) -> None:
         """The turn seat swaps its four ONO 99 cards (`game.engine._apply_swap`)."""
@@ -582,6 +620,6 @@ def _points(hand: list[int], busted: bool) -> int:
 def play_greedy(world: World, stop: Callable[[World], bool] | None = None) -> None:
     """Let greedy play every seat until the world stops (match over or halted)."""
     while world.phase <= DISCARDING:
-        world.act(world.greedy())
+        world.step()
         if stop is not None and stop(world):
             return

@@ -25,17 +25,24 @@ from dataclasses import dataclass
 
 from ono99tui.bots.observed import Observed
 from ono99tui.bots.playout import DISCARDING, PLAYING, SINGLE, TOKENS, World
-from ono99tui.bots.worlds import sample_world
+from ono99tui.bots.worlds import WorldSampler
 from ono99tui.game import PlayerView
 
 # Model plays per second of CPU on the reference machine (bench/bots.py "model" figures);
 # it converts a time budget into a play budget, so choices stay deterministic.
-PLAYS_PER_SECOND = 400_000
+PLAYS_PER_SECOND = 270_000
+# The fixed cost of one play-out (copying a world) in model plays, and of dealing a world.
+PLAYOUT_OVERHEAD = 1
+WORLD_OVERHEAD = 4
 # Fewest worlds before a choice may leave greedy's card, and most worlds ever dealt.
 MIN_WORLDS = 12
 MAX_WORLDS = 4_000
-# How many paired standard errors a card must beat greedy's by to be chosen.
-MARGIN_SE = 2.0
+# How many paired standard errors a card must beat greedy's by to be chosen: a one-sided
+# 95% test (is it better than greedy's card?).
+MARGIN_SE = 1.645
+# Every CHECKPOINT worlds, drop a card whose edge is below -DROP_SE standard errors.
+CHECKPOINT = 16
+DROP_SE = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,18 +78,18 @@ def playout(world: World, me: int, card: int) -> tuple[float, bool]:
     world.act(card)
     # The rest of my turn (the second of two owed cards) is greedy's too.
     while world.phase == PLAYING and world.turn == me and world.owed == 1 and world.obligated:
-        world.act(world.greedy())
+        world.step()
     next_bust = len(busts) > first and busts[first] != me
     if t.scoring == SINGLE:
         alive = world.alive
         while world.phase <= DISCARDING and alive[me]:
-            world.act(world.greedy())
+            world.step()
         if not alive[me]:
             return 0.0, next_bust
         winners = world.winners
         return (1.0 / len(winners) if me in winners else 0.0), next_bust
     while world.phase <= DISCARDING:
-        world.act(world.greedy())
+        world.step()
         if t.scoring == TOKENS and len(busts) > first:
             break
     if t.scoring == TOKENS:
@@ -98,6 +105,33 @@ def playout(world: World, me: int, card: int) -> tuple[float, bool]:
     return better / len(others), next_bust
 
 
+class LazyRandom(random.Random):
+    """A generator seeded on first use: most play-outs never reshuffle, and seeding (or
+    copying a generator's state) costs more than a whole play-out's plays."""
+
+    def __init__(self, seed: int) -> None:  # deliberately not seeding yet
+        self._pending_seed: int | None = seed
+
+    def random(self) -> float:
+        """The next float, seeding first if this is the first number asked for."""
+        if self._pending_seed is not None:
+            super().seed(self._pending_seed)
+            self._pending_seed = None
+        return super().random()
+
+
+def _mean_se(total: float, squares: float, k: int) -> tuple[float, float]:
+    """Mean and standard error of k paired differences from their sum and sum of squares."""
+    mean = total / k
+    var = max(0.0, squares / k - mean * mean) * k / max(1, k - 1)
+    return mean, math.sqrt(var / k)
+
+
+def _clearly_worse(total: float, squares: float, k: int) -> bool:
+    mean, se = _mean_se(total, squares, k)
+    return mean + DROP_SE * se < 0
+
+
 def evaluate(
     view: PlayerView,
     observed: Observed,
@@ -108,9 +142,11 @@ def evaluate(
     *,
     min_worlds: int = MIN_WORLDS,
     max_worlds: int = MAX_WORLDS,
+    prune: bool = True,
 ) -> Evaluation:
     """Deal worlds until `play_budget` model plays are spent (at least `min_worlds`, at
-    most `max_worlds`) and play every candidate in each. Raises InconsistentView."""
+    most `max_worlds`) and play every candidate in each (with `prune`, only those not yet
+    clearly worse than greedy's card). Raises InconsistentView."""
     me = view.seat
     assert me is not None
     n = len(candidates)
@@ -119,32 +155,45 @@ def evaluate(
     busts = [0] * n
     diff_sums = [0.0] * n
     diff_squares = [0.0] * n
+    samples = [0] * n
     spent = 0
     worlds = 0
+    sampler = WorldSampler(view, observed)
+    # Candidates still being played: one clearly worse than greedy's card is dropped at
+    # the next checkpoint, so the budget goes to the cards that may still beat it.
+    live = list(range(n))
     while worlds < max_worlds and (worlds < min_worlds or spent < play_budget):
-        root = sample_world(view, observed, rng)
+        if prune and worlds % CHECKPOINT == 0 and worlds >= min_worlds:
+            live = [i for i in live if i == greedy_at or not _clearly_worse(
+                diff_sums[i], diff_squares[i], samples[i])]
+            if len(live) == 1:
+                break  # only greedy's card is left: nothing can beat it
+        root = sampler.sample(rng)
+        # The random numbers after the root (reshuffles) are the same for every candidate.
         seed = rng.getrandbits(32)
         values = [0.0] * n
-        for i, card in enumerate(candidates):
-            world = root.copy(random.Random(seed))
+        for i in live:
+            card = candidates[i]
+            world = root.copy(LazyRandom(seed))
             start = world.plays
             value, next_bust = playout(world, me, card)
-            spent += world.plays - start + 1
+            spent += world.plays - start + PLAYOUT_OVERHEAD
             values[i] = value
             sums[i] += value
             busts[i] += next_bust
+        spent += WORLD_OVERHEAD
         base = values[greedy_at]
-        for i in range(n):
+        for i in live:
+            samples[i] += 1
             d = values[i] - base
             diff_sums[i] += d
             diff_squares[i] += d * d
         worlds += 1
     stats = []
     for i, card in enumerate(candidates):
-        mean_d = diff_sums[i] / worlds
-        var = max(0.0, diff_squares[i] / worlds - mean_d * mean_d)
-        se = math.sqrt(var / max(1, worlds - 1))
-        stats.append(CardStats(card, worlds, sums[i] / worlds, busts[i] / worlds, mean_d, se))
+        k = max(1, samples[i])
+        mean_d, se = _mean_se(diff_sums[i], diff_squares[i], k)
+        stats.append(CardStats(card, samples[i], sums[i] / k, busts[i] / k, mean_d, se))
     chosen = greedy_card
     best_edge = 0.0
     for s in stats:

@@ -110,9 +110,13 @@ def lockstep_match(rules: Rules, players: int, seed: int) -> int:
         legal = legal_moves(state, seat)
         wanted = greedy.choose(view(state, seat), chooser)
         assert world.greedy() == _move_code(wanted), f"seed {seed} move {moves}: greedy"
-        move = wanted if chooser.random() < 0.5 else legal[chooser.randrange(len(legal))]
+        if chooser.random() < 0.5:
+            move = wanted
+            world.step()  # the play-out loop's greedy step
+        else:
+            move = legal[chooser.randrange(len(legal))]
+            world.act(_move_code(move))
         state, _ = apply(state, move, engine_rng)
-        world.act(_move_code(move))
         moves += 1
         assert_same(state, world, f"seed {seed} move {moves}")
     return moves

@@ -155,3 +155,47 @@ def test_the_advice_for_a_lone_card_says_so() -> None:
     advice = advise(view(state, 0), Observed(), budget_s=0.002, rng=random.Random(0))
     assert advice.suggested == Play(0, Card.ZERO)
     assert "only card" in advice.reason
+
+
+def test_what_a_greedy_player_cannot_have_kept() -> None:
+    from ono99tui.bots.playout import table_for
+    from ono99tui.bots.worlds import kept_bans
+
+    t = table_for(preset("2022"))
+    # A 4 at 80: no 5 to 10 (each would have fitted and greedy plays the biggest).
+    assert kept_bans(t, Card.FOUR, 80, False) == frozenset(range(5, 11))
+    # A -10 at 85: no number fitted, and no Play 2 (greedy ranks it above -10).
+    assert kept_bans(t, Card.MINUS_TEN, 85, False) == frozenset([*range(11), int(Card.PLAY2)])
+    # A 5 as the first of two owed cards at 50: no answer, no bigger number.
+    assert kept_bans(t, Card.FIVE, 50, True) == frozenset(
+        [6, 7, 8, 9, 10, int(Card.REVERSE), int(Card.PLAY2)])
+    # An answer says nothing: greedy answers whatever else it holds.
+    assert kept_bans(t, Card.REVERSE, 50, True) == frozenset()
+
+
+def test_sampled_hands_respect_what_greedy_players_showed() -> None:
+    from ono99tui.bots.worlds import WorldSampler
+
+    rng = random.Random(4)
+    checked = 0
+    for _ in range(10):
+        state, events = start_match(preset("2022"), 4, rng)
+        observed = Observed()
+        greedy = make_bot("greedy")
+        while state.phase != MATCH_OVER:
+            observed.observe(events)
+            seat = state.turn
+            seen = view(state, seat)
+            sampler = WorldSampler(seen, observed)
+            for _ in range(3):
+                world = sampler.sample(rng)
+                for other, banned in enumerate(sampler.bans):
+                    if banned:
+                        # The real hand obeys the bans (greedy played it), so must a world's.
+                        assert sum(c in banned for c in map(int, state.hands[other])) <= 1
+                        assert sum(c in banned for c in world.hands[other]) <= 1
+                        checked += 1
+                every = sorted(c for h in world.hands for c in h) + world.pile + world.discard
+                assert sorted(every) == sorted(int(c) for c in deck(preset("2022")))
+            state, events = apply(state, greedy.choose(seen, rng), rng)
+    assert checked > 100
