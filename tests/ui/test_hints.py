@@ -106,6 +106,42 @@ async def test_solo_shows_a_hint_worked_out_off_the_ui_thread(
             await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
 
 
+async def test_the_panel_closes_when_the_position_it_is_about_is_gone() -> None:
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        match = my_turn()
+        await open_local(app, pilot, match,
+                         replace(lobby_for(4, bots=(1, 2, 3)), options={"hints": True}))
+        app.push_screen(HintScreen(HINT, about=app.view))
+        await wait_until(pilot, lambda: isinstance(app.screen, HintScreen))
+        match.step()  # played for the player (a stand-in): the turn has passed
+        await match.show(app, pilot)
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+
+
+async def test_a_hint_for_a_view_that_is_gone_is_not_shown(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    app = RecordingApp()
+    release = threading.Event()
+
+    def slow_hint(*args: Any, **options: Any) -> Hint:
+        release.wait(30)  # on the worker thread: the UI goes on meanwhile
+        return HINT
+
+    monkeypatch.setattr(hinting, "work_out_hint", slow_hint)
+    async with app.run_test(size=(80, 24)) as pilot:
+        match = my_turn()
+        notices = record_notices(app)
+        await open_local(app, pilot, match,
+                         replace(lobby_for(4, bots=(1, 2, 3)), options={"hints": True}))
+        await pilot.press("h")
+        await match.show(app, pilot)  # a new view arrives while the hint is worked out
+        release.set()
+        await wait_until(pilot, lambda: notices)
+        assert notices == ["The table moved on: press h again for a hint."]
+        assert isinstance(app.screen, TableScreen)
+
+
 def test_seen_events_keep_only_the_current_deal() -> None:
     from ono99tui.game import Card, Played, RoundDealt
 

@@ -2,7 +2,9 @@
 next player busts, the suggested card and one line on why. Readable at 80×24.
 
 It shows a `Hint` (`ono99tui.ui.hinting`), worked out beforehand on a worker thread from the
-player's own view; it computes nothing itself. Esc, h or q close it.
+player's own view; it computes nothing itself. Esc, h or q close it, and so does any new
+view after the one it is about (a card played, a stand-in's move): it never advises on a
+position that is gone.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from ono99tui.game import PlayerView
 from ono99tui.ui.glyphs import current_glyphs
 from ono99tui.ui.hinting import MEASURES, Hint
 
@@ -41,9 +44,11 @@ class HintScreen(ModalScreen[None]):
     CSS_PATH = "hint.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,h,q", "dismiss", "Close")]
 
-    def __init__(self, hint: Hint) -> None:
+    def __init__(self, hint: Hint, about: PlayerView | None = None) -> None:
+        """`about`: the view the hint was worked out from (None: whatever is shown)."""
         super().__init__()
         self.hint = hint
+        self.about = about
 
     def compose(self) -> ComposeResult:
         hint = self.hint
@@ -59,3 +64,10 @@ class HintScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self.set_class(current_glyphs(self).ascii, "-ascii")
         self.query_one("#hint").border_title = "Hint (Esc to close)"
+        if self.about is not None and hasattr(self.app, "view"):  # follow the game's views
+            # init: a view may have come between the push and this mount.
+            self.watch(self.app, "view", self._view_changed, init=True)
+
+    def _view_changed(self, view: PlayerView | None) -> None:
+        if view is not self.about:
+            self.dismiss()

@@ -100,6 +100,8 @@ class TableScreen(Screen[None]):
         self._following = False
         # The turn clock deadline the player was last warned about (warned once a turn).
         self._warned_for: tuple[int, float] | None = None
+        # The view the hint being worked out is about.
+        self._hint_view: PlayerView | None = None
 
     def compose(self) -> ComposeResult:
         yield ConnectionBanner()
@@ -363,6 +365,7 @@ class TableScreen(Screen[None]):
         from ono99tui.ui.hinting import work_out_hint
 
         events = tuple(self.app.seen.events)
+        self._hint_view = view
         self.run_worker(partial(work_out_hint, view, events), name="hint", group="hint",
                         thread=True, exclusive=True, exit_on_error=False)
 
@@ -375,11 +378,12 @@ class TableScreen(Screen[None]):
 
         if event.state == WorkerState.SUCCESS and isinstance(worker.result, Hint):
             view = self.current_view
-            if view is None or view.seat is None or view.turn != view.seat:
-                return  # the turn is over: the hint would be about another position
+            if view is not self._hint_view:  # the hint is about a position that is gone
+                self.notify("The table moved on: press h again for a hint.")
+                return
             from ono99tui.ui.screens.hint import HintScreen
 
-            self.app.push_screen(HintScreen(worker.result))
+            self.app.push_screen(HintScreen(worker.result, about=view))
         elif event.state == WorkerState.ERROR:
             error = worker.error
             words = str(error) if isinstance(error, NoHint) else f"No hint this time: {error}"
