@@ -72,13 +72,15 @@ async def a_match_with_a_blocking_bot(think: float, monkeypatch: pytest.MonkeyPa
             seen = await watcher.wait_for(View, LIMIT)
             yield server, bot, watcher, seen
         finally:
-            await watcher.close()
+            async with asyncio.timeout(LIMIT):  # a stuck close fails here, by name
+                await watcher.close()
     finally:
         bot.release.set()
         for task in players:
             task.cancel()
-        await asyncio.gather(*players, return_exceptions=True)
-        await server.stop()
+        async with asyncio.timeout(LIMIT):
+            await asyncio.gather(*players, return_exceptions=True)
+            await server.stop()
 
 
 async def test_pings_and_views_flow_while_a_bot_thinks(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -137,14 +139,16 @@ async def test_a_network_bot_that_thinks_leaves_its_event_loop_free() -> None:
             await watcher.ping(3)
             assert (await watcher.wait_for(Pong, LIMIT)).nonce == 3
         finally:
-            await watcher.close()
+            async with asyncio.timeout(LIMIT):
+                await watcher.close()
         assert not playing.done()
         bot.release.set()
         report = await asyncio.wait_for(playing, LIMIT)
         assert report.matches == 1 and report.moves >= 1
     finally:
         bot.release.set()
-        await server.stop()
+        async with asyncio.timeout(LIMIT):
+            await server.stop()
 
 
 async def test_a_network_bot_past_its_budget_sends_the_greedy_choice(
@@ -161,4 +165,5 @@ async def test_a_network_bot_past_its_budget_sends_the_greedy_choice(
         assert not bot.release.is_set() and "took longer than 0.2 s" in caplog.text
     finally:
         bot.release.set()
-        await server.stop()
+        async with asyncio.timeout(LIMIT):
+            await server.stop()
