@@ -42,8 +42,10 @@ class Observed:
         self.last_action: tuple[int, Card | None] | None = None
         self.turn_ended_since = True
         # Per seat: (card, total before it, was it the first of two owed cards) of its last
-        # play since the deal; None when unknown or when its hand was renewed since.
+        # play since the deal; None when unknown or when its hand was renewed since. And
+        # the play before that one (None likewise).
         self.last_plays: dict[int, tuple[Card, int, bool] | None] = {}
+        self.earlier_plays: dict[int, tuple[Card, int, bool] | None] = {}
         self.total = 0  # the total after the last play seen
         self.owes_two: int | None = None  # the seat whose next play is the first of two
 
@@ -62,6 +64,7 @@ class Observed:
                 first_of_two = self.owes_two == seat
                 if first_of_two:
                     self.owes_two = None
+                self.earlier_plays[seat] = self.last_plays.get(seat)
                 self.last_plays[seat] = (event.card, self.total, first_of_two)
                 self.total = event.total
             elif isinstance(event, Reshuffled):
@@ -71,11 +74,13 @@ class Observed:
                 self.last_action = (event.seat, None)
                 self.turn_ended_since = False
                 self.last_plays[event.seat] = None  # four new cards: nothing known of them
+                self.earlier_plays[event.seat] = None
                 if self.owes_two == event.seat:
                     self.owes_two = None
             elif isinstance(event, Discarded):
                 self.discard.append(event.card)
                 self.last_plays[event.seat] = None
+                self.earlier_plays[event.seat] = None
             elif isinstance(event, ObligationCreated):
                 self.owes_two = event.seat
             elif isinstance(event, ObligationPassed):

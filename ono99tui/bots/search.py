@@ -24,7 +24,7 @@ import random
 from dataclasses import dataclass
 
 from ono99tui.bots.observed import Observed
-from ono99tui.bots.playout import DISCARDING, PLAYING, SINGLE, TOKENS, World
+from ono99tui.bots.playout import DISCARDING, PLAYING, SINGLE, TOKENS, World, table_for
 from ono99tui.bots.worlds import WorldSampler
 from ono99tui.game import PlayerView
 
@@ -34,6 +34,9 @@ PLAYS_PER_SECOND = 270_000
 # The fixed cost of one play-out (copying a world) in model plays, and of dealing a world.
 PLAYOUT_OVERHEAD = 1
 WORLD_OVERHEAD = 4
+# Points play-outs cost more CPU per model play (busters discard, rounds are scored, the
+# smaller 1980 deck reshuffles often): their play budget is scaled down to fit the same time.
+POINTS_BUDGET_SCALE = 0.65
 # Fewest worlds before a choice may leave greedy's card, and most worlds ever dealt.
 MIN_WORLDS = 12
 MAX_WORLDS = 4_000
@@ -149,6 +152,8 @@ def evaluate(
     clearly worse than greedy's card). Raises InconsistentView."""
     me = view.seat
     assert me is not None
+    if table_for(view.rules).scoring not in (SINGLE, TOKENS):
+        play_budget = int(play_budget * POINTS_BUDGET_SCALE)
     n = len(candidates)
     greedy_at = candidates.index(greedy_card)
     sums = [0.0] * n

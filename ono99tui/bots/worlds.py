@@ -129,14 +129,24 @@ class WorldSampler:
                 self.fixed.append(None)
             self.sizes.append(view.hand_sizes[seat])
         self.known_discard = [int(c) for c in known] if known is not None else []
-        # Per hidden seat: the cards its kept ones cannot be (empty: no inference).
+        # Per hidden seat: the cards its kept ones cannot be (empty: no inference), and the
+        # cards those it kept through its last two plays cannot be (all but the two it drew
+        # after them: one of those two may have been played).
         self.bans: list[frozenset[int]] = []
+        self.old_bans: list[frozenset[int]] = []
         for seat in range(seats):
             last = observed.last_plays.get(seat) if self.fixed[seat] is None else None
+            earlier = observed.earlier_plays.get(seat) if last is not None else None
             if last is None or known is None or self.sizes[seat] < 2:
                 self.bans.append(frozenset())
+                self.old_bans.append(frozenset())
+                continue
+            banned = kept_bans(t, *last)
+            self.bans.append(banned)
+            if earlier is None or self.sizes[seat] < 3:
+                self.old_bans.append(banned)
             else:
-                self.bans.append(kept_bans(t, *last))
+                self.old_bans.append(banned | kept_bans(t, *earlier))
         self.inferring = any(self.bans)
         # The rest of a world is the same every time: build it once, copy it per world.
         w = World.__new__(World)
@@ -208,14 +218,24 @@ class WorldSampler:
         its bans (when the cards allow it); what is dealt is removed from `cards`."""
         taken = [False] * len(cards)
         hands: list[list[int]] = []
-        for fixed, size, banned in zip(self.fixed, self.sizes, self.bans, strict=True):
+        for fixed, size, banned, old in zip(
+            self.fixed, self.sizes, self.bans, self.old_bans, strict=True
+        ):
             if fixed is not None:
                 hands.append(fixed[:])
                 continue
             hand: list[int] = []
             kept = size - 1 if banned else 0
+            # Kept through both plays: all but the last two cards drawn (when old differs).
+            kept_long = max(0, size - 2) if banned and old != banned else 0
             for i, card in enumerate(cards):
-                if len(hand) == kept:
+                if len(hand) == kept_long:
+                    break
+                if not taken[i] and card not in old:
+                    taken[i] = True
+                    hand.append(card)
+            for i, card in enumerate(cards):
+                if len(hand) >= kept:
                     break
                 if not taken[i] and card not in banned:
                     taken[i] = True

@@ -194,6 +194,10 @@ def test_sampled_hands_respect_what_greedy_players_showed() -> None:
                         # The real hand obeys the bans (greedy played it), so must a world's.
                         assert sum(c in banned for c in map(int, state.hands[other])) <= 1
                         assert sum(c in banned for c in world.hands[other]) <= 1
+                        # Kept through its last two plays: all but the two cards drawn since.
+                        old = sampler.old_bans[other]
+                        assert sum(c in old for c in map(int, state.hands[other])) <= 2
+                        assert sum(c in old for c in world.hands[other]) <= 2
                         checked += 1
                 every = sorted(c for h in world.hands for c in h) + world.pile + world.discard
                 assert sorted(every) == sorted(int(c) for c in deck(preset("2022")))
