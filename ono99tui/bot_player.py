@@ -1,23 +1,36 @@
-"""A bot that plays over the network like any other client (`ono99 bot`, load tests)."""
+"""A bot that plays over the network like any other client (`ono99 bot`, load tests).
+
+The bot chooses on a thread of its own (`choose_off_loop`), within `think_seconds`, so that
+a search bot's thinking never stops the client answering the table's pings; past the
+budget the greedy choice is sent.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import logging
 import random
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from netproto.client import Closed, Disconnected, NotConnected, TableClient
 from netproto.connection import State
 from netproto.messages import Error, Lobby, TablePhase, View, Welcome
-from ono99tui.bots import Bot
+from ono99tui.bots import Bot, GreedyBot
+from ono99tui.bots.thinking import choose_off_loop
 from ono99tui.game.codec import move_to_wire, view_from_wire
 
 log = logging.getLogger(__name__)
 
+# The most the bot thinks over one move before the greedy choice is sent instead.
+DEFAULT_THINK_SECONDS = 2.0
+
 # Errors a well-behaved client can still get: a move in flight when the view changed
 # (e.g. the late-draw race), or an action that crossed a phase change.
 HARMLESS_ERROR_CODES = frozenset({"stale-seq", "unexpected-message"})
+
+
+_GREEDY = GreedyBot()
 
 
 class BotPlayerError(Exception):
@@ -40,14 +53,26 @@ class BotReport:
 
 
 async def play_matches(client: TableClient, bot: Bot, matches: int,
-                       rng: random.Random | None = None) -> BotReport:
-    """Play `matches` matches at the client's table, then say bye.
+                       rng: random.Random | None = None, *,
+                       think_seconds: float = DEFAULT_THINK_SECONDS) -> BotReport:
+    """Play `matches` matches at the client's table, then say bye. Each move is chosen off
+    the event loop within `think_seconds` (the greedy choice past it).
 
     Raises BotPlayerError if the table refuses a move, closes the session, or seats the
     bot as a spectator.
     """
     rng = rng or random.Random()
     report = BotReport()
+    thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ono99-bot")
+    try:
+        return await _play(client, bot, matches, rng, think_seconds, thread, report)
+    finally:
+        # Not waiting: a choice that overran its budget finishes in the background.
+        thread.shutdown(wait=False, cancel_futures=True)
+
+
+async def _play(client: TableClient, bot: Bot, matches: int, rng: random.Random,
+                think_seconds: float, thread: ThreadPoolExecutor, report: BotReport) -> BotReport:
     if client.role != "player":
         await client.close()
         raise BotPlayerError("the table is full or playing: the bot was seated as a spectator")
@@ -62,7 +87,9 @@ async def play_matches(client: TableClient, bot: Bot, matches: int,
         report.seat = player_view.seat
         if not player_view.legal_moves:
             return
-        move = bot.choose(player_view, rng)
+        fallback = _GREEDY.choose(player_view, rng)
+        move, _ = await choose_off_loop(bot, player_view, rng, budget=think_seconds,
+                                        fallback=fallback, executor=thread)
         try:
             await client.send_move(move_to_wire(move), seq=latest.seq)
         except NotConnected:

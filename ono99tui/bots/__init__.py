@@ -1,15 +1,35 @@
-"""Computer players behind one interface: `make_bot(name).choose(view, rng) -> Move`."""
+"""Computer players behind one interface: `make_bot(name).choose(view, rng) -> Move`, fed
+the public events through `bot.observe(events)`.
+
+Bots are named two ways: by level, the names people choose from (`easy`, `normal`, `hard`:
+`LEVEL_NAMES`), and by kind, the names the bots were first known by (`random`, `greedy`),
+still accepted everywhere. `normal` is the greedy bot. A level whose bot is not built in
+this version is not in `BOT_NAMES`, so nothing can choose it.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from ono99tui.bots.base import Bot
+from ono99tui.bots.easy import EasyBot
 from ono99tui.bots.greedy import GreedyBot
+from ono99tui.bots.hard import HardBot
 from ono99tui.bots.random_bot import RandomBot
 
-_FACTORIES: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
-BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
+# Levels, weakest first, each with the bot kind that plays it.
+LEVELS: dict[str, str] = {"easy": "easy", "normal": "greedy", "hard": "hard"}
+
+_FACTORIES: dict[str, Callable[[], Bot]] = {
+    "easy": EasyBot, "random": RandomBot, "greedy": GreedyBot, "hard": HardBot}
+LEVEL_NAMES: tuple[str, ...] = tuple(level for level, kind in LEVELS.items()
+                                     if kind in _FACTORIES)
+# Every name `make_bot` takes: the levels first (what a person picks from), then the kinds.
+BOT_NAMES: tuple[str, ...] = LEVEL_NAMES + tuple(
+    kind for kind in _FACTORIES if kind not in LEVEL_NAMES)
+
+# What a person picks from (the waiting room): the levels, and the random bot for fun.
+BOT_CHOICES: tuple[str, ...] = (*LEVEL_NAMES, "random")
 
 
 class UnknownBot(ValueError):
@@ -20,13 +40,17 @@ class UnknownBot(ValueError):
         self.name = name
 
 
+def bot_kind_of(name: str) -> str:
+    """The bot kind a level or kind name stands for ("normal" → "greedy"); UnknownBot if
+    `name` is neither (or its bot is not built in this version)."""
+    if not isinstance(name, str) or name not in BOT_NAMES:
+        raise UnknownBot(str(name))
+    return LEVELS.get(name, name)
+
+
 def make_bot(name: str) -> Bot:
-    """A new bot of the named kind ("random", "greedy"); UnknownBot lists the valid names."""
-    try:
-        factory = _FACTORIES[name]
-    except (KeyError, TypeError):
-        raise UnknownBot(str(name)) from None
-    return factory()
+    """A new bot of the named level or kind; UnknownBot lists the valid names."""
+    return _FACTORIES[bot_kind_of(name)]()
 
 
 def bot_kind(bot: Bot) -> str:
@@ -37,4 +61,5 @@ def bot_kind(bot: Bot) -> str:
     raise UnknownBot(type(bot).__name__)
 
 
-__all__ = ["BOT_NAMES", "Bot", "GreedyBot", "RandomBot", "UnknownBot", "bot_kind", "make_bot"]
+__all__ = ["BOT_CHOICES", "BOT_NAMES", "LEVELS", "LEVEL_NAMES", "Bot", "EasyBot", "GreedyBot",
+           "HardBot", "RandomBot", "UnknownBot", "bot_kind", "bot_kind_of", "make_bot"]

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import random
 
+from ono99tui.bots.base import Bot
 from ono99tui.game import Card, Discard, Draw, Move, Play, PlayerView, SwapFour, hand_points
 
 # A total within this distance of the limit makes Play 2 an attack worth playing.
 ATTACK_ZONE = 10
 
 
-class GreedyBot:
+class GreedyBot(Bot):
     """Scores every legal move with the heuristics above and plays the best."""
 
     name = "greedy"

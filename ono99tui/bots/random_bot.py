@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import random
 
+from ono99tui.bots.base import Bot
 from ono99tui.game import Move, PlayerView
 
 
-class RandomBot:
+class RandomBot(Bot):
     """Picks a legal move uniformly at random."""
 
     name = "random"

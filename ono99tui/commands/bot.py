@@ -8,6 +8,7 @@ import sys
 
 from netproto.constants import DEFAULT_PORT
 from netproto.interfaces import add_mdns_interface_option
+from ono99tui.commands.game_options import add_level_option
 
 HELP = "join a table as a computer player (for load and tests)"
 # Each of these stops the bot, which says bye first (SIGHUP: its terminal closed).
@@ -18,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The table's address, the bot's kind, name and number of matches."""
     parser.add_argument("address", metavar="HOST[:PORT]", help=f"the table (port {DEFAULT_PORT} "
                         "if omitted)")
-    parser.add_argument("--bot", default="greedy", metavar="KIND", help="greedy or random")
+    add_level_option(parser, "this bot")
     parser.add_argument("--name", default=None, help="player name (default: the bot's kind)")
     parser.add_argument("--matches", type=int, default=1, metavar="N",
                         help="leave after N matches (default 1)")

@@ -1,6 +1,7 @@
 """The game's own options on the command line, spelled and checked alike by every command.
 
-`--rules PRESET` (solo, host, sim), `--set OPTION=VALUE` (sim) and bot kinds: each is
+`--rules PRESET` (solo, host, sim), `--set OPTION=VALUE` (sim) and bot levels (`--level`
+with its older spelling `--bot`: solo, host, bot; `--bots` of sim): each is
 checked once, here, when the command runs, and a bad value is one `GameOptionError` whose
 message the command prints after its name (exit status 2). Not a sub-command (cli.py maps
 none to it). Building the parser imports only `ono99tui.game.rules` (standard library).
@@ -76,10 +77,34 @@ def checked_rules(preset_name: str, settings: Mapping[str, Any] | None = None) -
         raise GameOptionError(str(error)) from None
 
 
+# The level a bot plays at unless told otherwise (the greedy bot).
+DEFAULT_LEVEL = "normal"
+LEVEL_HELP = "easy, normal or hard (also the kinds random and greedy; normal is greedy)"
+
+
+def add_level_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """Add `--level LEVEL` (in `args.bot`; `--bot` is its older spelling): the level of
+    `what` ("the bots", "this bot"...). Checked by `checked_bot_kind` when the command runs."""
+    parser.add_argument(
+        "--level", "--bot", dest="bot", default=DEFAULT_LEVEL, metavar="LEVEL",
+        help=f"level of {what}: {LEVEL_HELP} (default {DEFAULT_LEVEL})",
+    )
+
+
 def checked_bot_kind(kind: str) -> str:
-    """`kind` if there is a bot of that kind; else GameOptionError lists the kinds."""
+    """`kind` if a bot has that level or kind name; else GameOptionError lists the names
+    ("unknown bot 'x'; valid bots: easy, normal, hard, random, greedy")."""
     from ono99tui.bots import BOT_NAMES, UnknownBot
 
     if kind not in BOT_NAMES:
         raise GameOptionError(str(UnknownBot(kind)))
     return kind
+
+
+def checked_bot_list(text: str) -> tuple[str, ...]:
+    """A comma-separated list of bot levels or kinds (`ono99 sim --bots`), each checked;
+    GameOptionError for an unknown one or an empty list."""
+    names = tuple(checked_bot_kind(name.strip()) for name in text.split(",") if name.strip())
+    if not names:
+        raise GameOptionError("--bots needs at least one bot level or kind")
+    return names

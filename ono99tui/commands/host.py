@@ -16,7 +16,12 @@ from typing import TYPE_CHECKING
 
 from netproto.constants import DEFAULT_PORT
 from netproto.interfaces import add_mdns_interface_option
-from ono99tui.commands.game_options import add_rules_option, checked_bot_kind, checked_rules
+from ono99tui.commands.game_options import (
+    add_level_option,
+    add_rules_option,
+    checked_bot_kind,
+    checked_rules,
+)
 from ono99tui.commands.player_option import add_player_option
 from ono99tui.commands.ssh_door_options import add_door_arguments, ssh_door_from_args
 from ono99tui.commands.web_door_options import add_web_door_arguments, web_door_from_args
@@ -98,8 +103,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", type=int, default=4, help="seats at the table (2-8)")
     parser.add_argument("--bots", type=int, default=0, metavar="K",
                         help="seat K bots from the start")
-    parser.add_argument("--bot", default="greedy", metavar="KIND",
-                        help="kind of the bots seated by --bots and of stand-ins (greedy, random)")
+    add_level_option(parser, "the bots seated by --bots and of stand-ins")
     parser.add_argument("--password", default=None, help="players must give this password")
     parser.add_argument("--admin-password", default=None, metavar="PW",
                         help="headless: a player whose hello carries PW as its host key gets "
@@ -125,6 +129,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-delay", type=_seconds, default=0.6, metavar="S",
                         help="pause before a bot moves, so people can follow (0: none)")
     parser.add_argument("--seed", type=int, default=None, help="seed every deal (replays)")
+    parser.add_argument("--hints", action="store_true",
+                        help="allow players' apps to show hints (h at the table); the host "
+                             "may switch it in the waiting room. An honour setting: the app "
+                             "works the hint out from the player's own view")
     parser.add_argument("--exit-after", type=int, default=None, metavar="N",
                         help="headless: stop after N matches have been played")
     restart = parser.add_mutually_exclusive_group()
@@ -166,7 +174,7 @@ def table_config_from_args(args: argparse.Namespace, *, headless: bool) -> Table
         start_when=start_when, grace_seconds=args.grace,
         abandon_policy=args.on_abandon, takeover_bot=checked_bot_kind(args.bot),
         bot_delay=args.bot_delay, turn_seconds=turn_seconds,
-        timeouts_to_abandon=args.idle_limit, seed=args.seed,
+        timeouts_to_abandon=args.idle_limit, seed=args.seed, hints=args.hints,
         deal_settle_seconds=HEADLESS_DEAL_SETTLE if headless else 0.0)
 
 

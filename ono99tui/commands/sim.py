@@ -5,11 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from ono99tui.commands.game_options import (
     GameOptionError,
     add_rules_option,
-    checked_bot_kind,
+    checked_bot_list,
     checked_rules,
     rule_settings,
 )
@@ -28,7 +29,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
         default="greedy,random",
-        help="comma-separated bots, given to the seats in turn (default greedy,random)",
+        help="comma-separated bot levels (easy, normal, hard) or kinds (random, greedy), "
+             "given to the seats in turn (default greedy,random)",
+    )
+    parser.add_argument(
+        "--same-deal",
+        action="store_true",
+        help="play each deal twice, the second time with greedy in the first bot's seats, "
+        "and report the first bot's paired edge over greedy",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -36,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play the matches and print the summary; 2 on a bad option."""
     from ono99tui.bots import UnknownBot
-    from ono99tui.bots.arena import play_matches
+    from ono99tui.bots.arena import play_matches, play_same_deals
     from ono99tui.game import InvalidPlayerCount
 
     try:
@@ -44,14 +52,16 @@ def run(args: argparse.Namespace) -> int:
         rules = checked_rules(args.rules, overrides)
         if args.games < 1:
             raise ValueError("--games must be at least 1")
-        bot_names = tuple(
-            checked_bot_kind(name.strip()) for name in args.bots.split(",") if name.strip())
-        if not bot_names:
-            raise ValueError("--bots needs at least one bot name")
-        result = play_matches(rules, args.players, args.games, args.seed, bot_names)
+        bot_names = checked_bot_list(args.bots)
+        if args.same_deal:
+            paired = play_same_deals(rules, args.players, args.games, args.seed, bot_names)
+        else:
+            result = play_matches(rules, args.players, args.games, args.seed, bot_names)
     except (GameOptionError, ValueError, UnknownBot, InvalidPlayerCount) as error:
         print(f"ono99 sim: {error}", file=sys.stderr)
         return 2
+    if args.same_deal:
+        return _report_same_deal(paired, overrides, args.json)
     summary = {
         "rules": result.rules,
         "options": {k: v for k, v in overrides.items()} if overrides else {},
@@ -61,11 +71,16 @@ def run(args: argparse.Namespace) -> int:
         "bots": list(result.bots),
         "wins": {name: round(count, 3) for name, count in result.wins.items()},
         "win_rates": {name: round(rate, 4) for name, rate in result.win_rates.items()},
+        "intervals": {name: round(half, 4) for name, half in result.intervals.items()},
         "seat_shares": {name: round(share, 4) for name, share in result.seat_shares.items()},
         "mean_turns": round(result.mean_turns, 2),
         "mean_rounds": round(result.mean_rounds, 2),
         "seconds": round(result.seconds, 3),
         "matches_per_s": round(result.matches_per_s, 1),
+        "decision_ms": {
+            name: {"p50": round(p50, 3), "p99": round(p99, 3)}
+            for name, (p50, p99) in result.decision_ms.items()
+        },
     }
     if args.json:
         print(json.dumps(summary))
@@ -74,10 +89,44 @@ def run(args: argparse.Namespace) -> int:
         f"{result.games} matches of {result.rules} rules, {result.players} players, "
         f"seed {result.seed}"
     )
-    print("seats: " + ", ".join(f"{seat}={name}" for seat, name in enumerate(result.bots)))
+    print("seats (rotated each match): "
+          + ", ".join(f"{seat}={name}" for seat, name in enumerate(result.bots)))
     for name, rate in result.win_rates.items():
         share = result.seat_shares[name]
-        print(f"  {name:<10} wins {rate:7.1%}  (holds {share:.0%} of the seats)")
+        half = result.intervals[name]
+        p50, p99 = result.decision_ms[name]
+        print(f"  {name:<10} wins {rate:7.1%} ± {half:.1%} (95%)  (holds {share:.0%} of the "
+              f"seats; {p50:.2f}/{p99:.2f} ms per decision p50/p99)")
     print(f"mean turns per match {result.mean_turns:.1f}, mean rounds {result.mean_rounds:.2f}")
     print(f"{result.matches_per_s:.0f} matches/s ({result.seconds:.2f} s)")
+    return 0
+
+
+def _report_same_deal(paired: Any, overrides: dict[str, Any], as_json: bool) -> int:
+    """Print a same-deal comparison (`play_same_deals`)."""
+    summary = {
+        "rules": paired.rules,
+        "options": dict(overrides) if overrides else {},
+        "players": paired.players,
+        "games": paired.games,
+        "seed": paired.seed,
+        "bot": paired.bot,
+        "baseline": paired.baseline,
+        "bot_rate": round(paired.bot_rate, 4),
+        "bot_interval": round(paired.bot_interval, 4),
+        "baseline_rate": round(paired.baseline_rate, 4),
+        "edge": round(paired.edge, 4),
+        "edge_interval": round(paired.edge_interval, 4),
+        "seconds": round(paired.seconds, 3),
+        "decision_ms": {"p50": round(paired.decision_ms[0], 3),
+                        "p99": round(paired.decision_ms[1], 3)},
+    }
+    if as_json:
+        print(json.dumps(summary))
+        return 0
+    print(f"{paired.games} deals of {paired.rules} rules, {paired.players} players, "
+          f"seed {paired.seed}, each played twice")
+    print(f"  {paired.bot} wins {paired.bot_rate:.1%} ± {paired.bot_interval:.1%}; "
+          f"{paired.baseline} in the same seats and deals {paired.baseline_rate:.1%}")
+    print(f"  edge {paired.edge:+.1%} ± {paired.edge_interval:.1%} (95%, paired by deal)")
     return 0

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from ono99tui.commands.game_options import (
     GameOptionError,
+    add_level_option,
     add_rules_option,
     checked_bot_kind,
     checked_rules,
@@ -35,7 +36,8 @@ DEFAULT_BOT_DELAY = 0.6
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """`--bots`, `--rules`, `--player`, `--ascii`, plus `--seed`/`--bot-delay` for replays."""
+    """`--bots`, `--level`, `--rules`, `--player`, `--ascii`, plus `--seed`/`--bot-delay`
+    for replays."""
     parser.add_argument(
         "--bots", type=int, default=DEFAULT_BOTS, metavar="N",
         help=f"computer opponents, 1 to 7 (default {DEFAULT_BOTS})",
@@ -43,9 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_rules_option(parser)
     add_player_option(parser, "--name")  # --name: the older spelling
     parser.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
-    parser.add_argument(
-        "--bot", default="greedy", metavar="KIND", help="bot kind: greedy or random"
-    )
+    add_level_option(parser, "the bots")
     parser.add_argument(
         "--seed", type=int, default=None, help="deal from this seed (replays a match)"
     )
@@ -89,7 +89,7 @@ def solo_app(
     *,
     name: str,
     bots: int,
-    bot: str = "greedy",
+    bot: str = "normal",
     ascii_glyphs: bool | None = None,
     sixteen_colours: bool | None = None,
 ) -> Ono99App:
@@ -123,7 +123,7 @@ def solo_config(*, bots: int, rules: str, seed: int | None, bot_delay: float) ->
 
     return TableConfig(
         name="Solo", rules=checked_rules(rules), capacity=bots + 1, start_when=bots + 1,
-        seed=seed, bot_delay=bot_delay,
+        seed=seed, bot_delay=bot_delay, hints=True,  # nobody to be unfair to
     )
 
 

@@ -7,6 +7,7 @@ socket, asyncio or the clock. Each input is a method that takes the current time
 - `peer_message(peer, message, now)`: a connection's well-formed message;
 - `peer_gone(peer, code, now)`: a connection ended;
 - `timer_fired(key, now)`: a timer it asked for came due;
+- `bot_decided(key, move, now)`: a bot's move it asked for (`BotMoveWanted`) is chosen;
 - `add_bot`, `remove_bot`, `set_options`, `start`, `close`: the operator's commands;
 - `restore(point, now)`: a restarted host takes up the journal's unfinished match.
 
@@ -23,6 +24,13 @@ turn clock by `TurnTimeout(seat id, serial)` (`ono99tui.host.turn_clock` decides
 times), the wait before a deal by itself by `DealSettle()`; a key that fires after it was
 cancelled, or a bot turn for an older view, does nothing.
 
+A bot never thinks inside the core: when a bot-played seat (or the stand-in of a timed-out
+human) has a move to make, the core asks for it with `BotMoveWanted` and arms the bot's pace
+timer `BotTurn` alike; the move is played once both are in, so a bot's thinking and its
+pause overlap. A decision for a view that is no longer the latest, one already played, or
+one for a turn nobody asked about is logged and dropped; an illegal one is logged and the
+greedy choice plays instead, so a faulty bot never stalls the table.
+
 `ono99tui.host.server` runs a core on asyncio; tests/host/ run it on a fake clock.
 """
 
@@ -33,6 +41,7 @@ import logging
 import random
 import secrets
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -60,7 +69,7 @@ from netproto.messages import (
 )
 from netproto.names import MAX_NAME_LENGTH, clean_name
 from netproto.sessions import SessionRegistry
-from ono99tui.bots import BOT_NAMES, Bot, UnknownBot, bot_kind, make_bot
+from ono99tui.bots import BOT_NAMES, Bot, GreedyBot, UnknownBot, bot_kind, make_bot
 from ono99tui.game import (
     MATCH_OVER,
     IllegalMove,
@@ -80,6 +89,7 @@ from ono99tui.host.chat import EMOTES, TalkLimiter
 from ono99tui.host.journal import MatchDealt, MatchWon, MovePlayed, SeatResigned, SeatResumed
 from ono99tui.host.outputs import (
     ArmTimer,
+    BotMoveWanted,
     BotTurn,
     CancelTimer,
     Close,
@@ -97,6 +107,7 @@ from ono99tui.host.rights import first_player_hosts, offered_key_grants_rights
 from ono99tui.host.seats import Seat
 from ono99tui.host.settings import (
     TableConfig,
+    hints_from_options,
     rules_from_options,
     spectator_chat_from_options,
     turn_seconds_from_options,
@@ -138,6 +149,33 @@ TABLE_ERROR_CODES: dict[str, str] = {
 }
 
 
+# The greedy bot's choice is the fallback of every bot decision; it never uses its rng.
+_FALLBACK_BOT = GreedyBot()
+_UNUSED_RNG = random.Random(0)
+
+
+@dataclass(slots=True)
+class _AwaitedMove:
+    """A bot move the core asked for: whose bot, the greedy fallback, the move once it came
+    (`move`), and whether the bot's pace timer has fired (`due`)."""
+
+    bot: Bot
+    fallback: GameMove
+    move: GameMove | None = None
+    due: bool = False
+
+
+@dataclass(slots=True)
+class _StandIn:
+    """A stand-in plays the rest of a timed-out turn: for which seat (`seat_id`, `index`),
+    in which round, and how many moves it has made so far."""
+
+    seat_id: int
+    index: int
+    round_no: int
+    moves: int = 0
+
+
 def _error(code: str, detail: str = "") -> ApplicationError:
     reason = TABLE_ERROR_CODES[code]
     return ApplicationError(code, f"{reason}: {detail}" if detail else reason)
@@ -152,6 +190,8 @@ class TableCore:
         self.rules = config.rules
         # The turn time of the next match (None: no clock); the host may change it too.
         self.turn_seconds = config.turn_seconds
+        # May players ask their apps for hints (an honour setting); the host may change it.
+        self.hints = config.hints
         self.seats: list[Seat] = []
         # Each spectator's peer id and the seq of the last view it was sent; and its name.
         self.spectators: dict[int, int] = {}
@@ -180,6 +220,9 @@ class TableCore:
         self._timed_turn: TimedTurn | None = None
         self._clock_serials = itertools.count(1)
         self._stand_in: Bot | None = None
+        self._standing_in: _StandIn | None = None
+        # The bot moves asked for (`BotMoveWanted`) and not yet played, by their key.
+        self._awaited: dict[BotTurn, _AwaitedMove] = {}
         self._table_events: list[dict[str, Any]] = []
         self._last_summary: TableSummary | None = None
         self._results: dict[str, Any] = {}
@@ -259,6 +302,28 @@ class TableCore:
                     self._seat_abandoned(seat)
         return self._end()
 
+    def bot_decided(self, key: BotTurn, move: GameMove, now: float) -> list[Output]:
+        """The bot move asked for with `key` (`BotMoveWanted`) is `move`: played once the
+        bot's pace timer has fired too. A decision nobody waits for any more (a newer view,
+        already played, the match over) is dropped; an illegal one is replaced by the
+        greedy choice. Either way it is logged, and nothing is ever played twice."""
+        self._begin(now)
+        awaited = self._awaited.get(key)
+        if awaited is None or awaited.move is not None or key.version != self._version:
+            log.info("a bot's move for seat %d at view %d came after it was needed; dropped",
+                     key.seat, key.version)
+            return self._end()
+        state = self.state
+        assert state is not None  # an awaited move is forgotten when the match ends
+        if move not in legal_moves(state, key.seat):
+            log.error("bot in seat %d chose a move the rules forbid, %r; the greedy choice "
+                      "%r plays instead", key.seat, move, awaited.fallback)
+            move = awaited.fallback
+        awaited.move = move
+        if awaited.due:
+            self._play_bot_move(key)
+        return self._end()
+
     def add_bot(self, kind: str, now: float) -> list[Output]:
         """Seat a bot of `kind`; raises ApplicationError."""
         self._begin(now)
@@ -333,6 +398,8 @@ class TableCore:
         for key in self._timers:
             self._out.append(CancelTimer(key))
         self._timers.clear()
+        self._awaited.clear()
+        self._standing_in = None
         return self._end()
 
     # --- reading -------------------------------------------------------------------------
@@ -514,6 +581,9 @@ class TableCore:
         index = self.seats.index(seat)
         if move.seat != index:
             raise _error("wrong-seat", f"this connection plays seat {index}")
+        standing_in = self._standing_in
+        if standing_in is not None and standing_in.seat_id == seat.id:
+            self._standing_in = None  # back before the stand-in chose: the player's own move
         self._play(index, move)
         seat.timeouts = 0
         if seat.taken_over:  # abandoned for idling, and back: the player plays on
@@ -592,9 +662,10 @@ class TableCore:
             rules = rules_from_options(self.rules, options)
             turn_seconds = turn_seconds_from_options(self.turn_seconds, options)
             spectator_chat = spectator_chat_from_options(self.spectator_chat, options)
+            hints = hints_from_options(self.hints, options)
         except (ValueError, TypeError) as error:
             raise _error("bad-options", str(error)) from None
-        self.rules, self.turn_seconds = rules, turn_seconds
+        self.rules, self.turn_seconds, self.hints = rules, turn_seconds, hints
         self.spectator_chat = spectator_chat
         self._broadcast_lobby()
 
@@ -657,6 +728,8 @@ class TableCore:
         state = self.state
         assert state is not None
         self._version += 1
+        events = tuple(events)
+        self._bots_observe(events)
         wire_events = tuple([event_to_wire(event) for event in events])
         if self._table_events:
             wire_events = (*self._table_events, *wire_events)
@@ -665,6 +738,8 @@ class TableCore:
         for seat in self.seats:
             if seat.peer is None:  # away: the events wait for its next view
                 seat.queue_events(wire_events)
+        if self._standing_in is not None:
+            self._stand_in_goes_on()
         self._follow_clock(moved)
         self._send_views(range(len(self.seats)), list(self.spectators), wire_events)
         if state.phase == MATCH_OVER:
@@ -718,6 +793,7 @@ class TableCore:
             self._matches_won[name] = self._matches_won.get(name, 0) + 1
         for seat in self.seats[:state.seats]:
             self._matches_played[seat.name] = self._matches_played.get(seat.name, 0) + 1
+        self._awaited.clear()  # no bot has a move to make any more
         self._results = {"winners": list(state.winners),
                          "winner_names": [self.seats[seat].name for seat in state.winners],
                          "scores": list(state.scores), "tokens": list(state.tokens)}
@@ -730,42 +806,96 @@ class TableCore:
     # --- bots ----------------------------------------------------------------------------
 
     def _schedule_bots(self) -> None:
-        """Arrange for every bot-played seat that has a move now to make it."""
+        """Ask for the move of every bot-played seat (and of a stand-in) that has one to
+        make now, and arm each bot's pace timer; a move already asked for at this view is
+        not asked for again, and one no seat waits for any more is forgotten."""
         if self._timers:
             self._cancel_bot_turns()
         state = self.state
-        if state is None or self.phase != PLAYING:
-            return
+        wanted: dict[BotTurn, tuple[Bot, float | None]] = {}
+        if state is not None and self.phase == PLAYING:
+            wanted = self._bot_turns_now(state)
+        awaited = self._awaited
+        for key in [key for key in awaited if key not in wanted]:
+            del awaited[key]
+        for key, (bot, delay) in wanted.items():
+            if delay is not None:
+                self._arm(key, delay)
+            if key not in awaited:
+                assert state is not None
+                self._ask_bot(key, bot, state)
+            if delay is None:  # the stand-in: its move plays as soon as it is chosen
+                awaited[key].due = True
+                if awaited[key].move is not None:
+                    self._play_bot_move(key)
+                    return  # that move's views scheduled whatever comes next
+
+    def _bot_turns_now(self, state: GameState) -> dict[BotTurn, tuple[Bot, float | None]]:
+        """Each bot move the table waits for now: its key, the bot, and its pause (None:
+        none, for the stand-in of a turn whose time is up)."""
+        turns: dict[BotTurn, tuple[Bot, float | None]] = {}
         version = self._version
         pending = state.pending_draw
+        standing_in = self._standing_in
         for index in acting_seats(state):
             seat = self.seats[index]
-            if not seat.bot_plays:
-                continue
-            delay = self.config.bot_delay
-            if (state.rules.late_draw_penalty and 0 <= pending != index
-                    and not self.seats[pending].bot_plays):
-                # RULES.md §3: give the human who still has to draw a fair chance.
-                delay = max(delay, self.config.late_draw_bot_wait)
-            if seat.peer is not None:  # its idle player is still there: a chance to come back
-                delay = max(delay, IDLE_RECLAIM_SECONDS)
-            self._arm(BotTurn(version, index), delay)
+            if seat.bot_plays and seat.bot is not None:
+                delay = self.config.bot_delay
+                if (state.rules.late_draw_penalty and 0 <= pending != index
+                        and not self.seats[pending].bot_plays):
+                    # RULES.md §3: give the human who still has to draw a fair chance.
+                    delay = max(delay, self.config.late_draw_bot_wait)
+                if seat.peer is not None:  # its idle player is still there: a chance to
+                    delay = max(delay, IDLE_RECLAIM_SECONDS)  # come back
+                turns[BotTurn(version, index)] = (seat.bot, delay)
+            elif standing_in is not None and standing_in.index == index:
+                if self._stand_in is None:
+                    self._stand_in = make_bot(self.config.takeover_bot)
+                turns[BotTurn(version, index)] = (self._stand_in, None)
+        return turns
+
+    def _ask_bot(self, key: BotTurn, bot: Bot, state: GameState) -> None:
+        """Ask for `bot`'s move in seat `key.seat` (`BotMoveWanted`), with a generator of
+        its own drawn from the table's bot seed (the match replays whichever move comes
+        back first) and the greedy choice as the fallback."""
+        seat_view = view(state, key.seat)
+        fallback = _FALLBACK_BOT.choose(seat_view, _UNUSED_RNG)
+        self._awaited[key] = _AwaitedMove(bot, fallback)
+        if self._closed:
+            return
+        rng = random.Random(self._bot_rng.getrandbits(64))
+        self._out.append(BotMoveWanted(key, bot, seat_view, rng,
+                                       self.config.bot_think_seconds, fallback))
+
+    def _bots_observe(self, events: tuple[Any, ...]) -> None:
+        """Every bot at the table (seat bots and the stand-in) sees the public events."""
+        for seat in self.seats:
+            if seat.bot is not None:
+                seat.bot.observe(events)
+        if self._stand_in is not None:
+            self._stand_in.observe(events)
 
     def _bot_move(self, turn: BotTurn) -> None:
-        state = self.state
-        if turn.version != self._version or state is None or self.phase != PLAYING:
+        """The bot's pace timer fired: play its move if it has come, else once it comes."""
+        awaited = self._awaited.get(turn)
+        if turn.version != self._version or awaited is None or self.phase != PLAYING:
             return
-        index = turn.seat
-        seat = self.seats[index]
-        if not seat.bot_plays or seat.bot is None:
-            return
-        if not legal_moves(state, index):
-            return
-        move = seat.bot.choose(view(state, index), self._bot_rng)
+        awaited.due = True
+        if awaited.move is not None:
+            self._play_bot_move(turn)
+
+    def _play_bot_move(self, key: BotTurn) -> None:
+        """Play the awaited move of `key` (it has come and its time is due), once."""
+        awaited = self._awaited.pop(key)
+        move = awaited.move
+        assert move is not None
+        standing_in = self._standing_in
+        if standing_in is not None and standing_in.index == key.seat:
+            standing_in.moves += 1
         try:
-            self._play(index, move)
+            self._play(key.seat, move)
         except ApplicationError as error:  # a bot bug must not stall the table
-            log.error("bot in seat %d chose a refused move %r: %s", index, move, error)
+            log.error("bot in seat %d chose a refused move %r: %s", key.seat, move, error)
 
     def _cancel_bot_turns(self) -> None:
         timers = self._timers
@@ -783,7 +913,9 @@ class TableCore:
         index = (waited_seat(state) if seconds is not None and state is not None
                  and self.phase == PLAYING else None)
         seat = self.seats[index] if index is not None else None
-        if index is None or seat is None or not seat.human or seat.bot_plays:
+        standing_in = self._standing_in
+        if (index is None or seat is None or not seat.human or seat.bot_plays
+                or (standing_in is not None and standing_in.seat_id == seat.id)):
             if timed is not None and timed.key is not None:
                 self._cancel(timed.key)
             self._timed_turn = None
@@ -831,33 +963,24 @@ class TableCore:
             log.info("%s idled %d turns in a row: seat %d counts as abandoned", seat.name,
                      seat.timeouts, index)
             self._abandon(seat)
+            if self._table_events:  # nothing was published (a bot plays on): tell them now
+                self._publish(())
         else:
-            self._stand_in_plays(index)
-        if self._table_events:  # nothing was published (a bot plays on): tell them now
-            self._publish(())
+            # The stand-in's first move tells everyone (its view carries the event).
+            self._standing_in = _StandIn(seat.id, index, state.round_no)
+            self._schedule_bots()
 
-    def _stand_in_plays(self, index: int) -> None:
-        """The table's takeover bot plays the rest of seat `index`'s turn."""
-        if self._stand_in is None:
-            self._stand_in = make_bot(self.config.takeover_bot)
-        state = self.state
-        assert state is not None
-        round_no = state.round_no
-        for _ in range(MAX_STAND_IN_MOVES):
-            state = self.state
-            if state is None or self.phase != PLAYING:
-                return
-            move = self._stand_in.choose(view(state, index), self._bot_rng)
-            try:
-                self._play(index, move)
-            except ApplicationError as error:  # a bot bug must not stall the table
-                log.error("stand-in for seat %d chose a refused move %r: %s", index, move,
-                          error)
-                return
-            state = self.state
-            if (state is None or self.phase != PLAYING
-                    or not stand_in_goes_on(state, index, round_no)):
-                return
+    def _stand_in_goes_on(self) -> None:
+        """After a new state: the stand-in keeps playing the timed-out turn while it is
+        unfinished (`turn_clock.stand_in_goes_on`), at most `MAX_STAND_IN_MOVES` moves."""
+        standing_in, state = self._standing_in, self.state
+        assert standing_in is not None
+        index = standing_in.index
+        if (state is None or self.phase != PLAYING or state.phase == MATCH_OVER
+                or index >= len(self.seats) or self.seats[index].id != standing_in.seat_id
+                or standing_in.moves >= MAX_STAND_IN_MOVES
+                or not stand_in_goes_on(state, index, standing_in.round_no)):
+            self._standing_in = None
 
     # --- seats ---------------------------------------------------------------------------
 
@@ -979,7 +1102,8 @@ class TableCore:
         options = self.config.public_options() | {"preset": self.rules.name,
                                                   "rules": rules_to_wire(self.rules),
                                                   "turn_seconds": self.turn_seconds,
-                                                  "spectator_chat": self.spectator_chat}
+                                                  "spectator_chat": self.spectator_chat,
+                                                  "hints": self.hints}
         results = self._results if self.phase == FINISHED else {}
         if self._matches_won:  # in every phase once a match is over: late joiners see it too
             results = results | {

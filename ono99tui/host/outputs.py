@@ -6,6 +6,11 @@ and its adapter (`ono99tui.host.server` on asyncio, a fake clock in tests) carri
 out in the order given: a `Welcome` must leave before the `Lobby` that follows it, because
 netproto's connection state machine moves on each.
 
+A bot's move is asked for, not made, by the core: `BotMoveWanted` carries the bot, its
+seat's view, a random generator of its own, a thinking budget and the greedy choice to fall
+back on; the adapter runs the bot off its event loop and hands the move back as the core's
+`bot_decided(key, move, now)` input (the fallback if the budget ran out).
+
 Peers are the opaque ids the adapter gave them (netproto's `Peer.id`). Timers are named by
 keys that are values (`BotTurn`, `GraceExpiry`, `TurnTimeout`, `DealSettle`): arming a key
 that is armed replaces it, and a key that fires after the core stopped caring finds nothing
@@ -15,11 +20,14 @@ to do.
 from __future__ import annotations
 
 import functools
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from netproto.messages import Message
+from ono99tui.bots import Bot
+from ono99tui.game import Move, PlayerView
 from ono99tui.host.journal import JournalRecord
 
 
@@ -96,6 +104,20 @@ class CancelTimer(NamedTuple):
     key: TimerKey
 
 
+class BotMoveWanted(NamedTuple):
+    """Ask `bot` for its move in `view` (with `rng`) off the event loop, and give the core
+    `bot_decided(key, move, now)` once it has it; if it has none within `budget` seconds
+    (or fails), give it `fallback`, the greedy bot's choice. `key` also names the bot's pace
+    timer: the core plays the move once both the move and the timer are in."""
+
+    key: BotTurn
+    bot: Bot
+    view: PlayerView
+    rng: random.Random
+    budget: float
+    fallback: Move
+
+
 @dataclass(frozen=True)
 class TableSummary:
     """What the LAN may know about the table (discovery advertises it)."""
@@ -116,4 +138,4 @@ class SummaryChanged(NamedTuple):
 
 
 # A `JournalRecord` (`ono99tui.host.journal`) is an output too: write it to the journal.
-Output = Send | Close | ArmTimer | CancelTimer | JournalRecord | SummaryChanged
+Output = Send | Close | ArmTimer | CancelTimer | JournalRecord | SummaryChanged | BotMoveWanted

@@ -4,7 +4,10 @@
 with the event loop's clock as `now`, and carries out what the core returns, in order:
 sends and closes on the connection's `Peer` (the core knows peers only by `Peer.id`),
 timers with `loop.call_at`, journal records into the journal, summary changes to the
-`on_change` listener. Everything the table decides is in `ono99tui.host.core`.
+`on_change` listener, and bot moves (`BotMoveWanted`) with `choose_off_loop`: the bot
+thinks on the table's own worker thread within the request's budget (the greedy choice
+past it) while the loop goes on serving every other seat, and its move goes back to the
+core as `bot_decided`. Everything the table decides is in `ono99tui.host.core`.
 
 `TableServer` puts it behind `netproto.server.Server`, so that a table can run inside any
 asyncio program (the headless `ono99 host`, the Textual app's `ono99 solo` / `ono99 host`,
@@ -20,16 +23,19 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from netproto.messages import Message
 from netproto.server import Peer, Server, ServerLimits
+from ono99tui.bots.thinking import choose_off_loop
 from ono99tui.game import Rules
 from ono99tui.game import State as GameState
 from ono99tui.host.core import TableCore
 from ono99tui.host.journal import JOURNAL_RECORDS, MatchRecord, MemoryJournal, TableJournal
 from ono99tui.host.outputs import (
     ArmTimer,
+    BotMoveWanted,
     CancelTimer,
     Close,
     Output,
@@ -62,6 +68,13 @@ class TableApplication:
         # The timer armed for each key the core asked for.
         self.timers: dict[TimerKey, asyncio.TimerHandle] = {}
         self._peers: dict[int, Peer] = {}
+        # Bots think here, one move at a time, so two thoughts never share a bot's state;
+        # made with the first move asked for. The core feeds its bots new events
+        # (`observe`, on this loop) only with a new view, which makes any thought still in
+        # flight stale: whatever it comes to is dropped (`bot_decided`).
+        self._bot_thread: ThreadPoolExecutor | None = None
+        self._thinking: set[asyncio.Task[None]] = set()
+        self._closed = False
 
     # --- netproto Application ------------------------------------------------------------
 
@@ -100,8 +113,14 @@ class TableApplication:
         self._execute(self.core.restore(point, _now()))
 
     def close(self) -> None:
-        """Cancel every timer (the server is stopping)."""
+        """Cancel every timer and every bot's thinking (the server is stopping)."""
+        self._closed = True
         self._execute(self.core.close(_now()))
+        for task in self._thinking:
+            task.cancel()
+        if self._bot_thread is not None:
+            # A bot thinking now finishes in the background; its move is dropped.
+            self._bot_thread.shutdown(wait=False, cancel_futures=True)
 
     # --- the core's state, read-only -----------------------------------------------------
 
@@ -177,6 +196,24 @@ class TableApplication:
                     peer.close(output.code, output.reason)
             elif isinstance(output, SummaryChanged):
                 self._summary_changed(output.summary)
+            elif isinstance(output, BotMoveWanted):
+                self._think(output)
+
+    def _think(self, request: BotMoveWanted) -> None:
+        if self._closed:
+            return
+        if self._bot_thread is None:
+            self._bot_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ono99-bot")
+        task = asyncio.get_running_loop().create_task(self._decide(request, self._bot_thread))
+        self._thinking.add(task)
+        task.add_done_callback(self._thinking.discard)
+
+    async def _decide(self, request: BotMoveWanted, thread: ThreadPoolExecutor) -> None:
+        move, _ = await choose_off_loop(request.bot, request.view, request.rng,
+                                        budget=request.budget, fallback=request.fallback,
+                                        executor=thread)
+        if not self._closed:
+            self._execute(self.core.bot_decided(request.key, move, _now()))
 
     def _timer_fired(self, key: TimerKey) -> None:
         self.timers.pop(key, None)

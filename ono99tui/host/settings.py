@@ -21,6 +21,8 @@ LATE_DRAW_BOT_WAIT = 2.0
 MIN_TURN_SECONDS = 1.0
 DEFAULT_TURN_SECONDS = 60.0
 DEFAULT_TIMEOUTS_TO_ABANDON = 3
+# The most a bot may think over one move (the search bot); past it the greedy choice plays.
+DEFAULT_BOT_THINK_SECONDS = 2.0
 # A headless table deals by itself only once its seats have been live this long, so that
 # connections that say hello and are reset at once (even all together) are never dealt to.
 HEADLESS_DEAL_SETTLE = 1.0
@@ -55,6 +57,9 @@ class TableConfig:
     # Pause before a bot acts, so humans can follow; 0 in tests and benchmarks.
     bot_delay: float = 0.6
     late_draw_bot_wait: float = LATE_DRAW_BOT_WAIT
+    # The most a bot may think over one move, off the event loop; past it the greedy bot's
+    # choice is played instead. Its pause (bot_delay) and its thinking overlap.
+    bot_think_seconds: float = DEFAULT_BOT_THINK_SECONDS
     # Seconds a human seat has for each move before a stand-in plays its turn (None: no
     # clock); the host may change it between matches.
     turn_seconds: float | None = None
@@ -66,6 +71,11 @@ class TableConfig:
     # Whether spectators may chat (players always may); the host may change it between
     # matches.
     spectator_chat: bool = True
+    # May players ask their app for hints (`lobby.options.hints`)? The app computes a hint
+    # from its own view, so this is an honour setting: the official app hides its hint key
+    # when it is off. On in solo; off by default at a table with other people. The host
+    # may change it between matches.
+    hints: bool = False
     seed: int | None = None
 
     def __post_init__(self) -> None:
@@ -76,6 +86,8 @@ class TableConfig:
         if (self.grace_seconds < 0 or self.bot_delay < 0 or self.late_draw_bot_wait < 0
                 or self.deal_settle_seconds < 0):
             raise TableConfigError("times must not be negative")
+        if self.bot_think_seconds <= 0:
+            raise TableConfigError("a bot's thinking time must be more than 0 seconds")
         if self.turn_seconds is not None and not (
                 MIN_TURN_SECONDS <= self.turn_seconds <= MAX_TURN_SECONDS):
             raise TableConfigError(f"the turn time must be {MIN_TURN_SECONDS:g} to "
@@ -99,6 +111,7 @@ class TableConfig:
             "password": self.password is not None,
             "start_when": self.start_when,
             "spectator_chat": self.spectator_chat,
+            "hints": self.hints,
         }
 
 
@@ -151,4 +164,17 @@ def spectator_chat_from_options(current: bool, options: dict[str, Any]) -> bool:
     value = options["spectator_chat"]
     if not isinstance(value, bool):
         raise ValueError("spectator_chat must be true or false")
+    return value
+
+
+def hints_from_options(current: bool, options: dict[str, Any]) -> bool:
+    """Whether hints are allowed after a host's `set_options`: {"hints": true or false}.
+
+    Raises ValueError for anything else.
+    """
+    if "hints" not in options:
+        return current
+    value = options["hints"]
+    if not isinstance(value, bool):
+        raise ValueError("hints must be true or false")
     return value

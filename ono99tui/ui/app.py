@@ -52,6 +52,7 @@ from ono99tui.gc_freeze import freeze_startup_objects
 from ono99tui.ui.diffing_driver import DiffingDriver, ScreenDiffing
 from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
 from ono99tui.ui.hangup_driver import HangupReporter, TerminalHungUp
+from ono99tui.ui.hinting import SeenEvents
 from ono99tui.ui.messages import (
     AddBotRequested,
     ChatReceived,
@@ -236,6 +237,8 @@ class Ono99App(App[None]):
         # lines said before the table screen first opened, which its log starts with.
         self.talk = Talk()
         self._talk_before_deal: list[LogEntry] = []
+        # The public events of this deal as they came: what a hint may know besides the view.
+        self.seen = SeenEvents()
         self.set_reactive(
             Ono99App.glyphs, glyphs_for(detect_ascii() if ascii_glyphs is None else ascii_glyphs)
         )
@@ -311,6 +314,7 @@ class Ono99App(App[None]):
         return message.connection is not None and message.connection != self._connection_no
 
     def _new_match(self) -> None:
+        self.seen.clear()
         self.log_entries.clear()
         self._talk_before_deal.clear()
         self.round_results.clear()
@@ -434,6 +438,7 @@ class Ono99App(App[None]):
             self._move_sent_at = None  # the table has moved on: the player may choose again
         before = self.view
         self._record(message.events, message.view)
+        self.seen.add(message.events)
         self.view = message.view
         self._show_table()
         self._follow_busts(message.events, before, message.view)
@@ -752,6 +757,13 @@ class Ono99App(App[None]):
             except ValueError:
                 self._rules = None
         return self._rules
+
+    @property
+    def hints_allowed(self) -> bool:
+        """Does the table allow hints (`lobby.options.hints`)? An honour setting: the app
+        works hints out from its own view, and hides its hint key when this is off."""
+        lobby = self.lobby
+        return lobby is not None and lobby.options.get("hints") is True
 
     @property
     def is_host(self) -> bool:

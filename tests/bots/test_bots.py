@@ -6,8 +6,18 @@ import random
 
 import pytest
 
-from ono99tui.bots import BOT_NAMES, GreedyBot, UnknownBot, make_bot
+from ono99tui.bots import (
+    BOT_NAMES,
+    LEVEL_NAMES,
+    EasyBot,
+    GreedyBot,
+    UnknownBot,
+    bot_kind,
+    bot_kind_of,
+    make_bot,
+)
 from ono99tui.bots.arena import play_matches
+from ono99tui.bots.easy import SLIP_CHANCE
 from ono99tui.game import (
     MATCH_OVER,
     PRESET_NAMES,
@@ -29,12 +39,46 @@ C = Card
 
 
 def test_bot_names_and_unknown_bot() -> None:
-    assert set(BOT_NAMES) == {"random", "greedy"}
+    assert set(BOT_NAMES) == {"easy", "normal", "hard", "random", "greedy"}
+    assert LEVEL_NAMES == ("easy", "normal", "hard")
+    assert BOT_NAMES[: len(LEVEL_NAMES)] == LEVEL_NAMES  # levels first: what people pick
     for name in BOT_NAMES:
-        assert make_bot(name).name == name
-    with pytest.raises(UnknownBot) as caught:
-        make_bot("minimax")
-    assert "random" in str(caught.value) and "greedy" in str(caught.value)
+        bot = make_bot(name)
+        assert bot.name == bot_kind_of(name) == bot_kind(bot)
+    assert isinstance(make_bot("normal"), GreedyBot) and bot_kind_of("normal") == "greedy"
+    assert isinstance(make_bot("easy"), EasyBot)
+    for bad in ("minimax", "", "Normal"):
+        with pytest.raises(UnknownBot) as caught:
+            make_bot(bad)
+        assert "easy" in str(caught.value) and "greedy" in str(caught.value)
+
+
+def test_the_easy_bot_plays_greedy_s_card_unless_it_slips() -> None:
+    # Many legal cards and no draw: each choice is greedy's, or (a slip) another card.
+    state = position(preset("2022"), [[C.NINE, C.TWO, C.REVERSE, C.TEN], [C.ONE] * 4], total=50)
+    seen = view(state, 0)
+    best = GreedyBot().choose(seen, random.Random(0))
+    rng = random.Random(5)
+    choices = [EasyBot().choose(seen, rng) for _ in range(2000)]
+    assert all(move in seen.legal_moves for move in choices)
+    slips = sum(move != best for move in choices) / len(choices)
+    assert abs(slips - SLIP_CHANCE) < 0.05
+    assert {move for move in choices if move != best} == set(seen.legal_moves) - {best}
+
+
+def test_the_easy_bot_never_slips_on_a_draw_or_a_swap() -> None:
+    state = position(preset("2022"), [[C.ONO99] * 4, [C.ONE] * 4])
+    rng = random.Random(1)
+    assert {EasyBot().choose(view(state, 0), rng) for _ in range(200)} == {SwapFour(0)}
+
+
+def test_easy_loses_to_normal_and_beats_random_heads_up() -> None:
+    # The level a person can feel: measured (not timed) on a fixed seed, both seat orders.
+    rules = preset("2022")
+    easy_first = play_matches(rules, 2, 600, 11, ("easy", "normal")).win_rates["easy"]
+    easy_second = play_matches(rules, 2, 600, 12, ("normal", "easy")).win_rates["easy"]
+    assert (easy_first + easy_second) / 2 <= 0.40
+    assert play_matches(rules, 2, 600, 13, ("easy", "random")).win_rates["easy"] > 0.5
 
 
 @pytest.mark.parametrize("name", BOT_NAMES)

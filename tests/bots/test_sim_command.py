@@ -54,7 +54,7 @@ def test_sim_rule_overrides_and_text_output(capsys) -> None:
     ("args", "message"),
     [
         (["--rules", "1999"], "valid presets: 2022, 1980, 1980-set99"),
-        (["--bots", "greedy,nobody"], "valid bots: random, greedy"),
+        (["--bots", "greedy,nobody"], "valid bots: easy, normal, hard, random, greedy"),
         (["--players", "9"], "2 to 8 players"),
         (["--set", "scoring=best"], "scoring"),
         (["--set", "nonsense"], "OPTION=VALUE"),
@@ -76,3 +76,36 @@ def test_sim_runs_as_a_real_process() -> None:
         check=True,
     )
     assert json.loads(completed.stdout)["games"] == 3
+
+
+def test_sim_reports_intervals_and_rotates_seats(capsys) -> None:
+    status, out, _ = run_sim(
+        capsys, "--players", "3", "--games", "30", "--bots", "greedy,random", "--json")
+    assert status == 0
+    summary = json.loads(out)
+    assert set(summary["intervals"]) == {"greedy", "random"}
+    assert all(0 < half < 0.5 for half in summary["intervals"].values())
+    assert set(summary["decision_ms"]["greedy"]) == {"p50", "p99"}
+    from ono99tui.bots.arena import seating
+
+    # Every seat holds each bot in turn: match m shifts the first match's seating by m.
+    assert [seating(("greedy", "random"), 3, m) for m in range(3)] == [
+        ("greedy", "random", "greedy"),
+        ("greedy", "greedy", "random"),
+        ("random", "greedy", "greedy"),
+    ]
+
+
+def test_same_deal_mode_pairs_each_deal_with_greedy_in_the_bots_seats(capsys) -> None:
+    # Greedy replayed by greedy: every deal plays out the same, so the edge is exactly 0.
+    status, out, _ = run_sim(capsys, "--players", "4", "--games", "40", "--bots",
+                             "greedy,random", "--same-deal", "--json")
+    assert status == 0
+    same = json.loads(out)
+    assert same["edge"] == 0 and same["edge_interval"] == 0
+    assert same["bot_rate"] == same["baseline_rate"] > 0.5
+    # Random in those seats instead: the same deals go clearly worse than with greedy.
+    status, out, _ = run_sim(capsys, "--players", "4", "--games", "40", "--bots",
+                             "random,greedy", "--same-deal")
+    assert status == 0
+    assert "edge -" in out and "paired by deal" in out

@@ -7,10 +7,12 @@ import argparse
 
 import pytest
 
+from ono99tui.bots import BOT_NAMES, LEVEL_NAMES
 from ono99tui.cli import build_parser, main
 from ono99tui.commands.game_options import (
     GameOptionError,
     checked_bot_kind,
+    checked_bot_list,
     checked_rules,
     rule_settings,
 )
@@ -23,7 +25,7 @@ COMMANDS = {
     "sim": ["sim", "--games", "1"],
 }
 UNKNOWN_PRESET = "unknown rules preset '1999'; valid presets: 2022, 1980, 1980-set99"
-UNKNOWN_BOT = "unknown bot 'nobody'; valid bots: random, greedy"
+UNKNOWN_BOT = f"unknown bot 'nobody'; valid bots: {', '.join(BOT_NAMES)}"
 
 
 def subparser(command: str) -> argparse.ArgumentParser:
@@ -55,6 +57,18 @@ def test_an_unknown_bot_kind_is_one_clear_usage_error(
     assert main([*COMMANDS[command], "--bots", "1", "--bot", "nobody"]) == 2
     out, err = capsys.readouterr()
     assert err == f"ono99 {command}: {UNKNOWN_BOT}\n" and out == ""
+
+
+@pytest.mark.parametrize("command", ["solo", "host", "bot"])
+def test_level_is_the_bot_option_and_bot_its_older_spelling(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    start = ["bot", "127.0.0.1:1"] if command == "bot" else COMMANDS[command]
+    assert build_parser().parse_args(start).bot == "normal"
+    assert build_parser().parse_args([*start, "--level", "easy"]).bot == "easy"
+    assert build_parser().parse_args([*start, "--bot", "random"]).bot == "random"
+    assert main([*start, "--level", "nobody"]) == 2  # before anything opens
+    assert capsys.readouterr().err == f"ono99 {command}: {UNKNOWN_BOT}\n"
 
 
 def test_sim_and_bot_name_an_unknown_bot_the_same_way(capsys: pytest.CaptureFixture[str]) -> None:
@@ -94,5 +108,11 @@ def test_bad_rules_raise_one_typed_error(preset_name: str, items: list[str], mes
 
 def test_bot_kinds() -> None:
     assert checked_bot_kind("random") == "random"
+    assert LEVEL_NAMES[:2] == ("easy", "normal")
+    for level in LEVEL_NAMES:
+        assert checked_bot_kind(level) == level
+    assert checked_bot_list(" easy, normal ,random") == ("easy", "normal", "random")
+    with pytest.raises(GameOptionError, match="at least one"):
+        checked_bot_list(" , ")
     with pytest.raises(GameOptionError, match=f"^{UNKNOWN_BOT}$"):
         checked_bot_kind("nobody")

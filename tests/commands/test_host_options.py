@@ -154,3 +154,12 @@ def test_the_admin_password_may_come_from_the_environment(
     assert options_for("--admin-password", "flag").table.admin_password == "flag"
     # The app's own table has its own host: the variable is not for it (nor refused).
     assert options_for("--no-advertise", headless=False).table.admin_password is None
+
+
+def test_hints_are_off_unless_asked_for_and_the_level_names_the_bots() -> None:
+    assert options_for("--no-advertise").table.hints is False
+    table = options_for("--no-advertise", "--hints", "--level", "easy", headless=False).table
+    assert table.hints is True and table.takeover_bot == "easy"
+    from ono99tui.commands.solo import solo_config
+
+    assert solo_config(bots=1, rules="2022", seed=None, bot_delay=0.0).hints is True

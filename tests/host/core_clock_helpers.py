@@ -4,6 +4,11 @@
 replaced and cancelled by key; frames kept per peer; journal records written), and
 `advance(seconds)` fires the timers that come due, in deadline order, each at its own
 deadline, so a test says exactly how much time passes.
+
+Bot moves the core asks for (`BotMoveWanted`) are chosen at once, after the outputs that
+asked for them, and handed back with `bot_decided`, as the asyncio adapter does after
+the bot has thought; with `auto_decide=False` they wait in `wanted` for the test to answer
+(`decide`), so a test can let time pass while a bot thinks.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from ono99tui.host.core import PLAYING, TableCore
 from ono99tui.host.journal import JOURNAL_RECORDS, MatchRecord, MemoryJournal
 from ono99tui.host.outputs import (
     ArmTimer,
+    BotMoveWanted,
     CancelTimer,
     Close,
     Output,
@@ -41,8 +47,12 @@ def config(**options: Any) -> TableConfig:
 class ClockedTable:
     """One core, its fake clock, and everything its outputs asked for."""
 
-    def __init__(self, table_config: TableConfig) -> None:
+    def __init__(self, table_config: TableConfig, *, auto_decide: bool = True) -> None:
         self.core = TableCore(table_config)
+        # Bot moves asked for and not yet answered, oldest first.
+        self.wanted: list[BotMoveWanted] = []
+        self.auto_decide = auto_decide
+        self._deciding = False
         self.now = 0.0
         # Armed timers: key -> (deadline, order armed), as the adapter's call_at handles.
         self.timers: dict[TimerKey, tuple[float, int]] = {}
@@ -76,9 +86,26 @@ class ClockedTable:
                 self.summaries.append(output.summary)
             elif isinstance(output, JOURNAL_RECORDS):
                 self._journal.write(output)
+            elif isinstance(output, BotMoveWanted):
+                self.wanted.append(output)
             else:
                 raise AssertionError(f"unknown output {output!r}")
+        if self.auto_decide and not self._deciding:
+            self._deciding = True  # decisions' own requests are answered by this loop
+            try:
+                while self.wanted:
+                    self.decide(self.wanted[0])
+            finally:
+                self._deciding = False
         return outputs
+
+    def decide(self, request: BotMoveWanted, move: GameMove | None = None) -> list[Output]:
+        """Answer `request` with `move` (default: what its bot chooses), now."""
+        if request in self.wanted:
+            self.wanted.remove(request)
+        if move is None:
+            move = request.bot.choose(request.view, request.rng)
+        return self.run(self.core.bot_decided(request.key, move, self.now))
 
     def advance(self, seconds: float) -> None:
         """Let `seconds` pass, firing every timer due by then in deadline order."""

@@ -34,7 +34,8 @@ def fingerprint(core: TableCore) -> tuple[Any, ...]:
     """Everything about the core a refusal could change."""
     seats = [(seat.id, seat.name, seat.human, seat.bot, seat.peer, seat.ready, seat.taken_over,
               seat.resigned, seat.seq, list(seat.pending_events)) for seat in core.seats]
-    return (core.phase, core.state, core.rules, core.host, seats, dict(core.spectators),
+    return (core.phase, core.state, core.rules, core.hints, core.host, seats,
+            dict(core.spectators),
             dict(core.timers), core.summary(), core.seat_of(1), core.seat_of(2))
 
 
@@ -71,6 +72,10 @@ WAITING_ROOM_REFUSALS: dict[str, tuple[Callable[[ClockedTable, int, int, int], o
     "removing a human": (lambda t, a, b, w: t.send(a, RemoveBot(seat=1)), "not-a-bot"),
     "bad options": (lambda t, a, b, w: t.send(a, SetOptions(options={"preset": "nope"})),
                     "bad-options"),
+    "bad hints setting": (lambda t, a, b, w: t.send(a, SetOptions(options={"hints": "yes"})),
+                          "bad-options"),
+    "hints by a guest": (lambda t, a, b, w: t.send(b, SetOptions(options={"hints": True})),
+                         "not-host"),
     "move before a deal": (lambda t, a, b, w: t.send(a, Move(seq=0, move={})), "no-match"),
     "ready from a watcher": (lambda t, a, b, w: t.send(w, Ready(ready=True)), "no-such-seat"),
     "operator removes a human": (lambda t, a, b, w: t.core.remove_bot(0, t.now), "not-a-bot"),

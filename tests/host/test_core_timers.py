@@ -241,3 +241,25 @@ def test_close_cancels_every_timer_and_nothing_fires_after() -> None:
     table.advance(100.0)
     assert table.moves_played() == moves and table.core.state is state
     assert not table.core.seats[2].taken_over
+
+
+def test_every_bot_at_the_table_observes_the_events_of_each_view() -> None:
+    # The core passes each batch of game events to every bot: a hard bot's record of the
+    # discard pile then matches the real one at every moment of the match.
+    table = ClockedTable(config(capacity=3, start_when=3, bot_delay=0.5))
+    for kind in ("hard", "greedy", "hard"):
+        table.run(table.core.add_bot(kind, table.now))
+    hard = [seat.bot for seat in table.core.seats if seat.bot is not None
+            and seat.bot.name == "hard"]
+    assert len(hard) == 2
+    checked = 0
+    while table.core.phase != FINISHED:
+        state = table.core.state
+        assert state is not None
+        for bot in hard:
+            observed = bot.observed  # type: ignore[attr-defined]
+            assert observed.round_no == state.round_no
+            assert observed.discard == list(state.discard_pile)
+        checked += 1
+        table.advance(0.5)
+    assert checked > 5

@@ -86,4 +86,4 @@ async def test_solo_1980_tokens_match_shows_round_ends() -> None:
             text = "\n".join(str(s.content) for s in app.screen.query("Static"))
             # The per-round table: a header naming the players, then one row per round.
             header = next(line for line in text.splitlines() if line.startswith("Round "))
-            assert "ana" in header and "Greedy bot" in header
+            assert "ana" in header and "Normal bot" in header  # the default level

@@ -33,6 +33,7 @@ r              rematch (once the match is over)
 c              say something to the table (one line; spectators too, if the host lets them)
 5-9            quick emotes: Hello! Nice play! Oops! Your turn! Good game!
 m              mute / unmute someone at the table (for you only, this session)
+h              a hint on your turn: each card's chances (where the table allows hints)
 ? or F1        this page
 Ctrl+P         command palette: themes, ASCII glyphs, quit
 F2             switch between Unicode and ASCII glyphs

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import ComposeResult
@@ -25,6 +26,7 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
 
 if TYPE_CHECKING:
     from textual import getters
@@ -89,6 +91,8 @@ class TableScreen(Screen[None]):
         *(Binding(key, f"emote({name!r})", f"Emote: {name}", show=False)
           for key, name in EMOTE_KEYS),
         Binding("m", "mute", "Mute", show=False),
+        # Shown only where the table allows hints (lobby.options.hints).
+        Binding("h", "hint", "Hint"),
         Binding("question_mark", "app.rules", "Rules", key_display="?"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -104,6 +108,8 @@ class TableScreen(Screen[None]):
         self._following = False
         # The turn clock deadline the player was last warned about (warned once a turn).
         self._warned_for: tuple[int, float] | None = None
+        # The view the hint being worked out is about.
+        self._hint_view: PlayerView | None = None
 
     def compose(self) -> ComposeResult:
         yield ConnectionBanner()
@@ -309,6 +315,9 @@ class TableScreen(Screen[None]):
             return self.app.may_chat
         if action == "mute":
             return self.app.welcome is not None and self.app.hosting != "solo"
+        if action == "hint":
+            return (self.app.hints_allowed and view is not None and view.seat is not None
+                    and not self._match_over())
         return True
 
     def _match_over(self) -> bool:
@@ -367,6 +376,43 @@ class TableScreen(Screen[None]):
         from ono99tui.ui.screens.results import MatchEndScreen, StandingsScreen
 
         self.app.push_screen(MatchEndScreen() if self._match_over() else StandingsScreen())
+
+    def action_hint(self) -> None:
+        """Work out a hint for this turn on a worker thread (the search takes a moment;
+        the table stays live), then show it in the hint panel."""
+        view = self.current_view
+        if not self.app.hints_allowed:
+            self.notify("Hints are off at this table: the host decides.", severity="warning")
+            return
+        if view is None or view.seat is None or view.turn != view.seat or not view.legal_moves:
+            self.notify("A hint is for your own turn to play a card.")
+            return
+        from ono99tui.ui.hinting import work_out_hint
+
+        events = tuple(self.app.seen.events)
+        self._hint_view = view
+        self.run_worker(partial(work_out_hint, view, events), name="hint", group="hint",
+                        thread=True, exclusive=True, exit_on_error=False)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A hint worked out (or not): show it, unless the table moved on meanwhile."""
+        worker = event.worker
+        if worker.name != "hint":
+            return
+        from ono99tui.ui.hinting import Hint, NoHint
+
+        if event.state == WorkerState.SUCCESS and isinstance(worker.result, Hint):
+            view = self.current_view
+            if view is not self._hint_view:  # the hint is about a position that is gone
+                self.notify("The table moved on: press h again for a hint.")
+                return
+            from ono99tui.ui.screens.hint import HintScreen
+
+            self.app.push_screen(HintScreen(worker.result, about=view))
+        elif event.state == WorkerState.ERROR:
+            error = worker.error
+            words = str(error) if isinstance(error, NoHint) else f"No hint this time: {error}"
+            self.notify(words, severity="warning")
 
     def action_move_focus(self, step: int) -> None:
         self.query_one(HandView).action_move(step)

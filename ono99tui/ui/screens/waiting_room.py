@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Checkbox, DataTable, Footer, Input, Label, Select, Static
 
 from netproto.messages import Lobby, SeatInfo, SeatKind
-from ono99tui.bots import BOT_NAMES
+from ono99tui.bots import BOT_CHOICES
 from ono99tui.game import ONO99_MODES, PRESET_NAMES, SCORING_MODES, Rules, Scoring
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
 from ono99tui.ui.messages import (
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
     from ono99tui.ui.app import Ono99App
 
-DEFAULT_BOT = "greedy"
+DEFAULT_BOT = "normal"
 NARROW_WIDTH = 76
 # Fixed, so the seat list fits beside the rules at 80 columns whatever the names.
 PLAYER_COLUMN_WIDTH = 23
@@ -210,10 +210,12 @@ class WaitingRoomScreen(Screen[None]):
             yield RuleCheckbox(switch.label, id=f"opt-{switch.option}", compact=True)
         # A table setting, not a rule: may spectators talk?
         yield RuleCheckbox("Spectators chat", id="spectator-chat", compact=True, value=True)
+        # Not a rule: may players' apps show hints (lobby.options.hints)?
+        yield RuleCheckbox("Hints allowed (h)", id="table-hints", compact=True)
         with Horizontal(classes="option-row"):
-            yield Label("Bot to add", classes="option-label")
-            yield Select([(name, name) for name in BOT_NAMES], allow_blank=False,
-                         value=DEFAULT_BOT if DEFAULT_BOT in BOT_NAMES else BOT_NAMES[0],
+            yield Label("Bot level", classes="option-label")
+            yield Select([(name, name) for name in BOT_CHOICES], allow_blank=False,
+                         value=DEFAULT_BOT if DEFAULT_BOT in BOT_CHOICES else BOT_CHOICES[0],
                          id="bot-kind", compact=True)
 
     def on_mount(self) -> None:
@@ -294,6 +296,7 @@ class WaitingRoomScreen(Screen[None]):
             self._show_options(rules)
         self._show_turn_time(lobby.options.get("turn_seconds"))
         self._show_spectator_chat(lobby.options.get("spectator_chat", True) is not False)
+        self._show_hints(lobby.options.get("hints") is True)
         self._set_editable(self.is_host)
         self.set_status(self._status_line(lobby))
         self.refresh_bindings()
@@ -342,7 +345,13 @@ class WaitingRoomScreen(Screen[None]):
                 field.value = shown
 
     def _show_spectator_chat(self, allowed: bool) -> None:
-        box = self.query_one("#spectator-chat", Checkbox)
+        self._show_box("#spectator-chat", allowed)
+
+    def _show_hints(self, allowed: bool) -> None:
+        self._show_box("#table-hints", allowed)
+
+    def _show_box(self, selector: str, allowed: bool) -> None:
+        box = self.query_one(selector, Checkbox)
         if box.value != allowed:
             with box.prevent(Checkbox.Changed):
                 box.value = allowed
@@ -473,6 +482,13 @@ class WaitingRoomScreen(Screen[None]):
         if self.is_host and isinstance(event.value, str) and event.select.id:
             # str(): the mode's plain string (the Select holds the StrEnum member).
             self._set_rule(event.select.id.removeprefix("opt-"), str(event.value))
+
+    @on(Checkbox.Changed, "#table-hints")
+    def _hints_changed(self, event: Checkbox.Changed) -> None:
+        if self.is_host and self.lobby is not None:
+            word = "allow" if event.value else "stop"
+            self.post_message(OptionsChangeRequested(f"{word} hints",
+                                                     table={"hints": event.value}))
 
     @on(Checkbox.Changed)
     def _switch_changed(self, event: Checkbox.Changed) -> None:

@@ -1,0 +1,126 @@
+"""Hints for people: how each playable card fares, and which to play.
+
+    advice = advise(view, observed, budget_s=0.015, rng=random.Random(seed))
+    for card in advice.cards: card.move, card.win, card.next_bust
+    advice.suggested, advice.reason
+
+The same search as the hard bot (`search.evaluate`) from the asking seat's view and the
+public events it observed: it never looks at hidden cards. `win` is the chance to win the
+match in single scoring (2022), and the chance to get through the round without busting
+(tokens) or to score less than an opponent (points) in the round-based modes, as
+`Advice.measures` says. The suggestion is the hard bot's: greedy's card unless another is
+significantly better. Deterministic given `rng` (the budget is counted in model plays).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ono99tui.bots.greedy import GreedyBot
+from ono99tui.bots.hard import move_code
+from ono99tui.bots.observed import Observed
+from ono99tui.bots.playout import SINGLE, TOKENS, table_for
+from ono99tui.bots.search import PLAYS_PER_SECOND, evaluate
+from ono99tui.bots.worlds import InconsistentView
+from ono99tui.game import Card, Move, Play, PlayerView, SwapFour
+
+
+class NoAdvice(ValueError):
+    """There is nothing to advise: not this seat's play, or a view the model cannot use."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardAdvice:
+    """One playable card (or the four-ONO-99 swap) and how it fared."""
+
+    move: Move
+    win: float  # chance to win (see Advice.measures)
+    next_bust: float  # chance the next player busts at once
+    samples: int
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """Every playable card's chances, the suggested move and a one-line reason."""
+
+    cards: tuple[CardAdvice, ...]
+    suggested: Move
+    reason: str
+    measures: str  # "match" (win the match), "round" (get through the round), "points"
+    samples: int  # worlds dealt per card
+
+
+def _label(move: Move, view: PlayerView) -> str:
+    if type(move) is SwapFour:
+        return "the swap"
+    assert type(move) is Play
+    return Card(move.card).label(view.rules)
+
+
+def advise(
+    view: PlayerView,
+    observed: Observed,
+    *,
+    budget_s: float = 0.015,
+    rng: random.Random,
+    worlds: int | None = None,
+) -> Advice:
+    """Per playable card: win chance and next-player-bust chance; the suggested card and
+    why. `worlds` deals exactly that many worlds instead of spending `budget_s` (a
+    reference for measuring the budgeted figures). Raises NoAdvice when the view's seat
+    has no play to choose now."""
+    plays = [m for m in view.legal_moves if move_code(m) is not None]
+    if not plays or view.seat is None or view.turn != view.seat or view.discarding is not None:
+        raise NoAdvice("there is no play to choose now")
+    greedy_code = move_code(GreedyBot().choose(view, rng))
+    codes = [code for code in map(move_code, plays) if code is not None]
+    if greedy_code is None:  # greedy would draw first (late-draw rule): compare the plays
+        greedy_code = codes[0]
+    try:
+        result = evaluate(
+            view,
+            observed,
+            codes,
+            greedy_code,
+            rng,
+            int(budget_s * PLAYS_PER_SECOND),
+            prune=False,  # every card's chances are shown: none is dropped early
+            **({} if worlds is None else {"min_worlds": worlds, "max_worlds": worlds}),
+        )
+    except InconsistentView as error:
+        raise NoAdvice(str(error)) from None
+    cards = tuple(
+        CardAdvice(plays[i], s.value, s.next_bust, s.samples) for i, s in enumerate(result.cards)
+    )
+    suggested_at = codes.index(result.chosen)
+    scoring = table_for(view.rules).scoring
+    measures = "match" if scoring == SINGLE else "round" if scoring == TOKENS else "points"
+    reason = _reason(view, cards, suggested_at, result.chosen != result.greedy, measures)
+    return Advice(cards, plays[suggested_at], reason, measures, result.worlds)
+
+
+def _reason(
+    view: PlayerView, cards: tuple[CardAdvice, ...], at: int, beats_greedy: bool, measures: str
+) -> str:
+    """One line on why the suggested card."""
+    best = cards[at]
+    name = _label(best.move, view)
+    goal = {"match": "wins", "round": "gets through the round", "points": "beats"}[measures]
+    if len(cards) == 1:
+        return f"{name} is the only card you can play."
+    others = [c for i, c in enumerate(cards) if i != at]
+    runner = max(others, key=lambda c: c.win)
+    if beats_greedy:
+        return (
+            f"{name} {goal} {best.win:.0%} of the time, clearly more than "
+            f"{_label(runner.move, view)} ({runner.win:.0%})."
+        )
+    if best.next_bust >= 0.25 and best.next_bust >= max(c.next_bust for c in others):
+        return f"{name}: the next player busts {best.next_bust:.0%} of the time."
+    if type(best.move) is Play and best.move.card <= Card.TEN:
+        return (
+            f"{name} is the biggest number that fits ({best.win:.0%}); keep small cards "
+            "and specials for when the total is high."
+        )
+    return f"{name} {goal} {best.win:.0%} of the time; no other card does clearly better."

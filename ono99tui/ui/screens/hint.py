@@ -1,0 +1,73 @@
+"""The hint panel: for each card the player may play, the chance to win and the chance the
+next player busts, the suggested card and one line on why. Readable at 80×24.
+
+It shows a `Hint` (`ono99tui.ui.hinting`), worked out beforehand on a worker thread from the
+player's own view; it computes nothing itself. Esc, h or q close it, and so does any new
+view after the one it is about (a card played, a stand-in's move): it never advises on a
+position that is gone.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from ono99tui.game import PlayerView
+from ono99tui.ui.glyphs import current_glyphs
+from ono99tui.ui.hinting import MEASURES, Hint
+
+CARD_WIDTH = 18
+
+
+def hint_table(hint: Hint, *, ascii_glyphs: bool) -> Text:
+    """The rows of the panel: a header, then one line per playable card, the suggestion
+    marked."""
+    mark = ">" if ascii_glyphs else "▶"
+    text = Text(f"  Key {'Card':<{CARD_WIDTH}} {'Win':>5}   {'Next player busts':>17}",
+                style="bold")
+    for row in hint.rows:
+        line = (f"\n{mark if row.suggested else ' '} {row.key:^3} {row.card:<{CARD_WIDTH}} "
+                f"{row.win:>5.0%}   {row.next_bust:>17.0%}")
+        text.append(line, style="bold" if row.suggested else "")
+    return text
+
+
+class HintScreen(ModalScreen[None]):
+    """One hint, shown over the table (see the module docstring)."""
+
+    CSS_PATH = "hint.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,h,q", "dismiss", "Close")]
+
+    def __init__(self, hint: Hint, about: PlayerView | None = None) -> None:
+        """`about`: the view the hint was worked out from (None: whatever is shown)."""
+        super().__init__()
+        self.hint = hint
+        self.about = about
+
+    def compose(self) -> ComposeResult:
+        hint = self.hint
+        with Vertical(id="hint"):
+            yield Static(hint_table(hint, ascii_glyphs=current_glyphs(self).ascii),
+                         id="hint-cards")
+            yield Static(Text(f"Suggested: {hint.suggested}. {hint.reason}"), id="hint-reason")
+            yield Static(Text(f"Win: {MEASURES.get(hint.measures, hint.measures)}. "
+                              f"{hint.deals} deals tried per card, from your own cards and "
+                              "what was played."), id="hint-note")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.set_class(current_glyphs(self).ascii, "-ascii")
+        self.query_one("#hint").border_title = "Hint (Esc to close)"
+        if self.about is not None and hasattr(self.app, "view"):  # follow the game's views
+            # init: a view may have come between the push and this mount.
+            self.watch(self.app, "view", self._view_changed, init=True)
+
+    def _view_changed(self, view: PlayerView | None) -> None:
+        if view is not self.about:
+            self.dismiss()

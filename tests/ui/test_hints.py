@@ -1,0 +1,184 @@
+"""Hints at the table: the `h` key only where the table allows hints, the hint worked out
+on a worker thread from the player's own view and the events it was sent, and the hint
+panel (a Pilot test per path, an SVG snapshot of the panel at 80×24)."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from table_helpers import (
+    LocalMatch,
+    RecordingApp,
+    first_playable,
+    lobby_for,
+    open_local,
+    record_notices,
+    solo,
+    start_solo_table,
+    wait_until,
+)
+
+from ono99tui.game import preset
+from ono99tui.ui import hinting
+from ono99tui.ui.hinting import Hint, HintRow, SeenEvents
+from ono99tui.ui.screens.hint import HintScreen
+from ono99tui.ui.screens.table import TableScreen
+
+
+def my_turn(seed: int = 21, plays: int = 7) -> LocalMatch:
+    """A 4-seat 2022 match a few plays in, seen by seat 0 on its turn."""
+    match = LocalMatch(preset("2022"), 4, seed=seed)
+    for _ in range(plays):
+        match.step()
+    match.run_until(lambda state: state.turn == 0)
+    return match
+
+
+def footer_keys(app: RecordingApp) -> set[str]:
+    return {key for key, active in app.screen.active_bindings.items()
+            if active.binding.show and active.enabled}
+
+
+async def test_no_hint_key_where_the_table_does_not_allow_hints() -> None:
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        match = my_turn()
+        await open_local(app, pilot, match, lobby_for(4, bots=(1, 2, 3)))  # no hints option
+        assert not app.hints_allowed and "h" not in footer_keys(app)
+        await pilot.press("h")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        # The table switches hints on (between matches, as the lobby then says): the key is
+        # there.
+        lobby = replace(lobby_for(4, bots=(1, 2, 3)), options={"hints": True})
+        await open_local(app, pilot, match, lobby)
+        await wait_until(pilot, lambda: "h" in footer_keys(app))
+
+
+async def test_h_on_someone_else_s_turn_says_so() -> None:
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        match = my_turn()
+        match.step()  # now it is seat 1's turn
+        notices = record_notices(app)
+        await open_local(app, pilot, match,
+                         replace(lobby_for(4, bots=(1, 2, 3)), options={"hints": True}))
+        await pilot.press("h")
+        await wait_until(pilot, lambda: notices)
+        assert notices == ["A hint is for your own turn to play a card."]
+        assert isinstance(app.screen, TableScreen)
+
+
+async def test_solo_shows_a_hint_worked_out_off_the_ui_thread(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    async with start_solo_table(bots=2, seed=11) as server:
+        app = solo(server, bots=2)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: app.view is not None and app.hints_allowed)
+            await wait_until(pilot, lambda: app.view.turn == app.view.seat
+                             and first_playable(app) is not None)
+            threads: list[str] = []
+            work = hinting.work_out_hint
+
+            def recording(*args: Any, **options: Any) -> Hint:
+                threads.append(threading.current_thread().name)
+                return work(*args, **options)
+
+            monkeypatch.setattr(hinting, "work_out_hint", recording)
+            await pilot.press("h")
+            await wait_until(pilot, lambda: isinstance(app.screen, HintScreen))
+            assert threads and threads[0] != threading.main_thread().name
+            hint = app.screen.hint
+            view = app.view
+            playable = {move for move in view.legal_moves if type(move).__name__ != "Draw"}
+            assert len(hint.rows) == len(playable)
+            assert sum(row.suggested for row in hint.rows) == 1
+            assert all(0.0 <= row.win <= 1.0 and 0.0 <= row.next_bust <= 1.0
+                       for row in hint.rows)
+            assert hint.suggested in {row.card for row in hint.rows} and hint.reason
+            # Each row names the key that plays its card.
+            for row in hint.rows:
+                assert row.key == "s" or view.hand[int(row.key) - 1].label(view.rules) == row.card
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+
+
+async def test_the_panel_closes_when_the_position_it_is_about_is_gone() -> None:
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        match = my_turn()
+        await open_local(app, pilot, match,
+                         replace(lobby_for(4, bots=(1, 2, 3)), options={"hints": True}))
+        app.push_screen(HintScreen(HINT, about=app.view))
+        await wait_until(pilot, lambda: isinstance(app.screen, HintScreen))
+        match.step()  # played for the player (a stand-in): the turn has passed
+        await match.show(app, pilot)
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+
+
+async def test_a_hint_for_a_view_that_is_gone_is_not_shown(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    app = RecordingApp()
+    release = threading.Event()
+
+    def slow_hint(*args: Any, **options: Any) -> Hint:
+        release.wait(30)  # on the worker thread: the UI goes on meanwhile
+        return HINT
+
+    monkeypatch.setattr(hinting, "work_out_hint", slow_hint)
+    async with app.run_test(size=(80, 24)) as pilot:
+        match = my_turn()
+        notices = record_notices(app)
+        await open_local(app, pilot, match,
+                         replace(lobby_for(4, bots=(1, 2, 3)), options={"hints": True}))
+        await pilot.press("h")
+        await match.show(app, pilot)  # a new view arrives while the hint is worked out
+        release.set()
+        await wait_until(pilot, lambda: notices)
+        assert notices == ["The table moved on: press h again for a hint."]
+        assert isinstance(app.screen, TableScreen)
+
+
+def test_seen_events_keep_only_the_current_deal() -> None:
+    from ono99tui.game import Card, Played, RoundDealt
+
+    seen = SeenEvents()
+    seen.add([RoundDealt(1, 0, 1, (4, 4), 40), Played(1, Card.SEVEN, 7)])
+    assert len(seen.events) == 2
+    seen.add([Played(0, Card.TWO, 9), RoundDealt(2, 1, 0, (4, 4), 40)])
+    assert seen.events == [RoundDealt(2, 1, 0, (4, 4), 40)]
+
+
+HINT = Hint(
+    rows=(HintRow("2", "10", 0.62, 0.18, True), HintRow("1", "Reverse", 0.55, 0.0, False),
+          HintRow("4", "3", 0.48, 0.05, False), HintRow("3", "Play 2", 0.41, 0.33, False)),
+    suggested="10",
+    reason="10 is the biggest number that fits (62%); keep small cards and specials for "
+           "when the total is high.",
+    measures="match", deals=240)
+
+
+def test_the_hint_panel_80x24(snap_compare) -> None:
+    async def run_before(pilot) -> None:
+        app = pilot.app
+        await open_local(app, pilot, my_turn(),
+                         replace(lobby_for(4, bots=(1, 2, 3)), options={"hints": True}))
+        app.push_screen(HintScreen(HINT))
+        await pilot.pause()
+
+    assert snap_compare(RecordingApp(), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_the_hint_panel_80x24_ascii(snap_compare) -> None:
+    async def run_before(pilot) -> None:
+        app = pilot.app
+        await open_local(app, pilot, my_turn(),
+                         replace(lobby_for(4, bots=(1, 2, 3)), options={"hints": True}))
+        app.push_screen(HintScreen(HINT))
+        await pilot.pause()
+
+    assert snap_compare(RecordingApp(ascii_glyphs=True), terminal_size=(80, 24),
+                        run_before=run_before)
