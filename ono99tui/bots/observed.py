@@ -4,8 +4,10 @@ needs (`Observed`). Bots feed it through their `observe(events)` hook.
 It holds public information only (the same for every seat): the cards in the discard pile
 since the last deal or reshuffle, and the last card played, so that a seat playing the
 second of two owed cards knows what its first one was (a Play 2 there obliges the next
-seat; an ONO 99 there uses up the turn's one ONO 99 under the `tens` rule). Everything
-else a search needs is in the seat's view.
+seat; an ONO 99 there uses up the turn's one ONO 99 under the `tens` rule), and each
+seat's last two plays with the total before each and whether it was the first of two owed
+cards (what `worlds` infers a greedy-like player kept from). Everything else a search
+needs is in the seat's view.
 """
 
 from __future__ import annotations

@@ -11,7 +11,9 @@ greedy player's last play says what it did not keep. Playing a 4 at total 80 mea
 10 that fitted; a −10 there means no number that fitted at all; a number as the first of
 two owed cards means no Reverse or Play 2 to answer with. So of the cards a seat kept from
 its last play (all its hand but the one it drew since), none is one greedy would have
-preferred (`kept_bans`); the card it drew is unconstrained.
+preferred then (`kept_bans`); of those it kept through its last two plays (all but the two
+it drew since), none is one greedy would have preferred at either; the card it drew last
+is unconstrained.
 """
 
 from __future__ import annotations
