@@ -49,6 +49,7 @@ def table_fields(name: str, **changes: Any) -> dict[str, Any]:
         "password_required": True,
         "port": 9099,
         "ssh_port": 2222,
+        "web_port": 8080,
     }
     fields.update(changes)
     return fields

@@ -83,6 +83,7 @@ async def test_ono99_list_json_reports_every_field() -> None:
             "port": port,
             "addresses": [LOOPBACK],
             "ssh_port": 2222,
+            "web_port": 8080,
             "answering": True,
         }
     ]

@@ -122,7 +122,7 @@ async def test_dig_reads_ptr_srv_txt_and_a_records(
     [(_, _, txt_data)] = [r for r in records(txt) if r[1] == "TXT"]
     assert re.findall(r'"([^"]*)"', txt_data) == [
         "txtvers=1", "proto=1", f"table={name}", "host=Ann", "rules=classic",
-        "seats=1/4", "state=waiting", "pw=1", "ssh=2222",
+        "seats=1/4", "state=waiting", "pw=1", "ssh=2222", "web=8080",
     ]  # fmt: skip
     assert (target, "A", lan.host_address) in records(dig(lan, target, "A"))
 
