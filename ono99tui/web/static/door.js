@@ -79,10 +79,14 @@
   // xterm.js's canvas renderer (used where WebGL is not) sizes its canvases in CSS pixels
   // at start but draws in device pixels: the table is drawn 2-3 times too large, its left
   // part only. textual.js gives the font size as a string; setting it again as a number
-  // makes xterm.js measure and size its canvases again, right.
+  // makes xterm.js measure and size its canvases again, right. The cell it measures then
+  // may differ from the first one: textual.js fits the terminal to the window again on a
+  // resize event, and tells the game its new size.
   function remeasureTerminal() {
     const size = Number(byId("terminal").dataset.fontSize);
-    if (terminal && terminal.options && size > 0) terminal.options.fontSize = size;
+    if (!terminal || !terminal.options || !(size > 0)) return;
+    terminal.options.fontSize = size;
+    window.dispatchEvent(new Event("resize"));
   }
 
   // textual.js opens its websocket itself; this subclass adds the door's two listeners.
