@@ -1,13 +1,17 @@
-"""What playing in a browser costs: the app through textual-serve, beside the same-run baselines.
+"""What playing in a browser costs: the app through the real web door, beside same-run baselines.
 
-Prints ONE JSON object. Tables of four greedy bots run in this process; the real app
-(`python -m ono99tui join 127.0.0.1:PORT --spectate`) watches them in headless Chromium pages
-(Playwright, the system's /usr/bin/chromium; every request that is not for loopback is
-aborted), served by textual-serve with the app's own driver (`WebTableDriver`). Each page's
-window fits the wanted size and its websocket is passed on at exactly that size. Measured:
+Prints ONE JSON object. Tables of four greedy bots run in this process, each with the web
+door that `ono99 host --web-port P --web-password X` opens (`WebDoorOptions.open`, in this
+process, on loopback): the page logs in with the password and asks for a seat under a name,
+as a player does; the table is full (four bots), so the game it starts (`ono99 join`, with
+the door's driver `WebTableDriver`) watches. Headless Chromium (Playwright, the system's
+/usr/bin/chromium; every request that is not for loopback is aborted) shows the pages. Each
+page's window fits the wanted size and its websocket is passed on at exactly that size.
+Measured:
 
 - navigation → table screen: from `page.goto` until the websocket has brought the table
-  screen's title, on a dealt table whose bots wait (median of N navigations), beside
+  screen's title, the name form filled as soon as it shows (the login is the browser
+  context's, done once), on a dealt table whose bots wait (median of N navigations), beside
   textual-serve serving a minimal Textual app (one Static, Textual's stock driver) until its
   text arrives, interleaved;
 - key press → drawn: F1 pressed in the page until the help screen's title has arrived over
@@ -17,18 +21,20 @@ window fits the wanted size and its websocket is passed on at exactly that size.
   `framereceived`) while the bots of another table play, divided by their moves (the views
   a spectator gets); beside, watching the same moves at the same time, the app on a plain
   pty (the terminal's figure: `DiffingDriver`, 256 colours as bench/tui.py runs it, and
-  truecolor as textual-serve asks) and the app through textual-serve with Textual's stock
-  `WebDriver`. Target: within 1.5× of the terminal's figure;
-- RSS per session: the processes textual-serve starts for one page (its shell and the
-  app), beside the minimal app's.
+  truecolor as the door asks) and the app through a plain textual-serve `Server` with
+  Textual's stock `WebDriver`. Target: within 1.5× of the terminal's figure;
+- RSS per session: the game processes the door runs for one page, beside the processes
+  textual-serve runs for one page of the minimal app (its shell and the app).
 
     python bench/web.py [--navigations 5] [--presses 20] [--moves 40] [--bot-delay 0.5]
-                        [--seed 3] [--port 23500] [--door URL --door-table HOST:PORT]
+                        [--seed 3] [--port 23500]
+                        [--door URL --door-table HOST:PORT [--door-password X]]
 
-The web door is one place, `serve_the_app`: by default a plain textual-serve `Server` with
-the app's driver set in its command (until `ono99 host --web-port` exists); `--door URL`
-uses a running door's page instead, which must serve `ono99 join --spectate` of the table
-at --door-table, where bots play (its sessions' RSS is then not measured).
+The web door is one place, `serve_the_app`: by default the real door in this process;
+`--door URL` uses a running door (`ono99 host --headless --web-port …`) instead, whose
+table (--door-table) must be full of bots in a match, so that a page watches; its password,
+if it asks one, is --door-password or ONO99_WEB_PASSWORD (its sessions' RSS is then not
+measured).
 """
 
 from __future__ import annotations
@@ -50,7 +56,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import parse_qs, urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,8 +69,9 @@ from netproto.messages import View  # noqa: E402
 from ono99tui.host.server import TableServer  # noqa: E402
 from ono99tui.host.settings import TableConfig  # noqa: E402
 from ono99tui.ssh.pty_child import PtyChild, TerminalSize  # noqa: E402
+from ono99tui.web.config import TEXTUAL_DRIVER  # noqa: E402
+from ono99tui.web.host_door import OpenWebDoor, WebDoorOptions  # noqa: E402
 
-TABLE_DRIVER = "ono99tui.ui.web_driver:WebTableDriver"
 STOCK_DRIVER = "textual.drivers.web_driver:WebDriver"
 SIZES = ((80, 24), (120, 40))
 TARGET_RATIO_TO_TERMINAL = 1.5
@@ -73,6 +80,9 @@ TABLE_SCREEN = "Draw pile"  # the table screen's title bar (not the waiting room
 HELP_TITLE = "How to play"
 MINIMAL_MARKER = "MINIMAL-READY"
 MINIMAL_HELP = "MINIMAL-HELP"
+# The in-process doors' web password, and the name each page sits down under.
+DOOR_PASSWORD = "bench web door"
+PLAYER_NAME = "watcher"
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 _ESCAPE = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
 
@@ -163,30 +173,64 @@ def app_env(state_dir: Path) -> dict[str, str]:
 
 
 def join_command(table_port: int, driver: str) -> str:
-    """The shell command a door runs per tab: `ono99 join` of the table, with `driver`."""
+    """The shell command textual-serve runs per page: `ono99 join` of the table, with
+    `driver` (the stock-driver baseline; the door builds its own argument list)."""
     argv = [sys.executable, "-m", "ono99tui", "join", f"127.0.0.1:{table_port}", "--spectate",
-            "--name", "watcher"]
+            "--name", PLAYER_NAME]
     return f"TEXTUAL_DRIVER={driver} exec {shlex.join(argv)}"
 
 
-@contextlib.asynccontextmanager
-async def serve_the_app(options: argparse.Namespace, table_port: int, driver: str, port: int,
-                        state_dir: Path) -> AsyncIterator[tuple[str, ServedCommand | None]]:
-    """The page that serves the app, watching the table at `table_port`, with `driver`.
+class DoorPage:
+    """The address of a web door's page, its password, and (for a door this script opened)
+    the door, whose sessions' game processes it can see."""
 
-    THE place that picks the web door: a running door given by --door (for the app's own
-    driver; it serves its own table, --door-table), else a plain textual-serve `Server`
-    whose command sets the driver. Also yields the server, whose sessions' RSS it knows.
+    def __init__(self, url: str, password: str | None, door: OpenWebDoor | None) -> None:
+        self.url = url
+        self.password = password
+        self.door = door
+
+    def sessions_rss_kb(self) -> list[int]:
+        """RSS of each session's game (with anything it started)."""
+        if self.door is None:
+            return []
+        pids = [session.game.pid for session in self.door.door.sessions.values()]
+        return [sum(rss_kb(p) for p in [pid, *descendants(pid)]) for pid in pids if pid]
+
+
+@contextlib.asynccontextmanager
+async def serve_the_app(options: argparse.Namespace, table_port: int, port: int,
+                        state_dir: Path) -> AsyncIterator[DoorPage]:
+    """The web door's page onto the table at `table_port`.
+
+    THE place that picks the web door: a running door given by --door (it serves its own
+    table, --door-table), else the real door opened in this process as `ono99 host
+    --web-port PORT --web-password X` opens it once its table listens (`WebDoorOptions`).
     """
-    if options.door and driver == TABLE_DRIVER:
-        yield options.door, None
+    if options.door:
+        yield DoorPage(options.door, options.door_password, None)
         return
-    served = ServedCommand(join_command(table_port, driver), port, state_dir / f"serve-{port}.log")
+    door_options = WebDoorOptions(port=port, bind_host="127.0.0.1", password=DOOR_PASSWORD,
+                                  table_name="bench", players_dir=state_dir / f"door-{port}")
+    problem = door_options.problem()
+    if problem is not None:
+        raise SystemExit(f"bench/web.py: {problem}")
     try:
-        await served.ready()
-        yield served.url, served
+        door = await door_options.open(table_port)
+    except OSError as error:
+        raise SystemExit(f"bench/web.py: cannot open the web door on port {port} ({error}): "
+                         "give another with --port") from None
+    try:
+        yield DoorPage(f"http://127.0.0.1:{door.port}/", DOOR_PASSWORD, door)
     finally:
-        served.stop()
+        await door.close()
+
+
+def door_environment() -> None:
+    """What the door's games inherit from this process (as from a host's): this checkout on
+    PYTHONPATH, and mDNS kept to loopback."""
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
+    os.environ["ONO99_MDNS_INTERFACES"] = "127.0.0.1"
 
 
 def children(pid: int) -> list[int]:
@@ -233,8 +277,15 @@ class Tab:
         await page.set_viewport_size(window_for(cell, size))
         tab = cls(page, size)
         await page.route("**/*", _loopback_only)
-        await page.route_web_socket(re.compile(r"/ws(\?|$)"), tab._exact_size)
+        # textual-serve's /ws, the door's /ws/SEAT.
+        await page.route_web_socket(re.compile(r"/ws(/[^/?]+)?(\?|$)"), tab._exact_size)
         return tab
+
+    async def visit(self, url: str, door: DoorPage | None = None) -> None:
+        """Open `url`; on a door's page, come in as a player does (`sit_down`)."""
+        await self.page.goto(url)
+        if door is not None:
+            await sit_down(self.page, door)
 
     def _exact_size(self, ws: WebSocketRoute) -> None:
         """Connect the page's websocket through, at exactly this tab's size: the page fits
@@ -290,14 +341,32 @@ def window_for(cell: tuple[float, float], size: tuple[int, int]) -> dict[str, in
     return {"width": int((size[0] + 0.5) * cell[0]), "height": int((size[1] + 0.5) * cell[1])}
 
 
-async def measure_cell(context: Any, url: str) -> tuple[float, float]:
+async def sit_down(page: Page, door: DoorPage) -> None:
+    """On a door's page: the password, if the login page shows, then a name, as a player
+    gives them (the table is full of bots, so the game it starts watches)."""
+    await page.locator("#password, #name").first.wait_for(state="visible", timeout=60_000)
+    if await page.locator("#password").count():
+        if not door.password:
+            raise SystemExit("bench/web.py: the door asks a password: give --door-password "
+                             "or set ONO99_WEB_PASSWORD")
+        await page.fill("#password", door.password)
+        await page.click("button[type=submit]")
+        await page.locator("#name").wait_for(state="visible", timeout=60_000)
+    await page.fill("#name", PLAYER_NAME)
+    await page.press("#name", "Enter")
+
+
+async def measure_cell(context: Any, url: str, door: DoorPage | None = None
+                       ) -> tuple[float, float]:
     """The size of one character cell in the page, in CSS pixels: from the terminal size
     the page asks for in a window of known size."""
     page = await context.new_page()
     await page.set_viewport_size({"width": 1200, "height": 800})
     await page.route("**/*", _loopback_only)
-    async with page.expect_websocket() as opened:
+    async with page.expect_websocket(timeout=60_000) as opened:
         await page.goto(url)
+        if door is not None:
+            await sit_down(page, door)
     query = parse_qs(urlparse((await opened.value).url).query)
     columns, rows = int(query["width"][0]), int(query["height"][0])
     await page.close()
@@ -311,11 +380,13 @@ async def _loopback_only(route: Route) -> None:
         await route.abort()
 
 
-async def navigation_ms(context: Any, cell: tuple[float, float], url: str, marker: str) -> float:
-    """Milliseconds from `page.goto` until `marker` has arrived over the websocket."""
+async def navigation_ms(context: Any, cell: tuple[float, float], url: str, marker: str,
+                        door: DoorPage | None = None) -> float:
+    """Milliseconds from `page.goto` until `marker` has arrived over the websocket (on a
+    door's page, with the name given as soon as its form shows)."""
     tab = await Tab.open(context, cell, SIZES[0])
     started = time.perf_counter()
-    await tab.page.goto(url)
+    await tab.visit(url, door)
     await tab.wait_for_text(marker)
     elapsed = (time.perf_counter() - started) * 1000
     await tab.page.close()
@@ -379,21 +450,32 @@ class MoveCounter:
         await self.client.close()
 
 
-async def bytes_per_move(options: argparse.Namespace, context: Any, cell: tuple[float, float],
-                         urls: tuple[str, str], table: tuple[str, int],
-                         playing_table: TableServer | None, state_dir: Path) -> dict[str, object]:
-    """Every way of watching (the app's driver, the stock one, a pty), at both sizes, the
-    same moves: bytes each got per move. Starts the local table's match if there is one."""
-    web_url, stock_url = urls
+class Where(NamedTuple):
+    """Where a page is opened: its browser context (a door's login cookie is per host, not
+    per port: each door gets a context of its own), the cell size of its page's font, its
+    address, and the door when it is one."""
+
+    context: Any
+    cell: tuple[float, float]
+    url: str
+    door: DoorPage | None = None
+
+
+async def bytes_per_move(options: argparse.Namespace, pages: dict[str, Where],
+                         table: tuple[str, int], playing_table: TableServer | None,
+                         state_dir: Path) -> dict[str, object]:
+    """Every way of watching (the door's page, textual-serve with the stock driver, a
+    pty), at both sizes, the same moves: bytes each got per move. Starts the local table's
+    match if there is one."""
     play_host, play_port = table
     result: dict[str, object] = {}
     terminals: list[tuple[str, str, PtyChild, list[int]]] = []
     async with contextlib.AsyncExitStack() as stack:
         watchers: dict[str, Tab] = {}
         for width, height in SIZES:
-            for kind, url in (("web", web_url), ("web_stock", stock_url)):
-                tab = await Tab.open(context, cell, (width, height))
-                await tab.page.goto(url)
+            for kind, where in pages.items():
+                tab = await Tab.open(where.context, where.cell, (width, height))
+                await tab.visit(where.url, where.door)
                 watchers[f"{kind}_{width}x{height}"] = tab
             # The terminal's figure as bench/tui.py measures it (256 colours), and with the
             # truecolor that textual-serve always asks for.
@@ -401,7 +483,7 @@ async def bytes_per_move(options: argparse.Namespace, context: Any, cell: tuple[
                 received: list[int] = []
                 child = await PtyChild.spawn(
                     [sys.executable, "-m", "ono99tui", "join", f"{play_host}:{play_port}",
-                     "--spectate", "--name", "watcher"],
+                     "--spectate", "--name", PLAYER_NAME],
                     {**app_env(state_dir), **extra}, TerminalSize(width, height))
                 child.start_reading(lambda data, received=received: received.append(len(data)))
                 terminals.append((f"{width}x{height}", colours, child, received))
@@ -465,7 +547,10 @@ async def bytes_per_move(options: argparse.Namespace, context: Any, cell: tuple[
 async def run(options: argparse.Namespace) -> dict[str, object]:
     state_dir = Path(tempfile.mkdtemp(prefix="ono99-bench-web-"))
     port = options.port
-    result: dict[str, object] = {}
+    result: dict[str, object] = {"web_door": "an external door (--door)" if options.door else
+                                  "the real door, in process (WebDoorOptions.open)",
+                                  "door_driver": TEXTUAL_DRIVER}
+    door_environment()
     async with contextlib.AsyncExitStack() as stack:
         # An idle table (dealt, bots waiting an hour): the table screen holds still for
         # navigation and key presses. A playing one for the bytes per move.
@@ -479,46 +564,55 @@ async def run(options: argparse.Namespace) -> dict[str, object]:
             playing_table = await bot_table(options.bot_delay, options.seed, started=False)
             stack.push_async_callback(playing_table.stop)
             play_host, play_port = "127.0.0.1", playing_table.port
-        web_idle_url, idle_served = await stack.enter_async_context(
-            serve_the_app(options, idle.port, TABLE_DRIVER, port, state_dir))
-        web_url, _ = await stack.enter_async_context(
-            serve_the_app(options, play_port, TABLE_DRIVER, port + 1, state_dir))
-        stock_url, _ = await stack.enter_async_context(
-            serve_the_app(options, play_port, STOCK_DRIVER, port + 2, state_dir))
+        idle_door = await stack.enter_async_context(
+            serve_the_app(options, idle.port, port, state_dir))
+        play_door = await stack.enter_async_context(
+            serve_the_app(options, play_port, port + 1, state_dir))
+        stock = ServedCommand(join_command(play_port, STOCK_DRIVER), port + 2,
+                              state_dir / "serve-stock.log")
+        stack.callback(stock.stop)
         minimal = ServedCommand(f"exec {shlex.join([sys.executable, '-c', MINIMAL_APP])}",
                                 port + 3, state_dir / "serve-minimal.log")
         stack.callback(minimal.stop)
+        await stock.ready()
         await minimal.ready()
 
         playwright = await stack.enter_async_context(async_playwright())
         browser = await playwright.chromium.launch(
             executable_path="/usr/bin/chromium", args=["--no-sandbox"], headless=True)
         stack.push_async_callback(browser.close)
-        context = await browser.new_context()
-        cell = await measure_cell(context, minimal.url)
+        serve_context = await browser.new_context()
+        idle_context = await browser.new_context()
+        play_context = await browser.new_context()
+        serve_cell = await measure_cell(serve_context, minimal.url)
+        door_cell = await measure_cell(idle_context, idle_door.url, idle_door)  # logs in
+        idle_page = Where(idle_context, door_cell, idle_door.url, idle_door)
+        minimal_page = Where(serve_context, serve_cell, minimal.url)
 
         # First, while a door's table is surely still in its match.
-        result.update(await bytes_per_move(options, context, cell, (web_url, stock_url),
-                                           (play_host, play_port), playing_table, state_dir))
+        result.update(await bytes_per_move(
+            options, {"web": Where(play_context, door_cell, play_door.url, play_door),
+                      "web_stock": Where(serve_context, serve_cell, stock.url)},
+            (play_host, play_port), playing_table, state_dir))
         result["ratio_to_terminal_target"] = TARGET_RATIO_TO_TERMINAL
 
         # Navigation → table screen; the baseline interleaved with the app.
         app_nav, minimal_nav = [], []
         for _ in range(options.navigations):
-            minimal_nav.append(await navigation_ms(context, cell, minimal.url, MINIMAL_MARKER))
-            app_nav.append(await navigation_ms(context, cell, web_idle_url, TABLE_SCREEN))
+            minimal_nav.append(await navigation_ms(*minimal_page[:3], MINIMAL_MARKER))
+            app_nav.append(await navigation_ms(*idle_page[:3], TABLE_SCREEN, idle_door))
         result.update({
             "navigation_to_table_ms_p50": round(statistics.median(app_nav), 1),
             "minimal_app_navigation_ms_p50": round(statistics.median(minimal_nav), 1),
         })
 
         # Key press → drawn, on the still table.
-        app_tab = await Tab.open(context, cell, SIZES[0])
-        await app_tab.page.goto(web_idle_url)
+        app_tab = await Tab.open(idle_context, door_cell, SIZES[0])
+        await app_tab.visit(idle_door.url, idle_door)
         await app_tab.wait_for_text(TABLE_SCREEN)
         app_keys = await keypress_ms(app_tab, HELP_TITLE, TABLE_MARKER, options.presses)
-        minimal_tab = await Tab.open(context, cell, SIZES[0])
-        await minimal_tab.page.goto(minimal.url)
+        minimal_tab = await Tab.open(serve_context, serve_cell, SIZES[0])
+        await minimal_tab.visit(minimal.url)
         await minimal_tab.wait_for_text(MINIMAL_MARKER)
         minimal_keys = await keypress_ms(minimal_tab, MINIMAL_HELP, MINIMAL_MARKER,
                                          options.presses)
@@ -528,8 +622,9 @@ async def run(options: argparse.Namespace) -> dict[str, object]:
             "minimal_app_keypress_to_drawn_ms_p50": round(percentile(minimal_keys, 0.5), 1),
             "minimal_app_keypress_to_drawn_ms_p99": round(percentile(minimal_keys, 0.99), 1),
         })
-        if idle_served is not None:  # a door's sessions are not this script's children
-            result["rss_per_session_kb"] = round(statistics.median(idle_served.sessions_rss_kb()))
+        door_rss = idle_door.sessions_rss_kb()
+        if door_rss:  # a running door's sessions are not this script's to see
+            result["rss_per_session_kb"] = round(statistics.median(door_rss))
         result["minimal_app_rss_per_session_kb"] = round(
             statistics.median(minimal.sessions_rss_kb()))
 
@@ -548,11 +643,14 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.5, help="seconds before a bot moves")
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--port", type=int, default=23500,
-                        help="first of four loopback ports for textual-serve (default 23500)")
+                        help="first of four loopback ports: two doors, then textual-serve "
+                             "twice (default 23500)")
     parser.add_argument("--door", metavar="URL",
-                        help="a running web door's page, serving `ono99 join --spectate` of "
-                             "--door-table, a table where bots play")
+                        help="a running web door's page instead of this script's doors; its "
+                             "table, --door-table, must be full of bots in a match")
     parser.add_argument("--door-table", metavar="HOST:PORT", help="the table --door serves")
+    parser.add_argument("--door-password", default=os.environ.get("ONO99_WEB_PASSWORD"),
+                        help="--door's web password (default: $ONO99_WEB_PASSWORD)")
     options = parser.parse_args()
     # Killed or hung up: unwind through the exit stack, which stops every server it started.
     for signum in (signal.SIGTERM, signal.SIGHUP):

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from web_helpers import Tab, ThreadedDoor, browser_context
+from web_helpers import TERMINAL_TRAP, Tab, ThreadedDoor, browser_context, wait_until
 
 from ono99tui.web.config import WebDoorConfig
 
@@ -59,6 +59,30 @@ def test_login_name_and_keys_reach_the_game_without_a_click_and_nothing_leaves_l
         tab.wait_for(r'START \{"argv": \["ana"\]')
         assert tab.page.is_hidden("#name-layer")
     assert outside.urls == []
+
+
+# Each of the terminal's canvases: its drawing buffer's width over its width on the page.
+CANVAS_DENSITIES = """() => [...document.querySelectorAll('#terminal canvas')]
+  .map((canvas) => canvas.width / canvas.getBoundingClientRect().width)"""
+
+
+def test_a_high_dpi_screen_gets_the_terminal_drawn_at_its_pixel_density(browser: Any, door: ThreadedDoor) -> None:
+    # A phone's screen: three device pixels per CSS pixel. Drawn in canvases sized in CSS
+    # pixels, the table would show two or three times too large (its left part only).
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=3,
+                                  is_mobile=True, has_touch=True)
+    try:
+        context.add_init_script(TERMINAL_TRAP)
+        tab = Tab(context.new_page())
+        tab.page.goto(door.url)
+        tab.log_in()
+        tab.sit_down("ana")
+        tab.wait_for(r'START \{"argv": \["ana"\]')
+        densities = wait_until(lambda: tab.page.evaluate(CANVAS_DENSITIES), 10, "the terminal's canvases")
+        wait_until(lambda: all(abs(d - 3) < 0.05 for d in tab.page.evaluate(CANVAS_DENSITIES)), 10,
+                   f"canvases at 3 device pixels per CSS pixel (first seen: {densities})")
+    finally:
+        context.close()
 
 
 async def _session_names(door: ThreadedDoor) -> list[str]:

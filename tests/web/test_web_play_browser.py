@@ -1,6 +1,6 @@
 """The real game through the web door in a real browser: two tabs of one browser are two
-players who play a whole match, a reload mid-match takes back the seat, and a closed tab's
-seat is held for the grace period and then played by a bot.
+players who play a whole match, a reload mid-match takes back the seat, a closed tab's
+seat is held for the grace period and then played by a bot, and the two players chat.
 
 The screen is read from xterm.js's buffer; keys go to the page as a person's would (no
 click first: the terminal has the keyboard once its websocket is open).
@@ -170,4 +170,26 @@ def test_a_closed_tab_holds_the_seat_then_a_bot_plays_it(browser: Any, host: Web
                           15, "bea's seat held")
         assert "⚙" not in held  # held for bea, not yet a bot's
         wait_until(lambda: "⚙" in seat_line(ana.screen(), "bea"), 20, "a bot in bea's seat")
+    assert outside.urls == []
+
+
+def test_a_line_said_in_one_tab_shows_in_the_other(browser: Any, host: WebHost) -> None:
+    with browser_context(browser) as (context, outside):
+        ana, bea = Tab(context.new_page()), Tab(context.new_page())
+        ana.page.goto(host.url)
+        ana.log_in()
+        ana.sit_down("ana")
+        bea.page.goto(host.url)
+        bea.sit_down("bea")
+        ana.wait_for(HAND_EDGE.pattern)  # both seated: the table dealt
+        bea.wait_for(HAND_EDGE.pattern)
+
+        ana.press("c")
+        ana.wait_for(r"Say\s*to\s*the\s*table")
+        ana.page.keyboard.type("hi_from_tab_one")
+        ana.press("Enter")
+        bea.wait_for(r"ana:\s*hi_from_tab_one")
+
+        bea.press("9")  # an emote key: "Good game!"
+        ana.wait_for(r"bea:\s*Good\s*game!")
     assert outside.urls == []

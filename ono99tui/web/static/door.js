@@ -49,11 +49,52 @@
     if (again !== null) button.focus();
   }
 
+  // textual.js keeps its xterm.js Terminal to itself; it is caught here as textual.js's
+  // session object stores it (`this.terminal = …`), only while textual.js starts.
+  let terminal = null;
+  function catchingTerminal(start) {
+    const before = Object.getOwnPropertyDescriptor(Object.prototype, "terminal");
+    Object.defineProperty(Object.prototype, "terminal", {
+      configurable: true,
+      set(value) {
+        if (before && before.set) {
+          before.set.call(this, value);
+        } else {
+          Object.defineProperty(this, "terminal", {
+            value, writable: true, configurable: true, enumerable: true,
+          });
+        }
+        if (value && typeof value === "object" && "websocket_url" in this) terminal = value;
+      },
+    });
+    try {
+      start();
+    } finally {
+      if (before) Object.defineProperty(Object.prototype, "terminal", before);
+      else delete Object.prototype.terminal;
+    }
+  }
+
+  // On a screen with more than one device pixel per CSS pixel (phones, high-DPI laptops),
+  // xterm.js's canvas renderer (used where WebGL is not) sizes its canvases in CSS pixels
+  // at start but draws in device pixels: the table is drawn 2-3 times too large, its left
+  // part only. textual.js gives the font size as a string; setting it again as a number
+  // makes xterm.js measure and size its canvases again, right. The cell it measures then
+  // may differ from the first one: textual.js fits the terminal to the window again on a
+  // resize event, and tells the game its new size.
+  function remeasureTerminal() {
+    const size = Number(byId("terminal").dataset.fontSize);
+    if (!terminal || !terminal.options || !(size > 0)) return;
+    terminal.options.fontSize = size;
+    window.dispatchEvent(new Event("resize"));
+  }
+
   // textual.js opens its websocket itself; this subclass adds the door's two listeners.
   const NativeWebSocket = window.WebSocket;
   class DoorWebSocket extends NativeWebSocket {
     constructor(url, protocols) {
       super(url, protocols);
+      this.addEventListener("open", remeasureTerminal);
       this.addEventListener("open", focusTerminal);
       this.addEventListener("close", (event) => showEnded(event.code, event.reason));
     }
@@ -185,6 +226,8 @@
     terminal.dataset.sessionWebsocketUrl =
       `${scheme}//${window.location.host}/ws/${encodeURIComponent(seat)}`;
     swallowFocusingClick(terminal);
-    if (typeof startTerminal === "function") startTerminal.call(window, event);
+    if (typeof startTerminal === "function") {
+      catchingTerminal(() => startTerminal.call(window, event));
+    }
   };
 })();
