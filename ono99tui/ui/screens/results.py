@@ -162,9 +162,13 @@ def standings(view: PlayerView, out_order: Sequence[int]) -> list[int]:
     seats = range(view.seats)
     if scoring == "points-lowest":
         return sorted(seats, key=lambda seat: (seat not in view.winners, view.scores[seat]))
-    last_out_first = list(reversed(out_order))
+    last_out_first = [s for s in reversed(out_order) if s not in view.winners]
     rest = [seat for seat in seats if seat not in view.winners and seat not in last_out_first]
-    return [*view.winners, *rest, *(s for s in last_out_first if s not in view.winners)]
+    # An app that came to the match late (a rejoin, a restarted host) saw only the last
+    # eliminations: those out before it was watching went out before all of them.
+    unseen_out = [seat for seat in rest if view.eliminated[seat]]
+    still_in = [seat for seat in rest if not view.eliminated[seat]]
+    return [*view.winners, *still_in, *last_out_first, *unseen_out]
 
 
 class _Dialog(OwnModal[None]):
