@@ -306,3 +306,23 @@ def test_flipped_bytes_give_a_journal_error_or_a_checked_match(tmp_path: Path) -
                     replay_match(match)
         except JournalError:
             pass
+
+
+@pytest.mark.parametrize("argv", [("stats", "--json"), ("stats",), ("replay", "--json")])
+def test_a_reader_that_stops_early_gets_no_traceback(argv: tuple[str, ...]) -> None:
+    """`ono99 stats --json | head -c 400` printed a BrokenPipeError traceback (found at the
+    terminal): the reader has what it wanted, so the command ends quietly."""
+    import os
+    import subprocess
+    import sys
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader has already gone, as `head` has after its bytes
+    try:
+        done = subprocess.run([sys.executable, "-m", "ono99tui", *argv, str(GOLDEN)],
+                              stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=60,
+                              env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])})
+    finally:
+        os.close(write_end)
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, done.stderr
+    assert done.returncode == 0

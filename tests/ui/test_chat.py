@@ -170,3 +170,21 @@ async def test_spectators_talk_unless_the_host_turns_it_off(tmp_path: Path) -> N
             await say(ana, ana_pilot, "quiet please")
             await wait_for_condition(lambda: talk_lines(eve)[-1:] == ["» ana: quiet please"],
                                      what="eve reads ana")
+
+
+async def test_talk_in_a_waiting_room_too_small_for_its_pane_comes_as_a_notice(
+        tmp_path: Path) -> None:
+    # At 61x19 with five seats the seats fill their half of the screen and the Chat pane
+    # is laid out below, clipped out of sight: its line must come as a notification.
+    async with running_table(name="den", capacity=5, host_key=HOST_KEY) as server:
+        ana = host_app(server, player="ana")
+        bob = joined_app(server.port, "bob", tmp_path / "bob")
+        async with ana.run_test(size=(80, 24)), bob.run_test(size=(61, 19)) as bob_pilot:
+            await wait_until(bob_pilot, lambda: isinstance(bob.screen, WaitingRoomScreen)
+                             and bob.may_chat, what="bob in the waiting room")
+            notices = record_notices(bob)
+            ana.post_message(ChatRequested(text="can you read me"))
+            await wait_for_condition(lambda: talk_lines(bob) == ["» ana: can you read me"],
+                                     what="ana's line in bob's (hidden) pane")
+            await wait_until(bob_pilot, lambda: "» ana: can you read me" in notices,
+                             what="the line as a notice")

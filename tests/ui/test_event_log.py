@@ -304,3 +304,30 @@ async def test_over_a_real_table_the_log_says_what_the_stand_in_played() -> None
                 assert len(line.split(": ", 1)[1].split(", ")) >= 2
         finally:
             await proxy.stop()
+
+
+async def test_wide_characters_wrap_by_cells_and_nothing_is_cut_off() -> None:
+    # Played through the web door: "» Lea: hi from Lea 日本語 wide chars" showed as
+    # "» Lea: hi from Lea 日本語 wid" / "  chars" — wrapped by characters, the row was wider
+    # than the log and its last cell, the "e", was cut off.
+    from rich.cells import cell_len
+
+    from ono99tui.ui.widgets.log import chat_entry
+
+    class LogApp(App[None]):
+        CSS = "EventLog { width: 29; }"
+
+        def compose(self) -> ComposeResult:
+            yield EventLog()
+
+    said = "hi from Lea 日本語 wide chars and 絵文字😀😀😀😀😀😀😀😀😀😀😀😀😀😀 too"
+    app = LogApp()
+    async with app.run_test(size=(40, 12)) as pilot:
+        log = app.query_one(EventLog)
+        log.add(chat_entry("Lea", said))
+        await pilot.pause()
+        rows = list(log.lines)
+        assert all(cell_len(row) <= 29 for row in rows), rows
+        # Every character is on some row (a word longer than a row is split across two).
+        assert "".join("".join(rows).split()) == "".join(f"» Lea: {said}".split())
+        assert rows[0] == "» Lea: hi from Lea 日本語", rows  # " wide" makes 30 cells

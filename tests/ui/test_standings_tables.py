@@ -37,3 +37,25 @@ def test_matches_played_of_a_wrong_shape_are_not_shown() -> None:
     assert matches_played({"matches_played": [1, -2, 3]}, 3) is None
     assert matches_played({"matches_played": [1, True, 3]}, 3) is None
     assert matches_played({}, 3) is None
+
+
+def test_players_out_before_the_app_was_watching_place_last() -> None:
+    # Played in tmux: the host's app restarted mid-match and a joiner came back from the
+    # lobby, so each saw only the last rounds' eliminations. The first two players out,
+    # unseen, were ranked 2nd and 3rd, above those seen going out later.
+    from table_helpers import LocalMatch
+
+    from ono99tui.game import MATCH_OVER, Eliminated, legal_moves, preset
+    from ono99tui.ui.screens.results import standings
+
+    match = LocalMatch(preset("1980").replace(tokens=2), 4, seed=7)
+    out: list[int] = []
+    while match.state.phase != MATCH_OVER:
+        events = match.step(lambda state, seat: match.rng.choice(legal_moves(state, seat)))
+        out += [event.seat for event in events if isinstance(event, Eliminated)]
+    view = match.view()
+    assert len(out) == 3 and len(view.winners) == 1
+    everything = standings(view, out)
+    assert everything == [*view.winners, *reversed(out)]
+    # Only the last elimination seen: the two unseen ones went out before it.
+    assert standings(view, out[-1:]) == [*view.winners, out[2], *sorted(out[:2])]

@@ -460,3 +460,37 @@ async def test_an_emoji_name_keeps_the_card_count_on_its_seat_row() -> None:
         assert cell_len(text) <= line.content_size.width
         assert text.endswith("4c ⚙")
         assert "4c ⚙" in screen_text(app)
+
+
+@pytest.mark.parametrize("size", [(60, 18), (61, 19), (66, 20)])
+async def test_compact_layout_keeps_a_gap_between_the_seats_and_the_total(
+        size: tuple[int, int]) -> None:
+    # Played in tmux at 61x19 (1980, five seats): "▶ Jo (you)  4c ●●● owes 2you may go up
+    # to 98, and below" — with no borders there, the seat lines ran into the limit line.
+    match = LocalMatch(preset("1980"), 5, seed=3)
+    app = RecordingApp()
+    async with app.run_test(size=size) as pilot:
+        await open_local(app, pilot, match, lobby_for(5, bots=(1, 2)))
+        await pilot.pause()
+        seats = app.screen.query_one("#seats-pane").content_region
+        center = app.screen.query_one("#center").content_region
+        assert seats.right < center.x, (seats, center)
+
+
+async def test_a_player_out_of_the_match_is_offered_no_play_keys() -> None:
+    # Played in tmux (1980, five seats): Ivo, out with no cards, watched ten more rounds
+    # with "1-4 Play" in his Footer; pressing them only said the card could not be played.
+    from ono99tui.game import view as view_of
+
+    match = LocalMatch(preset("1980").replace(tokens=1), 4, seed=2)
+    match.run_until(lambda state: view_of(state, 0).eliminated[0]
+                    and state.phase != MATCH_OVER)
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, match, lobby_for(4, bots=(1, 2, 3)))
+        while not isinstance(app.screen, TableScreen):  # the round's dialog, the bust
+            await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.check_action("choose", (0,)) is False
+        assert "1-4" not in screen_text(app).splitlines()[-1]
+        assert "Chat" in screen_text(app).splitlines()[-1] or not app.may_chat

@@ -8,10 +8,10 @@ from __future__ import annotations
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ono99tui.ui.present import BustNotice
+from ono99tui.ui.screens.own_modal import OwnModal
 
 
 def held_line(notice: BustNotice) -> str:
@@ -22,7 +22,7 @@ def held_line(notice: BustNotice) -> str:
     return f"You held: {held}"
 
 
-class BustScreen(ModalScreen[None]):
+class BustScreen(OwnModal[None]):
     """"You busted at 97 — no card fits under 99", the hand held and what it cost."""
 
     CSS_PATH = "bust.tcss"

@@ -13,14 +13,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from netproto.messages import MAX_CHAT_TEXT
+from ono99tui.ui.screens.own_modal import OwnModal
 from ono99tui.ui.talk import emote_hint
 
 
-class ChatPrompt(ModalScreen[str | None]):
+class ChatPrompt(OwnModal[str | None]):
     """Say something to everyone at the table (see the module docstring)."""
 
     CSS_PATH = "chat_prompt.tcss"

@@ -7,11 +7,12 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from ono99tui.ui.screens.own_modal import OwnModal
 
-class ConfirmQuitScreen(ModalScreen[bool]):
+
+class ConfirmQuitScreen(OwnModal[bool]):
     """Leave the match? Dismisses with True to quit, False to stay.
 
     `question` and `explanation` say what quitting does where the player is (the app's

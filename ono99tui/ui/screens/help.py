@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from ono99tui.game import Card, Rules, Scoring, preset
@@ -17,6 +16,7 @@ from ono99tui.ui.rule_labels import (
     scoring_rule,
     switch_setting,
 )
+from ono99tui.ui.screens.own_modal import OwnModal
 
 if TYPE_CHECKING:
     from textual import getters
@@ -94,7 +94,7 @@ def rules_sections(rules: Rules) -> list[tuple[str, str]]:
     ]
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(OwnModal[None]):
     """The rules of the current table (its view's rules, else the lobby's preset), or of
     the `rules` given (a replayed match's)."""
 

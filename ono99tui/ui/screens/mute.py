@@ -15,9 +15,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
+
+from ono99tui.ui.screens.own_modal import OwnModal
 
 
 def mute_line(name: str, muted: bool) -> Text:
@@ -26,7 +27,7 @@ def mute_line(name: str, muted: bool) -> Text:
     return Text(f"[{'x' if muted else ' '}] {name}{'  muted' if muted else ''}")
 
 
-class MuteScreen(ModalScreen[set[str]]):
+class MuteScreen(OwnModal[set[str]]):
     """Mute or unmute the people at the table (see the module docstring)."""
 
     CSS_PATH = "mute.tcss"

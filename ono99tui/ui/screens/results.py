@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Static
 
 from netproto.messages import Lobby
@@ -16,6 +15,7 @@ from ono99tui.game import PlayerView, RoundEnded
 from ono99tui.ui.messages import RematchRequested
 from ono99tui.ui.present import matches_played, matches_won, seat_name, winners_text
 from ono99tui.ui.screens.bust import held_line
+from ono99tui.ui.screens.own_modal import OwnModal
 
 if TYPE_CHECKING:
     from textual import getters
@@ -162,22 +162,18 @@ def standings(view: PlayerView, out_order: Sequence[int]) -> list[int]:
     seats = range(view.seats)
     if scoring == "points-lowest":
         return sorted(seats, key=lambda seat: (seat not in view.winners, view.scores[seat]))
-    last_out_first = list(reversed(out_order))
+    last_out_first = [s for s in reversed(out_order) if s not in view.winners]
     rest = [seat for seat in seats if seat not in view.winners and seat not in last_out_first]
-    return [*view.winners, *rest, *(s for s in last_out_first if s not in view.winners)]
+    # An app that came to the match late (a rejoin, a restarted host) saw only the last
+    # eliminations: those out before it was watching went out before all of them.
+    unseen_out = [seat for seat in rest if view.eliminated[seat]]
+    still_in = [seat for seat in rest if not view.eliminated[seat]]
+    return [*view.winners, *still_in, *last_out_first, *unseen_out]
 
 
-class _Dialog(ModalScreen[None]):
-    """A results dialog that closes only itself.
-
-    Textual's `dismiss` pops whatever screen is on top: a key pressed on a round's dialog
-    just as the table closed it for the match's (or the next deal) would close that one.
-    """
-
-    async def action_dismiss(self, result: None = None) -> None:
-        """Close this dialog, if it is still the one on top."""
-        if self.is_active:
-            await super().action_dismiss(result)
+class _Dialog(OwnModal[None]):
+    """A results dialog that closes only itself: a key pressed on a round's dialog just as
+    the table closed it for the match's (or the next deal) must not close that one."""
 
 
 class RoundEndScreen(_Dialog):

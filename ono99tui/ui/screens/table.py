@@ -203,7 +203,8 @@ class TableScreen(Screen[None]):
         discarding = view.seat is not None and view.discarding == view.seat
         hand.show(card_slots(view), verb="discards" if discarding else "plays")
         self._follow_turn(view, act, hand)
-        keys = (can_swap(view), must_draw(view), view.seat is None, view.phase == "match_over",
+        out = view.seat is None or view.eliminated[view.seat]
+        keys = (can_swap(view), must_draw(view), out, view.phase == "match_over",
                 self.app.may_chat)
         if keys != self._keys_shown:
             self._keys_shown = keys
@@ -296,9 +297,11 @@ class TableScreen(Screen[None]):
         if (
             action in ("choose", "move_focus", "swap", "draw")
             and view is not None
-            and view.seat is None
+            and (view.seat is None or view.eliminated[view.seat])
         ):
-            return False  # a spectator holds no cards: no play, swap or draw keys shown
+            # A spectator, or a player out of the match, has nothing to play: no play,
+            # swap or draw keys shown.
+            return False
         if action in ("choose", "swap", "draw") and self._match_over():
             return False  # nothing to play any more: room in the Footer for the rematch
         if action == "swap":

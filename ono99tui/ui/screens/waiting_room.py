@@ -16,6 +16,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.errors import NoWidget
 from textual.screen import Screen
 from textual.widgets import Checkbox, DataTable, Footer, Input, Label, Select, Static
 
@@ -361,7 +362,13 @@ class WaitingRoomScreen(Screen[None]):
         the talk pane has no room on this terminal, so nobody sees it there."""
         log = self.query_one("#room-chat", EventLog)
         log.add(entry)
-        return log.scrollable_content_region.height > 0
+        # On a short terminal the pane is laid out below the seats and clipped away:
+        # only the part inside its clip is in sight.
+        try:
+            clip = self.find_widget(log).clip
+        except NoWidget:
+            return False
+        return log.scrollable_content_region.intersection(clip).height > 0
 
     def _set_editable(self, editable: bool) -> None:
         for widget in self.query("#rules-panel Select, #rules-panel Input, #rules-panel Checkbox"):

@@ -14,11 +14,11 @@ nothing a player says can restyle the screen.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.events import Resize
 from textual.geometry import Size
@@ -42,6 +42,40 @@ class LogEntry:
     def text(self, ascii: bool) -> str:
         """The line in the glyph set asked for."""
         return self.ascii if ascii else self.unicode
+
+
+def wrap_cells(text: str, width: int, subsequent_indent: str = "") -> list[str]:
+    """`text` in rows of at most `width` terminal cells, broken between words (a word wider
+    than a row is split), rows after the first indented. Like `textwrap.wrap`, but measured
+    in cells: a CJK character or an emoji takes two, and counting characters made rows
+    wider than the log, whose last cells were then cut off."""
+    rows: list[str] = []
+    row = ""
+    for word in text.split():
+        joined = f"{row} {word}" if row else (subsequent_indent if rows else "") + word
+        if cell_len(joined) <= width:
+            row = joined
+            continue
+        if row:
+            rows.append(row)
+        row = subsequent_indent + word
+        while cell_len(row) > width:
+            head, row = _cut_cells(row, width)
+            rows.append(head)
+            row = subsequent_indent + row
+    rows.append(row)
+    return rows
+
+
+def _cut_cells(text: str, width: int) -> tuple[str, str]:
+    """`text` split after its first `width` cells (at least one character, so a row
+    narrower than a wide character still moves on)."""
+    used = 0
+    for index, character in enumerate(text):
+        used += cell_len(character)
+        if used > width:
+            return text[: max(index, 1)], text[max(index, 1):]
+    return text, ""
 
 
 def chat_entry(name: str, text: str) -> LogEntry:
@@ -192,7 +226,7 @@ class EventLog(ScrollView):
         return self.scrollable_content_region.width or _DEFAULT_WIDTH
 
     def _wrap(self, entry: LogEntry) -> list[str]:
-        return textwrap.wrap(entry.text(self._ascii), self._width(), subsequent_indent="  ") or [""]
+        return wrap_cells(entry.text(self._ascii), self._width(), subsequent_indent="  ")
 
     def _extend(self, entry: LogEntry) -> None:
         rows = self._wrap(entry)
