@@ -374,6 +374,7 @@ class TableCore:
         self.rules = point.rules
         self.state, self._rng, self.phase = replayed.state, replayed.rng, PLAYING
         self.matches_dealt = point.number
+        self._matches_won, self._matches_played = dict(point.won), dict(point.played)
         for _ in range(point.number):  # the next deal's seed follows on, as without a restart
             self._seeds.getrandbits(64)
         if point.host_seat is not None:
@@ -702,7 +703,8 @@ class TableCore:
             token_hashes=tuple(sessions.digest_for(seat) if seat.human else None
                                for seat in self.seats),
             host_seat=self.seats.index(self.host) if self.host in self.seats else None,
-            number=self.matches_dealt, seqs=self._seqs_after_views()))
+            number=self.matches_dealt, seqs=self._seqs_after_views(),
+            won=tuple(self._matches_won.items()), played=tuple(self._matches_played.items())))
         log.info("match %d dealt (%s, %d seats)", self.matches_dealt, self.rules.name,
                  len(self.seats))
         self._broadcast_lobby()  # moves every player's connection to SEATED first

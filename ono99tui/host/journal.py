@@ -62,6 +62,11 @@ class MatchDealt(NamedTuple):
     host_seat: int | None = None
     number: int = 0
     seqs: tuple[int, ...] = ()
+    # The table's standings before this match, by player name: matches won, matches played
+    # to their end. A restarted host takes them up with the match, so the evening's
+    # standings go on rather than starting again at 0.
+    won: tuple[tuple[str, int], ...] = ()
+    played: tuple[tuple[str, int], ...] = ()
 
 
 class MovePlayed(NamedTuple):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from netproto.messages import MAX_EVENTS
@@ -48,7 +48,8 @@ def record_to_map(record: JournalRecord) -> dict[str, Any]:
         return {"kind": MATCH, "seed": record.seed, "rules": record.rules,
                 "names": record.names, "kinds": record.kinds,
                 "token_hashes": record.token_hashes, "host_seat": record.host_seat,
-                "number": record.number, "seqs": record.seqs}
+                "number": record.number, "seqs": record.seqs,
+                "won": dict(record.won), "played": dict(record.played)}
     if isinstance(record, SeatResigned):
         return {"kind": RESIGN, "seat": record.seat, "seqs": record.seqs}
     if isinstance(record, SeatResumed):
@@ -72,6 +73,10 @@ class ResumePoint:
     # The seats' view seqs after the deal, then every record after the header, in order.
     deal_seqs: tuple[int, ...]
     steps: tuple[dict[str, Any], ...]
+    # The table's standings before the match (name → matches won / played); empty in a
+    # journal written before they were recorded.
+    won: dict[str, int] = field(default_factory=dict)
+    played: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -92,6 +97,17 @@ def _seqs(value: Any, seats: int) -> tuple[int, ...]:
             or not all(type(seq) is int and seq >= 0 for seq in value)):
         raise ResumeError("a record's view numbers do not fit the match's seats")
     return tuple(value)
+
+
+def _standings(value: Any) -> dict[str, int]:
+    """A header's standings map (absent in older journals: none)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(
+            isinstance(name, str) and type(count) is int and count >= 0
+            for name, count in value.items()):
+        raise ResumeError("the match header's standings are not a map of names to counts")
+    return dict(value)
 
 
 def resume_point(records: Sequence[dict[str, Any]]) -> ResumePoint | None:
@@ -124,7 +140,8 @@ def resume_point(records: Sequence[dict[str, Any]]) -> ResumePoint | None:
             number=int(header["number"]), seed=int(header["seed"]),
             rules=rules_from_wire(header["rules"]), names=names, kinds=kinds,
             token_hashes=hashes, host_seat=host_seat,
-            deal_seqs=_seqs(header["seqs"], seats), steps=tuple(records[start + 1:]))
+            deal_seqs=_seqs(header["seqs"], seats), steps=tuple(records[start + 1:]),
+            won=_standings(header.get("won")), played=_standings(header.get("played")))
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, ResumeError):
             raise

@@ -15,7 +15,7 @@ import pytest
 from core_clock_helpers import ClockedTable, config
 
 from netproto.errors import BadHostKey, BadToken
-from netproto.messages import View
+from netproto.messages import Ready, View
 from ono99tui.game import MATCH_OVER
 from ono99tui.host.core import FINISHED, PLAYING
 from ono99tui.host.journal import JOURNAL_RECORDS, MovePlayed, replay
@@ -220,3 +220,38 @@ def test_a_table_with_fewer_seats_than_the_journals_match_does_not_take_it_up() 
     with pytest.raises(ResumeError, match="4 seats"):
         table.run(table.core.restore(point, 0.0))
     assert table.core.seats == []
+
+
+def test_the_evenings_standings_go_on_after_a_restart() -> None:
+    # One match played to its end, a rematch dealt, then the host is killed: the restarted
+    # table must still count the first match in "won here / played".
+    table = JournaledTable(config(capacity=3, start_when=3, bot_delay=0.5))
+    peers = [table.connect(name) for name in ("Ann", "Bob", "Cy")]
+    table.play_until(lambda: table.core.phase == FINISHED)
+    for peer in peers:
+        table.send(peer, Ready(ready=True))
+    table.advance(1.0)
+    assert table.core.phase == PLAYING and table.core.matches_dealt == 2
+    first_winners = table.lobby(peers[0]).results  # the standings after match 1
+    header = [record for record in table.records if record["kind"] == "match"][-1]
+    assert header["played"] == {"Ann": 1, "Bob": 1, "Cy": 1}
+    assert sum(header["won"].values()) >= 1
+    point = resume_point(table.records)
+    assert point is not None
+    after = JournaledTable(config(capacity=3, start_when=3, bot_delay=0.5))
+    after.run(after.core.restore(point, after.now))
+    assert after.core._matches_played == {"Ann": 1, "Bob": 1, "Cy": 1}
+    assert after.core._matches_won == header["won"]
+    assert first_winners["matches_played"] == [1, 1, 1]
+
+
+def test_standings_that_are_not_a_map_of_counts_are_not_taken_up() -> None:
+    before, _, _ = half_played()
+    records = [dict(record) for record in before.records]
+    records[0]["won"] = {"ana": -1}
+    with pytest.raises(ResumeError, match="standings"):
+        resume_point(records)
+    records[0].pop("won")
+    records[0].pop("played")
+    point = resume_point(records)  # a journal from before standings were recorded
+    assert point is not None and point.won == {} and point.played == {}
