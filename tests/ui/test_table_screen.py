@@ -494,3 +494,24 @@ async def test_a_player_out_of_the_match_is_offered_no_play_keys() -> None:
         assert app.screen.check_action("choose", (0,)) is False
         assert "1-4" not in screen_text(app).splitlines()[-1]
         assert "Chat" in screen_text(app).splitlines()[-1] or not app.may_chat
+
+
+async def test_a_player_out_of_the_match_is_offered_no_hint() -> None:
+    # Played in tmux (solo, 1980): out with no cards, the Footer still offered "h Hint".
+    from dataclasses import replace
+
+    from ono99tui.game import view as view_of
+
+    match = LocalMatch(preset("1980").replace(tokens=1), 4, seed=2)
+    match.run_until(lambda state: view_of(state, 0).eliminated[0]
+                    and state.phase != MATCH_OVER)
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = lobby_for(4, bots=(1, 2, 3))
+        await open_local(app, pilot, match, replace(lobby, options={"hints": True}))
+        while not isinstance(app.screen, TableScreen):
+            await pilot.press("enter")
+        await pilot.pause()
+        assert app.hints_allowed
+        assert app.screen.check_action("hint", ()) is False
+        assert "Hint" not in screen_text(app).splitlines()[-1]

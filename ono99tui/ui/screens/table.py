@@ -319,8 +319,9 @@ class TableScreen(Screen[None]):
         if action == "mute":
             return self.app.welcome is not None and self.app.hosting != "solo"
         if action == "hint":
+            # Nothing to advise a spectator or a player out of the match (no cards).
             return (self.app.hints_allowed and view is not None and view.seat is not None
-                    and not self._match_over())
+                    and not view.eliminated[view.seat] and not self._match_over())
         return True
 
     def _match_over(self) -> bool:
