@@ -399,7 +399,9 @@ class TableClient:
         except OSError:
             return
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(link.done), self.settings.bye_linger)
+            # asyncio.timeout, not wait_for: on 3.11 wait_for can drop a cancellation.
+            async with asyncio.timeout(self.settings.bye_linger):
+                await asyncio.shield(link.done)
 
     def abort_link(self) -> None:
         """Drop the TCP connection at once, as a network failure would (for tests and drills).
@@ -558,8 +560,8 @@ class TableClient:
         host, port = place if place is not None else (self.host, self.port)
         link = await self._open_link(host, port)
         try:
-            return await asyncio.wait_for(self._greet(link, host, port, resume_only),
-                                          settings.handshake_timeout)
+            async with asyncio.timeout(settings.handshake_timeout):
+                return await self._greet(link, host, port, resume_only)
         except BaseException:
             link.abort()
             raise
@@ -569,9 +571,11 @@ class TableClient:
         settings = self.settings
         loop = asyncio.get_running_loop()
         try:
-            _, link = await asyncio.wait_for(
-                loop.create_connection(lambda: _Link(settings.max_frame_size), host, port),
-                settings.connect_timeout)
+            # asyncio.timeout, not wait_for: on 3.11 wait_for can drop a cancellation
+            # that lands as the connection opens, and the caller would go on with it.
+            async with asyncio.timeout(settings.connect_timeout):
+                _, link = await loop.create_connection(
+                    lambda: _Link(settings.max_frame_size), host, port)
         except ConnectionRefusedError as error:
             raise NothingListening("nothing-listening", "connection refused", host, port,
                                    error) from None

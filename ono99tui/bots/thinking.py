@@ -39,7 +39,12 @@ async def choose_off_loop(bot: Bot, view: PlayerView, rng: random.Random, *, bud
     loop = asyncio.get_running_loop()
     future = loop.run_in_executor(executor, bot.choose, view, rng)
     try:
-        return await asyncio.wait_for(future, budget), Outcome.CHOSEN
+        # Not `asyncio.wait_for`: on Python 3.11 it returns the result and drops the
+        # caller's cancellation when both land in one turn of the loop, and a cancelled
+        # network bot then waits on its table forever. `asyncio.timeout` keeps it.
+        async with asyncio.timeout(budget):
+            move = await future
+        return move, Outcome.CHOSEN
     except TimeoutError:
         log.warning("%s bot took longer than %g s; the fallback %r plays", bot.name, budget,
                     fallback)
