@@ -323,6 +323,9 @@ class World:
         if len(moves) == 1:
             card = moves[0]
         else:
+            # `greedy()`'s scoring, inlined: this loop runs for every move of every play-out
+            # (≈ 2–5 % of the play-out rate measured against calling `greedy()`); keep the
+            # two the same.
             t = self.t
             answering = self.obligated and self.owed == 2
             card, best_score = moves[0], -1
