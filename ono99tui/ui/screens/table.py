@@ -23,7 +23,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import Reactive
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
@@ -35,8 +34,8 @@ if TYPE_CHECKING:
     from ono99tui.game import PlayerView
     from ono99tui.ui.app import Ono99App
 
-from ono99tui.ui.messages import ChatRequested, MoveChosen
-from ono99tui.ui.talk import EMOTE_KEYS
+from ono99tui.ui.messages import MoveChosen
+from ono99tui.ui.screens.talk_screen import TALK_BINDINGS, TalkScreen
 from ono99tui.ui.widgets.banner import ConnectionBanner
 from ono99tui.ui.widgets.cards import CardWidget, HandView
 from ono99tui.ui.widgets.log import EventLog, LogEntry
@@ -45,7 +44,7 @@ from ono99tui.ui.widgets.static_text import update_if_changed
 from ono99tui.ui.widgets.total import TotalPanel
 
 
-class TableScreen(Screen[None]):
+class TableScreen(TalkScreen):
     """Where a match is played (see the module docstring)."""
 
     CSS_PATH = "table.tcss"
@@ -84,13 +83,7 @@ class TableScreen(Screen[None]):
         # After the match-over dialog was closed (Esc): the rematch, and the results again.
         Binding("r", "rematch", "Rematch"),
         Binding("w", "standings", "Wins"),
-        # Table talk: c the one-line prompt, 5-9 the quick emotes (beside the card keys),
-        # m the mute list. The Footer shows only c (room at 80 columns); the prompt's hint
-        # names the others.
-        Binding("c", "chat", "Chat"),
-        *(Binding(key, f"emote({name!r})", f"Emote: {name}", show=False)
-          for key, name in EMOTE_KEYS),
-        Binding("m", "mute", "Mute", show=False),
+        *TALK_BINDINGS,  # table talk
         # Shown only where the table allows hints (lobby.options.hints).
         Binding("h", "hint", "Hint"),
         Binding("question_mark", "app.rules", "Rules", key_display="?"),
@@ -354,18 +347,6 @@ class TableScreen(Screen[None]):
         card = view.hand[index]
         move = Discard(view.seat, card) if view.discarding == view.seat else Play(view.seat, card)
         self.post_message(MoveChosen(move))
-
-    def action_chat(self) -> None:
-        """Open the one-line chat prompt."""
-        self.app.open_chat_prompt()
-
-    def action_emote(self, emote: str) -> None:
-        """Send a quick emote to everyone at the table."""
-        self.post_message(ChatRequested(emote=emote))
-
-    def action_mute(self) -> None:
-        """Mute or unmute people at the table, for this player only."""
-        self.app.open_mute_list()
 
     def action_rematch(self) -> None:
         """Ask for the rematch from the table (the match-over dialog was closed): the

@@ -17,7 +17,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.errors import NoWidget
-from textual.screen import Screen
 from textual.widgets import Checkbox, DataTable, Footer, Input, Label, Select, Static
 
 from netproto.messages import Lobby, SeatInfo, SeatKind
@@ -26,7 +25,6 @@ from ono99tui.game import ONO99_MODES, PRESET_NAMES, SCORING_MODES, Rules, Scori
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
 from ono99tui.ui.messages import (
     AddBotRequested,
-    ChatRequested,
     LeaveRequested,
     OptionsChangeRequested,
     ReadyRequested,
@@ -34,7 +32,7 @@ from ono99tui.ui.messages import (
     StartRequested,
 )
 from ono99tui.ui.rule_labels import ONO99_WORDS, RULE_SWITCHES, SCORING_WORDS, scoring_label
-from ono99tui.ui.talk import EMOTE_KEYS
+from ono99tui.ui.screens.talk_screen import TALK_BINDINGS, TalkScreen
 from ono99tui.ui.widgets.banner import ConnectionBanner
 from ono99tui.ui.widgets.log import EventLog, LogEntry
 
@@ -132,7 +130,7 @@ def table_deals_when(lobby: Lobby, *, ask_ready: bool = False) -> str | None:
     return f"The game starts by itself when {start_when} seats are taken ({taken} now)."
 
 
-class WaitingRoomScreen(Screen[None]):
+class WaitingRoomScreen(TalkScreen):
     """Seats, ready marks, bots and rules before the deal (see the module docstring)."""
 
     CSS_PATH = "waiting_room.tcss"
@@ -148,10 +146,7 @@ class WaitingRoomScreen(Screen[None]):
         Binding("o", "focus_rules", "Rules"),
         Binding("escape", "focus_seats", "Seats", show=False),
         Binding("l", "leave", "Leave"),
-        Binding("c", "chat", "Chat"),
-        *(Binding(key, f"emote({name!r})", f"Emote: {name}", show=False)
-          for key, name in EMOTE_KEYS),
-        Binding("m", "mute", "Mute", show=False),
+        *TALK_BINDINGS,  # table talk
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -438,18 +433,6 @@ class WaitingRoomScreen(Screen[None]):
     def action_start(self) -> None:
         """Host: deal the first hand."""
         self.post_message(StartRequested())
-
-    def action_chat(self) -> None:
-        """Open the one-line chat prompt."""
-        self.app.open_chat_prompt()
-
-    def action_emote(self, emote: str) -> None:
-        """Send a quick emote to everyone at the table."""
-        self.post_message(ChatRequested(emote=emote))
-
-    def action_mute(self) -> None:
-        """Mute or unmute people at the table, for this player only."""
-        self.app.open_mute_list()
 
     def action_focus_rules(self) -> None:
         """Move to the rules (to read them, or for the host to change them)."""

@@ -1,0 +1,45 @@
+"""What every screen with table talk offers (the table and the waiting room): the chat
+key, the quick emotes and the mute list, as bindings and the actions behind them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.binding import Binding
+from textual.screen import Screen
+
+from ono99tui.ui.messages import ChatRequested
+from ono99tui.ui.talk import EMOTE_KEYS
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from ono99tui.ui.app import Ono99App
+
+# c the one-line prompt, 5-9 the quick emotes (beside the card keys), m the mute list. The
+# Footer shows only c (room at 80 columns); the prompt's hint names the others.
+TALK_BINDINGS = (
+    Binding("c", "chat", "Chat"),
+    *(Binding(key, f"emote({name!r})", f"Emote: {name}", show=False)
+      for key, name in EMOTE_KEYS),
+    Binding("m", "mute", "Mute", show=False),
+)
+
+
+class TalkScreen(Screen[None]):
+    """A screen whose player may talk to the table (its BINDINGS splice `TALK_BINDINGS`)."""
+
+    if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
+        app = getters.app(Ono99App)
+
+    def action_chat(self) -> None:
+        """Open the one-line chat prompt."""
+        self.app.open_chat_prompt()
+
+    def action_emote(self, emote: str) -> None:
+        """Send a quick emote to everyone at the table."""
+        self.post_message(ChatRequested(emote=emote))
+
+    def action_mute(self) -> None:
+        """Mute or unmute people at the table, for this player only."""
+        self.app.open_mute_list()
