@@ -664,7 +664,7 @@ class Ono99App(App[None]):
             self.notify(error.reason or error.code, title=title, severity="error", markup=False)
             return False
         except OSError as error:
-            self.notify(f"Not sent: {error}", title=title, severity="error")
+            self.notify(f"Not sent: {error}", title=title, severity="error", markup=False)
             return False
         return True
 
@@ -850,7 +850,8 @@ class Ono99App(App[None]):
                     "You are" if event.seat == view.seat
                     else verb(seat_name(event.seat, seats), "is", "are")
                 )
-                self.notify(f"{who} out of the match.", severity="warning")
+                # markup=False: `who` is a player's name, and names may hold brackets.
+                self.notify(f"{who} out of the match.", severity="warning", markup=False)
             elif isinstance(event, TimedOut) and event.seat == view.seat and not dialog:
                 again = f" ({event.in_a_row} in a row)" if event.in_a_row > 1 else ""
                 resigned = any(isinstance(e, Resigned) and e.seat == view.seat for e in events)
@@ -922,7 +923,8 @@ class Ono99App(App[None]):
             alert.set_enabled(enabled)
         except ConfigError as error:
             self.notify(
-                f"{error}: for this session only.", title="Not remembered", severity="warning"
+                f"{error}: for this session only.", title="Not remembered", severity="warning",
+                markup=False,  # the error quotes a path, which may hold brackets
             )
         if not enabled:
             if alert.title not in (None, TITLE_IDLE):

@@ -112,7 +112,8 @@ class HelpScreen(OwnModal[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
             for heading, text in rules_sections(self._rules()):
-                yield Static(heading, classes="help-heading")
+                # markup=False: a table's rules carry a name of its choosing.
+                yield Static(heading, classes="help-heading", markup=False)
                 yield Static(text, classes="help-text", markup=False)
         yield Footer()
 

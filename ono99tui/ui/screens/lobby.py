@@ -190,7 +190,8 @@ class LobbyScreen(Screen[None]):
             tables.add_column(label, key=key, width=width)
         self.watch(self.app, "glyphs", self._glyphs_changed, init=True)
         if self._settings_problem:
-            self.notify(self._settings_problem, title="Settings not read", severity="warning")
+            self.notify(self._settings_problem, title="Settings not read", severity="warning",
+                        markup=False)  # it quotes the file, which may hold brackets
         # Going straight to a table (`ono99 join HOST:PORT`), the list is browsed only if
         # the player comes back to it (see `come_back`).
         if self.interfaces and self.join_address is None:
@@ -431,7 +432,8 @@ class LobbyScreen(Screen[None]):
             save_settings(settings, self.config_directory)
             self._stored_settings = settings
         except ConfigError as error:
-            self.notify(str(error), title="Name not remembered", severity="warning")
+            self.notify(str(error), title="Name not remembered", severity="warning",
+                        markup=False)
 
     @work(exclusive=True, group="join", exit_on_error=False)
     async def start_join(self, request: JoinRequest) -> None:
@@ -453,14 +455,17 @@ class LobbyScreen(Screen[None]):
                 else f"Could not join {request.label}"
             )
             self.set_status(f"{title}: {error.reason}")
-            self.notify(error.reason, title=title, severity="error")
+            # markup=False: the reason may be the table's own words, and a bracket in them
+            # would be read as markup (a stray "[/]" raised MarkupError and ended the app).
+            self.notify(error.reason, title=title, severity="error", markup=False)
             return
         # If the host comes back on another port, the table is looked for by its name.
         client.relocator = refinder_for(client.welcome, self.interfaces,
                                         service_name=request.service_name)
         if client.role == "spectator" and not request.spectate:
+            # markup=False: the label is the table's advertised name, which anyone can pick.
             self.notify(f"{request.label} is full or already playing: you are watching.",
-                        title="Watching")
+                        title="Watching", markup=False)
         self.set_status(f"{verb} {request.label}.")
         self.enter_table(client)
 

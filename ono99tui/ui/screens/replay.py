@@ -127,7 +127,8 @@ class ReplayScreen(Screen[None]):
         self._log_upto = -1
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="replay-title")
+        # markup=False: the title holds the table's name and the rules' name.
+        yield Static("", id="replay-title", markup=False)
         with Horizontal(id="middle"):
             with Vertical(id="seats-pane") as seats_pane:
                 seats_pane.border_title = "Seats"

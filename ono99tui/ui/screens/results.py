@@ -193,7 +193,8 @@ class RoundEndScreen(_Dialog):
     def compose(self) -> ComposeResult:
         view: PlayerView | None = getattr(self.app, "view", None)
         with Vertical(classes="results"):
-            yield Static(f"Round {self.result.round_no} is over", classes="results-title")
+            yield Static(f"Round {self.result.round_no} is over", classes="results-title",
+                         markup=False)
             recorded = getattr(self.app, "round_busts", None)
             busts = recorded.lines.get(self.result.round_no, ()) if recorded is not None else ()
             yours = recorded.yours.get(self.result.round_no) if recorded is not None else None
@@ -204,9 +205,10 @@ class RoundEndScreen(_Dialog):
                     "\n".join(busts), id="round-busts", classes="results-table", markup=False
                 )
             if view is not None:
+                # markup=False on every table of names: players' names may hold brackets.
                 yield Static(
                     round_table(view, _names(self.app, view), self.result),
-                    classes="results-table",
+                    classes="results-table", markup=False,
                 )
             yield Button("Continue (Enter)", variant="primary", id="continue")
         yield Footer()  # "enter Continue" stays in sight where the dialog is cut (40x12)
@@ -236,12 +238,13 @@ class MatchEndScreen(_Dialog):
         view: PlayerView | None = getattr(self.app, "view", None)
         with Vertical(classes="results"):
             if view is None:
-                yield Static("The match is over", classes="results-title")
+                yield Static("The match is over", classes="results-title", markup=False)
             else:
                 lobby = getattr(self.app, "lobby", None)
                 seats = lobby.seats if lobby is not None else ()
                 names = _names(self.app, view)
-                yield Static(f"Match over: {winners_text(view, seats)}!", classes="results-title")
+                yield Static(f"Match over: {winners_text(view, seats)}!", classes="results-title",
+                             markup=False)
                 yield Static(
                     self._places(view), id="standings", classes="results-table", markup=False
                 )
@@ -249,8 +252,8 @@ class MatchEndScreen(_Dialog):
                                       _eliminated_per_round(self.app))
                 if rounds:
                     with VerticalScroll(id="rounds"):
-                        yield Static(rounds, classes="results-table")
-            yield Static("", id="rematch-status")
+                        yield Static(rounds, classes="results-table", markup=False)
+            yield Static("", id="rematch-status", markup=False)
             with Horizontal(classes="results-buttons"):
                 yield Button("Rematch (r)", variant="primary", id="rematch")
                 yield Button("Quit (q)", id="quit")
@@ -297,7 +300,7 @@ class StandingsScreen(_Dialog):
         view: PlayerView | None = getattr(self.app, "view", None)
         won = _matches_won(self.app, view.seats) if view is not None else None
         with Vertical(classes="results"):
-            yield Static("Matches won at this table", classes="results-title")
+            yield Static("Matches won at this table", classes="results-title", markup=False)
             if view is None or won is None:
                 text = "No match has ended at this table yet."
             else:

@@ -106,7 +106,10 @@ class TableScreen(TalkScreen):
 
     def compose(self) -> ComposeResult:
         yield ConnectionBanner()
-        yield Static("", id="table-title")
+        # markup=False here and on the prompt: they show the table's preset name and the
+        # players' names, which come over the network and may hold brackets ("[/]" would
+        # raise MarkupError, "[@click=app.quit]" would be a live link).
+        yield Static("", id="table-title", markup=False)
         with Horizontal(id="middle"):
             with Vertical(id="seats-pane") as seats_pane:
                 seats_pane.border_title = "Seats"
@@ -117,7 +120,7 @@ class TableScreen(TalkScreen):
             with Vertical(id="log-pane") as log_pane:
                 log_pane.border_title = "Log (PgUp/PgDn)"
                 yield EventLog(id="log")
-        yield Static("Waiting for the deal...", id="prompt")
+        yield Static("Waiting for the deal...", id="prompt", markup=False)
         yield HandView()
         yield Footer()
 
@@ -397,7 +400,7 @@ class TableScreen(TalkScreen):
         elif event.state == WorkerState.ERROR:
             error = worker.error
             words = str(error) if isinstance(error, NoHint) else f"No hint this time: {error}"
-            self.notify(words, severity="warning")
+            self.notify(words, severity="warning", markup=False)  # an error's own words
 
     def action_move_focus(self, step: int) -> None:
         self.query_one(HandView).action_move(step)

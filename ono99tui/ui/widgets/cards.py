@@ -235,7 +235,7 @@ class HandView(Widget):
 
     def compose(self) -> ComposeResult:
         yield Horizontal(id="hand-cards")
-        yield Static("", id="hand-hint")
+        yield Static("", id="hand-hint", markup=False)  # words, never markup
 
     @property
     def cards(self) -> list[CardWidget]:

@@ -80,11 +80,12 @@ class TotalPanel(Widget):
     def compose(self) -> ComposeResult:
         yield Static("Total", id="total-label")
         yield BigNumber(id="total-big")
-        yield Static("", id="total-small")
-        yield Static("", id="limit")
-        yield Static("", id="last-card")
+        # markup=False: the obligation line names a player, and names may hold brackets.
+        yield Static("", id="total-small", markup=False)
+        yield Static("", id="limit", markup=False)
+        yield Static("", id="last-card", markup=False)
         yield DirectionLine(id="direction")
-        yield Static("", id="obligation", classes="-none")
+        yield Static("", id="obligation", classes="-none", markup=False)
 
     def show(
         self,
