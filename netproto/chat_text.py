@@ -23,6 +23,7 @@ field as it decodes it, so a client never trusts the server it talks to.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 from netproto.errors import BadMessage
@@ -74,6 +75,12 @@ def clean_line(raw: str, limit: int) -> str:
     if (raw.isascii() and raw.isprintable() and len(raw) <= limit and "  " not in raw
             and raw[:1] != " " and raw[-1:] != " "):
         return raw
+    return _clean_until_stable(raw, limit)
+
+
+# The same names (accented, CJK, emoji) come back in every lobby: remember the last few.
+@functools.lru_cache(maxsize=256)
+def _clean_until_stable(raw: str, limit: int) -> str:
     line = raw
     # Removing a character can let its neighbours compose (NFC) or bring marks together:
     # clean until nothing changes (twice in practice; the bound only guards the loop).
