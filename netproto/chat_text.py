@@ -15,15 +15,23 @@ code points all go), and for a line of talk besides:
 
 Square brackets stay, as in names: a UI renders chat as plain text, never as markup
 (docs/PROTOCOL.md §6). The table cleans before it sends, and a client may clean again.
+
+`clean_line` is the same cleaning for any other text a peer shows on someone's screen
+(seat names, refusal reasons, table names): `netproto.messages` applies it to every such
+field as it decodes it, so a client never trusts the server it talks to.
 """
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 from netproto.errors import BadMessage
-from netproto.messages import MAX_CHAT_TEXT
 from netproto.names import DROPPED_CATEGORIES, ESCAPE_SEQUENCE
+
+# A chat line, in characters: what `say.text` may carry and `chat.text` does carry
+# (defined here, not in netproto.messages, because messages cleans with this module).
+MAX_CHAT_TEXT = 200
 
 # Combining marks kept after one base character (enough for every real script's accents).
 MAX_COMBINING = 2
@@ -49,20 +57,42 @@ def clean_chat_text(raw: str) -> str:
     characters (a longer line is cut, at a character) and is NFC; cleaning it again
     changes nothing.
     """
-    line = raw
-    # Removing a character can let its neighbours compose (NFC) or bring marks together:
-    # clean until nothing changes (twice in practice; the bound only guards the loop).
-    for _ in range(4):
-        cleaned = _clean_once(line)
-        if cleaned == line:
-            break
-        line = cleaned
+    line = clean_line(raw, MAX_CHAT_TEXT)
     if not line:
         raise EmptyChat("a chat line needs at least one printable character")
     return line
 
 
-def _clean_once(text: str) -> str:
+def clean_line(raw: str, limit: int) -> str:
+    """`raw` made inert by the chat rules, cut to at most `limit` characters; "" when
+    nothing printable is left (the caller decides what stands in for it).
+
+    Ordinary text (letters of any script, accents, CJK, emoji, single spaces) comes back
+    unchanged; cleaning the result again changes nothing.
+    """
+    # Fast path: printable ASCII with single inner spaces is already clean (the lobby's
+    # seat names, decoded by every client for every lobby, are nearly always that).
+    if (raw.isascii() and raw.isprintable() and len(raw) <= limit and "  " not in raw
+            and raw[:1] != " " and raw[-1:] != " "):
+        return raw
+    return _clean_until_stable(raw, limit)
+
+
+# The same names (accented, CJK, emoji) come back in every lobby: remember the last few.
+@functools.lru_cache(maxsize=256)
+def _clean_until_stable(raw: str, limit: int) -> str:
+    line = raw
+    # Removing a character can let its neighbours compose (NFC) or bring marks together:
+    # clean until nothing changes (twice in practice; the bound only guards the loop).
+    for _ in range(4):
+        cleaned = _clean_once(line, limit)
+        if cleaned == line:
+            break
+        line = cleaned
+    return line
+
+
+def _clean_once(text: str, limit: int) -> str:
     text = unicodedata.normalize("NFC", ESCAPE_SEQUENCE.sub("", text))
     kept: list[str] = []
     marks = 0
@@ -81,4 +111,4 @@ def _clean_once(text: str) -> str:
         else:
             marks = 0
         kept.append(char)
-    return " ".join("".join(kept).split())[:MAX_CHAT_TEXT].rstrip()
+    return " ".join("".join(kept).split())[:limit].rstrip()

@@ -5,6 +5,11 @@ every field's type and limits and raises `BadMessage` / `UnknownKind`; fields a 
 not define are ignored, so a later minor version may add optional fields. Game payloads
 (`Move.move`, `View.view`, `View.events`, `SetOptions.options`, `Welcome.table`) are
 opaque maps here: the application validates them.
+
+Text a peer shows on someone's screen (seat and chat names, chat lines, refusal codes and
+reasons) is made inert as it is decoded, by `netproto.chat_text.clean_line`: a client
+never trusts the server it talks to. docs/PROTOCOL.md §6 says what stands in for a field
+that nothing printable is left of.
 """
 
 from __future__ import annotations
@@ -13,6 +18,9 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
+# MAX_CHAT_TEXT lives with the cleaner and is re-exported here, with the other limits.
+from netproto.chat_text import MAX_CHAT_TEXT as MAX_CHAT_TEXT
+from netproto.chat_text import clean_line
 from netproto.errors import BadMessage, UnknownKind
 from netproto.packing import Prepacked
 
@@ -24,8 +32,9 @@ MAX_NAME_FIELD = 256  # raw names: cleaned and shortened by netproto.names
 MAX_SEQ = 2**53  # stays exact in every language's number type
 MAX_SEATS_LISTED = 16
 MAX_EVENTS = 256
-# A chat line, in characters: what `say.text` may carry and `chat.text` does carry.
-MAX_CHAT_TEXT = 200
+# What a decoded name or code reads when nothing printable is left of it after cleaning
+# (a name must show as something; a reason may be empty, the UI then shows the code).
+UNREADABLE = "?"
 
 
 def _get(data: dict[str, Any], name: str, kind: str) -> Any:
@@ -64,6 +73,11 @@ def _str(data: dict[str, Any], name: str, kind: str, *, limit: int = MAX_SHORT_T
     if len(value) > limit:
         raise BadMessage(f"{kind}.{name} may have at most {limit} characters")
     return value
+
+
+def _shown(text: str, limit: int, empty: str = "") -> str:
+    """`text` as it may be shown on a screen (`clean_line`), or `empty` if nothing is left."""
+    return clean_line(text, limit) or empty
 
 
 def _optional_str(data: dict[str, Any], name: str, kind: str, *,
@@ -336,7 +350,7 @@ class SeatInfo:
         if (type(seat) is int and 0 <= seat <= MAX_SEATS_LISTED and type(name) is str
                 and len(name) <= MAX_NAME_FIELD and kind is not None
                 and type(ready) is bool and type(connected) is bool):
-            return cls(seat, name, kind, ready, connected)
+            return cls(seat, _shown(name, MAX_NAME_FIELD, UNREADABLE), kind, ready, connected)
         return cls.checked_from_wire(data)
 
     @classmethod
@@ -344,7 +358,8 @@ class SeatInfo:
         """`from_wire` field by field: the same result, or the BadMessage naming the field."""
         return cls(
             seat=_int(data, "seat", "lobby.seats", high=MAX_SEATS_LISTED),
-            name=_str(data, "name", "lobby.seats", limit=MAX_NAME_FIELD),
+            name=_shown(_str(data, "name", "lobby.seats", limit=MAX_NAME_FIELD),
+                        MAX_NAME_FIELD, UNREADABLE),
             kind=_member(data, "kind", "lobby.seats", SeatKind),
             ready=_bool(data, "ready", "lobby.seats"),
             connected=_bool(data, "connected", "lobby.seats"),
@@ -531,8 +546,10 @@ class Chat(Message):
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> Chat:
         return cls(
-            name=_str(data, "name", cls.kind, limit=MAX_NAME_FIELD),
-            text=_str(data, "text", cls.kind, limit=MAX_CHAT_TEXT),
+            name=_shown(_str(data, "name", cls.kind, limit=MAX_NAME_FIELD), MAX_NAME_FIELD,
+                        UNREADABLE),
+            # An empty line stays empty: a client drops a chat with nothing to show.
+            text=_shown(_str(data, "text", cls.kind, limit=MAX_CHAT_TEXT), MAX_CHAT_TEXT),
             seat=_optional_int(data, "seat", cls.kind, high=MAX_SEATS_LISTED),
             emote=_optional_str(data, "emote", cls.kind, limit=MAX_SHORT_TEXT),
         )
@@ -556,8 +573,8 @@ class Error(Message):
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> Error:
         return cls(
-            code=_str(data, "code", cls.kind),
-            reason=_str(data, "reason", cls.kind, limit=MAX_TEXT, default=""),
+            code=_shown(_str(data, "code", cls.kind), MAX_SHORT_TEXT, UNREADABLE),
+            reason=_shown(_str(data, "reason", cls.kind, limit=MAX_TEXT, default=""), MAX_TEXT),
             ref=_optional_str(data, "ref", cls.kind, limit=MAX_SHORT_TEXT),
             seq=_optional_int(data, "seq", cls.kind),
         )
@@ -598,8 +615,9 @@ class Bye(Message):
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> Bye:
         return cls(
-            code=_str(data, "code", cls.kind, default="normal"),
-            reason=_str(data, "reason", cls.kind, limit=MAX_TEXT, default=""),
+            code=_shown(_str(data, "code", cls.kind, default="normal"), MAX_SHORT_TEXT,
+                        UNREADABLE),
+            reason=_shown(_str(data, "reason", cls.kind, limit=MAX_TEXT, default=""), MAX_TEXT),
         )
 
 

@@ -100,6 +100,27 @@ ScreenSource = Screen[Any] | Callable[[], Screen[Any]]
 SETTLE_SECONDS = 2.0
 # Lines of the waiting room's talk the first match's log starts with.
 TALK_CARRIED = 20
+# Characters of a table's name (from `welcome.table`) looked at before cleaning: enough for
+# escape sequences around any name a table may advertise, bounded against a huge one.
+MAX_RAW_TABLE_NAME = 512
+
+def shown_welcome(welcome: Welcome) -> Welcome:
+    """`welcome` with the text its `table` map (opaque to netproto) gives the screens made
+    inert: the table's name goes through the cleaner netproto uses for names, since the
+    client never trusts the server (a non-string name is dropped; "?" stands in for a name
+    nothing printable is left of, as for seat names: docs/PROTOCOL.md §6)."""
+    from netproto.chat_text import clean_line
+    from netproto.messages import MAX_SHORT_TEXT, UNREADABLE
+
+    name = welcome.table.get("name")
+    if name is None:
+        return welcome
+    table = dict(welcome.table)
+    if isinstance(name, str):
+        table["name"] = clean_line(name[:MAX_RAW_TABLE_NAME], MAX_SHORT_TEXT) or UNREADABLE
+    else:
+        del table["name"]
+    return replace(welcome, table=table)
 
 def crossed_on_the_wire(code: str, ref: str | None) -> bool:
     """Whether a refusal only means our message crossed the table's change of state on the
@@ -389,7 +410,7 @@ class Ono99App(App[None]):
         if isinstance(item, Chat):
             return ChatReceived(item)
         if isinstance(item, Welcome):
-            return Welcomed(item)
+            return Welcomed(shown_welcome(item))
         if isinstance(item, Error):
             return ServerRefused(item.code, item.reason, item.ref)
         if isinstance(item, Disconnected):

@@ -9,12 +9,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from netproto.chat_text import clean_line
 from netproto.errors import BadMessage
 from netproto.framing import encode_frame
 from netproto.messages import (
     MAX_NAME_FIELD,
     MAX_SEATS_LISTED,
     MAX_SEQ,
+    UNREADABLE,
     Lobby,
     SeatInfo,
     SeatKind,
@@ -71,7 +73,10 @@ def test_lobby_paths_accept_and_refuse_the_same_maps(field: str, value: Any) -> 
                  kind=st.sampled_from(["human", "bot", "resigned"]), ready=st.booleans(),
                  connected=st.booleans()))
 def test_right_seats_decode_alike(data: dict[str, Any]) -> None:
-    assert SeatInfo.from_wire(data) == SeatInfo.checked_from_wire(data) == SeatInfo(**data)
+    # Both paths clean the name the same way (a client shows it: docs/PROTOCOL.md §6).
+    shown = clean_line(data["name"], MAX_NAME_FIELD) or UNREADABLE
+    assert (SeatInfo.from_wire(data) == SeatInfo.checked_from_wire(data)
+            == SeatInfo(**{**data, "name": shown}))
 
 
 def test_a_wrong_field_is_named() -> None:

@@ -46,5 +46,25 @@ async def serving(handler: Handler) -> AsyncIterator[int]:
     finally:
         for writer in writers:
             writer.transport.abort()
+        # Let each handler see its connection end (a handler still waiting when the loop
+        # shuts down is cancelled, and asyncio logs that as an error).
+        await asyncio.sleep(0)
         server.close()
         await server.wait_closed()
+
+
+def rogue_table(*answers: dict[str, object]) -> Handler:
+    """A table that does not clean what it sends: after the client's hello it writes each
+    of `answers` (wire maps, as they are: escape sequences and all), then stays open."""
+    from netproto.framing import FrameDecoder, encode_frame
+
+    async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        decoder = FrameDecoder()
+        while not any(isinstance(frame, dict) and frame.get("kind") == "hello"
+                      for frame in decoder.feed(await reader.read(4096))):
+            pass
+        writer.write(b"".join(encode_frame(answer) for answer in answers))
+        await writer.drain()
+        await reader.read()  # until the client goes
+
+    return handler

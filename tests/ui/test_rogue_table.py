@@ -1,0 +1,97 @@
+"""A rogue table on loopback sends hostile text; the client shows none of it raw.
+
+The table here is not ours (`foreign_servers.rogue_table`): its seat names, table name,
+chat and refusal reasons carry OSC/CSI escape sequences, C1 controls, bidi overrides and
+line breaks. What `TableClient` hands the app must hold the cleaned text, and the app's
+screen must hold no control or format character (docs/PROTOCOL.md §6).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from foreign_servers import rogue_table, serving
+from table_helpers import record_notices, screen_text, wait_until
+
+from netproto.client import HandshakeRefused, TableClient
+from netproto.messages import PROTOCOL_VERSION, UNREADABLE, Chat, Error, Lobby, Welcome
+from ono99tui.ui.app import Ono99App, shown_welcome
+from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+
+TABLE_NAME = "\x1b]0;pwn\x07Den\x9b31m of\u202e thieves\r\n"
+SEAT_NAMES = {
+    "\x1b]0;pwn\x07Eve\x1b[2J": "Eve",
+    "Ma\u202elory\u2066": "Malory",
+    "line\nbreak\x85x": "line break x",
+    "\x1b[31m\x07\u200b": UNREADABLE,
+}
+REASON = "no\x1b]8;;http://evil\x1b\\ way\x1b[0m\nreally\x9b2J"
+ANSWERS = (
+    {"kind": "welcome", "proto": PROTOCOL_VERSION, "role": "player", "seat": 0,
+     "token": "t", "table": {"name": TABLE_NAME, "capacity": 4, "chat": True}},
+    {"kind": "lobby", "phase": "waiting", "host_seat": 1, "you": 0, "capacity": 4,
+     "seats": [{"seat": number, "name": raw, "kind": "human", "ready": False,
+                "connected": True} for number, raw in enumerate(SEAT_NAMES)]},
+    {"kind": "chat", "name": "\x1b]0;pwn\x07Eve", "text": "hi\x1b[2J\nthere\u202e", "seat": 0},
+    {"kind": "error", "code": "bad\x1b[5m-move", "reason": REASON},
+)
+
+
+def unprintable(text: str) -> list[str]:
+    """The control and format characters in `text` (a line break between rows aside)."""
+    return [char for char in text
+            if unicodedata.category(char) in ("Cc", "Cf") and char != "\n"]
+
+
+async def test_the_client_decodes_a_rogue_tables_text_cleaned() -> None:
+    async with serving(rogue_table(*ANSWERS)) as port:
+        client = await TableClient.connect("127.0.0.1", port, name="ana")
+        try:
+            lobby = await client.wait_for(Lobby, timeout=5)
+            chat = await client.wait_for(Chat, timeout=5)
+            error = await client.wait_for(Error, timeout=5)
+        finally:
+            await client.close()
+    assert [seat.name for seat in lobby.seats] == list(SEAT_NAMES.values())
+    assert (chat.name, chat.text) == ("Eve", "hi there")
+    assert (error.code, error.reason) == ("bad-move", "no way really")
+    assert client.welcome is not None
+    assert shown_welcome(client.welcome).table["name"] == "Den of thieves"
+
+
+async def test_a_refusal_reason_from_a_rogue_table_is_cleaned() -> None:
+    refusal = {"kind": "error", "code": "\x1b[2Jfull\u202e", "reason": REASON}
+    async with serving(rogue_table(refusal)) as port:
+        with pytest.raises(HandshakeRefused) as refused:
+            await TableClient.connect("127.0.0.1", port, name="ana")
+    assert (refused.value.code, refused.value.reason) == ("full", "no way really")
+
+
+def test_a_welcome_keeps_an_ordinary_table_name_and_drops_a_non_string_one() -> None:
+    def welcome(name: object) -> Welcome:
+        return Welcome(proto=PROTOCOL_VERSION, role="player", table={"name": name, "chat": True})
+
+    for name in ("Kitchen table", "Zoë's 李 🎲 [b]", "x" * 48):
+        assert shown_welcome(welcome(name)).table == {"name": name, "chat": True}
+    assert shown_welcome(welcome("\x1b[0m\u202e")).table["name"] == UNREADABLE
+    assert shown_welcome(welcome(["a list"])).table == {"chat": True}
+
+
+async def test_the_app_shows_no_control_character_from_a_rogue_table() -> None:
+    async with serving(rogue_table(*ANSWERS)) as port:
+        async def connect() -> TableClient:
+            return await TableClient.connect("127.0.0.1", port, name="ana")
+
+        app = Ono99App(connect, start_screen=WaitingRoomScreen, ascii_glyphs=False,
+                       sixteen_colours=False)
+        notices = record_notices(app)
+        async with app.run_test(size=(100, 30)) as pilot:
+            # Every seat row and the refusal shown (whatever the text in them holds).
+            await wait_until(pilot, lambda: notices and screen_text(app).count("not ready") == 4)
+            await pilot.pause()
+            shown = screen_text(app)
+            toasts = "\n".join(notices)
+    assert "Eve" in shown and "Malory" in shown and "Den of thieves" in shown, shown
+    assert unprintable(shown) == [] and unprintable(toasts) == []
+    assert "\x1b" not in shown + toasts and "pwn" not in shown
