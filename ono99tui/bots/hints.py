@@ -26,6 +26,10 @@ from ono99tui.bots.worlds import InconsistentView
 from ono99tui.game import Card, Move, Play, PlayerView, SwapFour
 
 
+# CPU per advice the default budget is sized for (bench/bots.py --only hints).
+HINT_BUDGET_S = 0.015
+
+
 class NoAdvice(ValueError):
     """There is nothing to advise: not this seat's play, or a view the model cannot use."""
 
@@ -62,14 +66,15 @@ def advise(
     view: PlayerView,
     observed: Observed,
     *,
-    budget_s: float = 0.015,
+    budget_s: float = HINT_BUDGET_S,
     rng: random.Random,
     worlds: int | None = None,
+    first_bust: bool = True,
 ) -> Advice:
     """Per playable card: win chance and next-player-bust chance; the suggested card and
     why. `worlds` deals exactly that many worlds instead of spending `budget_s` (a
-    reference for measuring the budgeted figures). Raises NoAdvice when the view's seat
-    has no play to choose now."""
+    reference for measuring the budgeted figures); `first_bust` as in `search.evaluate`.
+    Raises NoAdvice when the view's seat has no play to choose now."""
     plays = [m for m in view.legal_moves if move_code(m) is not None]
     if not plays or view.seat is None or view.turn != view.seat or view.discarding is not None:
         raise NoAdvice("there is no play to choose now")
@@ -86,6 +91,7 @@ def advise(
             rng,
             int(budget_s * PLAYS_PER_SECOND),
             prune=False,  # every card's chances are shown: none is dropped early
+            first_bust=first_bust,
             **({} if worlds is None else {"min_worlds": worlds, "max_worlds": worlds}),
         )
     except InconsistentView as error:
