@@ -30,6 +30,7 @@ from ono99tui.bots.playout import (
     PLAYING,
     Table,
     World,
+    shuffled,
     table_for,
 )
 from ono99tui.game import Card, PlayerView
@@ -192,10 +193,7 @@ class WorldSampler:
 
     def sample(self, rng: random.Random) -> World:
         """A new world: the unseen cards shuffled into the unseen places."""
-        # Any uniform shuffle will do here (the engine's own order only matters for the
-        # lockstep test's reshuffles); random.shuffle costs a third of `shuffled`.
-        cards = self.unknown[:]
-        rng.shuffle(cards)
+        cards = shuffled(self.unknown, rng)
         hands: list[list[int]] = []
         if self.inferring:
             hands = self._inferred_hands(cards)
