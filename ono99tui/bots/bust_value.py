@@ -14,10 +14,10 @@ and how many the other survivors hold between them. The estimate is exact on ave
 greedy self-play; from one position it may be off by a few points (docs/BOTS.md measures
 the hint figures both ways).
 
-The table (`bust_values.json`, loaded on first use) is produced by `python -m ono99tui.bots.bust_value
---write` from greedy self-play in the play-out model, for the 2022 rules with 3 to 8
-players; `applies_to(rules)` says whether a world's rules are those (other rules play to
-the end of the match as before).
+The table (`bust_values.json`, read on first use) is produced by
+`python -m ono99tui.bots.bust_value --write` from greedy self-play in the play-out model,
+for the 2022 rules with 3 to 8 players; `applies_to(rules)` says whether a world's rules
+are those (under other rules play-outs run to the end of the match).
 """
 
 from __future__ import annotations
@@ -177,8 +177,8 @@ def table_json(values: Values, matches: int, seed: int) -> str:
     ]
     head = {
         "about": "python -m ono99tui.bots.bust_value --write; key (k, d, my -10s, my"
-        " always-playable cards, others' always-playable cards, others' -10s) or a prefix"
-        " of it, then mean win chance and positions",
+        " always-playable cards, others' always-playable cards, others' -10s), its first"
+        " five, or (k, d, my always-playable cards); then mean win chance and positions",
         "rules": TABLE_RULES,
         "seats": [TABLE_SEATS.start, TABLE_SEATS.stop - 1],
         "matches": matches,

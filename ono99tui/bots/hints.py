@@ -25,7 +25,6 @@ from ono99tui.bots.search import PLAYS_PER_SECOND, evaluate
 from ono99tui.bots.worlds import InconsistentView
 from ono99tui.game import Card, Move, Play, PlayerView, SwapFour
 
-
 # CPU per advice the default budget is sized for (bench/bots.py --only hints).
 HINT_BUDGET_S = 0.015
 
