@@ -36,11 +36,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "bots"
 
 from ono99tui.bots import GreedyBot
 from ono99tui.bots.arena import play_matches, play_same_deals
-from ono99tui.bots.hard import DEFAULT_BUDGET_S
+from ono99tui.bots.bust_value import applies_to
+from ono99tui.bots.hard import DEFAULT_BUDGET_S, move_code
 from ono99tui.bots.hints import HINT_BUDGET_S, advise
 from ono99tui.bots.observed import Observed
 from ono99tui.bots.playout import World, play_greedy
-from ono99tui.bots.search import PLAYS_PER_SECOND, playout
+from ono99tui.bots.search import PLAYS_PER_SECOND, evaluate, playout
 from ono99tui.bots.worlds import WorldSampler
 from ono99tui.game import (
     MATCH_OVER,
@@ -128,17 +129,31 @@ def model_speed(seconds: float, seed: int) -> dict[str, Any]:
         sampler = WorldSampler(seen, observed)
         me = seen.seat
         assert me is not None
+        at_bust = applies_to(seen.rules)
         for _ in range(40):
             world = sampler.sample(rng)
             before = world.plays
-            playout(world, me, world.greedy())
+            playout(world, me, world.greedy(), at_bust)
             outs += 1
             count += world.plays - before
     used = clock() - start
+    # What the budget constant must match: the search's own accounting (plays, copies,
+    # worlds dealt, table lookups) per CPU second, over the same decision points.
+    units = 0
+    start = clock()
+    for seen, observed in points:
+        plays = [code for code in map(move_code, seen.legal_moves) if code is not None]
+        if len(plays) < 2 or len(plays) < len(seen.legal_moves):
+            continue
+        greedy_code = move_code(greedy.choose(seen, rng))
+        assert greedy_code is not None
+        units += evaluate(seen, observed, plays, greedy_code, rng, 4000).plays
+    search_used = clock() - start
     figures["playouts_from_decisions"] = {
         "playouts_per_cpu_s": _r(outs / used, 0),
         "plays_per_cpu_s": _r(count / used, 0),
         "plays_per_playout": _r(count / outs, 1),
+        "search_budget_units_per_cpu_s": _r(units / search_used, 0),
         "search_constant_plays_per_second": PLAYS_PER_SECOND,
     }
     return figures

@@ -1,6 +1,6 @@
 """Hints for people: how each playable card fares, and which to play.
 
-    advice = advise(view, observed, budget_s=0.015, rng=random.Random(seed))
+    advice = advise(view, observed, rng=random.Random(seed))  # budget_s=HINT_BUDGET_S
     for card in advice.cards: card.move, card.win, card.next_bust
     advice.suggested, advice.reason
 
@@ -25,8 +25,10 @@ from ono99tui.bots.search import PLAYS_PER_SECOND, evaluate
 from ono99tui.bots.worlds import InconsistentView
 from ono99tui.game import Card, Move, Play, PlayerView, SwapFour
 
-# CPU per advice the default budget is sized for (bench/bots.py --only hints).
-HINT_BUDGET_S = 0.015
+# The advice's budget: all cards are played in every world (no pruning, unlike the hard
+# bot), so its CPU p99 runs above the budget; 12 ms keeps it within 15 ms
+# (bench/bots.py --only hints).
+HINT_BUDGET_S = 0.012
 
 
 class NoAdvice(ValueError):
