@@ -123,6 +123,13 @@ def _reason(
             f"{name} {goal} {best.win:.0%} of the time, clearly more than "
             f"{_label(runner.move, view)} ({runner.win:.0%})."
         )
+    if runner.win >= best.win + 0.005:
+        # The suggestion keeps greedy's card unless another is clearly better: say so when
+        # a card shows a higher figure, lest the hint seem to contradict itself.
+        return (
+            f"{name} {goal} {best.win:.0%} of the time; {_label(runner.move, view)} shows "
+            f"{runner.win:.0%}, not clearly more."
+        )
     if best.next_bust >= 0.25 and best.next_bust >= max(c.next_bust for c in others):
         return f"{name}: the next player busts {best.next_bust:.0%} of the time."
     if type(best.move) is Play and best.move.card <= Card.TEN:
