@@ -198,14 +198,14 @@ def evaluate(
         # The random numbers after the root (reshuffles) are the same for every candidate.
         seed = rng.getrandbits(32)
         values = [0.0] * n
+        # A table lookup ends each play-out only with three or more in.
+        lookup_cost = BUST_VALUE_COST if at_bust and sum(root.alive) >= 3 else 0
         for i in live:
             card = candidates[i]
             world = root.copy(LazyRandom(seed))
             start = world.plays
             value, next_bust = playout(world, me, card, at_bust)
-            spent += world.plays - start + PLAYOUT_OVERHEAD
-            if at_bust:
-                spent += BUST_VALUE_COST
+            spent += world.plays - start + PLAYOUT_OVERHEAD + lookup_cost
             values[i] = value
             sums[i] += value
             busts[i] += next_bust
