@@ -34,9 +34,9 @@ from ono99tui.game import PlayerView
 
 # Budget units (model plays plus the overheads below) the search spends per second of CPU
 # on the reference machine: bench/bots.py's "search_budget_units_per_cpu_s" measured
-# 449,000 on a quiet 2-core machine; 400,000 leaves room for a busier core. It converts a
+# 449,000 on a quiet 2-core machine; 405,000 leaves room for a busier core. It converts a
 # time budget into a play budget, so choices stay deterministic.
-PLAYS_PER_SECOND = 400_000
+PLAYS_PER_SECOND = 405_000
 # The fixed cost of one play-out (copying a world) in model plays, and of dealing a world.
 PLAYOUT_OVERHEAD = 1
 WORLD_OVERHEAD = 4
