@@ -11,8 +11,8 @@ Prints ONE JSON object. Sections (all by default; pick some with --only):
   ms per decision p50/p99.
 - headsup: the same, 2 seats.
 - regress: 1980 (tokens), 1980 points-lowest, 1980-set99 and against random.
-- hints: per-card win chance of `advise` at its budget (12 ms, kept within 15 ms of CPU;
-  `--hint-budget-ms 300` for the app's hint key) against a 4,000-world reference of the
+- hints: per-card win chance of `advise` at its budget (10 ms, the hard bot's; `--hint-budget-ms
+  300 --hint-to-the-end` for the app's hint key) against a 4,000-world reference of the
   same estimator and against 4,000 worlds played to the end of the match, on decision
   points of greedy matches; CPU ms per advice.
 - lockstep: thousands of matches through engine and model, every field compared.
