@@ -11,8 +11,10 @@ Prints ONE JSON object. Sections (all by default; pick some with --only):
   ms per decision p50/p99.
 - headsup: the same, 2 seats.
 - regress: 1980 (tokens), 1980 points-lowest, 1980-set99 and against random.
-- hints: per-card win chance of `advise` at its 15 ms budget against a 4,000-world
-  reference, on decision points of greedy matches; CPU ms per advice.
+- hints: per-card win chance of `advise` at its budget (10 ms, the hard bot's; `--hint-budget-ms
+  300 --hint-to-the-end` for the app's hint key) against a 4,000-world reference of the
+  same estimator and against 4,000 worlds played to the end of the match, on decision
+  points of greedy matches; CPU ms per advice.
 - lockstep: thousands of matches through engine and model, every field compared.
 
     nice -n 10 python bench/bots.py [--games 1200] [--only strength,headsup] [--seed 1]
@@ -36,11 +38,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "bots"
 
 from ono99tui.bots import GreedyBot
 from ono99tui.bots.arena import play_matches, play_same_deals
-from ono99tui.bots.hard import DEFAULT_BUDGET_S
-from ono99tui.bots.hints import advise
+from ono99tui.bots.bust_value import applies_to
+from ono99tui.bots.hard import DEFAULT_BUDGET_S, move_code
+from ono99tui.bots.hints import HINT_BUDGET_S, advise
 from ono99tui.bots.observed import Observed
 from ono99tui.bots.playout import World, play_greedy
-from ono99tui.bots.search import PLAYS_PER_SECOND, playout
+from ono99tui.bots.search import PLAYS_PER_SECOND, evaluate, playout
 from ono99tui.bots.worlds import WorldSampler
 from ono99tui.game import (
     MATCH_OVER,
@@ -128,17 +131,31 @@ def model_speed(seconds: float, seed: int) -> dict[str, Any]:
         sampler = WorldSampler(seen, observed)
         me = seen.seat
         assert me is not None
+        at_bust = applies_to(seen.rules)
         for _ in range(40):
             world = sampler.sample(rng)
             before = world.plays
-            playout(world, me, world.greedy())
+            playout(world, me, world.greedy(), at_bust)
             outs += 1
             count += world.plays - before
     used = clock() - start
+    # What the budget constant must match: the search's own accounting (plays, copies,
+    # worlds dealt, table lookups) per CPU second, over the same decision points.
+    units = 0
+    start = clock()
+    for seen, observed in points:
+        plays = [code for code in map(move_code, seen.legal_moves) if code is not None]
+        if len(plays) < 2 or len(plays) < len(seen.legal_moves):
+            continue
+        greedy_code = move_code(greedy.choose(seen, rng))
+        assert greedy_code is not None
+        units += evaluate(seen, observed, plays, greedy_code, rng, 4000).plays
+    search_used = clock() - start
     figures["playouts_from_decisions"] = {
         "playouts_per_cpu_s": _r(outs / used, 0),
         "plays_per_cpu_s": _r(count / used, 0),
         "plays_per_playout": _r(count / outs, 1),
+        "search_budget_units_per_cpu_s": _r(units / search_used, 0),
         "search_constant_plays_per_second": PLAYS_PER_SECOND,
     }
     return figures
@@ -170,31 +187,56 @@ def decision_points(
     return points
 
 
-def hint_accuracy(positions: int, seed: int) -> dict[str, Any]:
-    """`advise` at its default budget against a 4,000-world reference."""
+def _error_figures(errors: list[float]) -> dict[str, float]:
+    errors = sorted(errors)
+    return {
+        "abs_error_points_mean": _r(100 * statistics.mean(errors), 2),
+        "abs_error_points_p95": _r(100 * errors[int(0.95 * len(errors))], 2),
+        "abs_error_points_max": _r(100 * errors[-1], 2),
+        "share_within_3_points": _r(sum(e <= 0.03 for e in errors) / len(errors), 3),
+    }
+
+
+def hint_accuracy(
+    positions: int, seed: int, budget_s: float = HINT_BUDGET_S, first_bust: bool = True
+) -> dict[str, Any]:
+    """`advise` at `budget_s` against a 4,000-world reference of the same estimator (the
+    same horizon: `first_bust` or the end of the match), and against 4,000 worlds of the
+    other horizon (how far stopping at the first bust moves a card's figure)."""
     rng = random.Random(seed)
     points = decision_points(preset("2022"), 4, 40, seed)
     rng.shuffle(points)
     errors: list[float] = []
+    other: list[float] = []
+    horizon_shift: list[float] = []
     times: list[float] = []
     for seen, observed in points[:positions]:
-        reference = advise(seen, observed, rng=random.Random(rng.getrandbits(32)), worlds=4000)
+        at_bust = advise(seen, observed, rng=random.Random(rng.getrandbits(32)), worlds=4000)
+        whole = advise(
+            seen, observed, rng=random.Random(rng.getrandbits(32)), worlds=4000, first_bust=False
+        )
         start = time.process_time()
-        quick = advise(seen, observed, rng=random.Random(rng.getrandbits(32)))
+        quick = advise(seen, observed, rng=random.Random(rng.getrandbits(32)), budget_s=budget_s,
+                       first_bust=first_bust)
         times.append(time.process_time() - start)
-        for fast, exact in zip(quick.cards, reference.cards, strict=True):
-            errors.append(abs(fast.win - exact.win))
-    errors.sort()
+        for fast, bust, end in zip(quick.cards, at_bust.cards, whole.cards, strict=True):
+            same, different = (bust, end) if first_bust else (end, bust)
+            errors.append(abs(fast.win - same.win))
+            other.append(abs(fast.win - different.win))
+            horizon_shift.append(bust.win - end.win)
     times.sort()
     return {
         "positions": positions,
         "cards": len(errors),
         "reference_worlds": 4000,
-        "budget_ms": 1000 * 0.015,
-        "abs_error_points_mean": _r(100 * statistics.mean(errors), 2),
-        "abs_error_points_p95": _r(100 * errors[int(0.95 * len(errors))], 2),
-        "abs_error_points_max": _r(100 * errors[-1], 2),
-        "share_within_3_points": _r(sum(e <= 0.03 for e in errors) / len(errors), 3),
+        "budget_ms": 1000 * budget_s,
+        "horizon": "first bust" if first_bust else "end of the match",
+        **_error_figures(errors),
+        "against_the_other_horizon": _error_figures(other),
+        "first_bust_minus_to_the_end_points_mean": _r(100 * statistics.mean(horizon_shift), 2),
+        "first_bust_minus_to_the_end_abs_points_mean": _r(
+            100 * statistics.mean(map(abs, horizon_shift)), 2
+        ),
         "advice_ms_p50": _r(1000 * times[len(times) // 2], 2),
         "advice_ms_p99": _r(1000 * times[int(0.99 * len(times))], 2),
     }
@@ -221,6 +263,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1200, help="deals per strength figure")
     parser.add_argument("--regress-games", type=int, default=300)
     parser.add_argument("--hint-positions", type=int, default=60)
+    parser.add_argument("--hint-budget-ms", type=float, default=1000 * HINT_BUDGET_S,
+                        help="the advice's budget (the app's hint key uses 300)")
+    parser.add_argument("--hint-to-the-end", action="store_true",
+                        help="the advice plays to the end of the match (as the app's hint key)")
     parser.add_argument("--lockstep-matches", type=int, default=150,
                         help="matches per preset and player count")
     parser.add_argument("--seconds", type=float, default=6.0, help="model speed run")
@@ -256,7 +302,8 @@ def main() -> None:
             "interval": _r(vs_random.intervals["greedy"]),
         }
     if "hints" in only:
-        out["hints"] = hint_accuracy(args.hint_positions, args.seed)
+        out["hints"] = hint_accuracy(args.hint_positions, args.seed, args.hint_budget_ms / 1000,
+                                     first_bust=not args.hint_to_the_end)
     if "lockstep" in only:
         out["lockstep"] = lockstep(args.lockstep_matches)
     out["load_average_1min"] = _r(os.getloadavg()[0], 2)

@@ -2,7 +2,9 @@
 
 The bot chooses on a thread of its own (`choose_off_loop`), within `think_seconds`, so that
 a search bot's thinking never stops the client answering the table's pings; past the
-budget the greedy choice is sent.
+budget the greedy choice is sent. Every view's public events reach the bot's `observe` in
+order, on that same thread (so never while a choice that overran its budget still reads
+what the bot observed), as they do for the table's own bots.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from netproto.connection import State
 from netproto.messages import Error, Lobby, TablePhase, View, Welcome
 from ono99tui.bots import Bot, GreedyBot
 from ono99tui.bots.thinking import choose_off_loop
-from ono99tui.game.codec import move_to_wire, view_from_wire
+from ono99tui.game import Event
+from ono99tui.game.codec import event_from_wire, move_to_wire, view_from_wire
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +34,29 @@ HARMLESS_ERROR_CODES = frozenset({"stale-seq", "unexpected-message"})
 
 
 _GREEDY = GreedyBot()
+
+
+def _observe(bot: Bot, events: list[Event]) -> None:
+    """`bot.observe(events)` on the thinking thread; a failure there is logged, not raised
+    (nothing would read it: the search falls back to what the view shows)."""
+    try:
+        bot.observe(events)
+    except Exception:  # a bot's own bug must not stop the player
+        log.exception("the bot could not take in the table's events")
+
+
+def observe_later(bot: Bot, item: View, thread: ThreadPoolExecutor) -> None:
+    """Queue the public events of `item` for `bot` on its one thinking thread: in order,
+    before its next choice, never beside a choice still running."""
+    try:
+        events = [event_from_wire(event) for event in item.events]
+    except ValueError as error:
+        # A view the bot cannot read is refused at `act`; its events are simply not known
+        # (the search then treats the discard pile as unseen).
+        log.warning("events not read: %s", error)
+        return
+    if events:
+        thread.submit(_observe, bot, events)
 
 
 class BotPlayerError(Exception):
@@ -98,6 +124,7 @@ async def _play(client: TableClient, bot: Bot, matches: int, rng: random.Random,
 
     # The caller may already have read the view that says it is our turn.
     if client.view is not None and client.state is State.SEATED:
+        observe_later(bot, client.view, thread)
         await act(client.view)
     phase = client.lobby.phase if client.lobby is not None else None
     token = client.token
@@ -108,6 +135,7 @@ async def _play(client: TableClient, bot: Bot, matches: int, rng: random.Random,
                 # the table numbers its views from 1 again, so forget the old numbers.
                 token, acted_on = item.token, -1
         elif isinstance(item, View):
+            observe_later(bot, item, thread)  # every view's events, the older ones too
             # Act only on the newest view: an older one would only earn a stale-seq error.
             if item is client.view and client.state is State.SEATED:
                 await act(item)

@@ -26,8 +26,10 @@ from ono99tui.bots.search import PLAYS_PER_SECOND, evaluate
 from ono99tui.bots.worlds import InconsistentView
 from ono99tui.game import Event, Move, Play, PlayerView, SwapFour
 
-# CPU per decision the default budget is sized for (the limit is 20 ms).
-DEFAULT_BUDGET_S = 0.015
+# CPU per decision the default budget is sized for: 4,050 budget units, ~9 ms of CPU at
+# p50 and ~13 at p99 on a quiet machine (the limit is 20 ms). 6,000 units measured
+# no stronger (docs/BOTS.md), so the bot does not spend them.
+DEFAULT_BUDGET_S = 0.010
 
 
 def move_code(move: Move) -> int | None:

@@ -1,6 +1,6 @@
 """Hints for people: how each playable card fares, and which to play.
 
-    advice = advise(view, observed, budget_s=0.015, rng=random.Random(seed))
+    advice = advise(view, observed, rng=random.Random(seed))  # budget_s=HINT_BUDGET_S
     for card in advice.cards: card.move, card.win, card.next_bust
     advice.suggested, advice.reason
 
@@ -24,6 +24,11 @@ from ono99tui.bots.playout import SINGLE, TOKENS, table_for
 from ono99tui.bots.search import PLAYS_PER_SECOND, evaluate
 from ono99tui.bots.worlds import InconsistentView
 from ono99tui.game import Card, Move, Play, PlayerView, SwapFour
+
+# The advice's budget: the hard bot's (4,050 budget units). All cards are played in every
+# world (no pruning), so its CPU per advice runs above the budget: p50 10-13 ms, p99 14-20
+# ms on the team machine (bench/bots.py --only hints).
+HINT_BUDGET_S = 0.010
 
 
 class NoAdvice(ValueError):
@@ -62,14 +67,15 @@ def advise(
     view: PlayerView,
     observed: Observed,
     *,
-    budget_s: float = 0.015,
+    budget_s: float = HINT_BUDGET_S,
     rng: random.Random,
     worlds: int | None = None,
+    first_bust: bool = True,
 ) -> Advice:
     """Per playable card: win chance and next-player-bust chance; the suggested card and
     why. `worlds` deals exactly that many worlds instead of spending `budget_s` (a
-    reference for measuring the budgeted figures). Raises NoAdvice when the view's seat
-    has no play to choose now."""
+    reference for measuring the budgeted figures); `first_bust` as in `search.evaluate`.
+    Raises NoAdvice when the view's seat has no play to choose now."""
     plays = [m for m in view.legal_moves if move_code(m) is not None]
     if not plays or view.seat is None or view.turn != view.seat or view.discarding is not None:
         raise NoAdvice("there is no play to choose now")
@@ -86,6 +92,7 @@ def advise(
             rng,
             int(budget_s * PLAYS_PER_SECOND),
             prune=False,  # every card's chances are shown: none is dropped early
+            first_bust=first_bust,
             **({} if worlds is None else {"min_worlds": worlds, "max_worlds": worlds}),
         )
     except InconsistentView as error:
@@ -115,6 +122,13 @@ def _reason(
         return (
             f"{name} {goal} {best.win:.0%} of the time, clearly more than "
             f"{_label(runner.move, view)} ({runner.win:.0%})."
+        )
+    if runner.win >= best.win + 0.005:
+        # The suggestion keeps greedy's card unless another is clearly better: say so when
+        # a card shows a higher figure, lest the hint seem to contradict itself.
+        return (
+            f"{name} {goal} {best.win:.0%} of the time; {_label(runner.move, view)} shows "
+            f"{runner.win:.0%}, not clearly more."
         )
     if best.next_bust >= 0.25 and best.next_bust >= max(c.next_bust for c in others):
         return f"{name}: the next player busts {best.next_bust:.0%} of the time."

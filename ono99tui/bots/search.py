@@ -4,13 +4,16 @@
 plays each candidate in every world and lets greedy play everybody on to the horizon:
 
 - single scoring (2022): the end of the match (value 1 for a win, shared wins split);
+  with the 2022 cards and three or more in, the first bust instead (0 for the seat that
+  busts, `bust_value`'s self-play win chance for a survivor): the card played now shows
+  mostly in who busts first, and the rest of the match is mostly noise;
 - tokens: the end of the round (value 1 unless this seat is the one who busts);
 - points: the end of the round (value: the share of the others who scored more).
 
 Every candidate is played in the same worlds with the same later random numbers (paired
 samples), so the difference between two candidates is measured far more precisely than
-either value alone. `choose_card` turns that into a choice that is never worse than greedy
-by construction: greedy's card stays unless another beats it by two paired standard errors.
+either value alone. The choice is never worse than greedy by construction: greedy's card
+stays unless another beats it by MARGIN_SE paired standard errors.
 
 The budget is counted in model plays, not seconds, so a choice is a pure function of the
 view, the observed events and the generator (a fixed `PLAYS_PER_SECOND`, measured by
@@ -23,17 +26,23 @@ import math
 import random
 from dataclasses import dataclass
 
+from ono99tui.bots.bust_value import applies_to, bust_value
 from ono99tui.bots.observed import Observed
 from ono99tui.bots.playout import DISCARDING, PLAYING, SINGLE, TOKENS, World, table_for
 from ono99tui.bots.worlds import WorldSampler
 from ono99tui.game import PlayerView
 
-# Model plays per second of CPU on the reference machine (bench/bots.py "model" figures);
-# it converts a time budget into a play budget, so choices stay deterministic.
-PLAYS_PER_SECOND = 270_000
+# Budget units (model plays plus the overheads below) the search spends per second of CPU
+# on the reference machine: bench/bots.py's "search_budget_units_per_cpu_s" measured
+# 449,000 on a quiet 2-core machine; 405,000 leaves room for a busier core. It converts a
+# time budget into a play budget, so choices stay deterministic.
+PLAYS_PER_SECOND = 405_000
 # The fixed cost of one play-out (copying a world) in model plays, and of dealing a world.
 PLAYOUT_OVERHEAD = 1
 WORLD_OVERHEAD = 4
+# A play-out stopped at the first bust (single scoring, bust_value) pays this many model
+# plays for the table lookup.
+BUST_VALUE_COST = 1
 # Points play-outs cost more CPU per model play (busters discard, rounds are scored, the
 # smaller 1980 deck reshuffles often): their play budget is scaled down to fit the same time.
 POINTS_BUDGET_SCALE = 0.65
@@ -71,9 +80,10 @@ class Evaluation:
     plays: int  # model plays spent
 
 
-def playout(world: World, me: int, card: int) -> tuple[float, bool]:
+def playout(world: World, me: int, card: int, at_bust: bool = False) -> tuple[float, bool]:
     """Play `card` for `me` in `world` (changed in place), let greedy play on to the
-    horizon; (value for `me`, did the next player bust at once)."""
+    horizon; (value for `me`, did the next player bust at once). With `at_bust` (single
+    scoring, three or more in) the horizon is the first bust, valued by `bust_value`."""
     t = world.t
     world.halt_at_round_end = t.scoring != SINGLE
     busts = world.busts
@@ -85,6 +95,13 @@ def playout(world: World, me: int, card: int) -> tuple[float, bool]:
     next_bust = len(busts) > first and busts[first] != me
     if t.scoring == SINGLE:
         alive = world.alive
+        if at_bust and sum(alive) >= 3:
+            # Stop at the first bust: who it is shows the card's effect, the table says
+            # what surviving it is worth (bust_value's module doc).
+            while world.phase <= DISCARDING and len(busts) == first:
+                world.step()
+            if world.phase <= DISCARDING:
+                return (bust_value(world, me) if alive[me] else 0.0), next_bust
         while world.phase <= DISCARDING and alive[me]:
             world.step()
         if not alive[me]:
@@ -146,10 +163,13 @@ def evaluate(
     min_worlds: int = MIN_WORLDS,
     max_worlds: int = MAX_WORLDS,
     prune: bool = True,
+    first_bust: bool = True,
 ) -> Evaluation:
     """Deal worlds until `play_budget` model plays are spent (at least `min_worlds`, at
     most `max_worlds`) and play every candidate in each (with `prune`, only those not yet
-    clearly worse than greedy's card). Raises InconsistentView."""
+    clearly worse than greedy's card). With `first_bust`, single-scoring play-outs under the
+    2022 cards stop at the first bust with three or more in (bust_value); without, they run
+    to the end of the match. Raises InconsistentView."""
     me = view.seat
     assert me is not None
     if table_for(view.rules).scoring not in (SINGLE, TOKENS):
@@ -164,6 +184,7 @@ def evaluate(
     spent = 0
     worlds = 0
     sampler = WorldSampler(view, observed)
+    at_bust = first_bust and applies_to(view.rules)
     # Candidates still being played: one clearly worse than greedy's card is dropped at
     # the next checkpoint, so the budget goes to the cards that may still beat it.
     live = list(range(n))
@@ -177,12 +198,14 @@ def evaluate(
         # The random numbers after the root (reshuffles) are the same for every candidate.
         seed = rng.getrandbits(32)
         values = [0.0] * n
+        # A table lookup ends each play-out only with three or more in.
+        lookup_cost = BUST_VALUE_COST if at_bust and sum(root.alive) >= 3 else 0
         for i in live:
             card = candidates[i]
             world = root.copy(LazyRandom(seed))
             start = world.plays
-            value, next_bust = playout(world, me, card)
-            spent += world.plays - start + PLAYOUT_OVERHEAD
+            value, next_bust = playout(world, me, card, at_bust)
+            spent += world.plays - start + PLAYOUT_OVERHEAD + lookup_cost
             values[i] = value
             sums[i] += value
             busts[i] += next_bust

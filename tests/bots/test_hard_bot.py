@@ -157,6 +157,24 @@ def test_the_advice_for_a_lone_card_says_so() -> None:
     assert "only card" in advice.reason
 
 
+def test_the_reason_owns_up_when_another_card_shows_more() -> None:
+    # The suggestion stays greedy's unless another card is clearly better; when a card
+    # that is not suggested shows a higher figure the reason says it is not clearly more.
+    from ono99tui.bots.hints import CardAdvice, _reason
+    from ono99tui.game import position
+
+    state = position(preset("2022"), [[Card.TEN, Card.MINUS_TEN, Card.TWO, Card.ZERO],
+                                      [Card.FIVE, Card.SIX, Card.SEVEN, Card.EIGHT]],
+                     total=60, turn=0)
+    seen = view(state, 0)
+    ten = CardAdvice(Play(0, Card.TEN), 0.30, 0.1, 100)
+    minus = CardAdvice(Play(0, Card.MINUS_TEN), 0.33, 0.1, 100)
+    reason = _reason(seen, (ten, minus), 0, False, "match")
+    assert "30%" in reason and "33%" in reason and "not clearly more" in reason
+    lower = CardAdvice(Play(0, Card.MINUS_TEN), 0.20, 0.1, 100)
+    assert "not clearly" not in _reason(seen, (ten, lower), 0, False, "match")
+
+
 def test_what_a_greedy_player_cannot_have_kept() -> None:
     from ono99tui.bots.playout import table_for
     from ono99tui.bots.worlds import kept_bans

@@ -1,0 +1,53 @@
+"""A bot playing over the network (`ono99 bot`) is told the table's public events, as the
+table's own bots are: on real loopback sockets, the hard bot knows the discard pile it
+watched being built at every choice of a whole 2022 match."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from host_table_helpers import FAST_CLIENT, serve
+
+from netproto.client import TableClient
+from ono99tui.bot_player import play_matches
+from ono99tui.bots import make_bot
+from ono99tui.bots.hard import HardBot
+from ono99tui.game import Move, PlayerView
+
+LIMIT = 60.0  # seconds for a whole match: generous, for a loaded machine
+
+
+class WatchingHardBot(HardBot):
+    """The hard bot, noting at each choice whether what it observed fits the view."""
+
+    def __init__(self) -> None:
+        super().__init__(budget_s=0.001)  # the search itself is not under test
+        self.knew: list[bool] = []
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Move:
+        """Note whether the observed discard pile matches the view, then choose."""
+        known = self.observed.discard_pile(view.round_no, view.discard_pile_size,
+                                           view.discard_top)
+        self.knew.append(known is not None)
+        return super().choose(view, rng)
+
+
+async def test_a_network_bot_observes_every_event_of_the_match() -> None:
+    server = await serve(capacity=3, start_when=3, rules="2022")
+    watcher = WatchingHardBot()
+    tasks: list[asyncio.Task[object]] = []
+    try:
+        for name, bot in (("Ann", watcher), ("Bob", make_bot("greedy")),
+                          ("Cy", make_bot("greedy"))):
+            client = await TableClient.connect("127.0.0.1", server.port, name=name,
+                                               settings=FAST_CLIENT)
+            tasks.append(asyncio.create_task(play_matches(client, bot, 1)))
+        async with asyncio.timeout(LIMIT):
+            await asyncio.gather(*tasks)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await server.stop()
+    assert len(watcher.knew) >= 3
+    assert all(watcher.knew), watcher.knew
