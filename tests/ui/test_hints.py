@@ -106,6 +106,43 @@ async def test_solo_shows_a_hint_worked_out_off_the_ui_thread(
             await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
 
 
+async def test_a_key_in_the_panel_plays_that_card() -> None:
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        match = my_turn()
+        await open_local(app, pilot, match,
+                         replace(lobby_for(4, bots=(1, 2, 3)), options={"hints": True}))
+        view = app.view
+        hint = hinting.work_out_hint(view, (), budget_s=0.002)
+        app.push_screen(HintScreen(hint, about=view))
+        await wait_until(pilot, lambda: isinstance(app.screen, HintScreen))
+        for row in hint.rows:  # the last row: not simply the table's first card
+            key = row.key
+        await pilot.press(key)
+        await wait_until(pilot, lambda: app.sent)
+        assert isinstance(app.screen, TableScreen)
+        played = app.sent[0]
+        assert hinting.move_key(played, view) == key and played in view.legal_moves
+
+
+async def test_a_key_with_no_playable_card_in_the_panel_only_rings() -> None:
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        match = my_turn()
+        await open_local(app, pilot, match,
+                         replace(lobby_for(4, bots=(1, 2, 3)), options={"hints": True}))
+        one_card = replace(HINT, rows=HINT.rows[:1])  # only key "2" plays
+        rings: list[bool] = []
+        app.bell = lambda: rings.append(True)  # type: ignore[method-assign]
+        app.push_screen(HintScreen(one_card, about=app.view))
+        await wait_until(pilot, lambda: isinstance(app.screen, HintScreen))
+        plays = app.view.plays
+        await pilot.press("3")
+        await pilot.pause()
+        assert rings == [True] and isinstance(app.screen, HintScreen)
+        assert app.view.plays == plays
+
+
 async def test_the_panel_closes_when_the_position_it_is_about_is_gone() -> None:
     app = RecordingApp()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -4,7 +4,8 @@ next player busts, the suggested card and one line on why. Readable at 80×24.
 It shows a `Hint` (`ono99tui.ui.hinting`), worked out beforehand on a worker thread from the
 player's own view; it computes nothing itself. Esc, h or q close it, and so does any new
 view after the one it is about (a card played, a stand-in's move): it never advises on a
-position that is gone.
+position that is gone. The keys in its Key column play that card, as at the table: the
+panel closes and the table takes the key (a key with no playable card only rings).
 """
 
 from __future__ import annotations
@@ -42,7 +43,14 @@ class HintScreen(ModalScreen[None]):
     """One hint, shown over the table (see the module docstring)."""
 
     CSS_PATH = "hint.tcss"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,h,q", "dismiss", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,h,q", "dismiss", "Close"),
+        Binding("1", "play('1')", "Play", key_display="1-4"),
+        Binding("2", "play('2')", "Play 2nd", show=False),
+        Binding("3", "play('3')", "Play 3rd", show=False),
+        Binding("4", "play('4')", "Play 4th", show=False),
+        Binding("s", "play('s')", "Swap", show=False),
+    ]
 
     def __init__(self, hint: Hint, about: PlayerView | None = None) -> None:
         """`about`: the view the hint was worked out from (None: whatever is shown)."""
@@ -60,6 +68,18 @@ class HintScreen(ModalScreen[None]):
                               f"{hint.deals} deals tried per card, from your own cards and "
                               "what was played."), id="hint-note")
         yield Footer()
+
+    def action_play(self, key: str) -> None:
+        """Play the card the Key column names `key`: close, then the table takes the key
+        (its own binding plays it, with every check it makes)."""
+        if key not in {row.key for row in self.hint.rows}:
+            self.app.bell()  # no playable card there: nothing to pass on
+            return
+        table = self.app.screen_stack[-2] if len(self.app.screen_stack) > 1 else None
+        self.dismiss()
+        if table is not None:
+            action = "swap" if key == "s" else f"choose({int(key) - 1})"
+            self.app.call_later(table.run_action, action)
 
     def on_mount(self) -> None:
         self.set_class(current_glyphs(self).ascii, "-ascii")
