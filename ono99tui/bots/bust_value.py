@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import logging
 from pathlib import Path
 
 from ono99tui.bots.playout import MINUS_TEN, World
@@ -40,12 +41,37 @@ TABLE_PATH = Path(__file__).with_name("bust_values.json")
 
 Values = dict[tuple[int, ...], tuple[float, int]]
 
+log = logging.getLogger(__name__)
+
+
+class TableUnreadable(ValueError):
+    """The table file is missing or damaged (the search then plays to the end)."""
+
 
 @functools.cache
 def table() -> Values:
-    """The measured table (read once)."""
-    data = json.loads(TABLE_PATH.read_text(encoding="utf-8"))
-    return {tuple(row[:-2]): (row[-2], row[-1]) for row in data["values"]}
+    """The measured table (read once). Raises TableUnreadable naming the file and the
+    fault."""
+    try:
+        data = json.loads(TABLE_PATH.read_text(encoding="utf-8"))
+        return {
+            tuple(int(part) for part in row[:-2]): (float(row[-2]), int(row[-1]))
+            for row in data["values"]
+        }
+    except (OSError, ValueError, KeyError, TypeError, IndexError) as error:
+        raise TableUnreadable(f"{TABLE_PATH}: {type(error).__name__}: {error}") from None
+
+
+@functools.cache
+def table_readable() -> bool:
+    """Whether the table could be read; says why once when it could not."""
+    try:
+        table()
+    except TableUnreadable as error:
+        log.warning("bust value table not read, play-outs run to the end of the match: %s",
+                    error)
+        return False
+    return True
 
 
 def _normalized(rules: Rules) -> Rules:
@@ -65,8 +91,13 @@ _MEASURED_ON = _normalized(preset(TABLE_RULES))
 
 
 def applies_to(rules: Rules) -> bool:
-    """Whether the table was measured under `rules` (single scoring, the 2022 cards)."""
-    return rules.scoring == Scoring.SINGLE and _normalized(rules) == _MEASURED_ON
+    """Whether the table was measured under `rules` (single scoring, the 2022 cards) and
+    could be read (a missing or damaged file only costs the search its precision)."""
+    return (
+        rules.scoring == Scoring.SINGLE
+        and _normalized(rules) == _MEASURED_ON
+        and table_readable()
+    )
 
 
 def features(world: World, me: int) -> tuple[int, int, int, int, int, int]:

@@ -34,6 +34,33 @@ def test_the_table_is_for_single_scoring_with_the_2022_cards() -> None:
     assert not bv.applies_to(dataclasses.replace(preset("1980"), scoring=Scoring.SINGLE))
 
 
+@pytest.mark.parametrize("content", [None, b"", b"{not json", b'{"values": [[1, "x", 2]]}',
+                                     b'{"rows": []}', b"\xff\xfe"])
+def test_a_missing_or_damaged_table_only_costs_precision(
+        content: bytes | None, tmp_path, monkeypatch, caplog) -> None:
+    path = tmp_path / "bust_values.json"
+    if content is not None:
+        path.write_bytes(content)
+    monkeypatch.setattr(bv, "TABLE_PATH", path)
+    bv.table.cache_clear()
+    bv.table_readable.cache_clear()
+    try:
+        with pytest.raises(bv.TableUnreadable, match=r"bust_values\.json"):
+            bv.table()
+        assert not bv.applies_to(RULES)  # the search plays to the end instead
+        assert "play-outs run to the end" in caplog.text
+        # A whole match with a hard bot still plays.
+        from ono99tui.bots.arena import play_one
+        from ono99tui.bots.greedy import GreedyBot
+        from ono99tui.bots.hard import HardBot
+
+        winners, _, _ = play_one(RULES, (HardBot(0.001), GreedyBot(), GreedyBot()), 3, 4)
+        assert len(winners) == 1
+    finally:
+        bv.table.cache_clear()
+        bv.table_readable.cache_clear()
+
+
 def test_features_count_turns_and_always_playable_cards() -> None:
     world = _world_after_first_bust(5, 3)
     world.hands = [[11, 11, 0, 5], [12, 7, 8, 9], [13, 14, 1, 2], [3, 4, 6, 10], [10, 10, 10, 10]]
