@@ -272,3 +272,17 @@ async def test_the_elimination_toast_agrees_with_a_player_named_you() -> None:
         await open_local(app, pilot, match, named)
         await wait_until(pilot, lambda: any("out of the match" in n for n in notices))
     assert "you are out of the match." in notices
+
+
+def test_phrase_lines_break_between_phrases_before_words() -> None:
+    from ono99tui.ui.widgets.total import phrase_lines
+
+    assert phrase_lines("you may go up to 98, and below 0", 32) == "you may go up to 98, and below 0"
+    assert phrase_lines("you may go up to 98, and below 0", 30) == "you may go up to 98,\nand below 0"
+    assert phrase_lines("you may go up to 98, and below 0", 20) == "you may go up to 98,\nand below 0"
+    # A phrase too long for a line wraps by words, and the next may share its last line.
+    assert phrase_lines("players may go up to 99, and below 0", 20) == (
+        "players may go up to\n99, and below 0")
+    assert phrase_lines("Play 2! YOU owe 2 cards", 20) == "Play 2!\nYOU owe 2 cards"
+    assert phrase_lines("Double Play: bob owes 1 more card", 20) == (
+        "Double Play:\nbob owes 1 more card")

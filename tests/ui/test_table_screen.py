@@ -477,6 +477,24 @@ async def test_compact_layout_keeps_a_gap_between_the_seats_and_the_total(
         assert seats.right < center.x, (seats, center)
 
 
+@pytest.mark.parametrize(("size", "rows"), [
+    ((61, 19), ["you may go up to 98,", "and below 0"]),
+    ((80, 24), ["you may go up to 98,", "and below 0"]),
+    ((120, 36), ["you may go up to 98, and below 0"]),
+])
+async def test_the_limit_line_breaks_between_its_phrases(
+        size: tuple[int, int], rows: list[str]) -> None:
+    # Played at 61x19 (1980): "you may go up to 98, and below" over a lone "0".
+    match = LocalMatch(preset("1980"), 3, seed=3)
+    app = RecordingApp()
+    async with app.run_test(size=size) as pilot:
+        await open_local(app, pilot, match, lobby_for(3, bots=(1, 2)))
+        await pilot.pause()
+        box = app.screen.query_one("#limit").content_region
+        shown = screen_text(app).splitlines()[box.y:box.bottom]
+        assert [row[box.x:box.right].strip() for row in shown] == rows
+
+
 async def test_a_player_out_of_the_match_is_offered_no_play_keys() -> None:
     # Played in tmux (1980, five seats): Ivo, out with no cards, watched ten more rounds
     # with "1-4 Play" in his Footer; pressing them only said the card could not be played.
