@@ -141,7 +141,7 @@ async def test_pending_play_two_is_unmistakable_for_the_one_who_owes_it() -> Non
         match = LocalMatch.at(state, me=1)
         await open_local(app, pilot, match, lobby_for(3, you=1))
         line = app.screen.query_one("#obligation")
-        assert str(line.content) == "Play 2! YOU must play 2 cards"
+        assert str(line.content) == "Play 2! YOU owe 2 cards"
         assert line.has_class("-mine") and app.screen.has_class("-owes")
         assert app.screen.query_one("#prompt").has_class("-owes")
         match.me = 0  # the same moment, seen by ana
@@ -149,7 +149,7 @@ async def test_pending_play_two_is_unmistakable_for_the_one_who_owes_it() -> Non
         assert str(line.content) == "Play 2: bob owes 2 cards"
         assert not line.has_class("-mine")
         seat_lines = list(app.screen.query(SeatLine))
-        assert [seat.info.owes_two for seat in seat_lines] == [False, True, False]
+        assert [seat.info.owes for seat in seat_lines] == [0, 2, 0]
         assert "owes 2" in seat_lines[1].render().plain
 
 

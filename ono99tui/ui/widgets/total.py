@@ -95,7 +95,8 @@ def phrase_lines(text: str, width: int) -> str:
 class PhrasedLine(Static):
     """Text that, where it does not fit on one line, breaks between its phrases before it
     breaks between words (`phrase_lines`): "you may go up to 98," over "and below 0", never
-    "...and below" over a lone "0" (at 61 columns the limit line was one cell too wide)."""
+    "...and below" over a lone "0" (at 61 columns the limit line was one cell too wide);
+    "Play 2!" over "YOU owe 2 cards", not "2" apart from "cards"."""
 
     def _phrased(self, width: int) -> Content:
         return Content(phrase_lines(str(self.content), width))
@@ -136,7 +137,7 @@ class TotalPanel(Widget):
         yield PhrasedLine("", id="limit", markup=False)
         yield Static("", id="last-card", markup=False)
         yield DirectionLine(id="direction")
-        yield Static("", id="obligation", classes="-none", markup=False)
+        yield PhrasedLine("", id="obligation", classes="-none", markup=False)
 
     def show(
         self,
