@@ -224,3 +224,28 @@ async def test_the_match_over_dialog_keeps_its_buttons_and_keys_where_it_is_shor
         await pilot.press("q")
         await wait_until(pilot, lambda: not app.is_running
                          or isinstance(app.screen, ConfirmQuitScreen))
+
+
+async def test_nothing_that_scrolls_shows_beside_the_match_over_buttons() -> None:
+    # Played in tmux at 61x19 (solo, four seats): the rounds' columns wider than the
+    # buttons showed through beside them, under the docked foot of the dialog.
+    from dataclasses import replace
+
+    from test_standings_snapshots import play_out
+
+    match = LocalMatch(preset("1980"), 4, seed=4)
+    lobby = lobby_for(4, bots=(1, 2, 3))
+    lobby = replace(lobby, seats=tuple(replace(seat, name=f"Normal bot {seat.seat}")
+                                       for seat in lobby.seats))
+    app = RecordingApp()
+    async with app.run_test(size=(61, 19)) as pilot:
+        await open_local(app, pilot, match, lobby)
+        await play_out(pilot, match, chunk=40)
+        await wait_until(pilot, lambda: isinstance(app.screen, MatchEndScreen))
+        await pilot.pause()
+        quit_button = app.screen.query_one("#quit").region
+        inside = app.screen.query_one(".results").content_region
+        rows = screen_text(app).splitlines()
+        beside = [rows[y][quit_button.right:inside.right - 2]
+                  for y in range(quit_button.y - 1, quit_button.bottom)]  # status row too
+        assert all(not part.strip() for part in beside), beside
