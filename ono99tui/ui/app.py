@@ -73,7 +73,7 @@ from ono99tui.ui.messages import (
     ViewUpdated,
     Welcomed,
 )
-from ono99tui.ui.talk import Talk
+from ono99tui.ui.talk import Talk, toast_text
 from ono99tui.ui.widgets.log import LogEntry
 
 if TYPE_CHECKING:  # loaded after the first frame (see `_start`)
@@ -98,6 +98,9 @@ ScreenSource = Screen[Any] | Callable[[], Screen[Any]]
 # and "accent", and the cards need them apart.
 # Seconds from start-up until the app's long-lived objects are frozen (ono99tui/gc_freeze.py).
 SETTLE_SECONDS = 2.0
+# The width of a toast (the app's CSS says it too), but for half the screen over a narrow
+# table.
+TOAST_WIDTH = 31
 # Lines of the waiting room's talk the first match's log starts with.
 TALK_CARRIED = 20
 # Characters of a table's name (from `welcome.table`) looked at before cleaning: enough for
@@ -623,7 +626,22 @@ class Ono99App(App[None]):
         else:
             in_sight = screen is table and not table.has_class("-narrow")
         if not in_sight:
-            self.notify(entry.text(self.glyphs.ascii), title="Chat", timeout=5, markup=False)
+            self._toast_chat(entry)
+
+    def _toast_chat(self, entry: LogEntry) -> None:
+        """A line of talk as a toast, cut short with an ellipsis where it would stand tall
+        over the table (the log keeps the whole line). Under 80 columns the toast lies over
+        the seats (see CSS): a 200-character line covered all of them at 61x19."""
+        from ono99tui.ui.screens.table import TableScreen
+
+        # The toast goes on the screen on top (the chat prompt's own, while it is open).
+        narrow = isinstance(self.screen, TableScreen) and self.screen.has_class("-narrow")
+        width = self.size.width // 2 if narrow else min(TOAST_WIDTH, self.size.width)
+        ascii_glyphs = self.glyphs.ascii
+        # Text width: the toast's padding (a column each side) and its coloured edge.
+        line = toast_text(entry.text(ascii_glyphs), max(8, width - 3), 2 if narrow else 4,
+                          ascii_glyphs=ascii_glyphs)
+        self.notify(line, title="Chat", timeout=5, markup=False)
 
     def open_chat_prompt(self) -> None:
         """The one-line prompt; what is typed in it is said at the table."""

@@ -108,6 +108,12 @@ def obligation_card_name(view: PlayerView) -> str:
     return Card.PLAY2.label(view.rules)
 
 
+def cards_owed(owed: int) -> str:
+    """What a seat still owes of a Play 2 / Double Play, worded the same everywhere (the
+    total panel, the prompt, the log, the seat line): "2 cards", then "1 more card"."""
+    return "1 more card" if owed == 1 else f"{owed} cards"
+
+
 def limit_text(view: PlayerView) -> str:
     """The limit in words: the highest total a play may reach ("you may go up to 98"), and
     whether it may go below 0 (1980's -10 has no floor)."""
@@ -134,10 +140,9 @@ def obligation_line(view: PlayerView, seats: Sequence[LobbySeat]) -> tuple[str, 
     if seat is None or view.phase == MATCH_OVER:
         return "", False
     card = obligation_card_name(view)
-    owed = view.obligation_owed
-    cards = "1 more card" if owed == 1 else f"{owed} cards"
+    cards = cards_owed(view.obligation_owed)
     if seat == view.seat:
-        return f"{card}! YOU must play {cards}", True
+        return f"{card}! YOU owe {cards}", True
     return f"{card}: {verb(seat_name(seat, seats), 'owes', 'owe')} {cards}", False
 
 
@@ -179,7 +184,7 @@ def seat_infos(view: PlayerView, seats: Sequence[LobbySeat],
                 connected=lobby.connected if lobby else True,
                 eliminated=view.eliminated[seat],
                 out_of_round=view.out_of_round[seat],
-                owes_two=view.obligation_seat == seat,
+                owes=view.obligation_owed if view.obligation_seat == seat else 0,
                 tokens=view.tokens[seat] if scoring == Scoring.TOKENS else None,
                 tokens_at_start=view.rules.tokens,
                 score=view.scores[seat] if scoring.counts_points else None,
@@ -270,10 +275,10 @@ def prompt(view: PlayerView, seats: Sequence[LobbySeat]) -> tuple[str, bool]:
     if me is not None and view.turn == me and view.legal_moves:
         extra = ", s to swap four ONO 99" if can_swap(view) else ""
         if view.obligation_seat == me:
-            which = (
-                "the first of your two cards" if view.obligation_owed == 2 else "your second card"
-            )
-            return f"{obligation_card_name(view)}! Play {which} (1-4, arrows+Enter{extra}).", True
+            owed = view.obligation_owed
+            which = "play it" if owed == 1 else "play the first"
+            return (f"{obligation_card_name(view)}! You owe {cards_owed(owed)}: {which} "
+                    f"(1-4, arrows+Enter{extra})."), True
         return f"Your turn: play a card (1-4, arrows+Enter{extra}).", True
     if view.turn is None:
         return "", False
@@ -302,9 +307,13 @@ def event_line(event: Event, names: Sequence[str], view: PlayerView, glyphs: Gly
         case MissedDraw(seat=seat):
             return f"{name(seat)} missed a draw"
         case ObligationCreated(seat=seat):
-            return f"{name(seat)} must play two ({obligation_card_name(view)})"
+            # A new obligation always asks two cards (passing it on starts it afresh).
+            owes = verb(name(seat), "owes", "owe")
+            return f"{owes} {cards_owed(2)} ({obligation_card_name(view)})"
         case ObligationPassed(from_seat=from_seat, to_seat=to_seat):
-            return f"{name(from_seat)} passed the {obligation_card_name(view)} to {name(to_seat)}"
+            owes = verb(name(to_seat), "owes", "owe")
+            passed = obligation_card_name(view)
+            return f"{name(from_seat)} passed the {passed} on: {owes} {cards_owed(2)}"
         case Busted(seat=seat, total=total):
             return f"{name(seat)} BUSTED at {total}"
         case Resigned(seat=seat):

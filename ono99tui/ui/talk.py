@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rich.cells import cell_len, set_cell_size
+from textual.content import Content
+
 from netproto.chat_text import EmptyChat, clean_chat_text
 from netproto.messages import Chat
 from ono99tui.host.chat import EMOTES
@@ -23,6 +26,20 @@ EMOTE_KEYS: tuple[tuple[str, str], ...] = (
 # Names heard that the mute list offers besides the seats: the most recent this many (a
 # stream of spectators under new names must not grow the list without end).
 MAX_HEARD = 32
+
+
+def toast_text(text: str, width: int, lines: int, *, ascii_glyphs: bool = False) -> str:
+    """`text` cut, with an ellipsis, to at most `lines` lines of `width` cells as a toast
+    wraps them (between words, as Textual does); unchanged when it fits."""
+    if len(Content(text).wrap(width)) <= lines:
+        return text
+    ellipsis = "..." if ascii_glyphs else "…"
+    cut = set_cell_size(text, max(0, lines * width - cell_len(ellipsis))).rstrip()
+    # Wrapping breaks between words and so leaves ends of lines unused: shorten the cut
+    # until the toast's own wrapping keeps it to `lines`.
+    while cut and len(Content(cut + ellipsis).wrap(width)) > lines:
+        cut = cut[:-1].rstrip()
+    return cut + ellipsis
 
 
 def emote_hint() -> str:

@@ -9,15 +9,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from lobby_helpers import running_table, wait_for_condition, wait_until
-from table_helpers import record_notices
+from table_helpers import LocalMatch, lobby_for, open_local, record_notices
+from test_chat_snapshots import talking_app
 from test_match_over_loopback import joined_app
 from textual.widgets import OptionList
+from textual.widgets._toast import Toast
 
+from netproto.messages import Chat
+from ono99tui.game import preset
 from ono99tui.host.chat import CHAT_BURST, EMOTES
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.host_app import host_app
-from ono99tui.ui.messages import ChatRequested
+from ono99tui.ui.messages import ChatReceived, ChatRequested
 from ono99tui.ui.screens.chat_prompt import ChatPrompt
 from ono99tui.ui.screens.mute import MuteScreen
 from ono99tui.ui.screens.table import TableScreen
@@ -188,3 +193,27 @@ async def test_talk_in_a_waiting_room_too_small_for_its_pane_comes_as_a_notice(
                                      what="ana's line in bob's (hidden) pane")
             await wait_until(bob_pilot, lambda: "» ana: can you read me" in notices,
                              what="the line as a notice")
+
+
+@pytest.mark.parametrize(("size", "lines"), [((61, 19), 2), ((40, 12), 2), ((79, 24), 2)])
+async def test_a_long_line_of_talk_makes_a_short_toast_over_a_narrow_table(
+        size: tuple[int, int], lines: int) -> None:
+    # Played at 61x19: a 200-character line stood as a toast nine rows tall over the seats
+    # (the log, which has the whole line, is hidden under 80 columns).
+    text = ("so that was a close one, I really thought the ninety nine would land on me "
+            "but then the reverse came round and saved the day for everyone at this table "
+            "except poor cy who had nothing left to play with")
+    assert len(text) == 200
+    app = talking_app()
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await open_local(app, pilot, LocalMatch(preset("2022"), 3, seed=21),
+                         lobby_for(3, bots=(2,)))
+        app.connection_state = "connected"
+        notices = record_notices(app)
+        app.post_message(ChatReceived(Chat(name="bob", text=text, seat=1)))
+        await wait_until(pilot, lambda: len(app.screen.query(Toast)) == 1, what="the toast")
+        await pilot.pause()
+        toast = app.screen.query_one(Toast)
+        assert toast.region.height <= 1 + lines, toast.region  # the title and the lines
+        assert notices[-1].endswith("…") and f"» bob: {text}".startswith(notices[-1][:-1])
+        assert app.log_entries[-1].text(False) == f"» bob: {text}"  # the log has it all

@@ -12,6 +12,7 @@ from ono99tui.game import (
     Card,
     Eliminated,
     MatchEnded,
+    ObligationCreated,
     ObligationPassed,
     Play,
     Played,
@@ -121,11 +122,31 @@ def test_every_card_keeps_a_one_word_label_of_seven_columns_or_less() -> None:
 def test_the_obligation_line_and_prompt_for_owner_and_others() -> None:
     state = position(preset("1980"), [[C.TWO] * 3 + [C.HOLD], [C.THREE] * 3 + [C.FOUR], [C.FIVE] * 3 + [C.SIX]],
                      total=50, turn=1, owed=2)
-    assert obligation_line(view(state, 1), SEATS) == ("Double Play! YOU must play 2 cards", True)
+    assert obligation_line(view(state, 1), SEATS) == ("Double Play! YOU owe 2 cards", True)
     assert obligation_line(view(state, 0), SEATS) == ("Double Play: bob owes 2 cards", False)
     text, act = prompt(view(state, 1), SEATS)
-    assert act and text.startswith("Double Play! Play the first of your two cards")
+    assert act and text.startswith("Double Play! You owe 2 cards: play the first (1-4")
     assert prompt(view(state, 0), SEATS) == ("bob to play.", False)
+
+
+def test_the_play_two_is_worded_alike_in_the_panel_prompt_seats_and_log() -> None:
+    # Played at 61x19: the seat line said "owes 2" while the panel said "owes 1 more card".
+    hands = [[C.TWO] * 3 + [C.SEVEN], [C.THREE] * 3 + [C.FOUR], [C.FIVE] * 3 + [C.SIX]]
+    one_left = position(preset("2022"), hands, total=50, turn=1, owed=1, obligated=True)
+    assert obligation_line(view(one_left, 0), SEATS) == ("Play 2: bob owes 1 more card", False)
+    assert obligation_line(view(one_left, 1), SEATS) == ("Play 2! YOU owe 1 more card", True)
+    text, act = prompt(view(one_left, 1), SEATS)
+    assert act and text.startswith("Play 2! You owe 1 more card: play it (1-4")
+    assert [seat.owes for seat in seat_infos(view(one_left, 0), SEATS)] == [0, 1, 0]
+    assert seat_infos(view(one_left, 0), SEATS)[1].marks(UNICODE) == "owes 1"
+    two_left = position(preset("2022"), hands, total=50, turn=1, owed=2)
+    assert seat_infos(view(two_left, 0), SEATS)[1].marks(UNICODE) == "owes 2"
+    names = names_of(view(two_left, 0), SEATS)
+    line = lambda event: event_line(event, names, view(two_left, 0), UNICODE)  # noqa: E731
+    assert line(ObligationCreated(1)) == "bob owes 2 cards (Play 2)"
+    assert line(ObligationPassed(1, 2)) == "bob passed the Play 2 on: cy owes 2 cards"
+    solo = event_line(ObligationCreated(0), ["you", "bob", "cy"], view(two_left, 0), UNICODE)
+    assert solo == "you owe 2 cards (Play 2)"
 
 
 def test_seat_infos_show_tokens_or_scores_by_scoring() -> None:
@@ -163,7 +184,7 @@ def test_log_lines_name_everyone() -> None:
     line = lambda event, glyphs=UNICODE: event_line(event, names, seen_by, glyphs)  # noqa: E731
     assert line(Played(0, C.SEVEN, 57)) == "ana played 7 → 57"
     assert line(Played(0, C.SEVEN, 57), ASCII) == "ana played 7 -> 57"
-    assert line(ObligationPassed(1, 2)) == "bob passed the Play 2 to cy"
+    assert line(ObligationPassed(1, 2)) == "bob passed the Play 2 on: cy owes 2 cards"
     assert line(Busted(2, 95)) == "cy BUSTED at 95"
     assert line(Eliminated(2, (C.ONO99, C.SEVEN))) == "cy is out of the match (held ONO 99, 7)"
     assert line(TokenLost(1, 2)) == "bob lost a token (2 left)"
@@ -272,3 +293,17 @@ async def test_the_elimination_toast_agrees_with_a_player_named_you() -> None:
         await open_local(app, pilot, match, named)
         await wait_until(pilot, lambda: any("out of the match" in n for n in notices))
     assert "you are out of the match." in notices
+
+
+def test_phrase_lines_break_between_phrases_before_words() -> None:
+    from ono99tui.ui.widgets.total import phrase_lines
+
+    assert phrase_lines("you may go up to 98, and below 0", 32) == "you may go up to 98, and below 0"
+    assert phrase_lines("you may go up to 98, and below 0", 30) == "you may go up to 98,\nand below 0"
+    assert phrase_lines("you may go up to 98, and below 0", 20) == "you may go up to 98,\nand below 0"
+    # A phrase too long for a line wraps by words, and the next may share its last line.
+    assert phrase_lines("players may go up to 99, and below 0", 20) == (
+        "players may go up to\n99, and below 0")
+    assert phrase_lines("Play 2! YOU owe 2 cards", 20) == "Play 2!\nYOU owe 2 cards"
+    assert phrase_lines("Double Play: bob owes 1 more card", 20) == (
+        "Double Play:\nbob owes 1 more card")

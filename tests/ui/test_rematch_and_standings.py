@@ -192,3 +192,60 @@ async def test_a_late_enter_on_a_round_dialog_does_not_close_the_match_dialog() 
         await round_dialog.run_action("dismiss")  # the Enter it had in its queue
         await pilot.pause()
         assert isinstance(app.screen, MatchEndScreen)
+
+
+@pytest.mark.parametrize("size", [(61, 19), (40, 12), (80, 24)])
+async def test_the_match_over_dialog_keeps_its_buttons_and_keys_where_it_is_short(
+        size: tuple[int, int]) -> None:
+    # Played at 61x19 after a long match: the table of rounds pushed Rematch and Quit off
+    # the foot of the dialog, cut off where the terminal ends.
+    from test_standings_snapshots import long_match, play_out
+    from textual.widgets import Button
+
+    from ono99tui.ui.screens.confirm_quit import ConfirmQuitScreen
+
+    match = long_match()
+    app = RecordingApp()
+    async with app.run_test(size=size) as pilot:
+        await open_local(app, pilot, match, lobby_for(3, bots=(1, 2)))
+        await play_out(pilot, match, chunk=40)
+        await wait_until(pilot, lambda: isinstance(app.screen, MatchEndScreen))
+        await pilot.pause()
+        dialog = app.screen
+        for button in dialog.query(Button):
+            geometry = dialog.find_widget(button)
+            assert geometry.visible_region == geometry.region, (button.id, geometry)
+            assert dialog.region.contains_region(geometry.region), (button.id, geometry)
+        status = dialog.query_one("#rematch-status")
+        await pilot.press("r")
+        await wait_until(pilot, lambda: "rematch" in str(status.content))
+        geometry = dialog.find_widget(status)
+        assert geometry.visible_region == geometry.region  # the player sees the answer
+        await pilot.press("q")
+        await wait_until(pilot, lambda: not app.is_running
+                         or isinstance(app.screen, ConfirmQuitScreen))
+
+
+async def test_nothing_that_scrolls_shows_beside_the_match_over_buttons() -> None:
+    # Played in tmux at 61x19 (solo, four seats): the rounds' columns wider than the
+    # buttons showed through beside them, under the docked foot of the dialog.
+    from dataclasses import replace
+
+    from test_standings_snapshots import play_out
+
+    match = LocalMatch(preset("1980"), 4, seed=4)
+    lobby = lobby_for(4, bots=(1, 2, 3))
+    lobby = replace(lobby, seats=tuple(replace(seat, name=f"Normal bot {seat.seat}")
+                                       for seat in lobby.seats))
+    app = RecordingApp()
+    async with app.run_test(size=(61, 19)) as pilot:
+        await open_local(app, pilot, match, lobby)
+        await play_out(pilot, match, chunk=40)
+        await wait_until(pilot, lambda: isinstance(app.screen, MatchEndScreen))
+        await pilot.pause()
+        quit_button = app.screen.query_one("#quit").region
+        inside = app.screen.query_one(".results").content_region
+        rows = screen_text(app).splitlines()
+        beside = [rows[y][quit_button.right:inside.right - 2]
+                  for y in range(quit_button.y - 1, quit_button.bottom)]  # status row too
+        assert all(not part.strip() for part in beside), beside

@@ -56,6 +56,22 @@ def test_match_over_with_matches_won(snap_compare) -> None:
     assert snap_compare(RecordingApp(), terminal_size=(80, 24), run_before=run_before)
 
 
+def test_match_over_after_a_long_match_61x19(snap_compare) -> None:
+    """Too short for the whole dialog: the standings and rounds scroll, and the rematch
+    status and the Rematch / Quit buttons stay at its foot (they were cut off)."""
+    async def run_before(pilot: Pilot[Any]) -> None:
+        match = long_match()
+        await open_local(pilot.app, pilot, match, lobby_for(3, bots=(1, 2)))
+        await play_out(pilot, match, chunk=40)
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, MatchEndScreen))
+        pilot.app.post_message(won([1, 0, 2], [3, 3, 2]))
+        await wait_until(pilot, lambda: "Won here" in str(
+            pilot.app.screen.query_one("#standings").content))
+        pilot.app.clear_notifications()
+
+    assert snap_compare(RecordingApp(), terminal_size=(61, 19), run_before=run_before)
+
+
 def test_matches_won_on_w_in_the_next_match(snap_compare) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         match = LocalMatch(preset("1980"), 3, seed=7)

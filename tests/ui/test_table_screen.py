@@ -141,7 +141,7 @@ async def test_pending_play_two_is_unmistakable_for_the_one_who_owes_it() -> Non
         match = LocalMatch.at(state, me=1)
         await open_local(app, pilot, match, lobby_for(3, you=1))
         line = app.screen.query_one("#obligation")
-        assert str(line.content) == "Play 2! YOU must play 2 cards"
+        assert str(line.content) == "Play 2! YOU owe 2 cards"
         assert line.has_class("-mine") and app.screen.has_class("-owes")
         assert app.screen.query_one("#prompt").has_class("-owes")
         match.me = 0  # the same moment, seen by ana
@@ -149,7 +149,7 @@ async def test_pending_play_two_is_unmistakable_for_the_one_who_owes_it() -> Non
         assert str(line.content) == "Play 2: bob owes 2 cards"
         assert not line.has_class("-mine")
         seat_lines = list(app.screen.query(SeatLine))
-        assert [seat.info.owes_two for seat in seat_lines] == [False, True, False]
+        assert [seat.info.owes for seat in seat_lines] == [0, 2, 0]
         assert "owes 2" in seat_lines[1].render().plain
 
 
@@ -475,6 +475,24 @@ async def test_compact_layout_keeps_a_gap_between_the_seats_and_the_total(
         seats = app.screen.query_one("#seats-pane").content_region
         center = app.screen.query_one("#center").content_region
         assert seats.right < center.x, (seats, center)
+
+
+@pytest.mark.parametrize(("size", "rows"), [
+    ((61, 19), ["you may go up to 98,", "and below 0"]),
+    ((80, 24), ["you may go up to 98,", "and below 0"]),
+    ((120, 36), ["you may go up to 98, and below 0"]),
+])
+async def test_the_limit_line_breaks_between_its_phrases(
+        size: tuple[int, int], rows: list[str]) -> None:
+    # Played at 61x19 (1980): "you may go up to 98, and below" over a lone "0".
+    match = LocalMatch(preset("1980"), 3, seed=3)
+    app = RecordingApp()
+    async with app.run_test(size=size) as pilot:
+        await open_local(app, pilot, match, lobby_for(3, bots=(1, 2)))
+        await pilot.pause()
+        box = app.screen.query_one("#limit").content_region
+        shown = screen_text(app).splitlines()[box.y:box.bottom]
+        assert [row[box.x:box.right].strip() for row in shown] == rows
 
 
 async def test_a_player_out_of_the_match_is_offered_no_play_keys() -> None:

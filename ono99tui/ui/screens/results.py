@@ -223,11 +223,22 @@ class MatchEndScreen(_Dialog):
     CSS_PATH = "results.tcss"
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
         app = getters.app(Ono99App)
+    # Under 50 columns the dialog fills the width, and the scrollbar it has where it is
+    # also short would leave the buttons too little: it keeps less padding there.
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [  # type: ignore[misc]
+        (0, "-narrow"), (50, "-wide"),
+    ]
+    # Under 24 rows the whole dialog scrolls: the table of rounds needs no scrollbar of its own.
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [  # type: ignore[misc]
+        (0, "-short"), (24, "-tall"),
+    ]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "rematch", "Rematch"),
         Binding("escape", "dismiss", "Back to the table"),
         Binding("q", "app.quit", "Quit"),
     ]
+
+    AUTO_FOCUS = ""  # see `on_mount`
 
     def __init__(self, *, rematch: bool = False) -> None:
         super().__init__()
@@ -253,10 +264,14 @@ class MatchEndScreen(_Dialog):
                 if rounds:
                     with VerticalScroll(id="rounds"):
                         yield Static(rounds, classes="results-table", markup=False)
-            yield Static("", id="rematch-status", markup=False)
-            with Horizontal(classes="results-buttons"):
-                yield Button("Rematch (r)", variant="primary", id="rematch")
-                yield Button("Quit (q)", id="quit")
+            # Docked to the dialog's foot: where the terminal is too short for the whole
+            # dialog (61x19 after a long match), what is above scrolls and these stay in
+            # sight rather than being cut off below.
+            with Vertical(id="match-actions"):
+                yield Static("", id="rematch-status", markup=False)
+                with Horizontal(classes="results-buttons"):
+                    yield Button("Rematch (r)", variant="primary", id="rematch")
+                    yield Button("Quit (q)", id="quit")
         yield Footer()
 
     def _places(self, view: PlayerView) -> str:
@@ -268,6 +283,11 @@ class MatchEndScreen(_Dialog):
         # The table sends the match's last view first and the lobby with the matches won
         # just after: show them when they come.
         self.watch(self.app, "lobby", self._show_matches_won, init=False)
+        # The first focusable widget takes the focus, as Textual's own auto-focus would give
+        # it, but without scrolling to it: that scrolled a short dialog past who won.
+        first = next((widget for widget in self.query("*") if widget.focusable), None)
+        if first is not None:
+            self.set_focus(first, scroll_visible=False)
         if self._rematch_at_once:
             self.action_rematch()
 

@@ -1,7 +1,7 @@
 """Every seat at the table, one line each: whose turn, name, cards, tokens or score, marks.
 
 Marks are glyphs *and* words where space allows, so nothing depends on colour: the turn
-marker, "(you)", bot, disconnected, eliminated, out of the round, owes two cards.
+marker, "(you)", bot, disconnected, eliminated, out of the round, cards owed of a Play 2.
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ class SeatInfo:
     connected: bool = True
     eliminated: bool = False
     out_of_round: bool = False
-    owes_two: bool = False
+    # Cards still owed of a Play 2 / Double Play (2, then 1; 0 when none).
+    owes: int = 0
     tokens: int | None = None
     score: int | None = None
     # Tokens each seat started with: spent ones are drawn hollow, so 0 reads "all spent",
@@ -55,8 +56,10 @@ class SeatInfo:
             parts.append(f"{glyphs.eliminated}out")
         elif self.out_of_round:
             parts.append(f"{glyphs.eliminated}bust")  # busted: sits out the round
-        if self.owes_two:
-            parts.append("owes 2")
+        if self.owes:
+            # The short form of the total panel's "owes 2 cards" / "owes 1 more card": a
+            # seat line has no room for the words (the card count would be pushed off).
+            parts.append(f"owes {self.owes}")
         return " ".join(parts)
 
 
@@ -81,7 +84,7 @@ class SeatLine(Widget):
         self.set_class(info.is_you, "-you")
         self.set_class(info.eliminated or info.out_of_round, "-eliminated")
         self.set_class(not info.connected, "-away")
-        self.set_class(info.owes_two, "-owes")
+        self.set_class(info.owes > 0, "-owes")
 
     def render(self) -> Content:
         info = self.info

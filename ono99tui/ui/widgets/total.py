@@ -9,8 +9,12 @@ move repaints a few cells rather than the whole panel. Parts that draw glyphs do
 
 from __future__ import annotations
 
+import re
+
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.content import Content
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
@@ -57,6 +61,54 @@ class DirectionLine(Widget):
         return Content(glyphs.clockwise if self.direction >= 0 else glyphs.counterclockwise)
 
 
+# Where a phrase ends: after a comma, a colon or an exclamation mark and its space.
+PHRASE_END = re.compile(r"(?<=[,:!]) ")
+
+
+def phrase_lines(text: str, width: int) -> str:
+    """`text` broken into lines of `width` cells between its phrases (after ", ", ": " or
+    "! ") before between words: each line holds as many whole phrases as fit, a phrase
+    that fits no line is wrapped word by word (and what follows may share its last line)."""
+    if width <= 0 or cell_len(text) <= width:
+        return text
+    lines: list[str] = []
+    line = ""
+    for phrase in PHRASE_END.split(text):
+        joined = f"{line} {phrase}" if line else phrase
+        if cell_len(joined) <= width:
+            line = joined
+        elif cell_len(phrase) <= width:
+            lines.append(line)
+            line = phrase
+        else:
+            for word in phrase.split(" "):
+                joined = f"{line} {word}" if line else word
+                if line and cell_len(joined) > width:
+                    lines.append(line)
+                    line = word
+                else:
+                    line = joined
+    lines.append(line)
+    return "\n".join(lines)
+
+
+class PhrasedLine(Static):
+    """Text that, where it does not fit on one line, breaks between its phrases before it
+    breaks between words (`phrase_lines`): "you may go up to 98," over "and below 0", never
+    "...and below" over a lone "0" (at 61 columns the limit line was one cell too wide);
+    "Play 2!" over "YOU owe 2 cards", not "2" apart from "cards"."""
+
+    def _phrased(self, width: int) -> Content:
+        return Content(phrase_lines(str(self.content), width))
+
+    def render(self) -> Content:
+        return self._phrased(self.content_size.width)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        # The lines depend on the width: measure what `render` will draw at this one.
+        return len(self._phrased(width).wrap(width))
+
+
 class TotalPanel(Widget):
     """Running total with its label, limit, last card, direction and the pending two-card
     obligation. (`#total-small`, "Total 57" on one line, replaces the label and the large
@@ -82,10 +134,10 @@ class TotalPanel(Widget):
         yield BigNumber(id="total-big")
         # markup=False: the obligation line names a player, and names may hold brackets.
         yield Static("", id="total-small", markup=False)
-        yield Static("", id="limit", markup=False)
+        yield PhrasedLine("", id="limit", markup=False)
         yield Static("", id="last-card", markup=False)
         yield DirectionLine(id="direction")
-        yield Static("", id="obligation", classes="-none", markup=False)
+        yield PhrasedLine("", id="obligation", classes="-none", markup=False)
 
     def show(
         self,
