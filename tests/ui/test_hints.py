@@ -21,6 +21,7 @@ from table_helpers import (
     wait_until,
 )
 
+from netproto.messages import Lobby
 from ono99tui.game import preset
 from ono99tui.ui import hinting
 from ono99tui.ui.hinting import Hint, HintRow, SeenEvents
@@ -35,6 +36,11 @@ def my_turn(seed: int = 21, plays: int = 7) -> LocalMatch:
         match.step()
     match.run_until(lambda state: state.turn == 0)
     return match
+
+
+def hints_lobby() -> Lobby:
+    """The waiting room's word for `my_turn`'s table: 3 bots, hints allowed."""
+    return replace(lobby_for(4, bots=(1, 2, 3)), options={"hints": True})
 
 
 def footer_keys(app: RecordingApp) -> set[str]:
@@ -53,8 +59,7 @@ async def test_no_hint_key_where_the_table_does_not_allow_hints() -> None:
         assert isinstance(app.screen, TableScreen)
         # The table switches hints on (between matches, as the lobby then says): the key is
         # there.
-        lobby = replace(lobby_for(4, bots=(1, 2, 3)), options={"hints": True})
-        await open_local(app, pilot, match, lobby)
+        await open_local(app, pilot, match, hints_lobby())
         await wait_until(pilot, lambda: "h" in footer_keys(app))
 
 
@@ -64,8 +69,7 @@ async def test_h_on_someone_else_s_turn_says_so() -> None:
         match = my_turn()
         match.step()  # now it is seat 1's turn
         notices = record_notices(app)
-        await open_local(app, pilot, match,
-                         replace(lobby_for(4, bots=(1, 2, 3)), options={"hints": True}))
+        await open_local(app, pilot, match, hints_lobby())
         await pilot.press("h")
         await wait_until(pilot, lambda: notices)
         assert notices == ["A hint is for your own turn to play a card."]
@@ -110,8 +114,7 @@ async def test_a_key_in_the_panel_plays_that_card() -> None:
     app = RecordingApp()
     async with app.run_test(size=(80, 24)) as pilot:
         match = my_turn()
-        await open_local(app, pilot, match,
-                         replace(lobby_for(4, bots=(1, 2, 3)), options={"hints": True}))
+        await open_local(app, pilot, match, hints_lobby())
         view = app.view
         hint = hinting.work_out_hint(view, (), budget_s=0.002)
         app.push_screen(HintScreen(hint, about=view))
@@ -129,8 +132,7 @@ async def test_a_key_with_no_playable_card_in_the_panel_only_rings() -> None:
     app = RecordingApp()
     async with app.run_test(size=(80, 24)) as pilot:
         match = my_turn()
-        await open_local(app, pilot, match,
-                         replace(lobby_for(4, bots=(1, 2, 3)), options={"hints": True}))
+        await open_local(app, pilot, match, hints_lobby())
         one_card = replace(HINT, rows=HINT.rows[:1])  # only key "2" plays
         rings: list[bool] = []
         app.bell = lambda: rings.append(True)  # type: ignore[method-assign]
@@ -147,8 +149,7 @@ async def test_the_panel_closes_when_the_position_it_is_about_is_gone() -> None:
     app = RecordingApp()
     async with app.run_test(size=(80, 24)) as pilot:
         match = my_turn()
-        await open_local(app, pilot, match,
-                         replace(lobby_for(4, bots=(1, 2, 3)), options={"hints": True}))
+        await open_local(app, pilot, match, hints_lobby())
         app.push_screen(HintScreen(HINT, about=app.view))
         await wait_until(pilot, lambda: isinstance(app.screen, HintScreen))
         match.step()  # played for the player (a stand-in): the turn has passed
@@ -169,8 +170,7 @@ async def test_a_hint_for_a_view_that_is_gone_is_not_shown(
     async with app.run_test(size=(80, 24)) as pilot:
         match = my_turn()
         notices = record_notices(app)
-        await open_local(app, pilot, match,
-                         replace(lobby_for(4, bots=(1, 2, 3)), options={"hints": True}))
+        await open_local(app, pilot, match, hints_lobby())
         await pilot.press("h")
         await match.show(app, pilot)  # a new view arrives while the hint is worked out
         release.set()
@@ -201,8 +201,7 @@ HINT = Hint(
 def test_the_hint_panel_80x24(snap_compare) -> None:
     async def run_before(pilot) -> None:
         app = pilot.app
-        await open_local(app, pilot, my_turn(),
-                         replace(lobby_for(4, bots=(1, 2, 3)), options={"hints": True}))
+        await open_local(app, pilot, my_turn(), hints_lobby())
         app.push_screen(HintScreen(HINT))
         await pilot.pause()
 
@@ -212,8 +211,7 @@ def test_the_hint_panel_80x24(snap_compare) -> None:
 def test_the_hint_panel_80x24_ascii(snap_compare) -> None:
     async def run_before(pilot) -> None:
         app = pilot.app
-        await open_local(app, pilot, my_turn(),
-                         replace(lobby_for(4, bots=(1, 2, 3)), options={"hints": True}))
+        await open_local(app, pilot, my_turn(), hints_lobby())
         app.push_screen(HintScreen(HINT))
         await pilot.pause()
 
