@@ -178,6 +178,29 @@ async def test_join_address_from_the_command_line_goes_straight_in(tmp_path: Pat
             assert app.lobby.spectators == 1
 
 
+async def test_a_failed_join_from_the_command_line_lists_the_tables(tmp_path: Path) -> None:
+    # `ono99 join HOST:PORT` started before the host listened: "Could not join", and the
+    # list under "Tables on your network" stayed empty for good (found by play-testing).
+    from ono99tui.ui.joining import Address
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed_port = probe.getsockname()[1]  # closed again when the test connects to it
+    name = f"porch {secrets.token_hex(3)}"
+    async with running_table(name=name, capacity=4) as server:
+        server.table.add_bot("greedy")
+        async with advertised(server):
+            lobby = LobbyScreen(LOOPBACK, config_directory=tmp_path, name="bob",
+                                join_address=Address("127.0.0.1", closed_port))
+            app = Ono99App(start_screen=lobby, ascii_glyphs=False)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await wait_until(pilot, lambda: "Could not join" in status(app),
+                                 what="the error")
+                await wait_until(pilot, lambda: listed(lobby, name), timeout=15,
+                                 what="the table in the list")
+                assert app.screen is lobby and app.client is None
+
+
 async def test_remembered_name_fills_the_name_field(tmp_path: Path) -> None:
     from ono99tui.config import Settings, save_settings
 

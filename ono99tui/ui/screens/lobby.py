@@ -211,10 +211,15 @@ class LobbyScreen(Screen[None]):
     def come_back(self, status: str) -> None:
         """The player is back from a table that closed: say `status`, and list the tables on
         the network if this lobby had gone straight to one (`ono99 join HOST:PORT`)."""
-        if self.interfaces and self.reachability is None:
-            self.browse()
+        self._browse_if_idle()
         self.set_status(status)
         self.query_one("#tables", DataTable).focus()
+
+    def _browse_if_idle(self) -> None:
+        """Start following the advertised tables if this lobby may browse and does not yet
+        (it went straight to a table given on the command line)."""
+        if self.interfaces and self.reachability is None:
+            self.browse()
 
     # --- the live list ----------------------------------------------------------------------
 
@@ -458,6 +463,10 @@ class LobbyScreen(Screen[None]):
             # markup=False: the reason may be the table's own words, and a bracket in them
             # would be read as markup (a stray "[/]" raised MarkupError and ended the app).
             self.notify(error.reason, title=title, severity="error", markup=False)
+            # Gone straight to an address that failed (`ono99 join HOST:PORT` before the
+            # table was up, or a typo): the list under "Tables on your network" must fill
+            # now, not stay empty until the player has been to a table and back.
+            self._browse_if_idle()
             return
         # If the host comes back on another port, the table is looked for by its name.
         client.relocator = refinder_for(client.welcome, self.interfaces,
