@@ -62,6 +62,9 @@ async def serve_headless(options: HostOptions) -> int:
             print(json.dumps({"event": "listening", "address": server.address[0],
                               "port": server.port, "name": options.table.name,
                               "operator_key": options.table.host_key}), flush=True)
+            if hosted.taken_up is not None:
+                print(json.dumps(hosted.taken_up.announcement()), flush=True)
+                log.info("%s", hosted.taken_up.notice())
             for door in hosted.doors:
                 print(json.dumps(door.announcement(socket.gethostname())), flush=True)
                 log.info("%s", door.log_line(socket.gethostname()))

@@ -20,6 +20,7 @@ import contextlib
 import dataclasses
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from netproto.messages import PROTOCOL_VERSION
@@ -46,6 +47,30 @@ class HostError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
+class TakenUp:
+    """The unfinished match a (re)started host took up from its table's journal."""
+
+    journal: Path
+    match: int  # the match's number at this table
+    rules: str  # its rules' name
+    seats: tuple[str, ...]  # who sits at it, in seat order
+    moves: int  # the records replayed after its deal
+
+    def notice(self) -> str:
+        """One line for the person who started the host: what was taken up, and how
+        not to (an old match of a table with the same name is taken up too, which the
+        person may not have expected)."""
+        return (f"Took up the unfinished match from this table's journal ({self.rules} "
+                f"rules; {', '.join(self.seats)}). To start over instead: "
+                "ono99 host --fresh")
+
+    def announcement(self) -> dict[str, object]:
+        """The JSON line a headless host prints about it."""
+        return {"event": "resumed", "journal": str(self.journal), "match": self.match,
+                "rules": self.rules, "seats": list(self.seats), "moves": self.moves}
+
+
+@dataclass(frozen=True, slots=True)
 class HostedTable:
     """A table open for play: what the caller runs beside it needs these."""
 
@@ -54,6 +79,8 @@ class HostedTable:
     doors: tuple[OpenDoor, ...]
     # The mDNS interfaces advertised on; empty when the table is not advertised.
     interfaces: tuple[str, ...]
+    # The unfinished match taken up from the journal (None: the table starts afresh).
+    taken_up: TakenUp | None = None
 
 
 def table_info(summary: TableSummary, port: int, doors: Sequence[OpenDoor] = ()) -> TableInfo:
@@ -107,6 +134,7 @@ async def hosted_table(
             raise HostError(str(error), status=2) from None
     server = TableServer(options.table, limits=options.limits, on_change=on_change,
                          journal=journal)
+    taken_up: TakenUp | None = None
     if journal is not None and point is not None:
         try:  # seated before anyone can connect and ask for a seat
             server.table.restore(point)
@@ -114,6 +142,8 @@ async def hosted_table(
             journal.close()
             raise HostError(f"{journal.path}: the unfinished match cannot be taken up: "
                             f"{error}. Start over with --fresh", status=2) from None
+        taken_up = TakenUp(journal.path, point.number, point.rules.name or "custom", point.names,
+                           len(point.steps))
     try:
         await server.start(options.bind, options.port)
     except OSError as error:
@@ -141,7 +171,8 @@ async def hosted_table(
                 raise HostError(str(error)) from None
             await advertiser.start()
         with startup_objects_frozen():
-            yield HostedTable(server=server, doors=tuple(doors), interfaces=options.advertise_on)
+            yield HostedTable(server=server, doors=tuple(doors), interfaces=options.advertise_on,
+                              taken_up=taken_up)
     finally:
         for open_door in reversed(doors):
             await open_door.close()

@@ -214,9 +214,12 @@ class Ono99App(App[None]):
         ascii_glyphs: bool | None = None,
         sixteen_colours: bool | None = None,
         hosting: Hosting = "guest",
+        notice: str = "",
     ) -> None:
         super().__init__()
         self.hosting: Hosting = hosting
+        # Said once the app is up (the host's app: a match taken up from the journal).
+        self._startup_notice = notice
         self._sixteen_colours = sixteen_colours
         self._client_factory = client_factory
         self._start_screen = start_screen
@@ -295,6 +298,9 @@ class Ono99App(App[None]):
             self.push_screen(
                 screen() if callable(screen) and not isinstance(screen, Screen) else screen
             )
+        if self._startup_notice:
+            # Long enough to be read: it explains why a match is on that nobody started.
+            self.notify(self._startup_notice, title="Match taken up", timeout=20, markup=False)
         if self._client_factory is not None:
             # Connecting loads the protocol and the engine (and, for solo, starts a table):
             # let the first frame reach the terminal first.

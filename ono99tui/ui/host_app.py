@@ -9,9 +9,11 @@ from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 
 
 def host_app(
-    server: TableServer, *, player: str, connect_to: str = "127.0.0.1", invite: str = ""
+    server: TableServer, *, player: str, connect_to: str = "127.0.0.1", invite: str = "",
+    notice: str = "",
 ) -> Ono99App:
-    """The host's own app: seated at `server` with its host key, opening on the waiting room."""
+    """The host's own app: seated at `server` with its host key, opening on the waiting room;
+    `notice` is said once it is up (a match taken up from the journal)."""
     config = server.table.config
 
     async def connect() -> TableClient:
@@ -20,4 +22,5 @@ def host_app(
             host_key=config.host_key,
         )
 
-    return Ono99App(connect, start_screen=lambda: WaitingRoomScreen(invite=invite), hosting="host")
+    return Ono99App(connect, start_screen=lambda: WaitingRoomScreen(invite=invite), hosting="host",
+                    notice=notice)

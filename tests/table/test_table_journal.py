@@ -202,6 +202,31 @@ def test_ono99_host_with_fewer_seats_than_the_journals_match_exits_2(tmp_path: P
     assert "Traceback" not in result.stderr
 
 
+def test_a_headless_host_says_which_match_it_took_up(tmp_path: Path) -> None:
+    # A table name is all a restart goes by: an old match of another evening is taken up
+    # too, so the host says what it took up and how to start over instead.
+    import json
+
+    path = journal_file.journal_path(tmp_path, "Kitchen")
+    journal, _ = open_table_journal(JournalChoice(path))
+    table = bots_table(journal)
+    table.play_until(lambda: table.moves_played() >= 4)
+    names = [seat.name for seat in table.core.seats]
+    journal.close()
+    result = run_host("--name", "Kitchen", "--seats", "3", "--bot-delay", "0",
+                      "--exit-after", "1", data_dir=tmp_path)
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [event["event"] for event in events] == ["listening", "resumed", "stopped"]
+    assert events[1] == {"event": "resumed", "journal": str(path), "match": 1, "rules": "2022",
+                         "seats": names, "moves": 4}
+    assert "Took up the unfinished match" in result.stderr and "--fresh" in result.stderr
+    fresh = run_host("--name", "Kitchen", "--fresh", "--seats", "3", "--bots", "3",
+                     "--bot-delay", "0", "--exit-after", "1", data_dir=tmp_path)
+    assert fresh.returncode == 0, fresh.stderr
+    assert "resumed" not in fresh.stdout and "Took up" not in fresh.stderr
+
+
 def test_a_restart_unpacks_only_the_last_match_but_checks_every_record(tmp_path: Path) -> None:
     path = tmp_path / "t.journal"
     journal, _ = open_table_journal(JournalChoice(path))

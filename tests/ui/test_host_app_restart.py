@@ -63,6 +63,11 @@ async def test_the_hosts_app_is_back_in_its_seat_after_a_restart(
             assert app.view_seq > first_seq
             assert app.view is not None and app.view.seat == 3
             assert app.view.round_no == view(replay_point(point).state, 3).round_no
+            # The person who started the host is told a match was taken up, and how not to.
+            notices = [str(note.message) for note in app._notifications]
+            assert any(f"Took up the unfinished match from this table's journal (2022 rules; "
+                       f"{', '.join(point.names)})" in note and "ono99 host --fresh" in note
+                       for note in notices), notices
             app.exit()
 
     assert await serve_with_app(options_with_key("second-key"), "ana", run_app=second_run) == 0
