@@ -48,6 +48,13 @@ def bot_kind_of(name: str) -> str:
     return LEVELS.get(name, name)
 
 
+def level_of(name: str) -> str:
+    """The name a person picks for the bot `name` stands for ("greedy" → "normal"); a
+    kind with no level ("random") is its own. UnknownBot as `bot_kind_of`."""
+    kind = bot_kind_of(name)
+    return next((level for level, of in LEVELS.items() if of == kind), kind)
+
+
 def make_bot(name: str) -> Bot:
     """A new bot of the named level or kind; UnknownBot lists the valid names."""
     return _FACTORIES[bot_kind_of(name)]()
@@ -62,4 +69,5 @@ def bot_kind(bot: Bot) -> str:
 
 
 __all__ = ["BOT_CHOICES", "BOT_NAMES", "LEVELS", "LEVEL_NAMES", "Bot", "EasyBot", "GreedyBot",
-           "HardBot", "RandomBot", "UnknownBot", "bot_kind", "bot_kind_of", "make_bot"]
+           "HardBot", "RandomBot", "UnknownBot", "bot_kind", "bot_kind_of", "level_of",
+           "make_bot"]

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from netproto.messages import MAX_TURN_SECONDS
+from ono99tui.bots import BOT_NAMES, level_of
 from ono99tui.game import MAX_PLAYERS, MIN_PLAYERS, Rules, preset
 from ono99tui.game.codec import rules_to_wire
 
@@ -98,6 +99,8 @@ class TableConfig:
             raise TableConfigError(f"abandon policy must be one of {', '.join(ABANDON_POLICIES)}")
         if not self.name.strip():
             raise TableConfigError("a table needs a name")
+        if self.takeover_bot not in BOT_NAMES:
+            raise TableConfigError(f"the bot level must be one of {', '.join(BOT_NAMES)}")
 
     def public_options(self) -> dict[str, Any]:
         """The options every seat may see (in `lobby.options`)."""
@@ -112,6 +115,9 @@ class TableConfig:
             "start_when": self.start_when,
             "spectator_chat": self.spectator_chat,
             "hints": self.hints,
+            # The level of the table's stand-ins (`--level`): the waiting room's bot level
+            # starts there, so a host who asked for hard bots adds hard ones.
+            "bot_level": level_of(self.takeover_bot),
         }
 
 

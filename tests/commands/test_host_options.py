@@ -13,7 +13,7 @@ from ono99tui.commands.host import HostArgumentsError, host_options_from_args
 from ono99tui.config import CONFIG_DIR_ENV
 from ono99tui.game import preset
 from ono99tui.host.options import HostOptions, HostOptionsError
-from ono99tui.host.settings import HEADLESS_DEAL_SETTLE, TableConfig
+from ono99tui.host.settings import HEADLESS_DEAL_SETTLE, TableConfig, TableConfigError
 from ono99tui.ssh.host_door import SSHDoorOptions
 
 
@@ -163,3 +163,9 @@ def test_hints_are_off_unless_asked_for_and_the_level_names_the_bots() -> None:
     from ono99tui.commands.solo import solo_config
 
     assert solo_config(bots=1, rules="2022", seed=None, bot_delay=0.0).hints is True
+
+
+def test_an_unknown_stand_in_level_is_refused() -> None:
+    with pytest.raises(TableConfigError, match="bot level must be one of"):
+        TableConfig(takeover_bot="grandmaster")
+    assert TableConfig(takeover_bot="greedy").public_options()["bot_level"] == "normal"

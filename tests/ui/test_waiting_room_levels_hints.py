@@ -56,3 +56,25 @@ async def test_the_host_picks_a_bot_level_and_allows_hints(tmp_path: Path) -> No
             await gp.press("tab", "space")  # nothing a player presses changes the table
             await pilot.pause(0.2)
             assert host.lobby.options["hints"] is True
+
+
+async def test_the_bot_level_starts_at_the_tables_own_level() -> None:
+    # `ono99 host --level hard`: its stand-ins and first bots were hard, but "b" in the
+    # waiting room added a normal bot, the select's default (found by play-testing).
+    async with running_table(name="den", capacity=5, host_key=HOST_KEY,
+                             takeover_bot="hard") as server:
+        host = host_app(server, player="ana")
+        async with host.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: host.lobby is not None
+                             and len(host.lobby.seats) == 1, what="the host's room")
+            assert host.lobby is not None and host.lobby.options["bot_level"] == "hard"
+            level = room(host).query_one("#bot-kind", Select)
+            await wait_until(pilot, lambda: level.value == "hard", what="the table's level")
+            await pilot.press("b")
+            await wait_until(pilot, lambda: [s.name for s in host.lobby.seats][-1] == "Hard bot",
+                             what="a hard bot")
+            level.value = "easy"  # the host's own choice then stays, lobby after lobby
+            await pilot.press("b")
+            await wait_until(pilot, lambda: [s.name for s in host.lobby.seats][-1] == "Easy bot",
+                             what="an easy bot")
+            assert level.value == "easy"

@@ -155,6 +155,8 @@ class WaitingRoomScreen(TalkScreen):
         super().__init__()
         self.invite = invite
         self.lobby: Lobby | None = None
+        # Whether the bot level select has been set from the table's (see _show_bot_level).
+        self._bot_level_shown = False
 
     # --- layout -----------------------------------------------------------------------------
 
@@ -293,9 +295,18 @@ class WaitingRoomScreen(TalkScreen):
         self._show_turn_time(lobby.options.get("turn_seconds"))
         self._show_spectator_chat(lobby.options.get("spectator_chat", True) is not False)
         self._show_hints(lobby.options.get("hints") is True)
+        self._show_bot_level(lobby.options.get("bot_level"))
         self._set_editable(self.is_host)
         self.set_status(self._status_line(lobby))
         self.refresh_bindings()
+
+    def _show_bot_level(self, level: object) -> None:
+        # The bots added here start at the table's own level (`ono99 host --level hard`),
+        # once: after that the select is the host's to change.
+        if self._bot_level_shown or not isinstance(level, str) or level not in BOT_CHOICES:
+            return
+        self._bot_level_shown = True
+        self.query_one("#bot-kind", Select).value = level
 
     def _show_seats(self, lobby: Lobby, bot_mark: str) -> None:
         table = self.query_one("#seats", DataTable)
