@@ -151,6 +151,10 @@ TABLE_ERROR_CODES: dict[str, str] = {
 
 # The greedy bot's choice is the fallback of every bot decision; it never uses its rng.
 _FALLBACK_BOT = GreedyBot()
+# What the host may change while a match is played: the turn clock (at a table without
+# one, a player who walked away mid-turn holds everyone up until the match ends) and
+# spectators' chat. The rules and hints wait for the waiting room.
+MID_MATCH_OPTIONS = frozenset({"turn_seconds", "spectator_chat"})
 _UNUSED_RNG = random.Random(0)
 
 
@@ -657,8 +661,10 @@ class TableCore:
         self._remove_seat(seat)
 
     def _set_options(self, options: dict[str, Any]) -> None:
-        if self.phase == PLAYING:
-            raise _error("match-running")
+        playing = self.phase == PLAYING
+        if playing and not options.keys() <= MID_MATCH_OPTIONS:
+            raise _error("match-running", "only the turn time and spectators' chat may "
+                                          "change during a match")
         try:
             rules = rules_from_options(self.rules, options)
             turn_seconds = turn_seconds_from_options(self.turn_seconds, options)
@@ -666,9 +672,26 @@ class TableCore:
             hints = hints_from_options(self.hints, options)
         except (ValueError, TypeError) as error:
             raise _error("bad-options", str(error)) from None
+        clock_changed = turn_seconds != self.turn_seconds
         self.rules, self.turn_seconds, self.hints = rules, turn_seconds, hints
         self.spectator_chat = spectator_chat
         self._broadcast_lobby()
+        if playing and clock_changed:
+            self._restart_clock()
+
+    def _restart_clock(self) -> None:
+        """The turn time changed mid-match: the seat waited for gets the whole new time
+        from now (or no clock), and every seat a view that shows it."""
+        timed = self._timed_turn
+        if timed is not None and timed.key is not None:
+            self._cancel(timed.key)
+        self._timed_turn = None
+        self._follow_clock()
+        # Views sent outside a move: a restart must number the seats' views on from them.
+        connected = [index for index, seat in enumerate(self.seats) if seat.peer is not None]
+        for index in connected:
+            self._out.append(SeatResumed(index, self.seats[index].seq + 1))
+        self._send_views(connected, list(self.spectators), ())
 
     # --- the match -----------------------------------------------------------------------
 

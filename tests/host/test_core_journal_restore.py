@@ -15,7 +15,7 @@ import pytest
 from core_clock_helpers import ClockedTable, config
 
 from netproto.errors import BadHostKey, BadToken
-from netproto.messages import Ready, View
+from netproto.messages import Ready, SetOptions, View
 from ono99tui.game import MATCH_OVER
 from ono99tui.host.core import FINISHED, PLAYING
 from ono99tui.host.journal import JOURNAL_RECORDS, MovePlayed, replay
@@ -114,6 +114,15 @@ def test_a_restarted_core_stands_where_the_killed_one_stood() -> None:
         assert after.welcome(peer).token == tokens[name]
         assert after.views(peer)[-1].seq == before.core.seats[index].seq + 1
     assert after.core.host is after.core.seats[0]
+
+
+def test_views_sent_for_a_clock_started_mid_match_are_numbered_on_after_a_restart() -> None:
+    before, peers, tokens = half_played()
+    before.send(peers["ana"], SetOptions(options={"turn_seconds": 40}))
+    after = restarted(before.records)
+    assert [seat.seq for seat in after.core.seats] == [seat.seq for seat in before.core.seats]
+    peer = after.resume(tokens["bo"])
+    assert after.views(peer)[-1].seq == before.core.seats[1].seq + 1
 
 
 def test_a_wrong_token_resumes_nothing_after_a_restart() -> None:

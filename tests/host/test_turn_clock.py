@@ -394,6 +394,42 @@ def test_the_host_changes_the_turn_time_between_matches() -> None:
     assert table.connect("Bob") == BOB
     table.send(ANN, Start())
     assert table.views(BOB)[-1].clock is not None
+    # The rules wait for the waiting room (the turn time does not: see below).
     with pytest.raises(ApplicationError) as refused:
-        table.send(ANN, SetOptions(options={"turn_seconds": None}))
+        table.send(ANN, SetOptions(options={"turn_seconds": None, "preset": "1980"}))
     assert refused.value.code == "match-running"
+    assert table.core.turn_seconds == 15.0
+
+
+def test_the_host_starts_a_clock_mid_match_for_a_player_who_walked_away() -> None:
+    # No clock at the table (the default with the app): a player who walked away mid-turn
+    # held everyone up until the match ended. The host may now start one in the match.
+    table = ClockedTable(config(capacity=2, start_when=2, bot_delay=0.5))
+    assert (table.connect("Ann"), table.connect("Bob")) == (ANN, BOB)
+    assert table.core.phase == PLAYING and clocks(table) == {}
+    index, peer = to_act(table)
+    if peer == ANN:  # let Bob (not the host) be the one who walked away
+        play_first_legal(table, index)
+        index, peer = to_act(table)
+    assert peer == BOB
+    with pytest.raises(ApplicationError) as refused:  # only the host
+        table.send(BOB, SetOptions(options={"turn_seconds": 20}))
+    assert refused.value.code == "not-host"
+    table.advance(600)  # ten minutes: nothing happens without a clock
+    assert to_act(table) == (index, BOB)
+    seqs = [len(table.views(ANN)), len(table.views(BOB))]
+    table.send(ANN, SetOptions(options={"turn_seconds": 20}))
+    assert table.lobby(BOB).options["turn_seconds"] == 20.0
+    # Everyone is shown the clock of the seat waited for, with the whole time from now.
+    for who, before in zip((ANN, BOB), seqs, strict=True):
+        assert len(table.views(who)) == before + 1
+        assert table.views(who)[-1].clock == TurnClock(seat=index, seconds=20.0, left=20.0)
+    table.advance(20)
+    assert [event["seat"] for event in timed_out_events(table, ANN)] == [index]
+    # Switched off again mid-match: the clock stops at once.
+    index, peer = to_act(table)
+    assert clocks(table)
+    table.send(ANN, SetOptions(options={"turn_seconds": None}))
+    assert clocks(table) == {} and table.views(peer)[-1].clock is None
+    table.advance(600)
+    assert to_act(table) == (index, peer)
