@@ -80,7 +80,9 @@ _TALK = _ALWAYS | {Say}
 CLIENT_MAY_SEND: dict[State, frozenset[type[Message]]] = {
     State.HANDSHAKE: _ALWAYS | {Hello, Resume},
     State.LOBBY: _TALK | {Ready, Start, AddBot, RemoveBot, SetOptions},
-    State.SEATED: _TALK | {Move},
+    # set_options too: a table may let some options change during a match (which ones is
+    # the table's business; the rest it refuses).
+    State.SEATED: _TALK | {Move, SetOptions},
     State.SPECTATING: _TALK,
     State.CLOSED: frozenset(),
 }

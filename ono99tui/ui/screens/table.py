@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 from ono99tui.ui.messages import MoveChosen
 from ono99tui.ui.screens.talk_screen import TALK_BINDINGS, TalkScreen
+from ono99tui.ui.turn_wait import TurnWait
 from ono99tui.ui.widgets.banner import ConnectionBanner
 from ono99tui.ui.widgets.cards import CardWidget, HandView
 from ono99tui.ui.widgets.log import EventLog, LogEntry
@@ -83,6 +84,8 @@ class TableScreen(TalkScreen):
         # After the match-over dialog was closed (Esc): the rematch, and the results again.
         Binding("r", "rematch", "Rematch"),
         Binding("w", "standings", "Wins"),
+        # The host only, during a match: start, change or stop the turn clock.
+        Binding("k", "turn_clock", "Clock"),
         *TALK_BINDINGS,  # table talk
         # Shown only where the table allows hints (lobby.options.hints).
         Binding("h", "hint", "Hint"),
@@ -96,8 +99,10 @@ class TableScreen(TalkScreen):
         # May the viewer swap four ONO 99 / draw now? (Kept from the last view shown.)
         self._swap_open = False
         self._draw_open = False
-        # (swap, draw, spectating, match over, may chat) as the Footer last showed them.
-        self._keys_shown: tuple[bool, bool, bool, bool, bool] | None = None
+        # (swap, draw, spectating, match over, may chat, host) as the Footer last showed them.
+        self._keys_shown: tuple[bool, bool, bool, bool, bool, bool] | None = None
+        # How long the table has waited on the current move (the host's clock reminder).
+        self._turn_wait = TurnWait()
         self._following = False
         # The turn clock deadline the player was last warned about (warned once a turn).
         self._warned_for: tuple[int, float] | None = None
@@ -142,6 +147,7 @@ class TableScreen(TalkScreen):
         self._show()
         # The turn clock counts down between views (each view says how long is left).
         self.set_interval(0.5, self._show_seats)
+        self.set_interval(1.0, self._remind_of_the_clock)
 
     # --- attributes down ----------------------------------------------------------------
 
@@ -201,7 +207,7 @@ class TableScreen(TalkScreen):
         self._follow_turn(view, act, hand)
         out = view.seat is None or view.eliminated[view.seat]
         keys = (can_swap(view), must_draw(view), out, view.phase == "match_over",
-                self.app.may_chat)
+                self.app.may_chat, self.app.is_host)
         if keys != self._keys_shown:
             self._keys_shown = keys
             self._swap_open, self._draw_open = keys[:2]
@@ -312,6 +318,9 @@ class TableScreen(TalkScreen):
             return self._match_over() and view is not None and view.seat is not None
         if action in ("chat", "emote"):
             return self.app.may_chat
+        if action == "turn_clock":
+            return (self.app.is_host and self.app.hosting != "solo" and view is not None
+                    and not self._match_over() and self.app.connection_state == "connected")
         if action == "mute":
             return self.app.welcome is not None and self.app.hosting != "solo"
         if action == "hint":
@@ -364,6 +373,35 @@ class TableScreen(TalkScreen):
         from ono99tui.ui.screens.results import MatchEndScreen, StandingsScreen
 
         self.app.push_screen(MatchEndScreen() if self._match_over() else StandingsScreen())
+
+    def action_turn_clock(self) -> None:
+        """The host sets the seconds per move for everyone, now (a player who walked away
+        mid-turn would otherwise hold the table up until the match ends)."""
+        from ono99tui.ui.messages import OptionsChangeRequested
+        from ono99tui.ui.screens.turn_time_prompt import TurnTime, TurnTimePrompt
+
+        lobby = getattr(self.app, "lobby", None)
+        current = lobby.options.get("turn_seconds") if lobby is not None else None
+
+        def chosen(answer: TurnTime | None) -> None:
+            if answer is not None:
+                self.post_message(OptionsChangeRequested(
+                    "change the turn time", table={"turn_seconds": answer.seconds}))
+
+        self.app.push_screen(
+            TurnTimePrompt(current if isinstance(current, int | float) else None), chosen)
+
+    def _remind_of_the_clock(self) -> None:
+        # The host is told once per move that has kept the table waiting a minute with no
+        # clock (ono99tui/ui/turn_wait.py).
+        view = self.current_view
+        if view is None or not self.app.is_host or self.app.hosting == "solo":
+            return
+        name = self._turn_wait.check(view, self._seats(), self.app.clock_deadline is not None,
+                                     time.monotonic())
+        if name is not None:
+            self.notify(f"The table has waited a minute for {name}, with no turn clock: "
+                        "k starts one.", title="Waiting", timeout=20, markup=False)
 
     def action_hint(self) -> None:
         """Work out a hint for this turn on a worker thread (the search takes a moment;
