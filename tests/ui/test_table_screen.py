@@ -533,3 +533,45 @@ async def test_a_player_out_of_the_match_is_offered_no_hint() -> None:
         assert app.hints_allowed
         assert app.screen.check_action("hint", ()) is False
         assert "Hint" not in screen_text(app).splitlines()[-1]
+
+
+def owing(owed: int, *, swap: bool = False) -> LocalMatch:
+    """ana owes `owed` cards of a Double Play (1980); holding four ONO 99 when `swap`, of a
+    Play 2 (2022, where she may swap them)."""
+    mine = [C.ONO99] * 4 if swap else [C.ONO99, C.SEVEN, C.PLAY2, C.MINUS_TEN]
+    hands = [mine, [C.TWO] * 3 + [C.FOUR], [C.THREE] * 3 + [C.FIVE]]
+    rules = preset("2022" if swap else "1980")
+    return LocalMatch.at(position(rules, hands, total=60, owed=owed, obligated=True))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (61, 19), (40, 12)])
+@pytest.mark.parametrize(("owed", "swap"), [(2, False), (1, False), (2, True)])
+async def test_the_double_play_prompt_keeps_its_keys_in_sight(
+        size: tuple[int, int], owed: int, swap: bool) -> None:
+    # Played at 61x19: "Double Play! You owe 2 cards: play the first (1-4," and the rest
+    # of the line, the keys, cut off at the edge.
+    from rich.cells import cell_len
+
+    app = RecordingApp()
+    async with app.run_test(size=size) as pilot:
+        await open_local(app, pilot, owing(owed, swap=swap), lobby_for(3, bots=(1, 2)))
+        await pilot.pause()
+        line = app.screen.query_one("#prompt")
+        text = str(line.content)
+        assert "You owe" in text and "1-4" in text and text.endswith(".")
+        assert ("s: swap" in text or "s to swap" in text) == swap
+        assert cell_len(text) <= line.content_size.width
+        row = screen_text(app).splitlines()[line.region.y]
+        assert row.strip() == text
+
+
+async def test_the_prompt_chooses_its_form_again_when_the_terminal_is_resized() -> None:
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, owing(2), lobby_for(3, bots=(1, 2)))
+        line = app.screen.query_one("#prompt")
+        assert str(line.content).endswith("(1-4, arrows+Enter).")
+        await pilot.resize_terminal(40, 12)
+        await wait_until(pilot, lambda: str(line.content) == "Double Play! You owe 2 cards: play 1-4.")
+        await pilot.resize_terminal(80, 24)
+        await wait_until(pilot, lambda: str(line.content).endswith("(1-4, arrows+Enter)."))
