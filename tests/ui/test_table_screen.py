@@ -575,3 +575,34 @@ async def test_the_prompt_chooses_its_form_again_when_the_terminal_is_resized() 
         await wait_until(pilot, lambda: str(line.content) == "Double Play! You owe 2 cards: play 1-4.")
         await pilot.resize_terminal(80, 24)
         await wait_until(pilot, lambda: str(line.content).endswith("(1-4, arrows+Enter)."))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (61, 19)])
+@pytest.mark.parametrize("me", [0, 1])
+async def test_a_long_name_gives_way_to_the_cards_owed_on_its_seat_row(
+        size: tuple[int, int], me: int) -> None:
+    """A name of 24 characters (the longest a table allows), away, five tokens, owing a
+    Double Play: the name is cut with an ellipsis, and "owes 2" stays on the row."""
+    from dataclasses import replace
+
+    from rich.cells import cell_len
+
+    long_name = "Bartholomew-Featherstone"
+    rules = preset("1980").replace(tokens=5)
+    hands = [[C.ONO99, C.SEVEN, C.PLAY2, C.MINUS_TEN], [C.TWO] * 3 + [C.FOUR],
+             [C.THREE] * 3 + [C.FIVE]]
+    match = LocalMatch.at(position(rules, hands, total=60, turn=1, owed=2), me=me)
+    lobby = lobby_for(3, you=me, bots=(2,), away=(1,) if me == 0 else ())
+    seats = (lobby.seats[0], replace(lobby.seats[1], name=long_name), lobby.seats[2])
+    app = RecordingApp()
+    async with app.run_test(size=size) as pilot:
+        await open_local(app, pilot, match, replace(lobby, seats=seats))
+        await pilot.pause()
+        line = app.screen.query(SeatLine)[1]
+        text = line.render().plain
+        assert cell_len(text) <= line.content_size.width
+        assert text.startswith("▶ Bart") and "…" in text and long_name not in text
+        assert text.rstrip().endswith(" owes 2"), text
+        assert "4c" in text
+        row = next(row for row in screen_text(app).splitlines() if "▶ Bart" in row)
+        assert "owes 2" in row
