@@ -606,3 +606,34 @@ async def test_a_long_name_gives_way_to_the_cards_owed_on_its_seat_row(
         assert "4c" in text
         row = next(row for row in screen_text(app).splitlines() if "▶ Bart" in row)
         assert "owes 2" in row
+
+
+async def test_a_cards_tooltip_is_plain_text() -> None:
+    """The reason under the mouse is shown as it reads: brackets in it are not markup
+    (a "[/]" raised MarkupError when the tooltip showed, "[b]" made bold)."""
+    from textual.app import App, ComposeResult
+    from textual.widgets._tooltip import Tooltip
+
+    from ono99tui.ui.widgets.cards import CardFace, CardSlot, HandView
+
+    reason = "not now: [b]7[/b] [/] needs a [hold]"
+
+    class Hand(App[None]):
+        TOOLTIP_DELAY = 3600.0  # the test shows it itself (no waiting on the clock)
+
+        def compose(self) -> ComposeResult:
+            yield HandView()
+
+    app = Hand()
+    async with app.run_test(size=(80, 12), tooltips=True) as pilot:
+        face = CardFace("number", "7", "7", "+7", "7")
+        app.query_one(HandView).show([CardSlot(face, False, reason)])
+        await pilot.pause()
+        card = app.query_one(HandView).cards[0]
+        await pilot.hover(card)
+        app.screen._handle_tooltip_timer(card)  # what the tooltip timer does when it fires
+        await pilot.pause()
+        tooltip = app.screen.query_one(Tooltip)
+        assert tooltip.display
+        assert app.is_running and app._exception is None
+        assert reason in str(tooltip.render())
