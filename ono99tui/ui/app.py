@@ -75,6 +75,7 @@ from ono99tui.ui.messages import (
 )
 from ono99tui.ui.talk import Talk, toast_text
 from ono99tui.ui.widgets.log import LogEntry
+from ono99tui.ui.wire_text import shown_reason
 
 if TYPE_CHECKING:  # loaded after the first frame (see `_start`)
     from textual.driver import Driver
@@ -367,13 +368,15 @@ class Ono99App(App[None]):
         except (ConnectFailed, HandshakeRefused) as error:
             # Not a table (nothing listening, another protocol) in words; else the table's.
             words = connect_error_text(error)
-            post(ConnectionEnded(error.code, words or error.reason or error.code))
+            post(ConnectionEnded(error.code, words or shown_reason(error.reason) or error.code))
             return
         except (OSError, TimeoutError) as error:
-            post(ConnectionEnded("unreachable", f"cannot reach the table: {error}"))
+            post(ConnectionEnded("unreachable",
+                                 f"cannot reach the table: {shown_reason(str(error))}"))
             return
         except Exception as error:  # whatever went wrong, say it in words, not a traceback
-            post(ConnectionEnded("cannot-join", f"could not join the table: {error}"))
+            post(ConnectionEnded("cannot-join",
+                                 f"could not join the table: {shown_reason(str(error))}"))
             return
         if connection_no != self._connection_no:
             await client.close()  # replaced while it was connecting
@@ -385,7 +388,8 @@ class Ono99App(App[None]):
                 if message is not None:
                     post(message)
         except Exception as error:
-            post(ConnectionEnded("client-error", f"the connection failed: {error}"))
+            post(ConnectionEnded("client-error",
+                                 f"the connection failed: {shown_reason(str(error))}"))
         finally:
             # Leaving for any reason says goodbye, but not when the terminal is gone: the
             # app may be shutting down because of it before `on_terminal_hung_up` ran.
@@ -406,8 +410,10 @@ class Ono99App(App[None]):
                 view = view_from_wire(item.view)
                 events = tuple(event_from_wire(event) for event in item.events)
             except ValueError as error:
+                # The error quotes the table's values (repr), however long: shown cut.
                 return ServerRefused(
-                    "bad-view", f"the table sent a view this app cannot read ({error})"
+                    "bad-view",
+                    f"the table sent a view this app cannot read ({shown_reason(str(error))})",
                 )
             clock = item.clock
             # The table says how many seconds were left when it sent the view: count down
@@ -421,13 +427,13 @@ class Ono99App(App[None]):
         if isinstance(item, Welcome):
             return Welcomed(shown_welcome(item))
         if isinstance(item, Error):
-            return ServerRefused(item.code, item.reason, item.ref)
+            return ServerRefused(item.code, shown_reason(item.reason), item.ref)
         if isinstance(item, Disconnected):
-            return ConnectionDropped(item.reason, item.will_retry)
+            return ConnectionDropped(shown_reason(item.reason), item.will_retry)
         if isinstance(item, Reconnected):
             return ConnectionResumed(item.attempts)
         if isinstance(item, Closed):
-            return ConnectionEnded(item.code, item.reason)
+            return ConnectionEnded(item.code, shown_reason(item.reason))
         return ServerRefused(
             "unexpected", f"the table sent something unexpected: {type(item).__name__}"
         )
@@ -706,10 +712,12 @@ class Ono99App(App[None]):
         try:
             await action(client)
         except ClientError as error:
-            self.notify(error.reason or error.code, title=title, severity="error", markup=False)
+            self.notify(shown_reason(error.reason) or error.code, title=title, severity="error",
+                        markup=False)
             return False
         except OSError as error:
-            self.notify(f"Not sent: {error}", title=title, severity="error", markup=False)
+            self.notify(f"Not sent: {shown_reason(str(error))}", title=title, severity="error",
+                        markup=False)
             return False
         return True
 

@@ -18,6 +18,7 @@ from netproto.client import ClientSettings, ConnectFailed, HandshakeRefused, Tab
 from netproto.discovery import DiscoveredTable
 from ono99tui.config import ConfigError, ResumeTokens, table_key
 from ono99tui.connect_errors import connect_error_text
+from ono99tui.ui.wire_text import shown_reason
 
 
 class JoinError(Exception):
@@ -103,7 +104,8 @@ async def connect(
             words = connect_error_text(error, address.host, address.port)
             if words is None and isinstance(error, HandshakeRefused):
                 # The table itself refused (bad password, bad name, ...): say its words.
-                raise JoinError(error.code, error.reason or error.code) from None
+                # (Cleaned by netproto, up to 512 characters: a notice shows 120.)
+                raise JoinError(error.code, shown_reason(error.reason) or error.code) from None
             failures.append(words or f"{address}: {error}")
             continue
         if tokens is not None and client.token and client.role == "player":

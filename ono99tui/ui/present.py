@@ -260,30 +260,57 @@ def winners_text(view: PlayerView, seats: Sequence[LobbySeat]) -> str:
 
 
 def prompt(view: PlayerView, seats: Sequence[LobbySeat]) -> tuple[str, bool]:
-    """The one-line prompt under the table and whether it calls the viewer to act."""
+    """The one-line prompt under the table (its fullest form) and whether it calls the
+    viewer to act."""
+    forms, act = prompt_forms(view, seats)
+    return forms[0], act
+
+
+def prompt_forms(view: PlayerView, seats: Sequence[LobbySeat]) -> tuple[tuple[str, ...], bool]:
+    """The prompt in its forms, fullest first, and whether it calls the viewer to act.
+
+    The table shows the first form that fits its width: at 61 columns the fullest Double
+    Play prompt lost its keys off the end of the row. Shorter forms keep what to do and
+    its keys, and drop words the rest of the screen says (the card's name is in the total
+    panel, "4x99" in the Footer).
+    """
     me = view.seat
     if view.phase == MATCH_OVER:
-        keys = " r: rematch, w: results." if me is not None else ""
-        return f"Match over: {winners_text(view, seats)}.{keys}", False
+        over = f"Match over: {winners_text(view, seats)}."
+        # The Footer offers r and w too.
+        return ((f"{over} r: rematch, w: results.", over) if me is not None else (over,)), False
     if view.discarding is not None:
         if view.discarding == me:
-            return "You busted: choose a card to discard (1-4 or Enter).", True
+            return ("You busted: choose a card to discard (1-4 or Enter).",
+                    "You busted: discard a card (1-4 or Enter).",
+                    "You busted: discard a card (1-4)."), True
         who = seat_name(view.discarding, seats)
-        return f"{who} busted and {agreeing(who, 'is', 'are')} choosing a discard.", False
+        return (f"{who} busted and {agreeing(who, 'is', 'are')} choosing a discard.",
+                f"{verb(who, 'is', 'are')} choosing a discard."), False
     if must_draw(view):
-        return "Press d to draw your card before the next player plays!", True
+        return ("Press d to draw your card before the next player plays!",
+                "Press d to draw your card now!"), True
     if me is not None and view.turn == me and view.legal_moves:
-        extra = ", s to swap four ONO 99" if can_swap(view) else ""
+        swap = can_swap(view)
+        extra = ", s to swap four ONO 99" if swap else ""
+        short = ", s: swap" if swap else ""
         if view.obligation_seat == me:
             owed = view.obligation_owed
             which = "play it" if owed == 1 else "play the first"
-            return (f"{obligation_card_name(view)}! You owe {cards_owed(owed)}: {which} "
-                    f"(1-4, arrows+Enter{extra})."), True
-        return f"Your turn: play a card (1-4, arrows+Enter{extra}).", True
+            owe = f"You owe {cards_owed(owed)}"
+            card = obligation_card_name(view)
+            return (f"{card}! {owe}: {which} (1-4, arrows+Enter{extra}).",
+                    f"{card}! {owe}: {which} (1-4 or Enter{short}).",
+                    f"{card}! {owe}: play 1-4{short}.",
+                    f"{owe}: play 1-4{short}."), True
+        return (f"Your turn: play a card (1-4, arrows+Enter{extra}).",
+                f"Your turn: play a card (1-4 or Enter{short}).",
+                f"Your turn: play 1-4{short}."), True
     if view.turn is None:
-        return "", False
+        return ("",), False
     who = seat_name(view.turn, seats)
-    return (f"Watching: {who} to play." if me is None else f"{who} to play."), False
+    to_play = f"{who} to play."
+    return ((f"Watching: {to_play}", to_play) if me is None else (to_play,)), False
 
 
 def event_line(event: Event, names: Sequence[str], view: PlayerView, glyphs: Glyphs) -> str | None:

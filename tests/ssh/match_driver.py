@@ -9,8 +9,9 @@ from collections.abc import Callable
 MATCH_OVER = re.compile(r"Match\s+over|The\s+match\s+is\s+over")
 ROUND_OVER = re.compile(r"Round\s+\d+\s+is\s+over")
 YOUR_TURN = "Your turn"
-# The prompt under the hand whenever this player must play (a turn, a Play 2, a Double Play).
-MUST_PLAY = re.compile(r"Your turn|\(1-4, arrows")
+# The prompt under the hand whenever this player must play (a turn, a Play 2, a Double Play;
+# "You owe" where the width or the swap key calls for a shorter form of the prompt).
+MUST_PLAY = re.compile(r"Your turn|\(1-4, arrows|You owe")
 # How long to wait for the screen to answer a keypress before pressing again.
 ANSWER_WAIT = 1.5
 

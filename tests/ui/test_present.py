@@ -37,6 +37,7 @@ from ono99tui.ui.present import (
     names_of,
     obligation_line,
     prompt,
+    prompt_forms,
     seat_infos,
     winners_text,
 )
@@ -307,3 +308,19 @@ def test_phrase_lines_break_between_phrases_before_words() -> None:
     assert phrase_lines("Play 2! YOU owe 2 cards", 20) == "Play 2!\nYOU owe 2 cards"
     assert phrase_lines("Double Play: bob owes 1 more card", 20) == (
         "Double Play:\nbob owes 1 more card")
+
+
+def test_the_prompt_forms_shorten_to_fit_and_the_last_is_cut_with_an_ellipsis() -> None:
+    from ono99tui.ui.widgets.prompt import fitting_form
+
+    hands = [[C.TWO] * 3 + [C.HOLD], [C.THREE] * 3 + [C.FOUR], [C.FIVE] * 3 + [C.SIX]]
+    owing = position(preset("1980"), hands, total=50, owed=2)
+    forms, act = prompt_forms(view(owing, 0), SEATS)
+    assert act and forms[0] == prompt(view(owing, 0), SEATS)[0]
+    assert fitting_form(forms, 80) == "Double Play! You owe 2 cards: play the first (1-4, arrows+Enter)."
+    assert fitting_form(forms, 61) == "Double Play! You owe 2 cards: play the first (1-4 or Enter)."
+    assert fitting_form(forms, 40) == "Double Play! You owe 2 cards: play 1-4."
+    assert fitting_form(forms, 30) == "You owe 2 cards: play 1-4."
+    assert fitting_form(forms, 20) == "You owe 2 cards: pl…"
+    assert fitting_form(forms, 20, ascii_glyphs=True) == "You owe 2 cards:..."
+    assert fitting_form(forms, 0) == forms[0]  # not laid out yet

@@ -95,3 +95,48 @@ async def test_the_app_shows_no_control_character_from_a_rogue_table() -> None:
     assert "Eve" in shown and "Malory" in shown and "Den of thieves" in shown, shown
     assert unprintable(shown) == [] and unprintable(toasts) == []
     assert "\x1b" not in shown + toasts and "pwn" not in shown
+
+
+# A card value 60,000 characters long (a frame holds 64 KiB), escape sequences and all:
+# the app's words about the view it could not read quote it (repr), and quoted it whole.
+HUGE_CARD = "\x1b]0;pwn\x07" + "A" * 30_000 + "\x1b[2J" + "B" * 30_000
+
+
+def a_view_with_a_huge_bad_card() -> dict[str, object]:
+    """A view message whose hand holds `HUGE_CARD` (every other field as a table sends)."""
+    from ono99tui.game import Card, position, preset, view
+    from ono99tui.game.codec import view_to_wire
+
+    hands = [[Card.TWO] * 3 + [Card.SEVEN], [Card.THREE] * 3 + [Card.FOUR]]
+    wire = view_to_wire(view(position(preset("2022"), hands), 0))
+    wire["hand"] = [HUGE_CARD, "2", "2", "7"]
+    return {"kind": "view", "seq": 1, "view": wire, "events": []}
+
+
+async def test_a_view_the_app_cannot_read_is_reported_in_a_few_clean_words() -> None:
+    from ono99tui.ui.screens.table import TableScreen
+    from ono99tui.ui.wire_text import MAX_SHOWN_REASON
+
+    long_refusal = {"kind": "error", "code": "bad-move",
+                    "reason": "no\x1b[2J " + "way " * 120 + "\u202eend"}
+    answers = (ANSWERS[0], {**ANSWERS[1], "phase": "playing"}, a_view_with_a_huge_bad_card(),
+               long_refusal)
+    async with serving(rogue_table(*answers)) as port:
+        async def connect() -> TableClient:
+            return await TableClient.connect("127.0.0.1", port, name="ana")
+
+        app = Ono99App(connect, start_screen=TableScreen, ascii_glyphs=False,
+                       sixteen_colours=False)
+        notices = record_notices(app)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: len(notices) >= 2)
+            await pilot.pause()
+            shown = screen_text(app)
+            assert app.is_running and app.view is None
+    bad_view = next(n for n in notices if "cannot read" in n)
+    assert bad_view.startswith("the table sent a view this app cannot read (hand")
+    assert bad_view.endswith("…)") and "AAAA" in bad_view and "BBBB" not in bad_view
+    assert len(bad_view) < MAX_SHOWN_REASON + 60, len(bad_view)
+    refusal = next(n for n in notices if n.startswith("no way"))
+    assert len(refusal) <= MAX_SHOWN_REASON and refusal.endswith("way…"), refusal
+    assert unprintable("\n".join(notices)) == [] and unprintable(shown) == []

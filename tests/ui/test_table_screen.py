@@ -533,3 +533,107 @@ async def test_a_player_out_of_the_match_is_offered_no_hint() -> None:
         assert app.hints_allowed
         assert app.screen.check_action("hint", ()) is False
         assert "Hint" not in screen_text(app).splitlines()[-1]
+
+
+def owing(owed: int, *, swap: bool = False) -> LocalMatch:
+    """ana owes `owed` cards of a Double Play (1980); holding four ONO 99 when `swap`, of a
+    Play 2 (2022, where she may swap them)."""
+    mine = [C.ONO99] * 4 if swap else [C.ONO99, C.SEVEN, C.PLAY2, C.MINUS_TEN]
+    hands = [mine, [C.TWO] * 3 + [C.FOUR], [C.THREE] * 3 + [C.FIVE]]
+    rules = preset("2022" if swap else "1980")
+    return LocalMatch.at(position(rules, hands, total=60, owed=owed, obligated=True))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (61, 19), (40, 12)])
+@pytest.mark.parametrize(("owed", "swap"), [(2, False), (1, False), (2, True)])
+async def test_the_double_play_prompt_keeps_its_keys_in_sight(
+        size: tuple[int, int], owed: int, swap: bool) -> None:
+    # Played at 61x19: "Double Play! You owe 2 cards: play the first (1-4," and the rest
+    # of the line, the keys, cut off at the edge.
+    from rich.cells import cell_len
+
+    app = RecordingApp()
+    async with app.run_test(size=size) as pilot:
+        await open_local(app, pilot, owing(owed, swap=swap), lobby_for(3, bots=(1, 2)))
+        await pilot.pause()
+        line = app.screen.query_one("#prompt")
+        text = str(line.content)
+        assert "You owe" in text and "1-4" in text and text.endswith(".")
+        assert ("s: swap" in text or "s to swap" in text) == swap
+        assert cell_len(text) <= line.content_size.width
+        row = screen_text(app).splitlines()[line.region.y]
+        assert row.strip() == text
+
+
+async def test_the_prompt_chooses_its_form_again_when_the_terminal_is_resized() -> None:
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, owing(2), lobby_for(3, bots=(1, 2)))
+        line = app.screen.query_one("#prompt")
+        assert str(line.content).endswith("(1-4, arrows+Enter).")
+        await pilot.resize_terminal(40, 12)
+        await wait_until(pilot, lambda: str(line.content) == "Double Play! You owe 2 cards: play 1-4.")
+        await pilot.resize_terminal(80, 24)
+        await wait_until(pilot, lambda: str(line.content).endswith("(1-4, arrows+Enter)."))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (61, 19)])
+@pytest.mark.parametrize("me", [0, 1])
+async def test_a_long_name_gives_way_to_the_cards_owed_on_its_seat_row(
+        size: tuple[int, int], me: int) -> None:
+    """A name of 24 characters (the longest a table allows), away, five tokens, owing a
+    Double Play: the name is cut with an ellipsis, and "owes 2" stays on the row."""
+    from dataclasses import replace
+
+    from rich.cells import cell_len
+
+    long_name = "Bartholomew-Featherstone"
+    rules = preset("1980").replace(tokens=5)
+    hands = [[C.ONO99, C.SEVEN, C.PLAY2, C.MINUS_TEN], [C.TWO] * 3 + [C.FOUR],
+             [C.THREE] * 3 + [C.FIVE]]
+    match = LocalMatch.at(position(rules, hands, total=60, turn=1, owed=2), me=me)
+    lobby = lobby_for(3, you=me, bots=(2,), away=(1,) if me == 0 else ())
+    seats = (lobby.seats[0], replace(lobby.seats[1], name=long_name), lobby.seats[2])
+    app = RecordingApp()
+    async with app.run_test(size=size) as pilot:
+        await open_local(app, pilot, match, replace(lobby, seats=seats))
+        await pilot.pause()
+        line = app.screen.query(SeatLine)[1]
+        text = line.render().plain
+        assert cell_len(text) <= line.content_size.width
+        assert text.startswith("▶ Bart") and "…" in text and long_name not in text
+        assert text.rstrip().endswith(" owes 2"), text
+        assert "4c" in text
+        row = next(row for row in screen_text(app).splitlines() if "▶ Bart" in row)
+        assert "owes 2" in row
+
+
+async def test_a_cards_tooltip_is_plain_text() -> None:
+    """The reason under the mouse is shown as it reads: brackets in it are not markup
+    (a "[/]" raised MarkupError when the tooltip showed, "[b]" made bold)."""
+    from textual.app import App, ComposeResult
+    from textual.widgets._tooltip import Tooltip
+
+    from ono99tui.ui.widgets.cards import CardFace, CardSlot, HandView
+
+    reason = "not now: [b]7[/b] [/] needs a [hold]"
+
+    class Hand(App[None]):
+        TOOLTIP_DELAY = 3600.0  # the test shows it itself (no waiting on the clock)
+
+        def compose(self) -> ComposeResult:
+            yield HandView()
+
+    app = Hand()
+    async with app.run_test(size=(80, 12), tooltips=True) as pilot:
+        face = CardFace("number", "7", "7", "+7", "7")
+        app.query_one(HandView).show([CardSlot(face, False, reason)])
+        await pilot.pause()
+        card = app.query_one(HandView).cards[0]
+        await pilot.hover(card)
+        app.screen._handle_tooltip_timer(card)  # what the tooltip timer does when it fires
+        await pilot.pause()
+        tooltip = app.screen.query_one(Tooltip)
+        assert tooltip.display
+        assert app.is_running and app._exception is None
+        assert reason in str(tooltip.render())

@@ -55,6 +55,15 @@ def test_table_you_owe_a_play_two_16_colours(snap_compare) -> None:
                         run_before=feed(LocalMatch.at(state), bots=(1, 2)))
 
 
+def test_table_you_owe_a_double_play_61x19(snap_compare) -> None:
+    """The Double Play prompt in a shorter form that keeps its keys in sight."""
+    state = position(preset("1980"), [[Card.ONO99, Card.SEVEN, Card.PLAY2, Card.MINUS_TEN],
+                                      [Card.TWO] * 3 + [Card.FOUR],
+                                      [Card.THREE] * 3 + [Card.FIVE]], total=85, owed=2)
+    assert snap_compare(RecordingApp(), terminal_size=(61, 19),
+                        run_before=feed(LocalMatch.at(state), bots=(1, 2)))
+
+
 def test_match_end(snap_compare) -> None:
     match = LocalMatch(preset("2022"), 3, seed=8)
     match.run_until(lambda state: state.phase == MATCH_OVER)

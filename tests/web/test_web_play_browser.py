@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 MATCH_OVER = re.compile(r"Match\s+over|The\s+match\s+is\s+over")
 ROUND_OVER = re.compile(r"Round\s+\d+\s+is\s+over")
-MUST_PLAY = re.compile(r"Your turn|\(1-4, arrows")
+MUST_PLAY = re.compile(r"Your turn|\(1-4, arrows|You owe")
 HAND_EDGE = re.compile(r"╰────────────╯|▄▄▄▄|┗╍╍╍")
 # How long to wait for the screen to answer a keypress before pressing again.
 ANSWER_WAIT = 1.5

@@ -40,6 +40,7 @@ from ono99tui.ui.turn_wait import TurnWait
 from ono99tui.ui.widgets.banner import ConnectionBanner
 from ono99tui.ui.widgets.cards import CardWidget, HandView
 from ono99tui.ui.widgets.log import EventLog, LogEntry
+from ono99tui.ui.widgets.prompt import PromptLine
 from ono99tui.ui.widgets.seats import SeatList
 from ono99tui.ui.widgets.static_text import update_if_changed
 from ono99tui.ui.widgets.total import TotalPanel
@@ -125,7 +126,7 @@ class TableScreen(TalkScreen):
             with Vertical(id="log-pane") as log_pane:
                 log_pane.border_title = "Log (PgUp/PgDn)"
                 yield EventLog(id="log")
-        yield Static("Waiting for the deal...", id="prompt", markup=False)
+        yield PromptLine("Waiting for the deal...", id="prompt")
         yield HandView()
         yield Footer()
 
@@ -177,7 +178,7 @@ class TableScreen(TalkScreen):
             must_draw,
             near_limit,
             obligation_line,
-            prompt,
+            prompt_forms,
         )
 
         seats = self._seats()
@@ -195,9 +196,9 @@ class TableScreen(TalkScreen):
         # (The last card played is beside the total, not up here.)
         title = f"Rules {view.preset}  Round {view.round_no}  Draw pile {view.draw_pile_size}"
         update_if_changed(self.query_one("#table-title", Static), title)
-        text, act = prompt(view, seats)
-        prompt_line = self.query_one("#prompt", Static)
-        update_if_changed(prompt_line, text)
+        forms, act = prompt_forms(view, seats)
+        prompt_line = self.query_one("#prompt", PromptLine)
+        prompt_line.show(forms)
         prompt_line.set_class(act, "-act")
         prompt_line.set_class(mine, "-owes")
         self.set_class(mine, "-owes")
@@ -270,6 +271,7 @@ class TableScreen(TalkScreen):
     def _show_glyphs(self, glyphs: Any) -> None:
         if self._following and self.is_attached:
             self.query_one(EventLog).show_ascii(glyphs.ascii)
+            self.query_one("#prompt", PromptLine).refit()  # its ellipsis, if it is cut
 
     def action_scroll_log(self, rows: int) -> None:
         """Scroll the log by `rows` (negative: back towards older lines)."""

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -163,7 +164,7 @@ class CardWidget(Widget, can_focus=True):
         if new is not None:
             self.add_class(f"kind-{new.face.kind}")
             self.set_class(new.blocked, "-unplayable")
-            self.tooltip = new.reason or None
+            self.tooltip = tooltip_for(new)
 
     def render(self) -> Content:
         slot = self.slot
@@ -215,6 +216,12 @@ class CardWidget(Widget, can_focus=True):
         self.post_message(self.Chosen(self))
 
 
+def tooltip_for(slot: CardSlot) -> Text | None:
+    """The card's tooltip: why it cannot be chosen, as plain text (a str tooltip is read
+    as markup, and a bracket in the words would be taken for a tag), or None."""
+    return Text(slot.reason) if slot.reason else None
+
+
 class HandView(Widget):
     """The row of cards plus a hint line that explains the focused card.
 
@@ -263,7 +270,7 @@ class HandView(Widget):
             else:
                 # Same drawing (say, a waiting card that became playable): no repaint.
                 widget.set_reactive(CardWidget.slot, slot)
-                widget.tooltip = slot.reason or None
+                widget.tooltip = tooltip_for(slot)
             if widget.has_focus:
                 self._explain(widget)
 

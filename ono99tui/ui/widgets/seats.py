@@ -45,22 +45,46 @@ class SeatInfo:
     # The turn clock's seconds left for this seat (None: no clock runs for it).
     seconds_left: int | None = None
 
-    def marks(self, glyphs: Glyphs) -> str:
-        """The status marks after the name, in the given glyph set."""
+    def marks(self, glyphs: Glyphs, *, compact: bool = False) -> str:
+        """The status marks after the name, in the given glyph set; `compact`: glyphs
+        without their words ("away", "out", "bust"), for a row too narrow for them. The
+        cards owed keep their word: it is the one mark the player must act on."""
         parts: list[str] = [] if self.seconds_left is None else [f"{self.seconds_left}s"]
         if self.is_bot:
             parts.append(glyphs.bot)
         if not self.connected:
-            parts.append(f"{glyphs.disconnected}away")
+            parts.append(glyphs.disconnected + ("" if compact else "away"))
         if self.eliminated:
-            parts.append(f"{glyphs.eliminated}out")
+            parts.append(glyphs.eliminated + ("" if compact else "out"))
         elif self.out_of_round:
-            parts.append(f"{glyphs.eliminated}bust")  # busted: sits out the round
+            # busted: sits out the round
+            parts.append(glyphs.eliminated + ("" if compact else "bust"))
         if self.owes:
             # The short form of the total panel's "owes 2 cards" / "owes 1 more card": a
             # seat line has no room for the words (the card count would be pushed off).
             parts.append(f"owes {self.owes}")
         return " ".join(parts)
+
+    def standing(self, glyphs: Glyphs, *, compact: bool = False) -> str:
+        """Tokens (drawn one by one up to five, spent ones hollow; `compact` or more than
+        five: a count) or points; "" when the table plays with neither, or the seat is out
+        of the match (its "out" mark says it)."""
+        if self.tokens is not None:
+            start = max(self.tokens_at_start, self.tokens)
+            if self.eliminated:
+                return ""
+            if start <= 5 and not compact:
+                return glyphs.token * self.tokens + glyphs.spent_token * (start - self.tokens)
+            return f"{self.tokens}{glyphs.token}"
+        if self.score is not None:
+            return f"{self.score}pt"
+        return ""
+
+    def right_side(self, glyphs: Glyphs, *, compact: bool = False) -> str:
+        """What follows the name: the card count, the standing, the marks."""
+        parts = (f"{self.cards}c", self.standing(glyphs, compact=compact),
+                 self.marks(glyphs, compact=compact))
+        return " ".join(part for part in parts if part)
 
 
 class SeatLine(Widget):
@@ -95,28 +119,37 @@ class SeatLine(Widget):
         # "(you)" marks the viewer, except when the name already says it (solo's default).
         marked = info.is_you and info.name.strip().casefold() != "you"
         name = info.name + (" (you)" if marked else "")
-        standing = ""
-        if info.tokens is not None:
-            start = max(info.tokens_at_start, info.tokens)
-            if info.eliminated:
-                standing = ""  # the "out" mark says it
-            elif start <= 5:
-                standing = glyphs.token * info.tokens + glyphs.spent_token * (start - info.tokens)
-            else:
-                standing = f"{info.tokens}{glyphs.token}"
-        elif info.score is not None:
-            standing = f"{info.score}pt"
         width = max(self.content_size.width, 10)
-        left = f"{turn} {name}"
-        right = " ".join(part for part in (f"{info.cards}c", standing, info.marks(glyphs)) if part)
-        # Measured in terminal cells, not characters: an emoji or CJK name takes two cells
-        # a character, and counting characters pushed the card count off the row.
-        room = width - cell_len(right) - 1
-        if room < 4:
-            return Content(set_cell_size(left, width).rstrip())
-        if cell_len(left) > room:
-            left = set_cell_size(left, room - 1) + "~"
-        return Content(set_cell_size(left, room) + " " + right)
+        return Content(seat_row(f"{turn} {name}", (info.right_side(glyphs),
+                                                   info.right_side(glyphs, compact=True)),
+                                width, ellipsis="~" if glyphs.ascii else "…"))
+
+
+# Cells the left part keeps at least: the turn marker, a space, a letter, the ellipsis.
+MIN_LEFT = 4
+
+
+def seat_row(left: str, rights: Sequence[str], width: int, *, ellipsis: str = "…") -> str:
+    """One seat row of `width` cells: `left` (turn marker and name), then the first of
+    `rights` (fullest first) that leaves the name `MIN_LEFT` cells, flush right.
+
+    The name gives way, cut with `ellipsis`: the card count and the marks (above all
+    "owes 2") matter more than the end of a long name. Measured in terminal cells, not
+    characters: an emoji or CJK name takes two cells a character.
+    """
+    right = next((form for form in rights if width - cell_len(form) - 1 >= MIN_LEFT),
+                 rights[-1])
+    room = width - cell_len(right) - 1
+    if room < MIN_LEFT:
+        # Not a letter of the name fits: the turn marker and the marks, cut from their
+        # start if they must be (their end says what is owed).
+        tail = right
+        while tail and cell_len(tail) > width - 2:
+            tail = tail[1:]
+        return set_cell_size(left[:1], width - cell_len(tail)) + tail
+    if cell_len(left) > room:
+        left = set_cell_size(left, room - cell_len(ellipsis)).rstrip() + ellipsis
+    return set_cell_size(left, room) + " " + right
 
 
 class SeatList(Widget):
