@@ -24,8 +24,9 @@ How the parts talk: one exclusive worker reads the `TableClient` and posts the m
 of `ono99tui.ui.messages`; their handlers here set the reactives above, which screens
 watch ("attributes down, messages up"). Screens ask for table actions with messages
 (`MoveChosen`, `RematchRequested`, the waiting room's `ReadyRequested`, `StartRequested`,
-`AddBotRequested`...), which the app sends, reporting a failure in words. The lobby hands
-a table it connected to over with `follow_table`. Nothing from the network reaches a
+`AddBotRequested`...), which the app sends, reporting a failure in words; a spectator's
+`TakeSeatRequested` makes it join the same table again asking for a seat (`take_seat`).
+The lobby hands a table it connected to over with `follow_table`. Nothing from the network reaches a
 widget without going through here.
 """
 

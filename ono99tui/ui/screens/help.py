@@ -30,6 +30,7 @@ d              draw your card (late-draw rule only: before the next player plays
 PgUp / PgDn    scroll the log (up/down a line, Home the match before, End the newest)
 w              matches won at this table (once the match is over: its results)
 r              rematch (once the match is over)
+t              take a free seat for the next match (watching, once the match is over)
 c              say something to the table (one line; spectators too, if the host lets them)
 5-9            quick emotes: Hello! Nice play! Oops! Your turn! Good game!
 m              mute / unmute someone at the table (for you only, this session)
