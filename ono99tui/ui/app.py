@@ -828,15 +828,24 @@ class Ono99App(App[None]):
         # stale: the screens shown stay as they are until the new connection is followed.
         self._connection_no += 1
         self.client = None
-        if spectator is not None:
-            with contextlib.suppress(OSError, TimeoutError):
-                await asyncio.wait_for(spectator.close("taking a seat"), 10.0)
-        if lobby is not None and request is not None:
-            lobby.start_join(replace_field(request, spectate=False), taking_seat=True)
-        elif factory is not None:
-            self._follow_new_seat(factory)
-        else:  # cannot happen: `may_take_seat` checked there is a way
+        try:
+            if spectator is not None:
+                with contextlib.suppress(OSError, TimeoutError):
+                    await asyncio.wait_for(spectator.close("taking a seat"), 10.0)
+            if lobby is not None and request is not None:
+                lobby.start_join(replace_field(request, spectate=False), taking_seat=True)
+            elif factory is not None:
+                self._follow_new_seat(factory)
+            else:  # cannot happen: `may_take_seat` checked there is a way
+                raise RuntimeError("no way to join the table again")
+        except Exception as error:  # never leave the player on a table with no connection
             self._taking_seat = False
+            if lobby is not None:
+                self._back_to_lobby(lobby, f"Could not take a seat: {error}")
+            else:
+                self.connection_state = "closed"
+                self.notify(f"Could not take a seat: {error}", severity="error", timeout=10,
+                            markup=False)
 
     def _follow_new_seat(self, factory: ClientFactory) -> None:
         """Connect with the host's own factory and show the waiting room it opened on
