@@ -300,3 +300,30 @@ async def test_the_hosts_own_app_made_a_spectator_takes_its_seat_and_host_rights
                 assert "Others join with: ono99 join" in screen_text(app)
                 assert "Waiting room: den  (host)" in screen_text(app)
                 assert raw_errors(notices) == []
+
+
+async def test_a_seat_whose_player_has_gone_counts_as_free_after_the_match(
+    tmp_path: Path,
+) -> None:
+    # A full table, one of whose players left mid-match (a bot played their seat on): the
+    # table frees that seat for a newcomer between matches, so the spectator is offered it.
+    async with running_table(name="den", capacity=2, start_when=2, seed=55) as server:
+        go = asyncio.Event()
+        async with player(server.port, "ann", go):
+            bob = await TableClient.connect("127.0.0.1", server.port, name="bob")
+            cy = joined_app(server.port, "cy", tmp_path / "cy")
+            async with cy.run_test(size=(80, 24)) as pilot:
+                await wait_until(pilot, lambda: isinstance(cy.screen, TableScreen)
+                                 and cy.view is not None, what="cy watching")
+                await bob.close("gone home")  # mid-match: a bot plays the seat on
+                await wait_until(pilot, lambda: cy.lobby is not None
+                                 and not cy.lobby.seats[1].connected, what="bob gone")
+                await watch_a_match_to_its_end(cy, pilot, go)
+                assert cy.lobby is not None and len(cy.lobby.seats) == 2
+                assert "Watching: 1 seat is free." in screen_text(cy)
+                assert "t" in shown_keys(cy)
+                await pilot.press("t")
+                await wait_until(pilot, lambda: isinstance(cy.screen, WaitingRoomScreen)
+                                 and cy.lobby is not None and cy.lobby.you is not None,
+                                 what="seated in bob's stead")
+                assert [seat.name for seat in server.table.seats] == ["ann", "cy"]
