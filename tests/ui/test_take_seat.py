@@ -161,9 +161,10 @@ async def test_at_a_full_table_the_dialog_says_so_and_offers_no_seat(tmp_path: P
                 keys = shown_keys(cy)
                 assert "t" not in keys and "r" not in keys
                 assert "Watching: all 2 seats are taken." in screen_text(cy)
-                await pilot.press("r", "t")
+                await pilot.press("r", "t", "enter")  # Enter: not on Quit either
                 await pilot.pause()
                 assert watching(cy) and isinstance(cy.screen, MatchEndScreen)
+                assert cy.return_code is None
                 assert raw_errors(notices) == []
                 # Esc: the table offers no rematch or seat either.
                 await pilot.press("escape")

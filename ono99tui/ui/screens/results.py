@@ -313,7 +313,9 @@ class MatchEndScreen(_Dialog):
             self.watch(self.app, "lobby", self._show_seat_offer, init=True)
         # The first focusable widget takes the focus, as Textual's own auto-focus would give
         # it, but without scrolling to it: that scrolled a short dialog past who won.
-        first = next((widget for widget in self.query("*") if widget.focusable), None)
+        # (A spectator offered no seat gets no focus: Enter must not land on Quit.)
+        first = next((widget for widget in self.query("*")
+                      if widget.focusable and widget.display and widget.id != "quit"), None)
         if first is not None:
             self.set_focus(first, scroll_visible=False)
         if self._rematch_at_once:
@@ -333,7 +335,12 @@ class MatchEndScreen(_Dialog):
         may_take = self._may_take_seat()
         found = self.query("#take-seat")
         if found:
-            found.first(Button).display = may_take
+            button = found.first(Button)
+            button.display = may_take
+            if not may_take and button.has_focus:  # Enter must not press a hidden button
+                self.set_focus(None)
+            elif may_take and self.focused is None:
+                self.set_focus(button, scroll_visible=False)
         self.query_one("#rematch-status", Static).update(
             seat_offer_status(lobby, may_take=may_take))
         self.refresh_bindings()
