@@ -24,8 +24,9 @@ How the parts talk: one exclusive worker reads the `TableClient` and posts the m
 of `ono99tui.ui.messages`; their handlers here set the reactives above, which screens
 watch ("attributes down, messages up"). Screens ask for table actions with messages
 (`MoveChosen`, `RematchRequested`, the waiting room's `ReadyRequested`, `StartRequested`,
-`AddBotRequested`...), which the app sends, reporting a failure in words. The lobby hands
-a table it connected to over with `follow_table`. Nothing from the network reaches a
+`AddBotRequested`...), which the app sends, reporting a failure in words; a spectator's
+`TakeSeatRequested` makes it join the same table again asking for a seat (`take_seat`).
+The lobby hands a table it connected to over with `follow_table`. Nothing from the network reaches a
 widget without going through here.
 """
 
@@ -70,6 +71,7 @@ from ono99tui.ui.messages import (
     ServerRefused,
     StartRequested,
     TableMessage,
+    TakeSeatRequested,
     ViewUpdated,
     Welcomed,
 )
@@ -83,6 +85,7 @@ if TYPE_CHECKING:  # loaded after the first frame (see `_start`)
     from netproto.client import TableClient
     from netproto.messages import Lobby, Welcome
     from ono99tui.game import Event, PlayerView, RoundEnded, Rules
+    from ono99tui.ui.joining import JoinRequest
     from ono99tui.ui.round_busts import RoundBusts
     from ono99tui.ui.screens.lobby import LobbyScreen
     from ono99tui.ui.turn_alert import TurnAlert
@@ -216,7 +219,11 @@ class Ono99App(App[None]):
         sixteen_colours: bool | None = None,
         hosting: Hosting = "guest",
         notice: str = "",
+        seat_factory: ClientFactory | None = None,
     ) -> None:
+        """See the module docstring; `seat_factory` makes a new connection to the same
+        table asking for a seat, for a spectator who takes one (`take_seat`) where there is
+        no lobby to join again from (the host's own app: the factory it connects with)."""
         super().__init__()
         self.hosting: Hosting = hosting
         # Said once the app is up (the host's app: a match taken up from the journal).
@@ -253,6 +260,15 @@ class Ono99App(App[None]):
         # The lobby this table was joined from, which leaving goes back to (None: the
         # app opened on the table, as `ono99 host` and `ono99 solo` do).
         self.joined_from: LobbyScreen | None = None
+        # What the lobby joined this table with (name, password, host key): a spectator who
+        # takes a seat joins again with it, asking for a seat.
+        self._join_request: JoinRequest | None = None
+        self._seat_factory = seat_factory
+        # A spectator's "take a seat" is under way (`take_seat`); one at a time.
+        self._taking_seat = False
+        # The next welcome answers a hello that asked for a seat after watching: a
+        # spectator's welcome then means the table was full or playing by then.
+        self._seat_asked = False
         # The lobby whose rules `table_rules` decoded, and what they decoded to.
         self._rules_source: Lobby | None = None
         self._rules: Rules | None = None
@@ -451,6 +467,14 @@ class Ono99App(App[None]):
         self.welcome = message.welcome
         self.connection_state = "connected"
         self._welcome_lobby_due = True
+        if self._seat_asked:
+            self._seat_asked = False
+            if message.welcome.role == "spectator":
+                # The words the lobby uses when a join asking for a seat gets none.
+                name = message.welcome.table.get("name")
+                table = name if isinstance(name, str) else "The table"
+                self.notify(f"{table} is full or already playing: you are watching.",
+                            title="Watching", markup=False)  # the table's name is its own
 
     def on_lobby_updated(self, message: LobbyUpdated) -> None:
         if self._is_stale(message):
@@ -577,6 +601,7 @@ class Ono99App(App[None]):
         self.view = None
         self.lobby = None
         self.connection_state = "offline"
+        self._taking_seat = False
         lobby.come_back(status)
 
     @property
@@ -696,6 +721,12 @@ class Ono99App(App[None]):
             await self._send(lambda client: client.emote(emote), "Not said")
 
     async def on_rematch_requested(self, message: RematchRequested) -> None:
+        if self.spectating:
+            # A spectator's connection may not say `ready` (netproto/connection.py): to play
+            # the next match they take a seat instead.
+            self.notify("You are watching this table: take a seat to play the next match.",
+                        title="Not a player", severity="warning", timeout=4)
+            return
         await self._send(lambda client: client.start() if client.is_host else client.ready(True))
 
     async def _send(self, action: Callable[[TableClient], Awaitable[None]],
@@ -723,21 +754,133 @@ class Ono99App(App[None]):
 
     # --- requests from the lobby and the waiting room -------------------------------------
 
-    def follow_table(self, client: TableClient, lobby: LobbyScreen) -> None:
+    def follow_table(self, client: TableClient, lobby: LobbyScreen,
+                     request: JoinRequest | None = None) -> None:
         """Follow a table the lobby has just connected to, and show its waiting room.
 
         A call, not a message: the waiting room must be up by the time the table has
         seated the player (and others see them), as it was when the lobby pushed it.
-        `lobby` is where leaving the table goes back to.
+        `lobby` is where leaving the table goes back to; `request` is what the lobby joined
+        with (a spectator who takes a seat joins again with it). Whatever the previous
+        connection had on screen above the lobby (a spectator taking a seat: the table and
+        its match-over dialog) goes first.
         """
         from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 
         async def connected() -> TableClient:
             return client
 
+        if lobby in self.screen_stack:
+            while self.screen is not lobby:
+                self.pop_screen()
         self.connect(connected)
         self.joined_from = lobby
+        self._join_request = request
+        self._taking_seat = False
         self.push_screen(WaitingRoomScreen())
+
+    # --- a spectator takes a seat ---------------------------------------------------------
+
+    @property
+    def spectating(self) -> bool:
+        """Is this app connected as a spectator (its connection may only talk, never say
+        ready or play: netproto/connection.py)?"""
+        welcome = self.welcome
+        return welcome is not None and welcome.role == "spectator"
+
+    @property
+    def taking_seat(self) -> bool:
+        """Is a spectator's "take a seat" under way (the spectator's connection closed, a
+        new one asking for a seat not yet followed)?"""
+        return self._taking_seat
+
+    def _rejoin_lobby(self) -> LobbyScreen | None:
+        """The lobby to join this table again from, with what it joined with (None where
+        the app did not come from a lobby, or it is no longer under the table)."""
+        lobby = self.joined_from
+        if lobby is None or self._join_request is None or lobby not in self.screen_stack:
+            return None
+        return lobby
+
+    def may_take_seat(self) -> bool:
+        """May this spectator ask for a seat now? Watching, connected, with a way to join
+        the table again as a player (the lobby's request, or the host's own factory), no
+        such request under way, and the table between matches with a seat that may be free
+        (`ono99tui.ui.free_seats`)."""
+        from ono99tui.ui.free_seats import seats_free
+
+        return (self.spectating and self.client is not None
+                and self.connection_state == "connected" and not self._taking_seat
+                and (self._rejoin_lobby() is not None or self._seat_factory is not None)
+                and seats_free(self.lobby) > 0)
+
+    def on_take_seat_requested(self, message: TakeSeatRequested) -> None:
+        self.take_seat()
+
+    def take_seat(self) -> bool:
+        """Leave the table as a spectator and join it again asking for a seat: a clean bye
+        first, then a new connection with the same name, password and host key. Joined
+        from a lobby, the lobby's own join does it (so a table that is full or dealing by
+        then seats them as a spectator again, saying so, and a table that is gone sends
+        them back to the lobby, saying why); the host's own app connects with its factory.
+        False (and nothing done) when it may not (`may_take_seat`), e.g. a second press
+        while the first is under way."""
+        if not self.may_take_seat():
+            return False
+        self._taking_seat = True
+        self.screen.refresh_bindings()  # the key is not offered twice
+        self._rejoin_as_player()
+        return True
+
+    @work(exclusive=True, group="take-seat", exit_on_error=False)
+    async def _rejoin_as_player(self) -> None:
+        from dataclasses import replace as replace_field
+
+        lobby, request, factory = self._rejoin_lobby(), self._join_request, self._seat_factory
+        spectator = self.client
+        # From here on whatever the spectator's connection still reports (its end) is
+        # stale: the screens shown stay as they are until the new connection is followed.
+        self._connection_no += 1
+        self.client = None
+        try:
+            if spectator is not None:
+                with contextlib.suppress(OSError, TimeoutError):
+                    await asyncio.wait_for(spectator.close("taking a seat"), 10.0)
+            if lobby is not None and request is not None:
+                lobby.start_join(replace_field(request, spectate=False), taking_seat=True)
+            elif factory is not None:
+                self._follow_new_seat(factory)
+            else:  # cannot happen: `may_take_seat` checked there is a way
+                raise RuntimeError("no way to join the table again")
+        except Exception as error:  # never leave the player on a table with no connection
+            self._taking_seat = False
+            if lobby is not None:
+                self._back_to_lobby(lobby, f"Could not take a seat: {error}")
+            else:
+                self.connection_state = "closed"
+                self.notify(f"Could not take a seat: {error}", severity="error", timeout=10,
+                            markup=False)
+
+    def _follow_new_seat(self, factory: ClientFactory) -> None:
+        """Connect with the host's own factory and show the waiting room it opened on
+        (everything above it goes: the table and its match-over dialog)."""
+        from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+
+        room = next((s for s in self.screen_stack if isinstance(s, WaitingRoomScreen)), None)
+        if room is not None:
+            while self.screen is not room:
+                self.pop_screen()
+        self._seat_asked = True
+        self.connect(factory)
+        self._taking_seat = False
+        if room is None:
+            self.push_screen(WaitingRoomScreen())
+
+    def seat_not_taken(self, lobby: LobbyScreen, status: str) -> None:
+        """The lobby could not join the table again for a spectator taking a seat (it is
+        gone, or the password prompt was cancelled): back to the lobby, saying `status`."""
+        self._taking_seat = False
+        self._back_to_lobby(lobby, status)
 
     async def on_ready_requested(self, message: ReadyRequested) -> None:
         ready = message.ready
@@ -768,7 +911,7 @@ class Ono99App(App[None]):
         """May the player leave the table shown on `room` for the lobby they joined it from,
         right under it? (Not at the host's own table, nor in solo: no lobby to go back to.)"""
         stack = self.screen_stack
-        if self.joined_from is None or room not in stack:
+        if self.joined_from is None or room not in stack or self._taking_seat:
             return False
         below = stack.index(room) - 1
         return below >= 0 and stack[below] is self.joined_from

@@ -22,5 +22,7 @@ def host_app(
             host_key=config.host_key,
         )
 
-    return Ono99App(connect, start_screen=lambda: WaitingRoomScreen(invite=invite), hosting="host",
-                    notice=notice)
+    # `connect` asks for a seat: if the table made the host's app a spectator (a restarted
+    # host took up a match its person was not in), taking a seat connects with it again.
+    return Ono99App(connect, start_screen=lambda: WaitingRoomScreen(invite=invite),
+                    hosting="host", seat_factory=connect, notice=notice)

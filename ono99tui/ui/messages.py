@@ -179,3 +179,8 @@ class OptionsChangeRequested(Message):
 class LeaveRequested(Message):
     """The player gives up their seat (or stops watching) to pick another table."""
 
+
+
+class TakeSeatRequested(Message):
+    """A spectator wants to play the next match at this table: the app says goodbye as a
+    spectator and joins the same table again asking for a seat (see `Ono99App.take_seat`)."""

@@ -31,6 +31,7 @@ PgUp / PgDn    scroll the log (up/down a line, Home the match before, End the ne
 w              matches won at this table (once the match is over: its results)
 r              rematch (once the match is over)
 k              the host: set or stop the turn clock, in the middle of a match too
+t              take a free seat for the next match (watching, once the match is over)
 c              say something to the table (one line; spectators too, if the host lets them)
 5-9            quick emotes: Hello! Nice play! Oops! Your turn! Good game!
 m              mute / unmute someone at the table (for you only, this session)

@@ -441,8 +441,13 @@ class LobbyScreen(Screen[None]):
                         markup=False)
 
     @work(exclusive=True, group="join", exit_on_error=False)
-    async def start_join(self, request: JoinRequest) -> None:
-        """Connect to the table; ask for its password if it wants one; hand over the client."""
+    async def start_join(self, request: JoinRequest, *, taking_seat: bool = False) -> None:
+        """Connect to the table; ask for its password if it wants one; hand over the client.
+
+        `taking_seat`: the app asks, for a spectator of this table who wants a seat now
+        (`Ono99App.take_seat`), the table's screens still shown; a failure takes the player
+        back here (`Ono99App.seat_not_taken`), where it is said.
+        """
         if self.host_key is not None and request.host_key is None:
             request = replace(request, host_key=self.host_key)
         verb = "Watching" if request.spectate else "Joining"
@@ -452,17 +457,23 @@ class LobbyScreen(Screen[None]):
             client = await connect(request, tokens, self.client_settings)
         except JoinError as error:
             if error.code == "bad-password":
-                self._ask_password(request, retry=request.password is not None)
+                self._ask_password(request, retry=request.password is not None,
+                                   taking_seat=taking_seat)
                 return
             # "Could not join: nothing is listening at HOST:PORT" names the address once.
+            could_not = "Could not take a seat" if taking_seat else "Could not join"
             title = (
-                "Could not join" if request.label in error.reason
-                else f"Could not join {request.label}"
+                could_not if request.label in error.reason
+                else f"{could_not} at {request.label}" if taking_seat
+                else f"{could_not} {request.label}"
             )
             self.set_status(f"{title}: {error.reason}")
             # markup=False: the reason may be the table's own words, and a bracket in them
             # would be read as markup (a stray "[/]" raised MarkupError and ended the app).
             self.notify(error.reason, title=title, severity="error", markup=False)
+            if taking_seat:  # back here from the table's screens (it lists the tables)
+                self.app.seat_not_taken(self, f"{title}: {error.reason}")
+                return
             # Gone straight to an address that failed (`ono99 join HOST:PORT` before the
             # table was up, or a typo): the list under "Tables on your network" must fill
             # now, not stay empty until the player has been to a table and back.
@@ -476,27 +487,32 @@ class LobbyScreen(Screen[None]):
             self.notify(f"{request.label} is full or already playing: you are watching.",
                         title="Watching", markup=False)
         self.set_status(f"{verb} {request.label}.")
-        self.enter_table(client)
+        self.enter_table(client, request)
 
-    def enter_table(self, client: TableClient) -> None:
+    def enter_table(self, client: TableClient, request: JoinRequest | None = None) -> None:
         """Hand the connected client to the app, which shows the table's waiting room.
 
         The app's connection worker reads the client from here on; the app opens the
         table screen by itself once a match is being played, and comes back here when
-        the player leaves the table.
+        the player leaves the table. `request` is what joined it (a spectator taking a
+        seat joins again with it).
         """
-        self.app.follow_table(client, self)
+        self.app.follow_table(client, self, request)
 
     def table_moved(self, client: TableClient) -> None:
         """The table joined from here was found again at another address (its host came
         back elsewhere): keep the seat's token for that address too."""
         keep_seat(ResumeTokens(self.config_directory), client)
 
-    def _ask_password(self, request: JoinRequest, *, retry: bool) -> None:
+    def _ask_password(self, request: JoinRequest, *, retry: bool,
+                      taking_seat: bool = False) -> None:
         def answered(password: str | None) -> None:
             if password is None:
-                self.set_status(f"Not joined: {request.label} needs a password.")
+                status = f"Not joined: {request.label} needs a password."
+                self.set_status(status)
+                if taking_seat:
+                    self.app.seat_not_taken(self, status)
             else:
-                self.start_join(request.with_password(password))
+                self.start_join(request.with_password(password), taking_seat=taking_seat)
 
         self.app.push_screen(PasswordPrompt(request.label, wrong=retry), answered)

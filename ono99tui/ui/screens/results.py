@@ -12,7 +12,8 @@ from textual.widgets import Button, Footer, Static
 
 from netproto.messages import Lobby
 from ono99tui.game import PlayerView, RoundEnded
-from ono99tui.ui.messages import RematchRequested
+from ono99tui.ui.free_seats import free_seats_text, seats_free
+from ono99tui.ui.messages import RematchRequested, TakeSeatRequested
 from ono99tui.ui.present import matches_played, matches_won, seat_name, winners_text
 from ono99tui.ui.screens.bust import held_line
 from ono99tui.ui.screens.own_modal import OwnModal
@@ -39,6 +40,16 @@ def rematch_status(is_host: bool, lobby: Lobby | None) -> str:
         return (f"Ready: the rematch starts when {start_when} seats are taken "
                 "and everyone is ready...")
     return "Ready: waiting for the host to start the rematch..."
+
+
+def seat_offer_status(lobby: Lobby | None, *, may_take: bool) -> str:
+    """What the match-over dialog tells a spectator about the seats for the next match
+    ("" until the table says the match is over: its lobby comes just after the last view)."""
+    if lobby is None or lobby.phase == "playing":
+        return ""
+    if not may_take and seats_free(lobby):
+        return "Watching."  # no way to ask for it from here (the link is down)
+    return f"Watching: {free_seats_text(lobby)}."
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -233,7 +244,9 @@ class MatchEndScreen(_Dialog):
         (0, "-short"), (24, "-tall"),
     ]
     BINDINGS: ClassVar[list[BindingType]] = [
+        # A player asks for the rematch; a spectator (who may not say ready) takes a seat.
         Binding("r", "rematch", "Rematch"),
+        Binding("t", "take_seat", "Take a seat"),
         Binding("escape", "dismiss", "Back to the table"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -270,9 +283,20 @@ class MatchEndScreen(_Dialog):
             with Vertical(id="match-actions"):
                 yield Static("", id="rematch-status", markup=False)
                 with Horizontal(classes="results-buttons"):
-                    yield Button("Rematch (r)", variant="primary", id="rematch")
+                    if self._spectating():
+                        # Shown when the table may have a seat free (`_show_seat_offer`).
+                        yield Button("Take a seat (t)", variant="primary", id="take-seat")
+                    else:
+                        yield Button("Rematch (r)", variant="primary", id="rematch")
                     yield Button("Quit (q)", id="quit")
         yield Footer()
+
+    def _spectating(self) -> bool:
+        return bool(getattr(self.app, "spectating", False))
+
+    def _may_take_seat(self) -> bool:
+        may = getattr(self.app, "may_take_seat", None)
+        return bool(may()) if may is not None else False
 
     def _places(self, view: PlayerView) -> str:
         order = standings(view, getattr(self.app, "out_order", ()))
@@ -283,9 +307,15 @@ class MatchEndScreen(_Dialog):
         # The table sends the match's last view first and the lobby with the matches won
         # just after: show them when they come.
         self.watch(self.app, "lobby", self._show_matches_won, init=False)
+        self.set_class(self._spectating(), "-spectating")
+        if self._spectating():
+            # Whether a seat may be free comes with the lobby that says the match is over.
+            self.watch(self.app, "lobby", self._show_seat_offer, init=True)
         # The first focusable widget takes the focus, as Textual's own auto-focus would give
         # it, but without scrolling to it: that scrolled a short dialog past who won.
-        first = next((widget for widget in self.query("*") if widget.focusable), None)
+        # (A spectator offered no seat gets no focus: Enter must not land on Quit.)
+        first = next((widget for widget in self.query("*")
+                      if widget.focusable and widget.display and widget.id != "quit"), None)
         if first is not None:
             self.set_focus(first, scroll_visible=False)
         if self._rematch_at_once:
@@ -297,17 +327,58 @@ class MatchEndScreen(_Dialog):
         if view is not None and found:
             found.first(Static).update(self._places(view))
 
+    def _show_seat_offer(self, lobby: Lobby | None) -> None:
+        """A spectator's dialog: the "Take a seat" button where a seat may be free, and
+        what the seats are, in words."""
+        if getattr(self.app, "taking_seat", False):
+            return  # "Taking a seat..." stays until the table's screens make way
+        may_take = self._may_take_seat()
+        found = self.query("#take-seat")
+        if found:
+            button = found.first(Button)
+            button.display = may_take
+            if not may_take and button.has_focus:  # Enter must not press a hidden button
+                self.set_focus(None)
+            elif may_take and self.focused is None:
+                self.set_focus(button, scroll_visible=False)
+        self.query_one("#rematch-status", Static).update(
+            seat_offer_status(lobby, may_take=may_take))
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A spectator's connection may not say ready: no rematch for them, but a seat
+        for the next match where one may be free."""
+        if action == "rematch":
+            return not self._spectating()
+        if action == "take_seat":
+            return self._spectating() and self._may_take_seat()
+        return True
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "rematch":
             self.action_rematch()
+        elif event.button.id == "take-seat":
+            self.action_take_seat()
         else:
             self.app.exit()
 
     def action_rematch(self) -> None:
         """Ask for another match with the same table."""
+        if self._spectating():
+            return  # opened by the table's key as the table made this app a spectator
         waiting = rematch_status(self.app.is_host, getattr(self.app, "lobby", None))
         self.query_one("#rematch-status", Static).update(waiting)
         self.post_message(RematchRequested())
+
+    def action_take_seat(self) -> None:
+        """A spectator: join the table again asking for a seat for the next match."""
+        if not self._may_take_seat():
+            return
+        self.query_one("#rematch-status", Static).update("Taking a seat...")
+        found = self.query("#take-seat")
+        if found:
+            found.first(Button).disabled = True
+        self.post_message(TakeSeatRequested())
 
 
 class StandingsScreen(_Dialog):

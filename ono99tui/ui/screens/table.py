@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from ono99tui.game import PlayerView
     from ono99tui.ui.app import Ono99App
 
-from ono99tui.ui.messages import MoveChosen
+from ono99tui.ui.messages import MoveChosen, TakeSeatRequested
 from ono99tui.ui.screens.talk_screen import TALK_BINDINGS, TalkScreen
 from ono99tui.ui.turn_wait import TurnWait
 from ono99tui.ui.widgets.banner import ConnectionBanner
@@ -84,6 +84,8 @@ class TableScreen(TalkScreen):
         Binding("end", "log_newest", "Log: newest", show=False),
         # After the match-over dialog was closed (Esc): the rematch, and the results again.
         Binding("r", "rematch", "Rematch"),
+        # A spectator's instead: a seat for the next match, where one may be free.
+        Binding("t", "take_seat", "Take a seat"),
         Binding("w", "standings", "Wins"),
         # The host only, during a match: start, change or stop the turn clock.
         Binding("k", "turn_clock", "Clock"),
@@ -100,8 +102,9 @@ class TableScreen(TalkScreen):
         # May the viewer swap four ONO 99 / draw now? (Kept from the last view shown.)
         self._swap_open = False
         self._draw_open = False
-        # (swap, draw, spectating, match over, may chat, host) as the Footer last showed them.
-        self._keys_shown: tuple[bool, bool, bool, bool, bool, bool] | None = None
+        # (swap, draw, spectating, match over, may chat, may take a seat, host) as the
+        # Footer last showed them.
+        self._keys_shown: tuple[bool, bool, bool, bool, bool, bool, bool] | None = None
         # How long the table has waited on the current move (the host's clock reminder).
         self._turn_wait = TurnWait()
         self._following = False
@@ -208,7 +211,7 @@ class TableScreen(TalkScreen):
         self._follow_turn(view, act, hand)
         out = view.seat is None or view.eliminated[view.seat]
         keys = (can_swap(view), must_draw(view), out, view.phase == "match_over",
-                self.app.may_chat, self.app.is_host)
+                self.app.may_chat, self.app.may_take_seat(), self.app.is_host)
         if keys != self._keys_shown:
             self._keys_shown = keys
             self._swap_open, self._draw_open = keys[:2]
@@ -318,6 +321,8 @@ class TableScreen(TalkScreen):
             return True if self._draw_open else None
         if action == "rematch":
             return self._match_over() and view is not None and view.seat is not None
+        if action == "take_seat":
+            return self._match_over() and self.app.may_take_seat()
         if action in ("chat", "emote"):
             return self.app.may_chat
         if action == "turn_clock":
@@ -369,6 +374,12 @@ class TableScreen(TalkScreen):
             from ono99tui.ui.screens.results import MatchEndScreen
 
             self.app.push_screen(MatchEndScreen(rematch=True))
+
+    def action_take_seat(self) -> None:
+        """A spectator, the match over (its dialog closed): join the table again asking
+        for a seat for the next match."""
+        if self._match_over() and self.app.may_take_seat():
+            self.post_message(TakeSeatRequested())
 
     def action_standings(self) -> None:
         """The match's results when it is over; otherwise the matches won at this table."""

@@ -22,6 +22,7 @@ from textual.widgets import Checkbox, DataTable, Footer, Input, Label, Select, S
 from netproto.messages import Lobby, SeatInfo, SeatKind
 from ono99tui.bots import BOT_CHOICES
 from ono99tui.game import ONO99_MODES, PRESET_NAMES, SCORING_MODES, Rules, Scoring
+from ono99tui.ui.free_seats import free_seats_text, seats_free
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
 from ono99tui.ui.messages import (
     AddBotRequested,
@@ -30,6 +31,7 @@ from ono99tui.ui.messages import (
     ReadyRequested,
     RemoveBotRequested,
     StartRequested,
+    TakeSeatRequested,
 )
 from ono99tui.ui.rule_labels import ONO99_WORDS, RULE_SWITCHES, SCORING_WORDS, scoring_label
 from ono99tui.ui.screens.talk_screen import TALK_BINDINGS, TalkScreen
@@ -140,6 +142,8 @@ class WaitingRoomScreen(TalkScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "toggle_ready", "Ready"),
+        # A spectator's: join again asking for a seat, where one may be free.
+        Binding("t", "take_seat", "Take a seat"),
         Binding("b", "add_bot", "Add bot"),
         Binding("x", "remove_bot", "Remove bot"),
         Binding("s", "start", "Start"),
@@ -388,8 +392,10 @@ class WaitingRoomScreen(TalkScreen):
         mine = self.my_seat
         dealing = table_deals_when(lobby, ask_ready=mine is not None and not mine.ready)
         if self.my_seat_number is None:
-            return f"Watching: {taken} of {lobby.capacity} seats taken. " + (
-                dealing or "The game starts when the host says.")
+            free = free_seats_text(lobby)
+            if seats_free(lobby) and self.app.may_take_seat():
+                free += " (t takes one)" if seats_free(lobby) > 1 else " (t takes it)"
+            return f"Watching: {free}. " + (dealing or "The game starts when the host says.")
         if dealing is not None and not self.is_host:
             # A headless table: nobody seated runs it; it deals by itself.
             return dealing
@@ -414,6 +420,8 @@ class WaitingRoomScreen(TalkScreen):
         if action == "toggle_ready":
             # The host says "go" with s; being "ready" means nothing for them.
             return self.my_seat_number is not None and not self.is_host
+        if action == "take_seat":
+            return self.my_seat_number is None and self.app.may_take_seat()
         if action == "leave":
             # Only a player who came from the lobby has somewhere to go back to.
             return self.app.can_leave_table(self)
@@ -427,6 +435,13 @@ class WaitingRoomScreen(TalkScreen):
         """Say you are (or are no longer) ready."""
         mine = self.my_seat
         self.post_message(ReadyRequested(not (mine is not None and mine.ready)))
+
+    def action_take_seat(self) -> None:
+        """A spectator: join the table again asking for a seat (the app does it: see
+        `Ono99App.take_seat`); this room makes way for the new connection's."""
+        if self.my_seat_number is None and self.app.may_take_seat():
+            self.set_status("Taking a seat...")
+            self.post_message(TakeSeatRequested())
 
     def action_add_bot(self) -> None:
         """Host: seat a bot of the chosen kind."""
