@@ -40,7 +40,7 @@ import itertools
 import logging
 import random
 import secrets
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
@@ -420,6 +420,12 @@ class TableCore:
     def timers(self) -> Mapping[TimerKey, float]:
         """Every timer armed now, with its deadline (read-only)."""
         return MappingProxyType(self._timers)
+
+    @property
+    def match_events(self) -> Sequence[dict[str, Any]]:
+        """Every public event of the match in progress (or just over), oldest first, as
+        the seats were sent them (read-only: what a (re)joined view's history is cut from)."""
+        return self._history.events
 
     def seat_of(self, peer: int) -> Seat | None:
         """The seat connection `peer` plays, if any."""
