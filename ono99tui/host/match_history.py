@@ -8,7 +8,8 @@ all public, docs/PROTOCOL.md §5) and puts the ones before a view's own events i
 first view after a (re)join, as `view.history`.
 
 A frame holds at most 64 KiB, and a long match does not fit: a 1980 match of eight seats
-is up to about 55 KB of events (31 rounds; `bots.arena`-style play-outs, 2026-11-30). So
+is up to about 55 KB of events with normal bots (20 play-outs) and 67 KB with random ones
+(31 rounds; tests/host/test_core_history.py, measured 2026-11-30). So
 `catch_up` shortens the oldest rounds first, keeping of each only what the results
 dialogs need (`ABRIDGED_KINDS`: the deal, busts and what they cost, the round's end),
 about 250 bytes a round; the round in progress is never shortened. Should even that not
