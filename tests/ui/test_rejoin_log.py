@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +41,7 @@ FAST_RECONNECT = ClientSettings(backoff_initial=0.05, backoff_max=0.2, reconnect
 def table_1980(seed: int) -> TableServer:
     """A 1980 table (tokens: many rounds) for ana and two instant bots (`seat_bots` once
     she sits), not started."""
-    return TableServer(replace(solo_config(bots=2, rules="1980", seed=seed, bot_delay=0.0)))
+    return TableServer(solo_config(bots=2, rules="1980", seed=seed, bot_delay=0.0))
 
 
 def seat_bots(server: TableServer) -> None:
