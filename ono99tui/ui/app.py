@@ -907,7 +907,8 @@ class Ono99App(App[None]):
             if not any(isinstance(event, MatchEnded) for event in self.seen.events):
                 # The table's account differs from what this app holds of the match: the
                 # table is the authority, so its account replaces the app's.
-                self._forget_this_match()
+                opens = bool(story) and type(story[0]) is RoundDealt and story[0].round_no == 1
+                self._forget_this_match(reopened=opens)
             start = 0  # (else the match the app saw is over: the story is the next one's)
         told = len(history.events)
         past = story[start:told]
@@ -922,20 +923,28 @@ class Ono99App(App[None]):
                 self._close_round_dialogs()  # a round the app saw end is long over
         return story[max(start, told):]
 
-    def _forget_this_match(self) -> None:
+    def _forget_this_match(self, *, reopened: bool) -> None:
         """Drop the app's story of the match in progress (its log lines, round results,
         busts), for the table's account to replace. What was said at the table meanwhile
-        is kept: it opens the match's log again."""
+        is kept: it opens the match's log again when the account starts with the deal
+        (`reopened`), else it stays where the log goes on."""
         table = self._table_screen()
         talk = [entry for entry in self.log_entries if entry.chat]
+        page_open = self._match_page_open
+        # The page goes too only if the table's account opens it again.
         if table is not None:
-            table.forget_log_match(len(self.log_entries), self._match_page_open)
-        if self._match_page_open:
-            self.matches_started -= 1  # the table's account opens the page again
-        self._match_page_open = False
+            table.forget_log_match(len(self.log_entries), page_open and reopened)
         self._new_match()
-        self._talk_before_deal = talk
         self.round_busts = None
+        if reopened:
+            if page_open:
+                self.matches_started -= 1  # counted again as the account opens the page
+            self._talk_before_deal = talk
+        else:
+            self._match_page_open = page_open
+            self.log_entries.extend(talk)
+            if table is not None and talk:
+                table.add_log_lines(talk)
 
     def _close_round_dialogs(self) -> None:
         """Close a bust banner or a round's results still open from before a drop: the

@@ -188,6 +188,32 @@ async def test_the_tables_account_replaces_one_that_differs_and_talk_stays() -> 
         assert log_widget_text(app) == " ".join(app.log_lines)
 
 
+async def test_an_account_from_a_later_round_replaces_the_lines_and_keeps_the_page() -> None:
+    # Beyond any real match the table would leave the oldest events out: its account then
+    # starts at a later deal. The app's differing lines go; its page and talk stay.
+    first = played_1980(seed=3, steps=2000)
+    app = RecordingApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_local(app, pilot, first, LOBBY)
+        second = played_1980(seed=8, steps=0)
+        second.seq = first.seq
+        await second.show(app, pilot)  # the rematch: "Match 2"
+        app.post_message(ChatReceived(Chat(name="bob", text="again!", seat=1)))
+        for _ in range(5):
+            second.step()
+            await second.show(app, pilot)
+        other = played_1980(seed=11, steps=120)
+        deals = [i for i, e in enumerate(other.pending) if isinstance(e, RoundDealt)]
+        story = other.pending[deals[1]:]  # from the second round's deal on
+        other.pending, other.seq = (), second.seq
+        await rejoin(app, pilot, other, story)
+        assert app.matches_started == 2
+        assert app.log_lines == ["» bob: again!", *lines_of(story, other)]
+        rows = log_rows(app)
+        assert rows.count("── Match 2 ──") == 1
+        assert " ".join(rows).endswith(" ".join(app.log_lines))
+
+
 async def test_a_replaced_second_match_keeps_the_first_on_the_page_before() -> None:
     first = played_1980(seed=3, steps=2000)
     assert first.state.phase == MATCH_OVER
