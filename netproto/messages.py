@@ -32,6 +32,9 @@ MAX_NAME_FIELD = 256  # raw names: cleaned and shortened by netproto.names
 MAX_SEQ = 2**53  # stays exact in every language's number type
 MAX_SEATS_LISTED = 16
 MAX_EVENTS = 256
+# A view's `history` (the events before its own, for a peer that (re)joined): more entries
+# than any frame holds, so the frame's size is what limits it in practice.
+MAX_HISTORY = 8192
 # What a decoded name or code reads when nothing printable is left of it after cleaning
 # (a name must show as something; a reason may be empty, the UI then shows the code).
 UNREADABLE = "?"
@@ -476,6 +479,13 @@ class View(Message):
     """What one seat (or a spectator) may see now, and the events since its last view;
     `clock` when the table's turn clock is running for a seat.
 
+    `history`, in the first view after a peer (re)joined only (None in every other): the
+    events that came before this view's own, so that a peer that was away, or never there,
+    can tell the story so far; `history_abridged` says how many of its oldest parts the
+    sender shortened to fit the frame (the application says what a part is and what it
+    keeps of one: docs/PROTOCOL.md §3 "view"). Both came later within version 1: a peer
+    that does not know them ignores them.
+
     A sender may give `view` as a `Prepacked` map (netproto.packing), packed from parts it
     shares between peers; it goes on the wire as the same bytes as the plain map would. A
     received view is always a plain map.
@@ -486,28 +496,46 @@ class View(Message):
     view: dict[str, Any] | Prepacked
     events: tuple[dict[str, Any], ...] = ()
     clock: TurnClock | None = None
+    history: tuple[dict[str, Any], ...] | None = None
+    history_abridged: int = 0
 
     def to_wire(self) -> dict[str, Any]:
         wire = {"kind": self.kind, "seq": self.seq, "view": self.view,
                 "events": list(self.events)}
         if self.clock is not None:
             wire["clock"] = self.clock.to_wire()
+        if self.history is not None:
+            wire["history"] = list(self.history)
+            if self.history_abridged:
+                wire["history_abridged"] = self.history_abridged
         return wire
 
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> View:
-        events = data.get("events", [])
-        if not isinstance(events, list) or len(events) > MAX_EVENTS:
-            raise BadMessage(f"view.events must be a list of at most {MAX_EVENTS} maps")
-        if not all(isinstance(event, dict) for event in events):
-            raise BadMessage("view.events entries must be maps")
+        events = _maps(data, "events", cls.kind, MAX_EVENTS)
         clock = data.get("clock")
+        history = None if data.get("history") is None else _maps(
+            data, "history", cls.kind, MAX_HISTORY)
         return cls(
             seq=_int(data, "seq", cls.kind),
             view=_map(data, "view", cls.kind),
-            events=tuple(events),
+            events=events,
             clock=None if clock is None else TurnClock.from_wire(clock),
+            history=history,
+            history_abridged=0 if history is None else _int(
+                data, "history_abridged", cls.kind, high=MAX_HISTORY, default=0,
+                required=False),
         )
+
+
+def _maps(data: dict[str, Any], name: str, kind: str, limit: int) -> tuple[dict[str, Any], ...]:
+    """The list of at most `limit` maps in field `name` (absent: none), opaque here."""
+    value = data.get(name, [])
+    if not isinstance(value, list) or len(value) > limit:
+        raise BadMessage(f"{kind}.{name} must be a list of at most {limit} maps")
+    if not all(isinstance(entry, dict) for entry in value):
+        raise BadMessage(f"{kind}.{name} entries must be maps")
+    return tuple(value)
 
 
 # --- table talk ---------------------------------------------------------------------------

@@ -53,6 +53,11 @@ class Prepacked:
         """The value's msgpack bytes."""
         return b"".join(self.chunks)
 
+    @property
+    def size(self) -> int:
+        """How many bytes the value takes in a frame (without joining its pieces)."""
+        return sum(map(len, self.chunks))
+
     def __eq__(self, other: object) -> bool:
         return type(other) is Prepacked and other.data == self.data
 

@@ -40,13 +40,14 @@ import itertools
 import logging
 import random
 import secrets
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
 from netproto.chat_text import EmptyChat, clean_chat_text
 from netproto.errors import ApplicationError, BadPassword, BadToken
+from netproto.framing import MAX_FRAME_SIZE
 from netproto.messages import (
     MAX_EVENTS,
     PROTOCOL_VERSION,
@@ -87,6 +88,7 @@ from ono99tui.game import State as GameState
 from ono99tui.game.codec import event_to_wire, move_from_wire, move_to_wire, rules_to_wire
 from ono99tui.host.chat import EMOTES, TalkLimiter
 from ono99tui.host.journal import MatchDealt, MatchWon, MovePlayed, SeatResigned, SeatResumed
+from ono99tui.host.match_history import MatchHistory, packed_size
 from ono99tui.host.outputs import (
     ArmTimer,
     BotMoveWanted,
@@ -148,6 +150,10 @@ TABLE_ERROR_CODES: dict[str, str] = {
     "slow-down": "slow down",
 }
 
+
+# Bytes of a view frame besides its view, events and history: the kind, seq and clock
+# and the fields' names, with room to spare (the frame's limit must never be reached).
+_FRAME_SLACK = 1024
 
 # The greedy bot's choice is the fallback of every bot decision; it never uses its rng.
 _FALLBACK_BOT = GreedyBot()
@@ -228,6 +234,9 @@ class TableCore:
         # The bot moves asked for (`BotMoveWanted`) and not yet played, by their key.
         self._awaited: dict[BotTurn, _AwaitedMove] = {}
         self._table_events: list[dict[str, Any]] = []
+        # Every public event of the match in progress (or just over): the first view after
+        # a (re)join tells them again (ono99tui/host/match_history.py).
+        self._history = MatchHistory()
         self._last_summary: TableSummary | None = None
         self._results: dict[str, Any] = {}
         # Matches won at this table, by player name (names are unique at a table and a
@@ -377,6 +386,8 @@ class TableCore:
                 self._sessions.adopt(seat, digest)
         self.rules = point.rules
         self.state, self._rng, self.phase = replayed.state, replayed.rng, PLAYING
+        self._history.clear()
+        self._history.extend(replayed.events)
         self.matches_dealt = point.number
         self._matches_won, self._matches_played = dict(point.won), dict(point.played)
         for _ in range(point.number):  # the next deal's seed follows on, as without a restart
@@ -413,6 +424,12 @@ class TableCore:
     def timers(self) -> Mapping[TimerKey, float]:
         """Every timer armed now, with its deadline (read-only)."""
         return MappingProxyType(self._timers)
+
+    @property
+    def match_events(self) -> Sequence[dict[str, Any]]:
+        """Every public event of the match in progress (or just over), oldest first, as
+        the seats were sent them (read-only: what a (re)joined view's history is cut from)."""
+        return self._history.events
 
     def seat_of(self, peer: int) -> Seat | None:
         """The seat connection `peer` plays, if any."""
@@ -504,7 +521,7 @@ class TableCore:
                                  table=self._table_info()))
         self._broadcast_lobby()
         if self.state is not None:
-            self._send_views((), (peer,), ())
+            self._send_views((), (peer,), (), catch_up=True)  # with the match so far
 
     def _on_resume(self, peer: int, resume: Resume) -> None:
         seat = self._sessions.lookup(resume.token)
@@ -542,8 +559,8 @@ class TableCore:
                 for other, taken in enumerate(self.seats):
                     if other != index and taken.peer is not None:
                         self._out.append(SeatResumed(other, taken.seq + 1))
-        if self.state is not None:
-            self._send_views((index,), (), ())  # with the events it missed
+        if self.state is not None:  # with the events it missed, and the match before them
+            self._send_views((index,), (), (), catch_up=True)
         if timed:  # the clock runs again for this seat: everyone else gets its new time
             others = [other for other in range(len(self.seats)) if other != index]
             self._send_views(others, list(self.spectators), ())
@@ -717,6 +734,7 @@ class TableCore:
             seat.resigned = False
             seat.timeouts = 0
             seat.pending_events.clear()
+        self._history.clear()
         sessions = self._sessions
         self._out.append(MatchDealt(
             seed=seed, rules=rules_to_wire(self.rules),
@@ -759,6 +777,7 @@ class TableCore:
         if self._table_events:
             wire_events = (*self._table_events, *wire_events)
             self._table_events.clear()
+        self._history.extend(wire_events)
         wire_events = wire_events[-MAX_EVENTS:]
         for seat in self.seats:
             if seat.peer is None:  # away: the events wait for its next view
@@ -779,9 +798,10 @@ class TableCore:
                       for seat in self.seats])
 
     def _send_views(self, seat_indexes: Iterable[int], spectators: Iterable[int],
-                    events: tuple[dict[str, Any], ...]) -> None:
+                    events: tuple[dict[str, Any], ...], *, catch_up: bool = False) -> None:
         """Send the current state's view with `events` to each listed seat that is connected
-        (after the events it missed while away) and to each listed spectator.
+        (after the events it missed while away) and to each listed spectator; `catch_up`:
+        they just (re)joined, and the view tells the match before those events too.
 
         The one place views are built and packed: one `StateViews` per call converts the
         public facts once for every seat and spectator.
@@ -799,14 +819,28 @@ class TableCore:
                 continue
             seat.seq += 1
             seat_events = seat.take_events(events) if seat.pending_events else events
-            out.append(new_send((peer, View(seq=seat.seq, view=views.seat(index),
-                                             events=seat_events, clock=clock))))
+            seat_view = views.seat(index)
+            view = View(seq=seat.seq, view=seat_view, events=seat_events, clock=clock)
+            if catch_up:
+                view = self._with_history(view, seat_view.size)
+            out.append(new_send((peer, view)))
         seqs = self.spectators
         for peer in spectators:
             seq = seqs[peer] + 1
             seqs[peer] = seq
-            out.append(new_send((peer, View(seq=seq, view=views.spectator(), events=events,
-                                             clock=clock))))
+            spectator_view = views.spectator()
+            view = View(seq=seq, view=spectator_view, events=events, clock=clock)
+            if catch_up:
+                view = self._with_history(view, spectator_view.size)
+            out.append(new_send((peer, view)))
+
+    def _with_history(self, view: View, view_size: int) -> View:
+        """`view` with the match's public events before its own as `history`: the same
+        events every seat was sent (they are all public), shortened to fit the frame."""
+        # Room in the frame once the view, its events and the other fields are in.
+        budget = MAX_FRAME_SIZE - view_size - packed_size(list(view.events)) - _FRAME_SLACK
+        catch_up = self._history.catch_up(len(view.events), budget)
+        return replace(view, history=catch_up.events, history_abridged=catch_up.abridged)
 
     def _finish_match(self) -> None:
         state = self.state

@@ -83,13 +83,16 @@ class ResumePoint:
 class Replayed:
     """The match after its recorded moves: the state, the deck's generator as it stands,
     each seat's latest view seq, the events each seat has not been sent, the seats that
-    resigned."""
+    resigned, and every public event of the match, oldest first (the deal's too: what a
+    (re)joined view tells as its history). The table's own `timed_out` events are not
+    among them: the journal does not record them."""
 
     state: State
     rng: random.Random
     seqs: list[int]
     pending: list[list[dict[str, Any]]]
     resigned: set[int]
+    events: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _seqs(value: Any, seats: int) -> tuple[int, ...]:
@@ -152,7 +155,8 @@ def replay_point(point: ResumePoint) -> Replayed:
     """Replay the point's moves through the engine; raises ResumeError if one is refused."""
     seats = len(point.names)
     rng = random.Random(point.seed)
-    state, _ = start_match(point.rules, seats, rng)
+    state, dealt = start_match(point.rules, seats, rng)
+    history = [event_to_wire(event) for event in dealt]
     seqs = list(point.deal_seqs)
     pending: list[list[dict[str, Any]]] = [[] for _ in range(seats)]
     resigned: set[int] = set()
@@ -176,6 +180,7 @@ def replay_point(point: ResumePoint) -> Replayed:
                 raise ResumeError(f"record {number} after the header is a {kind!r}")
             after = _seqs(step["seqs"], seats)
             wire = [event_to_wire(event) for event in events]
+            history.extend(wire)
             for seat in range(seats):
                 if after[seat] == seqs[seat]:  # away: the events wait for its next view
                     pending[seat].extend(wire)
@@ -187,7 +192,8 @@ def replay_point(point: ResumePoint) -> Replayed:
         if isinstance(error, ResumeError):
             raise
         raise ResumeError(f"a record after the header is not usable ({error!r})") from None
-    return Replayed(state=state, rng=rng, seqs=seqs, pending=pending, resigned=resigned)
+    return Replayed(state=state, rng=rng, seqs=seqs, pending=pending, resigned=resigned,
+                    events=history)
 
 
 def matches_from_records(records: Sequence[dict[str, Any]]) -> list[MatchRecord]:

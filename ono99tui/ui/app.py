@@ -85,6 +85,7 @@ if TYPE_CHECKING:  # loaded after the first frame (see `_start`)
     from netproto.client import TableClient
     from netproto.messages import Lobby, Welcome
     from ono99tui.game import Event, PlayerView, RoundEnded, Rules
+    from ono99tui.ui.catch_up import History
     from ono99tui.ui.joining import JoinRequest
     from ono99tui.ui.round_busts import RoundBusts
     from ono99tui.ui.screens.lobby import LobbyScreen
@@ -128,6 +129,15 @@ def shown_welcome(welcome: Welcome) -> Welcome:
     else:
         del table["name"]
     return replace(welcome, table=table)
+
+def _abridged_entry(rounds: int) -> LogEntry:
+    """The log line saying that the table told the first `rounds` rounds of the match in
+    short (a long match's account must fit in one frame: docs/PROTOCOL.md §3 "view")."""
+    if rounds == 1:
+        text = "Round 1 in short: its deal, busts and result only"
+        return LogEntry(text, text)
+    return LogEntry(f"Rounds 1\u2013{rounds} in short: their deals, busts and results only",
+                    f"Rounds 1-{rounds} in short: their deals, busts and results only")
 
 def crossed_on_the_wire(code: str, ref: str | None) -> bool:
     """Whether a refusal only means our message crossed the table's change of state on the
@@ -283,6 +293,9 @@ class Ono99App(App[None]):
         self._talk_before_deal: list[LogEntry] = []
         # The public events of this deal as they came: what a hint may know besides the view.
         self.seen = SeenEvents()
+        # Whether this match's deal opened its page of the log (and counted in
+        # `matches_started`): an app that joined mid-match without a history has none.
+        self._match_page_open = False
         self.set_reactive(
             Ono99App.glyphs, glyphs_for(detect_ascii() if ascii_glyphs is None else ascii_glyphs)
         )
@@ -361,6 +374,7 @@ class Ono99App(App[None]):
         return message.connection is not None and message.connection != self._connection_no
 
     def _new_match(self) -> None:
+        self._match_page_open = False
         self.seen.clear()
         self.log_entries.clear()
         self._talk_before_deal.clear()
@@ -431,11 +445,20 @@ class Ono99App(App[None]):
                     "bad-view",
                     f"the table sent a view this app cannot read ({shown_reason(str(error))})",
                 )
+            history, bad_history = None, None
+            if item.history is not None:
+                from ono99tui.ui.catch_up import BadHistory, history_from_wire
+
+                try:
+                    history = history_from_wire(item.history, item.history_abridged)
+                except BadHistory as error:
+                    bad_history = str(error)  # the view is fine without it: shown anyway
             clock = item.clock
             # The table says how many seconds were left when it sent the view: count down
             # from its arrival on this machine's clock (the two clocks need not agree).
             deadline = None if clock is None else (clock.seat, time.monotonic() + clock.left)
-            return ViewUpdated(item.seq, view, events, deadline)
+            return ViewUpdated(item.seq, view, events, deadline, history=history,
+                               bad_history=bad_history)
         if isinstance(item, Lobby):
             return LobbyUpdated(item)
         if isinstance(item, Chat):
@@ -461,9 +484,11 @@ class Ono99App(App[None]):
             return
         if self.welcome is not None and message.welcome.token != self.welcome.token:
             # A new seat, not our old one resumed (the host restarted without our match):
-            # its views are numbered from 1 again, so forget the old table's numbers.
+            # its views are numbered from 1 again, so forget the old table's numbers; and
+            # the match it tells is not the one this app saw (that one stays in the log).
             self.view_seq = -1
             self._move_sent_at = None
+            self.seen.clear()
         self.welcome = message.welcome
         self.connection_state = "connected"
         self._welcome_lobby_due = True
@@ -497,12 +522,20 @@ class Ono99App(App[None]):
         if self._move_sent_at is not None and message.seq > self._move_sent_at:
             self._move_sent_at = None  # the table has moved on: the player may choose again
         before = self.view
-        self._record(message.events, message.view)
-        self.seen.add(message.events)
+        events = message.events
+        if message.bad_history is not None:
+            # markup=False: the reason may quote what the table sent.
+            self.notify(f"The table's account of the match so far could not be read "
+                        f"({message.bad_history}); the log goes on from here.",
+                        title="Log incomplete", severity="warning", timeout=8, markup=False)
+        if message.history is not None:
+            events = self._catch_up(message.history, events, message.view)
+        self._record(events, message.view)
+        self.seen.add(events)
         self.view = message.view
         self._show_table()
-        self._follow_busts(message.events, before, message.view)
-        self._announce(message.events, message.view)
+        self._follow_busts(events, before, message.view)
+        self._announce(events, message.view)
         self._alert_turn(before, message.view)
 
     @property
@@ -971,7 +1004,12 @@ class Ono99App(App[None]):
 
     # --- the story of the match ---------------------------------------------------------
 
-    def _record(self, events: tuple[Event, ...], view: PlayerView) -> None:
+    def _record(self, events: tuple[Event, ...], view: PlayerView, *,
+                catching_up: bool = False, abridged: int = 0) -> None:
+        """Put `events` in the story of the match: the log, the round results, the order
+        seats went out in. `catching_up`: they are a (re)joined view's history, which
+        says nothing about a stand-in (the view's own events do); `abridged`: how many of
+        their first rounds the table shortened (the log says so)."""
         from ono99tui.game import Eliminated, RoundDealt, RoundEnded
         from ono99tui.ui.present import event_line, names_of
 
@@ -988,21 +1026,91 @@ class Ono99App(App[None]):
                 lines = self._talk_before_deal[-TALK_CARRIED:]
                 self._new_match()
                 self.matches_started += 1
+                self._match_page_open = True
                 if table is not None:
                     table.start_log_match(f"Match {self.matches_started}")
             elif isinstance(event, RoundEnded):
                 self.round_results.append(event)
             elif isinstance(event, Eliminated):
                 self.out_order.append(event.seat)
+            if abridged and isinstance(event, RoundDealt):
+                lines.append(_abridged_entry(abridged))
+                abridged = 0
             line = event_line(event, names, view, unicode)
             if line is not None:
                 lines.append(LogEntry(line, event_line(event, names, view, ascii) or line))
-        stand_in = self._tell_what_was_played(events, view)
+        stand_in = None if catching_up else self._tell_what_was_played(events, view)
         if stand_in is not None:
             lines.append(LogEntry(stand_in, stand_in))
         self.log_entries.extend(lines)
         if table is not None and lines:
             table.add_log_lines(lines)
+
+    def _catch_up(self, history: History, events: tuple[Event, ...],
+                  view: PlayerView) -> tuple[Event, ...]:
+        """Take in the match so far that a (re)joined view tells (its `history`, then its
+        `events`) as if the app had watched it: into the log, the round results, the
+        busts and what a hint may know, but quietly (no toast, dialog or bell for what is
+        past), and nothing the app already took in a second time. Returns the view's
+        events that are news to the app, to be taken in as any view's."""
+        from ono99tui.game import MatchEnded, RoundDealt
+        from ono99tui.ui.catch_up import unseen_from
+        from ono99tui.ui.present import names_of
+        from ono99tui.ui.round_busts import RoundBusts
+
+        story = (*history.events, *events)
+        start = unseen_from(self.seen.events, story)
+        if start is None:
+            if not any(isinstance(event, MatchEnded) for event in self.seen.events):
+                # The table's account differs from what this app holds of the match: the
+                # table is the authority, so its account replaces the app's.
+                opens = bool(story) and type(story[0]) is RoundDealt and story[0].round_no == 1
+                self._forget_this_match(reopened=opens)
+            start = 0  # (else the match the app saw is over: the story is the next one's)
+        told = len(history.events)
+        past = story[start:told]
+        if past:
+            self._record(past, view, catching_up=True,
+                         abridged=history.abridged if start == 0 else 0)
+            self.seen.add(past)
+            self.round_busts = self.round_busts or RoundBusts()
+            self.round_busts.record(past, names_of(view, self.lobby.seats if self.lobby else ()),
+                                    view, after=story[told:])
+            if any(isinstance(event, RoundDealt) for event in past):
+                self._close_round_dialogs()  # a round the app saw end is long over
+        return story[max(start, told):]
+
+    def _forget_this_match(self, *, reopened: bool) -> None:
+        """Drop the app's story of the match in progress (its log lines, round results,
+        busts), for the table's account to replace. What was said at the table meanwhile
+        is kept: it opens the match's log again when the account starts with the deal
+        (`reopened`), else it stays where the log goes on."""
+        table = self._table_screen()
+        talk = [entry for entry in self.log_entries if entry.chat]
+        page_open = self._match_page_open
+        # The page goes too only if the table's account opens it again.
+        if table is not None:
+            table.forget_log_match(len(self.log_entries), page_open and reopened)
+        self._new_match()
+        self.round_busts = None
+        if reopened:
+            if page_open:
+                self.matches_started -= 1  # counted again as the account opens the page
+            self._talk_before_deal = talk
+        else:
+            self._match_page_open = page_open
+            self.log_entries.extend(talk)
+            if table is not None and talk:
+                table.add_log_lines(talk)
+
+    def _close_round_dialogs(self) -> None:
+        """Close a bust banner or a round's results still open from before a drop: the
+        match has moved on past them."""
+        from ono99tui.ui.screens.bust import BustScreen
+        from ono99tui.ui.screens.results import RoundEndScreen
+
+        while isinstance(self.screen, (BustScreen, RoundEndScreen)):
+            self.pop_screen()
 
     def _tell_what_was_played(self, events: tuple[Event, ...], view: PlayerView) -> str | None:
         """The first view after the player was away (a new connection, or one resumed

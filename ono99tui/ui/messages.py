@@ -18,6 +18,7 @@ from textual.message import Message
 if TYPE_CHECKING:  # the app loads the protocol and the engine after its first frame
     from netproto.messages import Chat, Lobby, Welcome
     from ono99tui.game import Event, Move, PlayerView
+    from ono99tui.ui.catch_up import History
 
 
 class TableMessage(Message):
@@ -51,15 +52,21 @@ class ViewUpdated(TableMessage):
 
     `clock_deadline`: when the table's turn clock runs, (the seat it runs for, the moment
     on this machine's `time.monotonic()` clock its time is up), worked out on arrival.
+    `history`: in the first view after a (re)join, the match before `events`
+    (`ono99tui.ui.catch_up`); `bad_history`: why the history that came with it could not
+    be read (the view is shown without it).
     """
 
     def __init__(self, seq: int, view: PlayerView, events: tuple[Event, ...],
-                 clock_deadline: tuple[int, float] | None = None) -> None:
+                 clock_deadline: tuple[int, float] | None = None, *,
+                 history: History | None = None, bad_history: str | None = None) -> None:
         super().__init__()
         self.seq = seq
         self.view = view
         self.events = events
         self.clock_deadline = clock_deadline
+        self.history = history
+        self.bad_history = bad_history
 
 
 class ServerRefused(TableMessage):

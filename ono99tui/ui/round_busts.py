@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ono99tui.game import Event, PlayerView, RoundDealt, RoundEnded
+from ono99tui.game import Eliminated, Event, PlayerView, RoundDealt, RoundEnded
 from ono99tui.ui.present import BustNotice, bust_lines
 
 
@@ -25,8 +25,11 @@ class RoundBusts:
         # Round number -> the viewer's own bust that ended it (its dialog shows the hand).
         self.yours: dict[int, BustNotice] = {}
 
-    def record(self, events: Sequence[Event], names: Sequence[str], view: PlayerView) -> None:
-        """Take in the events that led to `view` (oldest first)."""
+    def record(self, events: Sequence[Event], names: Sequence[str], view: PlayerView,
+               after: Sequence[Event] = ()) -> None:
+        """Take in the events that led to `view` (oldest first); `after`: the events that
+        followed them up to `view`, when these are a (re)joined view's history (several
+        rounds at once)."""
         start = 0
         for index, event in enumerate(events):
             if isinstance(event, RoundDealt) and event.round_no == 1:  # a new match
@@ -37,8 +40,8 @@ class RoundBusts:
             elif isinstance(event, RoundEnded):
                 this = bust_lines(events[start:index], names, view.seat)
                 self.lines[event.round_no] = [*self._this_round, *this]
-                # One round ends per view, so this view's flags are those at its end.
-                self.eliminated[event.round_no] = view.eliminated
+                self.eliminated[event.round_no] = _out_at_end(
+                    view.eliminated, [*events[index + 1:], *after])
                 self._this_round, start = [], index + 1
         self._this_round += bust_lines(events[start:], names, view.seat)
 
@@ -47,3 +50,14 @@ class RoundBusts:
         ended = next((e.round_no for e in events if isinstance(e, RoundEnded)), None)
         if ended is not None:
             self.yours[ended] = notice
+
+
+def _out_at_end(now: tuple[bool, ...], later: Sequence[Event]) -> tuple[bool, ...]:
+    """Who was out of the match at the end of a round, given who is out `now` and the
+    events from that round's end on: those out now, less the ones eliminated once the next
+    round was dealt (whoever a round's end put out of the match is out at its end). Within
+    one view only one round ends, so that is the view's own flags."""
+    dealt = next((index for index, event in enumerate(later) if isinstance(event, RoundDealt)),
+                 len(later))
+    gone_since = {event.seat for event in later[dealt:] if isinstance(event, Eliminated)}
+    return tuple(out and seat not in gone_since for seat, out in enumerate(now))

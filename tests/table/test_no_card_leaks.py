@@ -5,6 +5,10 @@ at that moment; the clients keep the raw bytes they read off their sockets. Fram
 each view must show exactly its own seat's hand, only revealed hands that the rules reveal,
 only legal moves of its own seat, and only public events; no other frame kind carries any
 game data (players talk now and then: a `chat` frame carries a name, a seat and text only).
+
+Players whose link dies mid-match and who resume their seats, and a spectator who arrives
+mid-match, are sent the match so far (`view.history`): it must hold exactly the public
+events every seat was sent, never a card of another hand.
 """
 
 from __future__ import annotations
@@ -27,8 +31,10 @@ from netproto.messages import (
     Ping,
     Pong,
     Ready,
+    Resume,
     Say,
     View,
+    Welcome,
 )
 from netproto.server import Peer
 from ono99tui.game import MATCH_OVER, Eliminated
@@ -36,7 +42,9 @@ from ono99tui.game.codec import event_from_wire, move_to_wire, view_from_wire
 from ono99tui.host.seats import Seat
 from ono99tui.host.server import TableApplication
 
-SentRecord = tuple[str, int | None, Any]
+# What the server sent one connection: the frame's kind, the connection's seat, the true
+# state, and the match's public events so far (as every seat was sent them).
+SentRecord = tuple[str, int | None, Any, tuple[dict[str, Any], ...]]
 
 
 class RawPlayer:
@@ -104,11 +112,24 @@ def check_view(frame: dict[str, Any], seat: int | None, state: Any) -> None:
         assert move.seat == seat
         card = getattr(move, "card", None)
         assert card is None or card in view.hand
-    for wire in frame["events"]:
+    assert set(frame) <= VIEW_KEYS, frame
+    for wire in [*frame.get("history", ()), *frame["events"]]:
         event = event_from_wire(wire)  # strict: exactly the event's public fields
         if isinstance(event, Eliminated):
             assert event.hand is None or state.rules.reveal_eliminated
 
+
+def check_history(frame: dict[str, Any], public: tuple[dict[str, Any], ...]) -> bool:
+    """A (re)joined view's history and its events are the match's public events so far,
+    exactly as every seat was sent them (nothing else, nothing left out); whether the
+    frame had a history."""
+    if "history" not in frame:
+        return False
+    assert [*frame["history"], *frame["events"]] == list(public)
+    return True
+
+
+VIEW_KEYS = {"kind", "seq", "view", "events", "clock", "history", "history_abridged"}
 
 NON_VIEW_KEYS = {
     "welcome": {"kind", "proto", "role", "seat", "token", "host", "table"},
@@ -133,7 +154,8 @@ async def test_no_frame_carries_a_card_its_seat_may_not_see(
             session = table.seat_of(peer)
             seat = table.seats.index(session) if isinstance(session, Seat) \
                 and session in table.seats else None
-            sent.setdefault(peer.address, []).append((message.kind, seat, table.state))
+            sent.setdefault(peer.address, []).append(
+                (message.kind, seat, table.state, tuple(table.core.match_events)))
         original_send(peer, message)
 
     monkeypatch.setattr(Peer, "send", recording_send)
@@ -160,7 +182,7 @@ async def test_no_frame_carries_a_card_its_seat_may_not_see(
         assert len(frames) == len(sent_frames) if client.spectate else \
             0 < len(frames) <= len(sent_frames)
         # strict=False: a player may have read fewer frames than the server sent (above).
-        for frame, (kind, seat, state) in zip(frames, records, strict=False):
+        for frame, (kind, seat, state, _) in zip(frames, records, strict=False):
             assert frame["kind"] == kind
             if kind == "view":
                 check_view(frame, seat, state)
@@ -170,3 +192,120 @@ async def test_no_frame_carries_a_card_its_seat_may_not_see(
     assert views_checked > 100
     assert any(frame["kind"] == "chat" for frame in watcher.frames)
     assert any(r[2] is not None and r[2].phase == MATCH_OVER for r in sent[watcher.address])
+
+
+class RejoiningPlayer(RawPlayer):
+    """A RawPlayer whose link dies without a word after `drop_after` views of its first
+    match; a new connection resumes the seat with its token and plays on. Each link's
+    frames are kept apart, by the link's address (`links`)."""
+
+    def __init__(self, name: str, seed: int, drop_after: int) -> None:
+        super().__init__(name, seed)
+        self.drop_after = drop_after
+        self.links: dict[str, list[dict[str, Any]]] = {}
+        self.resumed = False
+
+    async def play(self, port: int, matches: int) -> None:
+        token = await self._link(port, Hello(proto=PROTOCOL_VERSION, name=self.name),
+                                 matches, drop=True)
+        assert token is not None
+        self.resumed = True
+        await self._link(port, Resume(proto=PROTOCOL_VERSION, token=token), matches,
+                         drop=False)
+
+    async def _link(self, port: int, opening: Any, matches: int, *, drop: bool) -> str | None:
+        """One connection, from `opening` on; with `drop`, cut it mid-match and return the
+        seat's token."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        host, local_port = writer.get_extra_info("sockname")[:2]
+        frames = self.links.setdefault(f"{host}:{local_port}", [])
+        connection = Connection(Role.CLIENT)
+        raw = FrameDecoder()
+        writer.write(connection.send(opening))
+        phase, token, views_seen = None, None, 0
+        while True:
+            data = await asyncio.wait_for(reader.read(65536), 10)
+            frames.extend(frame for frame in raw.feed(data) if isinstance(frame, dict))
+            events = connection.receive_data(data)
+            if connection.state is State.CLOSED:
+                return token
+            views = [event for event in events if isinstance(event, View)]
+            views_seen += len(views)
+            for event in events:
+                if isinstance(event, Welcome):
+                    token = event.token
+                elif isinstance(event, Ping):
+                    writer.write(connection.send(Pong(nonce=event.nonce)))
+                elif isinstance(event, Lobby):
+                    if phase == "playing" and event.phase == "finished":
+                        self.matches += 1
+                        if self.matches >= matches:
+                            writer.write(connection.send(Bye()))
+                            await writer.drain()
+                            writer.close()
+                            return token
+                    phase = event.phase
+            if drop and views_seen >= self.drop_after and phase == "playing":
+                writer.transport.abort()  # the laptop lid closes: no bye
+                return token
+            if connection.state is State.LOBBY and phase == "finished":
+                writer.write(connection.send(Ready()))
+            if views and connection.state is State.SEATED:
+                latest = views[-1]
+                moves = view_from_wire(latest.view).legal_moves
+                if moves:
+                    move = self.rng.choice(moves)
+                    writer.write(connection.send(Move(seq=latest.seq, move=move_to_wire(move))))
+            await writer.drain()
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+async def test_a_rejoined_views_history_carries_only_the_public_events(
+        rules: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    sent: dict[str, list[SentRecord]] = {}
+    tables: list[TableApplication] = []
+    original_send = Peer.send
+
+    def recording_send(peer: Peer, message: Any) -> None:
+        if peer.is_open:
+            table = tables[0]
+            session = table.seat_of(peer)
+            seat = table.seats.index(session) if isinstance(session, Seat) \
+                and session in table.seats else None
+            sent.setdefault(peer.address, []).append(
+                (message.kind, seat, table.state, tuple(table.core.match_events)))
+        original_send(peer, message)
+
+    monkeypatch.setattr(Peer, "send", recording_send)
+    server = await serve(rules=rules, capacity=3, start_when=3, seed=len(rules) + 1,
+                         grace_seconds=30.0)
+    tables.append(server.table)
+    droppers = [RejoiningPlayer(f"P{n}", seed=n, drop_after=4 + 3 * n) for n in range(2)]
+    late = RawPlayer("Late", seed=7, spectate=True)
+    try:
+        server.table.add_bot("random")
+        playing = [asyncio.create_task(player.play(server.port, 2)) for player in droppers]
+        # The spectator arrives once the match is under way.
+        async with asyncio.timeout(10):
+            while server.table.core.state is None or len(server.table.core.match_events) < 12:
+                await asyncio.sleep(0.01)
+        watching = asyncio.create_task(late.play(server.port, 0))
+        await asyncio.wait_for(asyncio.gather(*playing), 30)
+    finally:
+        await server.stop()
+        await asyncio.wait_for(watching, 5)
+    assert all(player.resumed and player.matches == 2 for player in droppers)
+    histories = 0
+    links = [(address, frames) for player in droppers for address, frames in player.links.items()]
+    links.append((late.address, late.frames))
+    for address, frames in links:
+        records = sent[address]
+        for frame, (kind, seat, state, public) in zip(frames, records, strict=False):
+            assert frame["kind"] == kind
+            if kind == "view":
+                check_view(frame, seat, state)
+                histories += check_history(frame, public)
+            else:
+                assert set(frame) <= NON_VIEW_KEYS[kind], frame
+    # Each resumed link's first view and the late spectator's carried a history.
+    assert histories >= 3

@@ -8,6 +8,7 @@ screen must hold no control or format character (docs/PROTOCOL.md §6).
 
 from __future__ import annotations
 
+import random
 import unicodedata
 
 import pytest
@@ -15,7 +16,7 @@ from foreign_servers import rogue_table, serving
 from table_helpers import record_notices, screen_text, wait_until
 
 from netproto.client import HandshakeRefused, TableClient
-from netproto.messages import PROTOCOL_VERSION, UNREADABLE, Chat, Error, Lobby, Welcome
+from netproto.messages import PROTOCOL_VERSION, UNREADABLE, Chat, Error, Lobby, View, Welcome
 from ono99tui.ui.app import Ono99App, shown_welcome
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 
@@ -140,3 +141,64 @@ async def test_a_view_the_app_cannot_read_is_reported_in_a_few_clean_words() -> 
     refusal = next(n for n in notices if n.startswith("no way"))
     assert len(refusal) <= MAX_SHOWN_REASON and refusal.endswith("way…"), refusal
     assert unprintable("\n".join(notices)) == [] and unprintable(shown) == []
+
+
+def _match_frames() -> tuple[dict[str, object], dict[str, object], dict[str, object]]:
+    """A welcome, a playing lobby and a good first view (with its deal) from a table."""
+    from ono99tui.game import preset, start_match, view
+    from ono99tui.game.codec import event_to_wire, view_to_wire
+
+    state, dealt = start_match(preset("2022"), 3, random.Random(4))
+    welcome = {"kind": "welcome", "proto": PROTOCOL_VERSION, "role": "player", "seat": 0,
+               "token": "t", "table": {"name": "Den", "capacity": 3, "chat": True}}
+    lobby = {"kind": "lobby", "phase": "playing", "host_seat": 0, "you": 0, "capacity": 3,
+             "seats": [{"seat": number, "name": name, "kind": "human", "ready": True,
+                        "connected": True} for number, name in enumerate(("ana", "bo", "cy"))]}
+    first = {"kind": "view", "seq": 1, "view": view_to_wire(view(state, 0)),
+             "events": [event_to_wire(event) for event in dealt]}
+    return welcome, lobby, first
+
+
+async def test_a_hostile_history_is_refused_with_a_notice_and_the_view_shown() -> None:
+    welcome, lobby, first = _match_frames()
+    hostile = [first["events"][0],  # type: ignore[index]
+               {"kind": "played", "seat": 1, "card": "\x1b]0;pwn\x07\u202e7", "total": 7}]
+    async with serving(rogue_table(welcome, lobby, {**first, "history": hostile})) as port:
+        async def connect() -> TableClient:
+            return await TableClient.connect("127.0.0.1", port, name="ana")
+
+        app = Ono99App(connect, ascii_glyphs=False, sixteen_colours=False)
+        notices = record_notices(app)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_until(pilot, lambda: app.view is not None and bool(notices))
+            await pilot.pause()
+            lines = list(app.log_lines)
+            shown = screen_text(app)
+    assert any("could not be read" in notice and "event 2" in notice for notice in notices)
+    assert all(unprintable(notice) == [] and "\x1b" not in notice for notice in notices)
+    assert len(lines) == 1 and lines[0].startswith("Round 1")  # the view's own deal, only
+    assert "pwn" not in shown and unprintable(shown) == []
+
+
+async def test_a_history_that_is_not_a_list_leaves_the_view_out_and_nothing_else() -> None:
+    welcome, lobby, first = _match_frames()
+    junk = {**first, "seq": 2, "history": "everything, trust me", "events": []}
+    second = {**first, "seq": 3, "events": []}
+    async with serving(rogue_table(welcome, lobby, first, junk, second)) as port:
+        client = await TableClient.connect("127.0.0.1", port, name="ana")
+        try:
+            views = [await client.wait_for(View, timeout=5) for _ in range(2)]
+        finally:
+            await client.close()
+
+        async def connect() -> TableClient:
+            return await TableClient.connect("127.0.0.1", port, name="ana")
+
+        app = Ono99App(connect, ascii_glyphs=False, sixteen_colours=False)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_until(pilot, lambda: app.view_seq == 3)
+            lines = list(app.log_lines)
+    # The bad message was refused where it was decoded (netproto: bad-message, logged);
+    # the views around it came through, and the log holds the deal once.
+    assert [view.seq for view in views] == [1, 3]
+    assert len(lines) == 1 and lines[0].startswith("Round 1")

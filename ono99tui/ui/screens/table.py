@@ -266,6 +266,13 @@ class TableScreen(TalkScreen):
         if self._following and self.is_attached:
             self.query_one(EventLog).start_match(title)
 
+    def forget_log_match(self, entries: int, page_opened: bool) -> None:
+        """Drop the match in progress from the log: its last `entries` lines and, if its
+        deal opened a page (`page_opened`), the page's separator (the app calls this when
+        the table's account of the match replaces its own)."""
+        if self._following and self.is_attached:
+            self.query_one(EventLog).forget_match(entries, page_opened)
+
     def clear_log(self) -> None:
         """Empty the log (the app calls this when it connects to another table)."""
         if self._following and self.is_attached:

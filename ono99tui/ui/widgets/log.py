@@ -164,6 +164,19 @@ class EventLog(ScrollView):
         self._entries.append(separator(title))
         self._rewrap()
 
+    def forget_match(self, entries: int, page_opened: bool) -> None:
+        """Drop the match in progress: its last `entries` entries and, when it opened a
+        page (`page_opened`), that page's separator, so that the previous match is the
+        current page again and `start_match` turns to a new one as before."""
+        if entries:
+            del self._entries[-entries:]
+        start = self._match_start
+        if page_opened and start is not None and start == len(self._entries) - 1:
+            del self._entries[start:]
+            self._match_start = None
+        self._following = True
+        self._rewrap()
+
     def clear(self) -> None:
         """Forget everything (a new table)."""
         self._entries.clear()
