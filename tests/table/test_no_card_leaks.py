@@ -141,11 +141,10 @@ NON_VIEW_KEYS = {
 }
 
 
-@pytest.mark.parametrize("rules", PRESETS)
-async def test_no_frame_carries_a_card_its_seat_may_not_see(
-        rules: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    sent: dict[str, list[SentRecord]] = {}
-    tables: list[TableApplication] = []
+def record_every_frame(monkeypatch: pytest.MonkeyPatch, sent: dict[str, list[SentRecord]],
+                       tables: list[TableApplication]) -> None:
+    """Keep, per peer address, every frame the table (`tables[0]`, once served) sends:
+    its kind, the seat it went to, the true state and the match's events at the time."""
     original_send = Peer.send
 
     def recording_send(peer: Peer, message: Any) -> None:
@@ -159,6 +158,14 @@ async def test_no_frame_carries_a_card_its_seat_may_not_see(
         original_send(peer, message)
 
     monkeypatch.setattr(Peer, "send", recording_send)
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+async def test_no_frame_carries_a_card_its_seat_may_not_see(
+        rules: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    sent: dict[str, list[SentRecord]] = {}
+    tables: list[TableApplication] = []
+    record_every_frame(monkeypatch, sent, tables)
     server = await serve(rules=rules, capacity=4, start_when=4, seed=len(rules))
     tables.append(server.table)
     players = [RawPlayer(f"P{n}", seed=n) for n in range(3)]
@@ -264,19 +271,7 @@ async def test_a_rejoined_views_history_carries_only_the_public_events(
         rules: str, monkeypatch: pytest.MonkeyPatch) -> None:
     sent: dict[str, list[SentRecord]] = {}
     tables: list[TableApplication] = []
-    original_send = Peer.send
-
-    def recording_send(peer: Peer, message: Any) -> None:
-        if peer.is_open:
-            table = tables[0]
-            session = table.seat_of(peer)
-            seat = table.seats.index(session) if isinstance(session, Seat) \
-                and session in table.seats else None
-            sent.setdefault(peer.address, []).append(
-                (message.kind, seat, table.state, tuple(table.core.match_events)))
-        original_send(peer, message)
-
-    monkeypatch.setattr(Peer, "send", recording_send)
+    record_every_frame(monkeypatch, sent, tables)
     server = await serve(rules=rules, capacity=3, start_when=3, seed=len(rules) + 1,
                          grace_seconds=30.0)
     tables.append(server.table)
