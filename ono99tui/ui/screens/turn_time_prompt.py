@@ -54,7 +54,7 @@ def parse_turn_time(text: str) -> float | None:
 class TurnTimePrompt(OwnModal[TurnTime | None]):
     """Seconds per move for every player at the table (see the module docstring)."""
 
-    CSS_PATH = "chat_prompt.tcss"  # the same bar at the bottom as the chat line
+    CSS_PATH = "turn_time_prompt.tcss"  # a bar at the bottom, as the chat line
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
 
     def __init__(self, current: float | None) -> None:
@@ -62,13 +62,13 @@ class TurnTimePrompt(OwnModal[TurnTime | None]):
         self.current = current
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="chat-box") as box:
+        with Vertical(id="turn-time-box") as box:
             box.border_title = "Turn clock: seconds per move"
             value = "" if self.current is None else f"{self.current:g}"
             yield Input(value=value, placeholder="e.g. 60 (empty: no clock)",
                         id="turn-time-input", max_length=12, compact=True)
             yield Static("Enter sets it for everyone, now; empty: no clock. Esc: no change.",
-                         id="chat-hint", markup=False)
+                         id="turn-time-hint", markup=False)
 
     @on(Input.Submitted, "#turn-time-input")
     def _submitted(self, event: Input.Submitted) -> None:
@@ -76,7 +76,7 @@ class TurnTimePrompt(OwnModal[TurnTime | None]):
         try:
             seconds = parse_turn_time(event.value)
         except BadTurnTime as error:
-            self.query_one("#chat-hint", Static).update(f"{error}.")
+            self.query_one("#turn-time-hint", Static).update(f"{error}.")
             return
         self.dismiss(TurnTime(seconds))
 
