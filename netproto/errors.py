@@ -217,7 +217,12 @@ CLOSE_CODES: tuple[str, ...] = (
     "shutdown",  # the server is stopping
     "replaced",  # the seat was resumed from another connection
     "hangup",  # the client's terminal went away: it did not choose to leave (HANGUP)
+    "going-away",  # the server is stopping but may come back (GOING_AWAY)
 )
 # A client whose player's terminal closed says this rather than "normal", so that the table
 # holds the seat as after a drop instead of freeing it.
 HANGUP = "hangup"
+# A server stopped by a signal rather than by its operator's choice (a closed terminal, a
+# system shutting down) says this rather than "shutdown": it may be started again and take
+# up where it stopped, so clients keep trying to reconnect as after a drop.
+GOING_AWAY = "going-away"

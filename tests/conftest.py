@@ -127,6 +127,14 @@ class HostProcess:
         if self.process is not None:
             self.process.wait()
 
+    def terminate(self, timeout: float = 30.0) -> None:
+        """SIGTERM (a system shutting down, `kill PID`): the host says its goodbyes and
+        exits; wait for it."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+        if self.process is not None:
+            self.process.wait(timeout)
+
 
 @pytest.fixture
 def host_process() -> Generator[Callable[..., HostProcess], None, None]:

@@ -38,8 +38,15 @@ async def serve_headless(options: HostOptions) -> int:
                         format="%(asctime)s %(name)s: %(message)s")
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
+    signalled = False
+
+    def stop_by_signal() -> None:
+        nonlocal signalled
+        signalled = True
+        stop.set()
+
     for signal_number in STOP_SIGNALS:
-        loop.add_signal_handler(signal_number, stop.set)
+        loop.add_signal_handler(signal_number, stop_by_signal)
     finished_matches = 0
     last_phase = ""
 
@@ -69,6 +76,8 @@ async def serve_headless(options: HostOptions) -> int:
                 print(json.dumps(door.announcement(socket.gethostname())), flush=True)
                 log.info("%s", door.log_line(socket.gethostname()))
             await stop.wait()
+            if signalled:  # not --exit-after: a match in play may be taken up by a restart
+                server.going_away()
     except HostError as error:
         print(f"ono99 host: {error}", file=sys.stderr)
         return error.status

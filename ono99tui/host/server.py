@@ -26,12 +26,13 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from netproto.errors import GOING_AWAY
 from netproto.messages import Message
 from netproto.server import Peer, Server, ServerLimits
 from ono99tui.bots.thinking import choose_off_loop
 from ono99tui.game import Rules
 from ono99tui.game import State as GameState
-from ono99tui.host.core import TableCore
+from ono99tui.host.core import PLAYING, TableCore
 from ono99tui.host.journal import JOURNAL_RECORDS, MatchRecord, MemoryJournal, TableJournal
 from ono99tui.host.outputs import (
     ArmTimer,
@@ -246,6 +247,8 @@ class TableServer:
                  journal: TableJournal | None = None) -> None:
         self.table = TableApplication(config, on_change=on_change, journal=journal)
         self.server = Server(self.table, limits)
+        # The bye everyone is sent when the table stops (see `going_away`).
+        self._farewell: tuple[str, str] = ("shutdown", "the server is stopping")
         self._stopped = asyncio.Event()
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> TableServer:
@@ -264,10 +267,18 @@ class TableServer:
         """(host, port) of the first listening socket."""
         return self.server.sockets[0]
 
+    def going_away(self) -> None:
+        """The host is being stopped by a signal, not by its operator's choice: if a match
+        is being played (a restart takes it up from the journal), `stop` tells everyone
+        GOING_AWAY, so their apps keep trying to reconnect instead of giving up the table."""
+        if self.table.core.phase == PLAYING:
+            self._farewell = (GOING_AWAY, "the host is stopping; the match goes on if it "
+                                          "comes back")
+
     async def stop(self) -> None:
         """Say bye to everyone and stop listening; timers are cancelled."""
         self.table.close()
-        await self.server.stop()
+        await self.server.stop(*self._farewell)
         self._stopped.set()
 
     async def wait_closed(self) -> None:

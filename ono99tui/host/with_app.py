@@ -64,10 +64,16 @@ async def host_table(
     loop = asyncio.get_running_loop()
     async with hosted_table(options) as hosted:
         app = make_app(hosted)
-        # A terminal closed under the host (SIGHUP) or a kill (SIGTERM) ends the app the
-        # normal way, so leaving `hosted_table` still withdraws the advertisement.
+
+        def stopped_by_signal() -> None:
+            # A terminal closed under the host (SIGHUP) or a kill (SIGTERM) ends the app the
+            # normal way, so leaving `hosted_table` still withdraws the advertisement; and
+            # the host did not choose it, so players hold on for its return (going_away).
+            hosted.server.going_away()
+            app.exit()
+
         for signal_number in (signal.SIGTERM, signal.SIGHUP):
-            loop.add_signal_handler(signal_number, app.exit)
+            loop.add_signal_handler(signal_number, stopped_by_signal)
         try:
             await run_app(app)
         finally:

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from netproto.client import ClientSettings, TableClient
 from ono99tui.bot_player import BotPlayerError, BotReport, play_matches
 from ono99tui.bots import make_bot
@@ -25,9 +27,12 @@ TABLE = ("--name", "Kitchen", "--seats", "4", "--bot-delay", "0", "--seed", "11"
 FAST_RECONNECT = ClientSettings(backoff_initial=0.05, backoff_max=0.2, reconnect_for=60)
 
 
+@pytest.mark.parametrize("stop", ["kill", "terminate"])
 async def test_a_host_killed_mid_match_resumes_it_for_every_seat(
-    host_process: Callable[..., Any], tmp_path: Path,
+    host_process: Callable[..., Any], tmp_path: Path, stop: str,
 ) -> None:
+    # "terminate": SIGTERM, which says goodbye; it said "shutdown" and every player gave
+    # the table up, though a restart takes the match up: now "going-away", and they wait.
     env = {"ONO99_DATA_DIR": str(tmp_path)}
     first = host_process(*TABLE, env=env)
     await asyncio.to_thread(first.start)
@@ -41,7 +46,7 @@ async def test_a_host_killed_mid_match_resumes_it_for_every_seat(
         async with asyncio.timeout(60):  # well into the match
             while max((c.view.seq if c.view else 0) for c in clients) < 15:
                 await asyncio.sleep(0.01)
-        first.kill()
+        getattr(first, stop)()
         seqs_at_kill = [client.view.seq if client.view else 0 for client in clients]
         second = host_process(*TABLE, env=env)
         second.port = first.port
