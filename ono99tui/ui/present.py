@@ -292,6 +292,11 @@ def prompt_forms(view: PlayerView, seats: Sequence[LobbySeat]) -> tuple[tuple[st
                 "Press d to draw your card now!"), True
     if me is not None and view.turn == me and view.legal_moves:
         swap = can_swap(view)
+        if swap and not any(type(move) is Play for move in view.legal_moves):
+            # Four ONO 99 and nothing else: "play a card (1-4 …)" sent the player to keys
+            # that could only ring (found by play-testing).
+            return ("Your turn: four ONO 99 and nothing else: press s to swap them.",
+                    "Four ONO 99: press s to swap them.", "Press s to swap."), True
         extra = ", s to swap four ONO 99" if swap else ""
         short = ", s: swap" if swap else ""
         if view.obligation_seat == me:

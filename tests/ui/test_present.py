@@ -324,3 +324,16 @@ def test_the_prompt_forms_shorten_to_fit_and_the_last_is_cut_with_an_ellipsis() 
     assert fitting_form(forms, 20) == "You owe 2 cards: pl…"
     assert fitting_form(forms, 20, ascii_glyphs=True) == "You owe 2 cards:..."
     assert fitting_form(forms, 0) == forms[0]  # not laid out yet
+
+
+def test_four_ono_99_and_nothing_else_asks_for_the_swap() -> None:
+    # "Your turn: play a card (1-4 …, s: swap)" sent the player to keys that only rang.
+    hands = [[Card.ONO99] * 4, [Card.TWO, Card.THREE, Card.FOUR, Card.FIVE]]
+    stuck = view(position(preset("2022"), hands, total=50), 0)
+    assert all(type(move) is not Play for move in stuck.legal_moves)
+    text, act = prompt(stuck, lobby_for(2).seats)
+    assert act and text == "Your turn: four ONO 99 and nothing else: press s to swap them."
+    # Three of them and a card to play: the usual prompt.
+    hands[0] = [Card.ONO99] * 3 + [Card.TWO]
+    text, _ = prompt(view(position(preset("2022"), hands, total=50), 0), lobby_for(2).seats)
+    assert text.startswith("Your turn: play a card")
