@@ -692,7 +692,11 @@ class TableClient:
                 code, reason = await self._pump(link)
                 if self._closing:
                     return
-                retry = (self.settings.reconnect and self.token is not None
+                # A player comes back to its seat with its token; a spectator, who has
+                # none, says hello again and goes on watching (the table's first view
+                # tells it what it missed).
+                retry = (self.settings.reconnect
+                         and (self.token is not None or self.role == "spectator")
                          and code not in FINAL_BYE_CODES)
                 self._queue.put_nowait(Disconnected(reason=f"{code}: {reason}",
                                                     will_retry=retry))

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from netproto.client import ClientSettings, Closed, Disconnected, TableClient
+from netproto.client import ClientSettings, Closed, Disconnected, Reconnected, TableClient
+from netproto.connection import State
 from netproto.errors import GOING_AWAY
 from netproto.messages import View
 from ono99tui.host.server import start_table
@@ -48,3 +49,34 @@ async def test_a_table_stopped_between_matches_says_shutdown() -> None:
         assert client.closed.code == "shutdown"
     finally:
         await client.close()
+
+
+async def test_a_spectator_goes_on_watching_when_the_host_comes_back() -> None:
+    config = TableConfig(capacity=2, start_when=2, bot_delay=0.0, seed=5, grace_seconds=60)
+    server = await start_table(config)
+    port = server.port
+    players = [await TableClient.connect("127.0.0.1", port, name=name, settings=HOLD_ON)
+               for name in ("ana", "bo")]
+    watcher = await TableClient.connect("127.0.0.1", port, name="cy", spectate=True,
+                                        settings=HOLD_ON)
+    again = None
+    try:
+        await watcher.wait_for(View, timeout=10)
+        assert watcher.role == "spectator"
+        server.going_away()
+        await server.stop()
+        dropped = await watcher.recv(timeout=10)
+        while not isinstance(dropped, Disconnected | Closed):
+            dropped = await watcher.recv(timeout=10)
+        assert isinstance(dropped, Disconnected) and dropped.will_retry, dropped
+        again = await start_table(config, port=port)  # back on the same address
+        async with asyncio.timeout(20):
+            while not isinstance(await watcher.recv(), Reconnected):
+                pass
+        assert watcher.role == "spectator" and watcher.closed is None
+        assert watcher.state is State.SPECTATING  # welcomed again, watching
+    finally:
+        for client in (*players, watcher):
+            await client.close()
+        if again is not None:
+            await again.stop()
