@@ -263,6 +263,8 @@ class Ono99App(App[None]):
         self._move_in_flight_at_drop = False
         # A welcome came and its lobby not yet: that lobby says whether a match is on.
         self._welcome_lobby_due = False
+        # The first lobby after the last match ended, while its seats stay (`match_lobby`).
+        self._lobby_at_match_end: Lobby | None = None
         # Each finished round of this match, for the round-end and match-end screens.
         self.round_results: list[RoundEnded] = []
         # Seats in the order they left the match, for the standings.
@@ -510,7 +512,26 @@ class Ono99App(App[None]):
             # at a playing table watches), and the table may have played it meanwhile.
             if message.lobby.you is not None and message.lobby.phase != "waiting":
                 self._away = True
-        self.lobby = message.lobby
+        lobby = message.lobby
+        if lobby.phase != "finished":
+            self._lobby_at_match_end = None
+        elif (self._lobby_at_match_end is None
+              or [seat.name for seat in lobby.seats]
+              == [seat.name for seat in self._lobby_at_match_end.seats]):
+            # The finished match's seats as it was played: kept while they stay the same.
+            self._lobby_at_match_end = lobby
+        self.lobby = lobby
+
+    @property
+    def match_lobby(self) -> Lobby | None:
+        """The lobby whose seats are those of the match the view shows: once it is over,
+        the table's word as it ended (a seat freed since renumbers the seats of later
+        lobbies, and the results named the wrong players); otherwise the latest."""
+        view = self.view
+        if (self._lobby_at_match_end is not None and view is not None
+                and view.phase == "match_over"):
+            return self._lobby_at_match_end
+        return self.lobby
 
     def on_view_updated(self, message: ViewUpdated) -> None:
         if self._is_stale(message):

@@ -24,8 +24,13 @@ if TYPE_CHECKING:
     from ono99tui.ui.app import Ono99App
 
 
+def _match_lobby(app: Any) -> Lobby | None:
+    # The seats as the match was played (a seat freed after it renumbers later lobbies).
+    return getattr(app, "match_lobby", None)
+
+
 def _names(app: Any, view: PlayerView) -> list[str]:
-    lobby = getattr(app, "lobby", None)
+    lobby = _match_lobby(app)
     seats = lobby.seats if lobby is not None else ()
     return [seat_name(seat, seats) for seat in range(view.seats)]
 
@@ -158,12 +163,12 @@ def wins_table(names: Sequence[str], won: Sequence[int],
 
 
 def _matches_won(app: Any, seats: int) -> list[int] | None:
-    lobby = getattr(app, "lobby", None)
+    lobby = _match_lobby(app)
     return matches_won(lobby.results, seats) if lobby is not None else None
 
 
 def _matches_played(app: Any, seats: int) -> list[int] | None:
-    lobby = getattr(app, "lobby", None)
+    lobby = _match_lobby(app)
     return matches_played(lobby.results, seats) if lobby is not None else None
 
 
@@ -264,7 +269,7 @@ class MatchEndScreen(_Dialog):
             if view is None:
                 yield Static("The match is over", classes="results-title", markup=False)
             else:
-                lobby = getattr(self.app, "lobby", None)
+                lobby = _match_lobby(self.app)
                 seats = lobby.seats if lobby is not None else ()
                 names = _names(self.app, view)
                 yield Static(f"Match over: {winners_text(view, seats)}!", classes="results-title",

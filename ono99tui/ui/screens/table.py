@@ -161,7 +161,8 @@ class TableScreen(TalkScreen):
         return getattr(self.app, "view", None)
 
     def _seats(self) -> Sequence[Any]:
-        lobby: Lobby | None = getattr(self.app, "lobby", None)
+        # After the match, the seats it was played by (see Ono99App.match_lobby).
+        lobby: Lobby | None = getattr(self.app, "match_lobby", None)
         return lobby.seats if lobby is not None else ()
 
     def on_unmount(self) -> None:
