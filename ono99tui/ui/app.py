@@ -606,7 +606,10 @@ class Ono99App(App[None]):
             # Resumed where the table was found again: a new app joining there later
             # must find the seat's token under that address.
             self.joined_from.table_moved(client)
-        self.notify("Reconnected: your seat is back.")
+        welcome = self.welcome
+        watching = welcome is not None and welcome.role == "spectator"
+        self.notify("Reconnected: watching again." if watching
+                    else "Reconnected: your seat is back.")
 
     def on_connection_ended(self, message: ConnectionEnded) -> None:
         if self._is_stale(message):

@@ -147,3 +147,39 @@ async def test_a_pong_is_taken_quietly() -> None:
             await wait_until(pilot, lambda: app.view_seq > before)
             await pilot.pause()
             assert notices == [], notices
+
+
+async def test_a_spectator_whose_link_drops_goes_on_watching() -> None:
+    # A spectator's app gave up at the first drop ("Disconnected from the table"): it had
+    # no seat's token to come back with. It says hello again now, and says so in words
+    # that fit a spectator.
+    from lobby_helpers import running_table
+
+    async with running_table(name="den", capacity=2, start_when=2, bot_delay=30.0) as server:
+        for _ in range(2):
+            server.table.add_bot("greedy")  # a match under way, bots slow to move
+        proxy = await CuttableProxy(server.port).start()
+
+        async def watching() -> TableClient:
+            return await TableClient.connect("127.0.0.1", proxy.port, name="cy", spectate=True)
+
+        app = Ono99App(watching, start_screen=TableScreen, ascii_glyphs=False,
+                       sixteen_colours=False)
+        notices = record_notices(app)
+        try:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await wait_until(pilot, lambda: app.view is not None)
+                assert app.welcome is not None and app.welcome.role == "spectator"
+                banner = app.screen.query_one(ConnectionBanner)
+                await proxy.go_down()
+                await wait_until(pilot, lambda: app.connection_state == "reconnecting")
+                await pilot.pause()
+                assert "to go on watching" in str(banner.content)
+                await proxy.come_back()
+                await wait_until(pilot, lambda: app.connection_state == "connected")
+                await pilot.pause()
+                assert "Reconnected: watching again." in notices
+                assert "Reconnected: your seat is back." not in notices
+                assert app.view is not None and proxy.connections == 2
+        finally:
+            await proxy.stop()

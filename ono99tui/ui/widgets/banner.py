@@ -10,6 +10,8 @@ _TEXT = {
     "reconnecting": "Connection lost - reconnecting with your seat's resume token...",
     "closed": "Disconnected from the table. Press Ctrl+Q to quit.",
 }
+# A spectator has no seat: it says hello again and goes on watching.
+_WATCHING_TEXT = {"reconnecting": "Connection lost - reconnecting to go on watching..."}
 
 
 class ConnectionBanner(Static):
@@ -40,7 +42,9 @@ class ConnectionBanner(Static):
         self.state = state
 
     def watch_state(self, state: str) -> None:
-        text = _TEXT.get(state, "")
+        welcome = getattr(self.app, "welcome", None)
+        watching = welcome is not None and welcome.role == "spectator"
+        text = (_WATCHING_TEXT.get(state) if watching else None) or _TEXT.get(state, "")
         self.update(text)
         self.set_class(bool(text), "-shown")
         self.set_class(state == "closed", "-closed")
