@@ -49,7 +49,12 @@ def observe_later(bot: Bot, item: View, thread: ThreadPoolExecutor) -> None:
     """Queue the public events of `item` for `bot` on its one thinking thread: in order,
     before its next choice, never beside a choice still running."""
     try:
-        events = [event_from_wire(event) for event in item.events]
+        # The first view after a (re)join carries the match so far (`history`): a bot that
+        # resumed its seat from a new process, or after a host restart, knows the deal's
+        # discard pile again. Told from the match's first deal on, the bot's account of the
+        # deal is rebuilt whole (each deal starts it afresh), whatever it had seen before.
+        wire = [*(item.history or ()), *item.events]
+        events = [event_from_wire(event) for event in wire]
     except ValueError as error:
         # A view the bot cannot read is refused at `act`; its events are simply not known
         # (the search then treats the discard pile as unseen).

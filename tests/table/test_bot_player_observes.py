@@ -51,3 +51,36 @@ async def test_a_network_bot_observes_every_event_of_the_match() -> None:
         await server.stop()
     assert len(watcher.knew) >= 3
     assert all(watcher.knew), watcher.knew
+
+
+async def test_a_bot_that_resumes_its_seat_anew_learns_the_deal_so_far() -> None:
+    # `ono99 bot` started again with its seat's token (or back after a host restart) saw
+    # nothing of the deal before: the table's history in its first view tells it.
+    server = await serve(capacity=3, start_when=3, rules="2022", grace_seconds=60.0)
+    first = WatchingHardBot()
+    tasks: list[asyncio.Task[object]] = []
+    try:
+        ann = await TableClient.connect("127.0.0.1", server.port, name="Ann",
+                                        settings=FAST_CLIENT)
+        ann_playing = asyncio.create_task(play_matches(ann, first, 1))
+        for name in ("Bob", "Cy"):
+            client = await TableClient.connect("127.0.0.1", server.port, name=name,
+                                               settings=FAST_CLIENT)
+            tasks.append(asyncio.create_task(play_matches(client, make_bot("greedy"), 1)))
+        async with asyncio.timeout(LIMIT):
+            while len(first.knew) < 2:
+                await asyncio.sleep(0.01)
+        ann_playing.cancel()
+        token = ann.token
+        await ann.close(code="hangup")  # the seat is held, as after a drop
+        again = WatchingHardBot()  # a new process: it has observed nothing
+        ann = await TableClient.connect("127.0.0.1", server.port, name="Ann", token=token,
+                                        settings=FAST_CLIENT)
+        tasks.append(asyncio.create_task(play_matches(ann, again, 1)))
+        async with asyncio.timeout(LIMIT):
+            await asyncio.gather(*tasks)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await server.stop()
+    assert again.knew and all(again.knew), again.knew  # from its first choice on
