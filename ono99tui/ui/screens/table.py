@@ -6,7 +6,8 @@ one log line, and nothing else. Choices go up as `MoveChosen` messages; the app 
 
 Layout: seats | total | log across the middle, the prompt and the hand below, the Footer
 last. Below 80 columns the log is hidden; below 24 rows cards and total shrink to one line;
-from 34 rows (and again from 50) the total grows, from 160 columns the seats and log widen.
+from 34 rows (and again from 50) the total grows, from 100 columns (and again from 160)
+the seats and log widen.
 
 The engine (through `ono99tui.ui.present`) is imported only once there is a view to show:
 the first frame goes out before it loads, which keeps `ono99 solo` quick to start.
@@ -59,7 +60,7 @@ class TableScreen(TalkScreen):
     # Textual annotates these `ClassVar[...] | None`, which mypy cannot read as a ClassVar
     # (it sees an instance variable), so it rejects the correct ClassVar annotation here.
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [  # type: ignore[misc]
-        (0, "-narrow"), (80, "-wide"), (160, "-huge"),
+        (0, "-narrow"), (80, "-wide"), (100, "-roomy"), (160, "-huge"),
     ]
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [  # type: ignore[misc]
         (0, "-short"), (24, "-tall"), (34, "-deep"), (50, "-vast"),
