@@ -292,11 +292,9 @@ def prompt_forms(view: PlayerView, seats: Sequence[LobbySeat]) -> tuple[tuple[st
                 "Press d to draw your card now!"), True
     if me is not None and view.turn == me and view.legal_moves:
         swap = can_swap(view)
-        if swap and not any(type(move) is Play for move in view.legal_moves):
-            # Four ONO 99 and nothing else: "play a card (1-4 …)" sent the player to keys
-            # that could only ring (found by play-testing).
-            return ("Your turn: four ONO 99 and nothing else: press s to swap them.",
-                    "Four ONO 99: press s to swap them.", "Press s to swap."), True
+        # Four ONO 99 and nothing else: "play a card (1-4 …)" sent the player to keys that
+        # could only ring (found by play-testing). The swap is the move.
+        swap_only = swap and not any(type(move) is Play for move in view.legal_moves)
         extra = ", s to swap four ONO 99" if swap else ""
         short = ", s: swap" if swap else ""
         if view.obligation_seat == me:
@@ -304,10 +302,18 @@ def prompt_forms(view: PlayerView, seats: Sequence[LobbySeat]) -> tuple[tuple[st
             which = "play it" if owed == 1 else "play the first"
             owe = f"You owe {cards_owed(owed)}"
             card = obligation_card_name(view)
+            if swap_only:
+                return (f"{card}! {owe}: four ONO 99 and nothing else: press s to swap them.",
+                        f"{card}! {owe}: press s to swap your four ONO 99.",
+                        f"{card}! {owe}: press s to swap.",
+                        f"{owe}: press s to swap."), True
             return (f"{card}! {owe}: {which} (1-4, arrows+Enter{extra}).",
                     f"{card}! {owe}: {which} (1-4 or Enter{short}).",
                     f"{card}! {owe}: play 1-4{short}.",
                     f"{owe}: play 1-4{short}."), True
+        if swap_only:
+            return ("Your turn: four ONO 99 and nothing else: press s to swap them.",
+                    "Four ONO 99: press s to swap them.", "Press s to swap."), True
         return (f"Your turn: play a card (1-4, arrows+Enter{extra}).",
                 f"Your turn: play a card (1-4 or Enter{short}).",
                 f"Your turn: play 1-4{short}."), True
