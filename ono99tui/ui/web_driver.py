@@ -66,6 +66,12 @@ class WebTableDriver(ScreenDiffing, HangupReporter, WebDriver):
     def start_application_mode(self) -> None:
         self.screen_resized(*(self._size or DEFAULT_SIZE))
         super().start_application_mode()
+        # `WebDriver` starts the app unfocused (an AppBlur), counting on textual.js to say
+        # "focus" when the page's terminal gets the keyboard; a page that never does
+        # (opened in the background) left the Footer empty until the first key press, so
+        # a newcomer saw no keys. The game is the same focused or not: it starts focused,
+        # and "blur" is not passed on (`on_meta`).
+        self._app.call_later(self._app.post_message, events.AppFocus())
         # `WebDriver` just installed SIGINT/SIGTERM handlers that exit the app as if the
         # player had chosen to: from outside, they mean the door is stopping.
         loop = asyncio.get_running_loop()
@@ -88,9 +94,17 @@ class WebTableDriver(ScreenDiffing, HangupReporter, WebDriver):
 
     def on_meta(self, packet_type: str, payload: dict[str, object]) -> None:
         """A meta packet from the door: "quit" is the browser gone, a resize repaints in
-        full; a resize that names no sensible size is logged and ignored."""
+        full; a resize that names no sensible size is logged and ignored; "blur" is not
+        passed on (see below)."""
         if packet_type == "quit":
             self.hang_up("the browser went away")
+            return
+        if packet_type == "blur":
+            # textual.js says "blur" whenever the terminal loses the keyboard (a tab opened
+            # in the background, a click on the page around it), and Textual then stops
+            # updating the Footer: a tab that started unfocused showed no keys at all until
+            # the first key press. Nothing in the game differs while the page is not
+            # focused, so the app is not told.
             return
         if packet_type == "resize":
             width, height = payload.get("width"), payload.get("height")

@@ -94,6 +94,9 @@ async def test_the_app_draws_in_the_browser_terminal_with_a_fraction_of_the_stoc
                                          spectate=True) as watcher:
         for view in (stock_view, diffed_view):
             await asyncio.to_thread(view.wait_for, r"Seats", 60)
+        # The stock driver starts unfocused until the page says "focus" (a tab with the
+        # keyboard does); ours starts focused (test below). Both focused: the same Footer.
+        stock.send_meta({"type": "focus"})
 
         def seq() -> int:
             return watcher.view.seq if watcher.view is not None else 0
@@ -241,3 +244,15 @@ async def test_the_app_draws_at_the_page_size_after_a_resize_early_or_late(
     resized.send_meta({"type": "resize", "width": 70, "height": 20})
     await until_same_picture(at_70x20, resized_view)
     assert all(child.process.poll() is None for child, _ in apps.started)
+
+
+async def test_a_tab_that_starts_without_the_keyboard_still_shows_its_keys(
+    table: int, apps: Apps,
+) -> None:
+    """textual.js says "blur" when the page does not have the keyboard (a tab opened in the
+    background); Textual then left the Footer empty until the first key press, so a
+    newcomer saw no keys to press. The driver does not pass "blur" on."""
+    child, view = apps.start(["join", f"127.0.0.1:{table}", "--name", "tess"])
+    child.send_meta({"type": "blur"})  # before the app has drawn anything
+    await asyncio.to_thread(view.wait_for, OWN_SEAT)
+    await asyncio.to_thread(view.wait_for, r"q Quit")
