@@ -11,7 +11,7 @@ from host_table_helpers import FAST_CLIENT, serve
 
 from netproto.client import TableClient
 from ono99tui.bot_player import play_matches
-from ono99tui.bots import make_bot
+from ono99tui.bots import Bot, make_bot
 from ono99tui.bots.hard import HardBot
 from ono99tui.game import Move, PlayerView
 
@@ -33,6 +33,15 @@ class WatchingHardBot(HardBot):
         return super().choose(view, rng)
 
 
+async def seated(port: int, name: str, bot: Bot, token: str | None = None,
+                 ) -> tuple[TableClient, asyncio.Task[object]]:
+    """A network player for `bot` at the table on `port` (its seat's `token` resumes it),
+    playing one match in a task."""
+    client = await TableClient.connect("127.0.0.1", port, name=name, token=token,
+                                       settings=FAST_CLIENT)
+    return client, asyncio.create_task(play_matches(client, bot, 1))
+
+
 async def test_a_network_bot_observes_every_event_of_the_match() -> None:
     server = await serve(capacity=3, start_when=3, rules="2022")
     watcher = WatchingHardBot()
@@ -40,9 +49,7 @@ async def test_a_network_bot_observes_every_event_of_the_match() -> None:
     try:
         for name, bot in (("Ann", watcher), ("Bob", make_bot("greedy")),
                           ("Cy", make_bot("greedy"))):
-            client = await TableClient.connect("127.0.0.1", server.port, name=name,
-                                               settings=FAST_CLIENT)
-            tasks.append(asyncio.create_task(play_matches(client, bot, 1)))
+            tasks.append((await seated(server.port, name, bot))[1])
         async with asyncio.timeout(LIMIT):
             await asyncio.gather(*tasks)
     finally:
@@ -60,13 +67,9 @@ async def test_a_bot_that_resumes_its_seat_anew_learns_the_deal_so_far() -> None
     first = WatchingHardBot()
     tasks: list[asyncio.Task[object]] = []
     try:
-        ann = await TableClient.connect("127.0.0.1", server.port, name="Ann",
-                                        settings=FAST_CLIENT)
-        ann_playing = asyncio.create_task(play_matches(ann, first, 1))
+        ann, ann_playing = await seated(server.port, "Ann", first)
         for name in ("Bob", "Cy"):
-            client = await TableClient.connect("127.0.0.1", server.port, name=name,
-                                               settings=FAST_CLIENT)
-            tasks.append(asyncio.create_task(play_matches(client, make_bot("greedy"), 1)))
+            tasks.append((await seated(server.port, name, make_bot("greedy")))[1])
         async with asyncio.timeout(LIMIT):
             while len(first.knew) < 2:
                 await asyncio.sleep(0.01)
@@ -74,9 +77,8 @@ async def test_a_bot_that_resumes_its_seat_anew_learns_the_deal_so_far() -> None
         token = ann.token
         await ann.close(code="hangup")  # the seat is held, as after a drop
         again = WatchingHardBot()  # a new process: it has observed nothing
-        ann = await TableClient.connect("127.0.0.1", server.port, name="Ann", token=token,
-                                        settings=FAST_CLIENT)
-        tasks.append(asyncio.create_task(play_matches(ann, again, 1)))
+        ann, playing_again = await seated(server.port, "Ann", again, token)
+        tasks.append(playing_again)
         async with asyncio.timeout(LIMIT):
             await asyncio.gather(*tasks)
     finally:
