@@ -450,6 +450,11 @@ class TableClient:
         """Why the session ended, once it has."""
         return self._closed
 
+    @property
+    def queued(self) -> int:
+        """How many received items (messages, notices) are waiting to be taken."""
+        return self._queue.qsize()
+
     # --- receiving -----------------------------------------------------------------------
 
     def __aiter__(self) -> AsyncIterator[Incoming]:

@@ -127,10 +127,16 @@ async def _play(client: TableClient, bot: Bot, matches: int, rng: random.Random,
             return  # after the resume a fresh view comes and the bot plays then
         report.moves += 1
 
-    # The caller may already have read the view that says it is our turn.
+    # The caller may already have read the view that says it is our turn. If views are
+    # still queued, they come through the loop below, in order, and the first of them may
+    # carry the match so far (history): acting before they are observed chose without it.
+    catch_up = False
     if client.view is not None and client.state is State.SEATED:
-        observe_later(bot, client.view, thread)
-        await act(client.view)
+        if client.queued:
+            catch_up = True  # act once the queue is drained (below)
+        else:
+            observe_later(bot, client.view, thread)
+            await act(client.view)
     phase = client.lobby.phase if client.lobby is not None else None
     token = client.token
     async for item in client:
@@ -168,4 +174,10 @@ async def _play(client: TableClient, bot: Bot, matches: int, rng: random.Random,
             report.reconnects += 1
         elif isinstance(item, Closed):
             raise BotPlayerError(f"the session ended early: {item.code}: {item.reason}")
+        if catch_up and not client.queued:
+            # What was queued at the start is observed: the newest view now (act does
+            # nothing if the loop already acted on it).
+            catch_up = False
+            if client.view is not None and client.state is State.SEATED:
+                await act(client.view)
     raise BotPlayerError("the session ended early")

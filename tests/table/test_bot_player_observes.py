@@ -86,3 +86,68 @@ async def test_a_bot_that_resumes_its_seat_anew_learns_the_deal_so_far() -> None
             task.cancel()
         await server.stop()
     assert again.knew and all(again.knew), again.knew  # from its first choice on
+
+
+async def test_views_queued_before_the_bot_starts_are_taken_in_before_it_chooses() -> None:
+    # Under load (CI) the resumed bot started after two views had come: the first with the
+    # match so far (history), the second saying it was the bot's turn. It acted on the
+    # second at once and chose without the history. A scripted table makes that order sure.
+    from netproto.framing import FrameDecoder, encode_frame
+    from netproto.messages import PROTOCOL_VERSION
+    from ono99tui.game import acting_seats, apply, preset, start_match, view
+    from ono99tui.game.codec import event_to_wire, view_to_wire
+
+    rng = random.Random(8)
+    state, events = start_match(preset("2022"), 3, rng)
+    history = [event_to_wire(event) for event in events]
+    greedy = make_bot("greedy")
+    last: list[dict[str, object]] = []
+    while True:  # play on until seat 0 is to play after a few moves of the others
+        seat = acting_seats(state)[0]
+        if seat == 0 and state.plays >= 4 and last:
+            break
+        history += last
+        state, moved = apply(state, greedy.choose(view(state, seat), rng), rng)
+        last = [event_to_wire(event) for event in moved]
+    frames = [
+        {"kind": "welcome", "proto": PROTOCOL_VERSION, "role": "player", "seat": 0,
+         "token": "t", "table": {"name": "Den", "capacity": 3}},
+        {"kind": "lobby", "phase": "playing", "host_seat": 0, "you": 0, "capacity": 3,
+         "seats": [{"seat": n, "name": name, "kind": "human", "ready": True,
+                    "connected": True} for n, name in enumerate(("Ann", "Bob", "Cy"))]},
+        # The first view after the (re)join: the match so far; then the next move's view.
+        {"kind": "view", "seq": 1, "view": view_to_wire(view(state, 0)), "events": [],
+         "history": history},
+        {"kind": "view", "seq": 2, "view": view_to_wire(view(state, 0)), "events": last},
+    ]
+    sent_all = asyncio.Event()
+
+    async def table(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        decoder = FrameDecoder()
+        while not any(isinstance(frame, dict) and frame.get("kind") == "hello"
+                      for frame in decoder.feed(await reader.read(4096))):
+            pass
+        writer.write(b"".join(encode_frame(frame) for frame in frames))
+        await writer.drain()
+        sent_all.set()
+        await reader.read()
+
+    server = await asyncio.start_server(table, "127.0.0.1", 0)
+    bot = WatchingHardBot()
+    client = await TableClient.connect("127.0.0.1", server.sockets[0].getsockname()[1],
+                                       name="Ann", settings=FAST_CLIENT)
+    playing = None
+    try:
+        async with asyncio.timeout(LIMIT):
+            await sent_all.wait()
+            while client.view is None or client.view.seq < 2:  # both views are in
+                await asyncio.sleep(0.01)
+            playing = asyncio.create_task(play_matches(client, bot, 1))
+            while not bot.knew:
+                await asyncio.sleep(0.01)
+    finally:
+        if playing is not None:
+            playing.cancel()
+        await client.close()
+        server.close()
+    assert bot.knew == [True]
