@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
+from foreign_servers import rogue_table, serving
 from host_table_helpers import FAST_CLIENT, serve
 
 from netproto.client import TableClient
@@ -14,6 +17,7 @@ from ono99tui.bot_player import play_matches
 from ono99tui.bots import Bot, make_bot
 from ono99tui.bots.hard import HardBot
 from ono99tui.game import Move, PlayerView
+from ono99tui.host.server import TableServer
 
 LIMIT = 60.0  # seconds for a whole match: generous, for a loaded machine
 
@@ -42,20 +46,29 @@ async def seated(port: int, name: str, bot: Bot, token: str | None = None,
     return client, asyncio.create_task(play_matches(client, bot, 1))
 
 
-async def test_a_network_bot_observes_every_event_of_the_match() -> None:
-    server = await serve(capacity=3, start_when=3, rules="2022")
-    watcher = WatchingHardBot()
+@asynccontextmanager
+async def played_to_the_end(**options: object,
+                            ) -> AsyncIterator[tuple[TableServer, list[asyncio.Task[object]]]]:
+    """A table of `options` and a list for the players' tasks the test starts; leaving
+    waits (up to LIMIT) until every one has played its match, then stops the table."""
+    server = await serve(**options)
     tasks: list[asyncio.Task[object]] = []
     try:
-        for name, bot in (("Ann", watcher), ("Bob", make_bot("greedy")),
-                          ("Cy", make_bot("greedy"))):
-            tasks.append((await seated(server.port, name, bot))[1])
+        yield server, tasks
         async with asyncio.timeout(LIMIT):
             await asyncio.gather(*tasks)
     finally:
         for task in tasks:
             task.cancel()
         await server.stop()
+
+
+async def test_a_network_bot_observes_every_event_of_the_match() -> None:
+    watcher = WatchingHardBot()
+    async with played_to_the_end(capacity=3, start_when=3, rules="2022") as (server, tasks):
+        for name, bot in (("Ann", watcher), ("Bob", make_bot("greedy")),
+                          ("Cy", make_bot("greedy"))):
+            tasks.append((await seated(server.port, name, bot))[1])
     assert len(watcher.knew) >= 3
     assert all(watcher.knew), watcher.knew
 
@@ -63,10 +76,9 @@ async def test_a_network_bot_observes_every_event_of_the_match() -> None:
 async def test_a_bot_that_resumes_its_seat_anew_learns_the_deal_so_far() -> None:
     # `ono99 bot` started again with its seat's token (or back after a host restart) saw
     # nothing of the deal before: the table's history in its first view tells it.
-    server = await serve(capacity=3, start_when=3, rules="2022", grace_seconds=60.0)
     first = WatchingHardBot()
-    tasks: list[asyncio.Task[object]] = []
-    try:
+    async with played_to_the_end(capacity=3, start_when=3, rules="2022",
+                                 grace_seconds=60.0) as (server, tasks):
         ann, ann_playing = await seated(server.port, "Ann", first)
         for name in ("Bob", "Cy"):
             tasks.append((await seated(server.port, name, make_bot("greedy")))[1])
@@ -79,12 +91,6 @@ async def test_a_bot_that_resumes_its_seat_anew_learns_the_deal_so_far() -> None
         again = WatchingHardBot()  # a new process: it has observed nothing
         ann, playing_again = await seated(server.port, "Ann", again, token)
         tasks.append(playing_again)
-        async with asyncio.timeout(LIMIT):
-            await asyncio.gather(*tasks)
-    finally:
-        for task in tasks:
-            task.cancel()
-        await server.stop()
     assert again.knew and all(again.knew), again.knew  # from its first choice on
 
 
@@ -92,7 +98,6 @@ async def test_views_queued_before_the_bot_starts_are_taken_in_before_it_chooses
     # Under load (CI) the resumed bot started after two views had come: the first with the
     # match so far (history), the second saying it was the bot's turn. It acted on the
     # second at once and chose without the history. A scripted table makes that order sure.
-    from netproto.framing import FrameDecoder, encode_frame
     from netproto.messages import PROTOCOL_VERSION
     from ono99tui.game import acting_seats, apply, preset, start_match, view
     from ono99tui.game.codec import event_to_wire, view_to_wire
@@ -120,34 +125,19 @@ async def test_views_queued_before_the_bot_starts_are_taken_in_before_it_chooses
          "history": history},
         {"kind": "view", "seq": 2, "view": view_to_wire(view(state, 0)), "events": last},
     ]
-    sent_all = asyncio.Event()
-
-    async def table(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        decoder = FrameDecoder()
-        while not any(isinstance(frame, dict) and frame.get("kind") == "hello"
-                      for frame in decoder.feed(await reader.read(4096))):
-            pass
-        writer.write(b"".join(encode_frame(frame) for frame in frames))
-        await writer.drain()
-        sent_all.set()
-        await reader.read()
-
-    server = await asyncio.start_server(table, "127.0.0.1", 0)
     bot = WatchingHardBot()
-    client = await TableClient.connect("127.0.0.1", server.sockets[0].getsockname()[1],
-                                       name="Ann", settings=FAST_CLIENT)
-    playing = None
-    try:
-        async with asyncio.timeout(LIMIT):
-            await sent_all.wait()
-            while client.view is None or client.view.seq < 2:  # both views are in
-                await asyncio.sleep(0.01)
-            playing = asyncio.create_task(play_matches(client, bot, 1))
-            while not bot.knew:
-                await asyncio.sleep(0.01)
-    finally:
-        if playing is not None:
-            playing.cancel()
-        await client.close()
-        server.close()
+    async with serving(rogue_table(*frames)) as port:
+        client = await TableClient.connect("127.0.0.1", port, name="Ann", settings=FAST_CLIENT)
+        playing = None
+        try:
+            async with asyncio.timeout(LIMIT):
+                while client.view is None or client.view.seq < 2:  # both views are in
+                    await asyncio.sleep(0.01)
+                playing = asyncio.create_task(play_matches(client, bot, 1))
+                while not bot.knew:
+                    await asyncio.sleep(0.01)
+        finally:
+            if playing is not None:
+                playing.cancel()
+            await client.close()
     assert bot.knew == [True]

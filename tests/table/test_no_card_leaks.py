@@ -88,15 +88,23 @@ class RawPlayer:
                     phase = event.phase
             if connection.state is State.LOBBY and phase == "finished" and not self.spectate:
                 writer.write(connection.send(Ready()))
-            if views and connection.state is State.SEATED:
-                latest = views[-1]
-                moves = view_from_wire(latest.view).legal_moves
-                if moves:
-                    move = self.rng.choice(moves)
-                    writer.write(connection.send(Move(seq=latest.seq, move=move_to_wire(move))))
-                    if self.rng.random() < 0.1:  # table talk rides along: chat frames too
-                        writer.write(connection.send(Say(text=f"{self.name}: good luck [b]all[/b]")))
+            move = self.random_move(connection, views)
+            if move:
+                writer.write(move)
+                if self.rng.random() < 0.1:  # table talk rides along: chat frames too
+                    writer.write(connection.send(Say(text=f"{self.name}: good luck [b]all[/b]")))
             await writer.drain()
+
+    def random_move(self, connection: Connection, views: list[View]) -> bytes:
+        """The frame of a random legal move from the newest of `views`, if the seat has
+        one to make now; else nothing."""
+        if not views or connection.state is not State.SEATED:
+            return b""
+        latest = views[-1]
+        moves = view_from_wire(latest.view).legal_moves
+        if not moves:
+            return b""
+        return connection.send(Move(seq=latest.seq, move=move_to_wire(self.rng.choice(moves))))
 
 
 def check_view(frame: dict[str, Any], seat: int | None, state: Any) -> None:
@@ -257,12 +265,7 @@ class RejoiningPlayer(RawPlayer):
                 return token
             if connection.state is State.LOBBY and phase == "finished":
                 writer.write(connection.send(Ready()))
-            if views and connection.state is State.SEATED:
-                latest = views[-1]
-                moves = view_from_wire(latest.view).legal_moves
-                if moves:
-                    move = self.rng.choice(moves)
-                    writer.write(connection.send(Move(seq=latest.seq, move=move_to_wire(move))))
+            writer.write(self.random_move(connection, views))
             await writer.drain()
 
 
