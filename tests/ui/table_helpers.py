@@ -7,11 +7,13 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 from textual.pilot import Pilot
 
+from netproto.client import TableClient
 from netproto.messages import Lobby, SeatInfo
 from ono99tui.commands.solo import solo_app, solo_config
 from ono99tui.game import PlayerView, Rules, State, apply, legal_moves, start_match, view
@@ -273,3 +275,30 @@ class HoldingProxy(CuttableProxy):
                 sink.write(data)
                 await sink.drain()
         sink.close()
+
+
+async def _play_first_moves(client: TableClient, go: asyncio.Event | None) -> None:
+    """Play the first legal move whenever the table offers this seat one (once `go` is
+    set, if given)."""
+    async for item in client:
+        view = client.view
+        if item is view and view is not None and view.view.get("legal_moves"):
+            if go is not None:
+                await go.wait()
+            await client.send_move(view.view["legal_moves"][0], seq=view.seq)
+
+
+@asynccontextmanager
+async def first_move_player(port: int, name: str, *, go: asyncio.Event | None = None,
+                            password: str | None = None) -> AsyncIterator[TableClient]:
+    """A player seated at the table on `port` as `name`, playing its first legal move each
+    turn (only once `go` is set, if given: a match then lasts until the test lets it end)."""
+    client = await TableClient.connect("127.0.0.1", port, name=name, password=password)
+    task = asyncio.get_running_loop().create_task(_play_first_moves(client, go))
+    try:
+        yield client
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await asyncio.wait_for(client.close(), 5)

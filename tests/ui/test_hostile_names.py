@@ -12,13 +12,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
 from lobby_helpers import running_table
-from table_helpers import record_notices, screen_text, wait_until
+from table_helpers import first_move_player, record_notices, screen_text, wait_until
 from test_match_over_loopback import key_for
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
@@ -40,26 +39,9 @@ from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 CLOSER, BOLD, CLICK, ESCAPED = "[/]", "[bold]x", "[@click=app.quit]q", "\\[x]"
 
 
-async def _play_whenever_asked(client: TableClient) -> None:
-    """Play the first legal move each time the table gives this seat one (until cancelled)."""
-    async for item in client:
-        view = client.view
-        if item is view and view is not None and view.view.get("legal_moves"):
-            await client.send_move(view.view["legal_moves"][0], seq=view.seq)
-
-
-@asynccontextmanager
-async def opponent(port: int, name: str) -> AsyncIterator[TableClient]:
+def opponent(port: int, name: str) -> AbstractAsyncContextManager[TableClient]:
     """A player seated at the table on `port` as `name`, playing its first legal move."""
-    client = await TableClient.connect("127.0.0.1", port, name=name)
-    task = asyncio.get_running_loop().create_task(_play_whenever_asked(client))
-    try:
-        yield client
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        await asyncio.wait_for(client.close(), 5)
+    return first_move_player(port, name)
 
 
 async def play_at_the_keyboard(app: Ono99App, pilot: Pilot[Any], until: Any) -> None:

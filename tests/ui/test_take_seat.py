@@ -11,15 +11,13 @@ own connection factory). The waiting room offers the same to a spectator there.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from lobby_helpers import running_table, wait_until
-from table_helpers import CuttableProxy, record_notices, screen_text
+from table_helpers import CuttableProxy, first_move_player, record_notices, screen_text
 from test_match_over_loopback import joined_app
 from textual.widgets import Button, Input
 
@@ -37,29 +35,11 @@ from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 HOST_KEY = "host-key-of-the-take-seat-test"
 
 
-async def _play(client: TableClient, go: asyncio.Event) -> None:
-    """Play the first legal move whenever the table offers this seat one, once `go` is set."""
-    async for item in client:
-        view = client.view
-        if item is view and view is not None and view.view.get("legal_moves"):
-            await go.wait()
-            await client.send_move(view.view["legal_moves"][0], seq=view.seq)
-
-
-@asynccontextmanager
-async def player(port: int, name: str, go: asyncio.Event,
-                 password: str | None = None) -> AsyncIterator[TableClient]:
+def player(port: int, name: str, go: asyncio.Event,
+           password: str | None = None) -> AbstractAsyncContextManager[TableClient]:
     """A player seated at the table on `port`, playing its first legal move once `go` is set
     (so a match lasts until the test lets it end)."""
-    client = await TableClient.connect("127.0.0.1", port, name=name, password=password)
-    task = asyncio.get_running_loop().create_task(_play(client, go))
-    try:
-        yield client
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        await asyncio.wait_for(client.close(), 5)
+    return first_move_player(port, name, go=go, password=password)
 
 
 def shown_keys(app: Ono99App) -> set[str]:
