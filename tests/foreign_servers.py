@@ -1,4 +1,5 @@
-"""Servers on 127.0.0.1 that are not ono99 tables, for the "that is not a table" errors."""
+"""Servers on 127.0.0.1 that are not ono99 tables (or are rogue ones), for every test that
+needs one: "that is not a table" errors, a table that sends what a real one would not."""
 
 from __future__ import annotations
 

@@ -5,12 +5,11 @@ protocol" happened, each within seconds (real sockets on loopback)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import socket
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
+from foreign_servers import closed_port, serving, stays_silent
 from loopback_helpers import EchoTable
 
 from netproto.client import (
@@ -28,45 +27,12 @@ from netproto.server import Peer, Server
 HTTP_ANSWER = b"HTTP/1.0 400 Bad Request\r\nContent-Type: text/html\r\n\r\n<html>bad</html>"
 
 
-def closed_port() -> int:
-    """A loopback port nothing listens on (bound, then released)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextlib.asynccontextmanager
-async def serving(
-    handler: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]],
-) -> AsyncIterator[int]:
-    """A plain TCP server on 127.0.0.1 running `handler` per connection; yields its port."""
-    writers: list[asyncio.StreamWriter] = []
-
-    async def keep(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        writers.append(writer)
-        await handler(reader, writer)
-
-    server = await asyncio.start_server(keep, "127.0.0.1", 0)
-    try:
-        yield server.sockets[0].getsockname()[1]
-    finally:
-        for writer in writers:
-            writer.transport.abort()
-        server.close()
-        await server.wait_closed()
-
-
 async def answers_like_http(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     """Read what the client sent, answer as an HTTP server does to a bad request, close."""
     await reader.read(1024)
     writer.write(HTTP_ANSWER)
     await writer.drain()
     writer.close()
-
-
-async def stays_silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    """Accept and wait for a request line that never comes (as `python -m http.server`)."""
-    await reader.read()  # until the client gives up and closes
 
 
 async def greets_first(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
