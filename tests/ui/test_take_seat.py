@@ -11,19 +11,22 @@ own connection factory). The waiting room offers the same to a spectator there.
 from __future__ import annotations
 
 import asyncio
-from contextlib import AbstractAsyncContextManager
-from dataclasses import replace
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from lobby_helpers import running_table, wait_until
 from table_helpers import CuttableProxy, first_move_player, record_notices, screen_text
 from test_match_over_loopback import joined_app
+from textual.pilot import Pilot
 from textual.widgets import Button, Input
 
 from netproto.addresses import Address
 from netproto.client import TableClient
 from ono99tui.game.state import MATCH_OVER
+from ono99tui.host.server import TableServer
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.host_app import host_app
 from ono99tui.ui.screens.lobby import LobbyScreen
@@ -75,6 +78,31 @@ async def watch_a_match_to_its_end(app: Ono99App, pilot: Any, go: asyncio.Event)
                      and app.lobby is not None and app.lobby.phase == "finished",
                      what="the match over, as the spectator sees it", timeout=30)
     await pilot.pause()
+
+
+@dataclass
+class Latecomer:
+    """cy, who came to a match of ann and bob under way and has watched it end."""
+
+    server: TableServer
+    app: Ono99App
+    pilot: Pilot[Any]
+    notices: list[str]
+    go: asyncio.Event  # set: ann and bob play their moves
+
+
+@asynccontextmanager
+async def a_latecomer(tmp_path: Path, capacity: int) -> AsyncIterator[Latecomer]:
+    """A table of `capacity` seats where ann and bob play a match (dealt with two in) that
+    cy joined (asking for a seat) while it was on, and has watched to its end."""
+    async with running_table(name="den", capacity=capacity, start_when=2, seed=55) as server:
+        go = asyncio.Event()
+        async with player(server.port, "ann", go), player(server.port, "bob", go):
+            cy = joined_app(server.port, "cy", tmp_path / "cy")
+            notices = record_notices(cy)
+            async with cy.run_test(size=(80, 24), notifications=True) as pilot:
+                await watch_a_match_to_its_end(cy, pilot, go)
+                yield Latecomer(server, cy, pilot, notices, go)
 
 
 async def test_a_latecomer_takes_a_seat_after_the_match_and_plays_the_next(
@@ -129,66 +157,58 @@ async def test_a_latecomer_takes_a_seat_after_the_match_and_plays_the_next(
 
 
 async def test_at_a_full_table_the_dialog_says_so_and_offers_no_seat(tmp_path: Path) -> None:
-    async with running_table(name="den", capacity=2, start_when=2, seed=55) as server:
-        go = asyncio.Event()
-        async with player(server.port, "ann", go), player(server.port, "bob", go):
-            cy = joined_app(server.port, "cy", tmp_path / "cy")
-            notices = record_notices(cy)
-            async with cy.run_test(size=(80, 24), notifications=True) as pilot:
-                await watch_a_match_to_its_end(cy, pilot, go)
-                button = seat_button(cy)
-                assert button is not None and not button.display
-                keys = shown_keys(cy)
-                assert "t" not in keys and "r" not in keys
-                assert "Watching: all 2 seats are taken." in screen_text(cy)
-                await pilot.press("r", "t", "enter")  # Enter: not on Quit either
-                await pilot.pause()
-                assert watching(cy) and isinstance(cy.screen, MatchEndScreen)
-                assert cy.return_code is None
-                assert raw_errors(notices) == []
-                # Esc: the table offers no rematch or seat either.
-                await pilot.press("escape")
-                await wait_until(pilot, lambda: isinstance(cy.screen, TableScreen),
-                                 what="back at the table")
-                keys = shown_keys(cy)
-                assert "t" not in keys and "r" not in keys
+    async with a_latecomer(tmp_path, 2) as late:
+        cy, pilot, notices = late.app, late.pilot, late.notices
+        button = seat_button(cy)
+        assert button is not None and not button.display
+        keys = shown_keys(cy)
+        assert "t" not in keys and "r" not in keys
+        assert "Watching: all 2 seats are taken." in screen_text(cy)
+        await pilot.press("r", "t", "enter")  # Enter: not on Quit either
+        await pilot.pause()
+        assert watching(cy) and isinstance(cy.screen, MatchEndScreen)
+        assert cy.return_code is None
+        assert raw_errors(notices) == []
+        # Esc: the table offers no rematch or seat either.
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(cy.screen, TableScreen),
+                         what="back at the table")
+        keys = shown_keys(cy)
+        assert "t" not in keys and "r" not in keys
 
 
 async def test_a_seat_taken_meanwhile_leaves_them_watching_and_says_so(tmp_path: Path) -> None:
-    async with running_table(name="den", capacity=3, start_when=2, seed=55) as server:
-        go = asyncio.Event()
-        async with player(server.port, "ann", go), player(server.port, "bob", go):
-            cy = joined_app(server.port, "cy", tmp_path / "cy")
-            notices = record_notices(cy)
-            async with cy.run_test(size=(80, 24), notifications=True) as pilot:
-                await watch_a_match_to_its_end(cy, pilot, go)
-                assert cy.lobby is not None
-                one_free = cy.lobby
-                async with player(server.port, "dan", go):
-                    await wait_until(pilot, lambda: cy.lobby is not None
-                                     and len(cy.lobby.seats) == 3, what="dan seated")
-                    await pilot.pause()
-                    button = seat_button(cy)
-                    assert button is not None and not button.display  # the dialog follows
-                    # The lobby that said a seat was free crosses dan's taking it on the
-                    # wire: the spectator asks for a seat the table no longer has.
-                    cy.lobby = replace(one_free)
-                    await pilot.pause()
-                    assert "t" in shown_keys(cy)
-                    notices.clear()
-                    await pilot.press("t")
-                    await wait_until(pilot, lambda: isinstance(cy.screen, WaitingRoomScreen)
-                                     and cy.lobby is not None and len(cy.lobby.seats) == 3,
-                                     what="back in the waiting room")
-                    assert cy.client is not None and cy.client.role == "spectator"
-                    assert f"127.0.0.1:{server.port} is full or already playing: you are watching." \
-                    in notices
-                    await pilot.pause()
-                    text = screen_text(cy)
-                    assert "Waiting room: den  (watching)" in text
-                    assert "Watching: all 3 seats are taken." in text
-                    assert "t" not in shown_keys(cy)
-                    assert raw_errors(notices) == []
+    async with a_latecomer(tmp_path, 3) as late:
+        cy, pilot, notices = late.app, late.pilot, late.notices
+        server = late.server
+        go = late.go
+        assert cy.lobby is not None
+        one_free = cy.lobby
+        async with player(server.port, "dan", go):
+            await wait_until(pilot, lambda: cy.lobby is not None
+                             and len(cy.lobby.seats) == 3, what="dan seated")
+            await pilot.pause()
+            button = seat_button(cy)
+            assert button is not None and not button.display  # the dialog follows
+            # The lobby that said a seat was free crosses dan's taking it on the
+            # wire: the spectator asks for a seat the table no longer has.
+            cy.lobby = replace(one_free)
+            await pilot.pause()
+            assert "t" in shown_keys(cy)
+            notices.clear()
+            await pilot.press("t")
+            await wait_until(pilot, lambda: isinstance(cy.screen, WaitingRoomScreen)
+                             and cy.lobby is not None and len(cy.lobby.seats) == 3,
+                             what="back in the waiting room")
+            assert cy.client is not None and cy.client.role == "spectator"
+            assert f"127.0.0.1:{server.port} is full or already playing: you are watching." \
+            in notices
+            await pilot.pause()
+            text = screen_text(cy)
+            assert "Waiting room: den  (watching)" in text
+            assert "Watching: all 3 seats are taken." in text
+            assert "t" not in shown_keys(cy)
+            assert raw_errors(notices) == []
 
 
 async def test_a_spectator_in_the_waiting_room_of_a_password_table_takes_a_seat(
