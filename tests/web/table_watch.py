@@ -71,6 +71,33 @@ def current_hand(view: TerminalView, timeout: float = 30.0) -> str:
         time.sleep(0.2)
 
 
+def settled_screen(view: TerminalView, must_show: str = r"q Quit", timeout: float = 30.0,
+                   ) -> str:
+    """The screen once it shows `must_show` (by default the footer, drawn last) and stays
+    the same for a fifth of a second: a whole picture, not one caught between frames."""
+    deadline = time.monotonic() + timeout
+    last = ""
+    while True:
+        screen = view.screen()
+        if screen == last and re.search(must_show, screen):
+            return screen
+        last = screen
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{must_show!r} not settled within {timeout} s; screen:\n{screen}")
+        time.sleep(0.2)
+
+
+def wait_for_screen(view: TerminalView, expected: str, timeout: float = 30.0) -> str:
+    """The screen once it is exactly `expected`, or the last one seen when `timeout` runs
+    out (the caller compares, so a failure shows the difference)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        screen = view.screen()
+        if screen == expected or time.monotonic() > deadline:
+            return screen
+        time.sleep(0.05)
+
+
 def start_table(host_process: Callable[..., Any]) -> int:
     """A 2-seat headless table with one bot that waits a minute before each move, holding a
     dropped seat for 2 minutes, then resigning it (so a seat given up at once would show);

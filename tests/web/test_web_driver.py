@@ -24,8 +24,10 @@ from table_watch import (
     child_env,
     current_hand,
     seat_named,
+    settled_screen,
     start_table,
     wait_for_hand,
+    wait_for_screen,
 )
 
 from netproto.client import TableClient
@@ -197,8 +199,8 @@ async def test_a_resize_packet_without_a_usable_size_changes_nothing(
     ignored: the app goes on reading keys (Ctrl+L still redraws) at the size it had."""
     child, view = apps.start(["join", f"127.0.0.1:{table}", "--name", "tess"])
     await asyncio.to_thread(view.wait_for, OWN_SEAT)
-    hand = await asyncio.to_thread(current_hand, view)
-    before = view.screen()
+    await asyncio.to_thread(current_hand, view)
+    before = await asyncio.to_thread(settled_screen, view)
     for bad in ({"type": "resize"}, {"type": "resize", "width": "wide", "height": 24},
                 {"type": "resize", "width": 0, "height": 24},
                 {"type": "resize", "width": 80, "height": 10**9}):
@@ -206,7 +208,7 @@ async def test_a_resize_packet_without_a_usable_size_changes_nothing(
     view.feed(b"\x1b[2J")
     await asyncio.to_thread(view.wait_for, r"\A\s*\Z")
     child.send_keys("\x0c")
-    assert await asyncio.to_thread(wait_for_hand, view, hand) == before
+    assert await asyncio.to_thread(wait_for_screen, view, before) == before
     assert child.process.poll() is None
 
 
