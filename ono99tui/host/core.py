@@ -489,14 +489,27 @@ class TableCore:
             assert self.host is not None
             self._take_back(peer, self.host, self._sessions.issue(self.host))
             return
-        if wants_seat and self.phase == FINISHED and len(self.seats) >= self.config.capacity:
-            # A newcomer at a full finished table: seats nobody plays any more make room
-            # (the rematch would not deal them anyway).
-            self._free_absent_seats()
+        if wants_seat and self.phase != PLAYING and len(self.seats) >= self.config.capacity:
+            self._make_room_for_a_person()
         if wants_seat and self.phase != PLAYING and len(self.seats) < self.config.capacity:
             self._seat_human(peer, name, hosts)
         else:
             self._seat_spectator(peer, name)
+
+    def _make_room_for_a_person(self) -> None:
+        """A newcomer asks for a seat at a full table between matches. At a finished table,
+        seats nobody plays any more go first (the rematch would not deal them anyway); if
+        the table is still full, a bot gives up its seat, the last one seated: bots only
+        fill seats people leave empty, so a latecomer at a table of bots plays the next
+        match rather than watching the bots for the rest of the evening."""
+        if self.phase == FINISHED:
+            self._free_absent_seats()
+        if len(self.seats) < self.config.capacity:
+            return
+        bot = next((seat for seat in reversed(self.seats) if not seat.human), None)
+        if bot is not None:
+            log.info("%s gives up seat %d to a person", bot.name, self.seats.index(bot))
+            self._remove_seat(bot)
 
     def _seat_human(self, peer: int, name: str, hosts: bool) -> None:
         seat = Seat(id=next(self._seat_ids), name=self._unique_name(name), human=True,

@@ -1,15 +1,16 @@
 """How many seats a spectator could take for the next match, from the table's lobby.
 
-The table seats a newcomer only between matches, in an empty seat; at a finished table
-that is full it first frees the seats whose player has gone (ono99tui/host/core.py
-`_on_hello`), and every deal frees them too. A seat counted here is only a "may": someone
-else may take it first, and an older table may not free seats at all. Joining again
-asking for a seat (`Ono99App.take_seat`) is what settles it.
+The table seats a newcomer only between matches. At a full table it first frees the seats
+whose player has gone (a finished table only), then, if still full, a bot gives up its
+seat (ono99tui/host/core.py `_make_room_for_a_person`): bots only fill seats people leave
+empty. A seat counted here is only a "may": someone else may take it first, and an older
+table may not free seats at all. Joining again asking for a seat (`Ono99App.take_seat`) is
+what settles it.
 """
 
 from __future__ import annotations
 
-from netproto.messages import Lobby, TablePhase
+from netproto.messages import Lobby, SeatKind, TablePhase
 
 
 def seats_free(lobby: Lobby | None) -> int:
@@ -17,8 +18,10 @@ def seats_free(lobby: Lobby | None) -> int:
     if lobby is None or lobby.phase == TablePhase.PLAYING:
         return 0
     empty = max(lobby.capacity - len(lobby.seats), 0)
-    if lobby.phase == TablePhase.FINISHED:
-        empty += sum(1 for seat in lobby.seats if not seat.connected)
+    finished = lobby.phase == TablePhase.FINISHED
+    # A bot's seat and, at a finished table, a seat whose player has gone.
+    empty += sum(1 for seat in lobby.seats
+                 if seat.kind == SeatKind.BOT or (finished and not seat.connected))
     return min(empty, lobby.capacity)
 
 

@@ -114,6 +114,71 @@ def test_a_rematch_is_dealt_only_to_live_seats() -> None:
         table.resume(bob_token)
 
 
+# --- bots only fill seats people leave empty ------------------------------------------------
+
+
+def bots(table: ClockedTable, *kinds: str) -> None:
+    for kind in kinds:
+        table.run(table.core.add_bot(kind, table.now))
+
+
+def test_a_person_at_a_full_waiting_room_takes_the_last_bots_seat() -> None:
+    table = ClockedTable(config(capacity=3))
+    ann = table.connect("Ann")
+    bots(table, "greedy", "random")
+    assert names(table) == ["Ann", "Greedy bot", "Random bot"]
+    bob = table.connect("Bob")
+    assert table.welcome(bob).role == "player" and table.welcome(bob).seat == 2
+    assert names(table) == ["Ann", "Greedy bot", "Bob"]
+    assert [seat.name for seat in table.lobby(ann).seats] == ["Ann", "Greedy bot", "Bob"]
+    assert table.core.phase == WAITING
+
+
+def test_a_latecomer_at_a_finished_table_of_bots_takes_a_bots_seat_for_the_rematch() -> None:
+    table = ClockedTable(config(capacity=3, start_when=3, bot_delay=0.5))
+    bots(table, "greedy", "greedy")
+    ann = table.connect("Ann")
+    assert table.core.phase == PLAYING
+    cy = table.connect("Cy")  # mid-match: bots keep their seats, Cy watches
+    assert table.welcome(cy).role == "spectator"
+    assert names(table) == ["Greedy bot", "Greedy bot 2", "Ann"]
+    table.play_until(lambda: table.core.phase == FINISHED)
+
+    cy = table.connect("Cy")  # asks again once the match is over
+    assert table.welcome(cy).role == "player"
+    assert names(table) == ["Greedy bot", "Ann", "Cy"]
+    for peer in (ann, cy):
+        table.send(peer, Ready(ready=True))
+    assert table.core.phase == PLAYING and names(table) == ["Greedy bot", "Ann", "Cy"]
+
+
+def test_a_seat_whose_player_has_gone_is_freed_before_a_bot_gives_up_its_own() -> None:
+    table = ClockedTable(config(capacity=3, start_when=3, bot_delay=0.5, grace_seconds=10.0))
+    bots(table, "greedy")
+    ann, bob = table.connect("Ann"), table.connect("Bob")
+    table.drop(bob)
+    table.advance(10.0)
+    table.play_until(lambda: table.core.phase == FINISHED)
+    cy = table.connect("Cy")
+    assert table.welcome(cy).role == "player"
+    assert names(table) == ["Greedy bot", "Ann", "Cy"]
+    assert table.welcome(ann).role == "player"
+
+
+def test_a_table_full_of_people_or_dealing_seats_a_newcomer_as_a_spectator() -> None:
+    table = ClockedTable(config(capacity=2))
+    table.connect("Ann"), table.connect("Bob")
+    dee = table.connect("Dee")
+    assert table.welcome(dee).role == "spectator" and names(table) == ["Ann", "Bob"]
+    # A spectator who asked to watch never takes a bot's seat.
+    watched = ClockedTable(config(capacity=2))
+    watched.connect("Ann")
+    bots(watched, "greedy")
+    eve = watched.connect("Eve", spectate=True)
+    assert watched.welcome(eve).role == "spectator"
+    assert names(watched) == ["Ann", "Greedy bot"]
+
+
 # --- the settle time: hello, then a reset, all at once -------------------------------------
 
 

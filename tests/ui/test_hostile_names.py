@@ -116,36 +116,36 @@ async def test_a_table_named_like_markup_in_the_lobby_and_its_waiting_room(
     from test_lobby import LOOPBACK, advertised, listed, row_texts
 
     name = f"{CLOSER} {secrets.token_hex(3)}"  # other runs may advertise on loopback too
-    async with running_table(name=name, capacity=2) as server, opponent(server.port, BOLD):
-        server.table.add_bot("greedy")  # the table is full: a newcomer watches
-        async with advertised(server):
-            lobby = LobbyScreen(LOOPBACK, config_directory=tmp_path, name="ana")
-            app = Ono99App(start_screen=lobby, ascii_glyphs=False, sixteen_colours=False)
-            notices = record_notices(app)
-            async with app.run_test(size=(80, 24), notifications=True) as pilot:
-                await wait_until(pilot, lambda: listed(lobby, name) and row_texts(
-                    lobby, name)[0][3] == "2/2", timeout=15)
-                assert row_texts(lobby, name) == [[name, BOLD, "2022", "2/2", "waiting",
-                                                   "no"]]
-                for _ in range(lobby.query_one("#tables", DataTable).row_count):
-                    selected = lobby.selected_table()
-                    if selected is not None and selected.info.name == name:
-                        break
-                    await pilot.press("down")
-                await pilot.pause()
-                assert f"{name} by {BOLD} at 127.0.0.1:{server.port}" in screen_text(app)
+    # Full of people, so a newcomer watches (a bot would give up its seat).
+    async with running_table(name=name, capacity=2) as server, \
+            opponent(server.port, BOLD), opponent(server.port, "zed"), advertised(server):
+        lobby = LobbyScreen(LOOPBACK, config_directory=tmp_path, name="ana")
+        app = Ono99App(start_screen=lobby, ascii_glyphs=False, sixteen_colours=False)
+        notices = record_notices(app)
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await wait_until(pilot, lambda: listed(lobby, name) and row_texts(
+                lobby, name)[0][3] == "2/2", timeout=15)
+            assert row_texts(lobby, name) == [[name, BOLD, "2022", "2/2", "waiting",
+                                               "no"]]
+            for _ in range(lobby.query_one("#tables", DataTable).row_count):
+                selected = lobby.selected_table()
+                if selected is not None and selected.info.name == name:
+                    break
+                await pilot.press("down")
+            await pilot.pause()
+            assert f"{name} by {BOLD} at 127.0.0.1:{server.port}" in screen_text(app)
 
-                await pilot.press("enter")  # join: the table is full, so watch
-                await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
-                                 and app.lobby is not None)
-                toast = f"{name} is full or already playing: you are watching."
-                assert toast in notices
-                await wait_until(pilot, lambda: app.screen.query(Toast))
-                assert toast in str(app.screen.query_one(Toast).render())
-                await pilot.pause()
-                room = screen_text(app)
-                assert f"Waiting room: {name}  (watching)" in room
-                assert f"{BOLD}  (you" not in room and f"{BOLD}  (host)" in room
+            await pilot.press("enter")  # join: the table is full, so watch
+            await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
+                             and app.lobby is not None)
+            toast = f"{name} is full or already playing: you are watching."
+            assert toast in notices
+            await wait_until(pilot, lambda: app.screen.query(Toast))
+            assert toast in str(app.screen.query_one(Toast).render())
+            await pilot.pause()
+            room = screen_text(app)
+            assert f"Waiting room: {name}  (watching)" in room
+            assert f"{BOLD}  (you" not in room and f"{BOLD}  (host)" in room
 
 
 async def _refuse_with_markup(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

@@ -225,10 +225,12 @@ async def test_damaged_settings_warn_and_fall_back(tmp_path: Path) -> None:
 
 async def test_a_full_table_seats_a_newcomer_as_a_spectator(tmp_path: Path) -> None:
     from netproto.addresses import Address
+    from netproto.client import TableClient
 
-    async with running_table(capacity=2) as server:
-        server.table.add_bot("greedy")
-        server.table.add_bot("random")
+    # Full of people (a bot would give up its seat: tests/ui/test_take_seat.py).
+    async with running_table(capacity=2) as server, \
+            await TableClient.connect("127.0.0.1", server.port, name="ann"), \
+            await TableClient.connect("127.0.0.1", server.port, name="bob"):
         lobby = LobbyScreen(None, config_directory=tmp_path, name="late",
                             join_address=Address("127.0.0.1", server.port))
         app = Ono99App(start_screen=lobby, ascii_glyphs=True)

@@ -328,3 +328,38 @@ async def test_a_seat_whose_player_has_gone_counts_as_free_after_the_match(
                                  and cy.lobby is not None and cy.lobby.you is not None,
                                  what="seated in bob's stead")
                 assert [seat.name for seat in server.table.seats] == ["ann", "cy"]
+
+
+async def test_at_a_table_of_bots_a_latecomer_takes_a_bots_seat_for_the_next_match(
+    tmp_path: Path,
+) -> None:
+    # The evening this is for: ann plays against two bots, a friend arrives mid-match. The
+    # table is full, but only of bots, so the friend is offered a seat and a bot makes room
+    # (before, "all 3 seats are taken" for as long as the bots sat there).
+    async with running_table(name="den", capacity=3, start_when=3, seed=55) as server:
+        for kind in ("greedy", "greedy"):
+            server.table.add_bot(kind)
+        go = asyncio.Event()
+        async with player(server.port, "ann", go) as ann:
+            cy = joined_app(server.port, "cy", tmp_path / "cy")  # asks for a seat
+            notices = record_notices(cy)
+            async with cy.run_test(size=(80, 24), notifications=True) as pilot:
+                await watch_a_match_to_its_end(cy, pilot, go)
+                text = screen_text(cy)
+                assert "Take a seat (t)" in text and "Watching: 2 seats are free." in text
+                assert "t" in shown_keys(cy)
+
+                await pilot.press("t")
+                await wait_until(pilot, lambda: isinstance(cy.screen, WaitingRoomScreen)
+                                 and cy.client is not None and cy.client.role == "player"
+                                 and cy.lobby is not None and cy.lobby.you is not None,
+                                 what="the latecomer seated in the waiting room")
+                assert [seat.name for seat in server.table.seats] == [
+                    "Greedy bot", "ann", "cy"]
+                await ann.ready(True)
+                await pilot.press("r")
+                await wait_until(pilot, lambda: isinstance(cy.screen, TableScreen)
+                                 and cy.view is not None and cy.view.phase != MATCH_OVER,
+                                 what="the next match dealt to the latecomer", timeout=20)
+                assert cy.view is not None and cy.view.seat == 2 and len(cy.view.hand) > 0
+                assert raw_errors(notices) == []
