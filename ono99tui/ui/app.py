@@ -278,6 +278,9 @@ class Ono99App(App[None]):
         self._seat_factory = seat_factory
         # A spectator's "take a seat" is under way (`take_seat`); one at a time.
         self._taking_seat = False
+        # A spectator asked mid-match for a seat in the next match (`want_seat`): taken the
+        # moment the table says the match is over, before anyone can deal the rematch.
+        self._seat_wanted = False
         # The next welcome answers a hello that asked for a seat after watching: a
         # spectator's welcome then means the table was full or playing by then.
         self._seat_asked = False
@@ -521,6 +524,11 @@ class Ono99App(App[None]):
             # The finished match's seats as it was played: kept while they stay the same.
             self._lobby_at_match_end = lobby
         self.lobby = lobby
+        if self._seat_wanted and lobby.phase != "playing":
+            self._seat_wanted = False
+            if not self.take_seat():
+                self.notify("No seat is free for the next match: you are still watching.",
+                            timeout=8)
 
     @property
     def match_lobby(self) -> Lobby | None:
@@ -659,6 +667,7 @@ class Ono99App(App[None]):
         self.lobby = None
         self.connection_state = "offline"
         self._taking_seat = False
+        self._seat_wanted = False
         lobby.come_back(status)
 
     @property
@@ -870,6 +879,30 @@ class Ono99App(App[None]):
                 and self.connection_state == "connected" and not self._taking_seat
                 and (self._rejoin_lobby() is not None or self._seat_factory is not None)
                 and seats_free(self.lobby) > 0)
+
+    def may_want_seat(self) -> bool:
+        """May this spectator ask now, while a match is on, for a seat in the next one? The
+        same as `may_take_seat` but for the table's phase."""
+        return (self.spectating and self.client is not None
+                and self.connection_state == "connected" and not self._taking_seat
+                and (self._rejoin_lobby() is not None or self._seat_factory is not None)
+                and self.lobby is not None and self.lobby.phase == "playing")
+
+    @property
+    def seat_wanted(self) -> bool:
+        """Has this spectator asked for a seat as soon as the match ends?"""
+        return self._seat_wanted
+
+    def want_seat(self) -> None:
+        """Ask (or, asked already, stop asking) for a seat as soon as this match ends. The
+        app takes it itself the moment the table says the match is over, so a host quick
+        to deal the rematch does not leave the spectator watching another whole match."""
+        self._seat_wanted = not self._seat_wanted
+        if self._seat_wanted:
+            self.notify("You take a seat as soon as this match ends, if one is free "
+                        "(t again to keep watching).", timeout=8)
+        else:
+            self.notify("You keep watching after this match.", timeout=5)
 
     def on_take_seat_requested(self, message: TakeSeatRequested) -> None:
         self.take_seat()

@@ -363,3 +363,66 @@ async def test_at_a_table_of_bots_a_latecomer_takes_a_bots_seat_for_the_next_mat
                                  what="the next match dealt to the latecomer", timeout=20)
                 assert cy.view is not None and cy.view.seat == 2 and len(cy.view.hand) > 0
                 assert raw_errors(notices) == []
+
+
+async def test_t_mid_match_takes_a_seat_the_moment_the_match_ends(tmp_path: Path) -> None:
+    # The race this is for: a latecomer waits for the match to end to press t, and a host
+    # quick on r deals the rematch first, so they watch another whole match. Pressed while
+    # the match is on, t asks for the seat; the app takes it as soon as the table says the
+    # match is over, with no key pressed then.
+    async with running_table(name="den", capacity=3, start_when=2, seed=55) as server:
+        go = asyncio.Event()
+        async with player(server.port, "ann", go) as ann, \
+                player(server.port, "bob", go) as bob:
+            cy = joined_app(server.port, "cy", tmp_path / "cy")
+            notices = record_notices(cy)
+            async with cy.run_test(size=(80, 24), notifications=True) as pilot:
+                await wait_until(pilot, lambda: isinstance(cy.screen, TableScreen)
+                                 and cy.view is not None and watching(cy),
+                                 what="the latecomer watching the match", timeout=20)
+                assert "t" in shown_keys(cy)
+                await pilot.press("t", "t")  # asked, then changed their mind
+                assert not cy.seat_wanted
+                assert "You keep watching after this match." in notices
+                await pilot.press("t")
+                assert cy.seat_wanted
+                assert any(note.startswith("You take a seat as soon as this match ends")
+                           for note in notices)
+
+                go.set()
+                await wait_until(pilot, lambda: isinstance(cy.screen, WaitingRoomScreen)
+                                 and cy.client is not None and cy.client.role == "player"
+                                 and cy.lobby is not None and cy.lobby.you is not None,
+                                 what="the latecomer seated as the match ended", timeout=30)
+                assert [seat.name for seat in server.table.seats] == ["ann", "bob", "cy"]
+                assert not cy.seat_wanted
+                for client in (ann, bob):
+                    await client.ready(True)
+                await pilot.press("r")
+                await wait_until(pilot, lambda: isinstance(cy.screen, TableScreen)
+                                 and cy.view is not None and cy.view.phase != MATCH_OVER,
+                                 what="the next match dealt to the latecomer", timeout=20)
+                assert cy.view is not None and cy.view.seat == 2
+                assert raw_errors(notices) == []
+
+
+async def test_t_mid_match_with_no_seat_free_at_the_end_says_so_and_keeps_watching(
+    tmp_path: Path,
+) -> None:
+    async with running_table(name="den", capacity=2, start_when=2, seed=55) as server:
+        go = asyncio.Event()
+        async with player(server.port, "ann", go), player(server.port, "bob", go):
+            cy = joined_app(server.port, "cy", tmp_path / "cy")
+            notices = record_notices(cy)
+            async with cy.run_test(size=(80, 24), notifications=True) as pilot:
+                await wait_until(pilot, lambda: isinstance(cy.screen, TableScreen)
+                                 and cy.view is not None and watching(cy),
+                                 what="the latecomer watching the match", timeout=20)
+                await pilot.press("t")
+                assert cy.seat_wanted
+                go.set()
+                await wait_until(pilot, lambda: "No seat is free for the next match: you are "
+                                 "still watching." in notices,
+                                 what="told no seat is free", timeout=30)
+                assert watching(cy) and not cy.seat_wanted
+                assert [seat.name for seat in server.table.seats] == ["ann", "bob"]

@@ -105,7 +105,7 @@ class TableScreen(TalkScreen):
         self._draw_open = False
         # (swap, draw, spectating, match over, may chat, may take a seat, host) as the
         # Footer last showed them.
-        self._keys_shown: tuple[bool, bool, bool, bool, bool, bool, bool] | None = None
+        self._keys_shown: tuple[bool, ...] | None = None
         # How long the table has waited on the current move (the host's clock reminder).
         self._turn_wait = TurnWait()
         self._following = False
@@ -213,7 +213,8 @@ class TableScreen(TalkScreen):
         self._follow_turn(view, act, hand)
         out = view.seat is None or view.eliminated[view.seat]
         keys = (can_swap(view), must_draw(view), out, view.phase == "match_over",
-                self.app.may_chat, self.app.may_take_seat(), self.app.is_host)
+                self.app.may_chat, self.app.may_take_seat(), self.app.may_want_seat(),
+                self.app.is_host)
         if keys != self._keys_shown:
             self._keys_shown = keys
             self._swap_open, self._draw_open = keys[:2]
@@ -330,8 +331,10 @@ class TableScreen(TalkScreen):
             return True if self._draw_open else None
         if action == "rematch":
             return self._match_over() and view is not None and view.seat is not None
-        if action == "take_seat":
-            return self._match_over() and self.app.may_take_seat()
+        if action == "take_seat":  # now, or (mid-match) as soon as the match ends
+            if self._match_over():
+                return self.app.may_take_seat()
+            return self.app.may_want_seat()
         if action in ("chat", "emote"):
             return self.app.may_chat
         if action == "turn_clock":
@@ -386,9 +389,12 @@ class TableScreen(TalkScreen):
 
     def action_take_seat(self) -> None:
         """A spectator, the match over (its dialog closed): join the table again asking
-        for a seat for the next match."""
-        if self._match_over() and self.app.may_take_seat():
-            self.post_message(TakeSeatRequested())
+        for a seat for the next match. Mid-match: ask for one as soon as it ends."""
+        if self._match_over():
+            if self.app.may_take_seat():
+                self.post_message(TakeSeatRequested())
+        elif self.app.may_want_seat():
+            self.app.want_seat()
 
     def action_standings(self) -> None:
         """The match's results when it is over; otherwise the matches won at this table."""
