@@ -502,14 +502,16 @@ class TableCore:
         the table is still full, a bot gives up its seat, the last one seated: bots only
         fill seats people leave empty, so a latecomer at a table of bots plays the next
         match rather than watching the bots for the rest of the evening."""
+        # No lobby for each seat freed: the newcomer's seat (or, full of people, their
+        # spectating) sends the one that shows it all, so everyone sees who took whose.
         if self.phase == FINISHED:
-            self._free_absent_seats()
+            self._free_absent_seats(broadcast=False)
         if len(self.seats) < self.config.capacity:
             return
         bot = next((seat for seat in reversed(self.seats) if not seat.human), None)
         if bot is not None:
             log.info("%s gives up seat %d to a person", bot.name, self.seats.index(bot))
-            self._remove_seat(bot)
+            self._remove_seat(bot, broadcast=False)
 
     def _seat_human(self, peer: int, name: str, hosts: bool) -> None:
         seat = Seat(id=next(self._seat_ids), name=self._unique_name(name), human=True,
@@ -1092,7 +1094,7 @@ class TableCore:
         self._broadcast_lobby()
         self._publish(events)
 
-    def _remove_seat(self, seat: Seat) -> None:
+    def _remove_seat(self, seat: Seat, *, broadcast: bool = True) -> None:
         self._cancel(GraceExpiry(seat.id))
         self.seats.remove(seat)
         self._seats_changed()
@@ -1103,12 +1105,13 @@ class TableCore:
             if first_player_hosts(self.config):
                 self.host = next(
                     (s for s in self.seats if s.human and s.peer is not None), None)
-        self._broadcast_lobby()
+        if broadcast:
+            self._broadcast_lobby()
 
-    def _free_absent_seats(self) -> None:
+    def _free_absent_seats(self, *, broadcast: bool = True) -> None:
         """Free every human seat nobody is connected to (between matches)."""
         for seat in [seat for seat in self.seats if not seat.connected]:
-            self._remove_seat(seat)
+            self._remove_seat(seat, broadcast=broadcast)
 
     def _seats_changed(self) -> None:
         # Between matches, the last match's state no longer matches the seat numbers:

@@ -523,12 +523,35 @@ class Ono99App(App[None]):
               == [seat.name for seat in self._lobby_at_match_end.seats]):
             # The finished match's seats as it was played: kept while they stay the same.
             self._lobby_at_match_end = lobby
+        self._tell_newcomers(self.lobby, lobby)
         self.lobby = lobby
         if self._seat_wanted and lobby.phase != "playing":
             self._seat_wanted = False
             if not self.take_seat():
                 self.notify("No seat is free for the next match: you are still watching.",
                             timeout=8)
+
+    def _tell_newcomers(self, before: Lobby | None, after: Lobby) -> None:
+        """Between matches, say who sat down for the next one, and whose seat a bot gave
+        up for them: the players are looking at the results then, not at the seats."""
+        from netproto.messages import SeatKind
+
+        if (before is None or before.phase != "finished" or after.phase != "finished"
+                or self.hosting == "solo"):
+            return
+        had = {seat.name for seat in before.seats}
+        has = {seat.name for seat in after.seats}
+        mine = after.seats[after.you].name if after.you is not None else None
+        arrived = [seat.name for seat in after.seats
+                   if seat.name not in had and seat.name != mine]
+        bots_gone = [seat.name for seat in before.seats
+                     if seat.kind == SeatKind.BOT and seat.name not in has]
+        for name in arrived:
+            if len(arrived) == 1 and len(bots_gone) == 1:
+                text = f"{name} takes {bots_gone[0]}'s seat for the next match."
+            else:
+                text = f"{name} takes a seat for the next match."
+            self.notify(text, title="Next match", timeout=8, markup=False)
 
     @property
     def match_lobby(self) -> Lobby | None:

@@ -17,7 +17,7 @@ import pytest
 from core_clock_helpers import ClockedTable, config
 
 from netproto.errors import ApplicationError, BadHostKey, BadToken
-from netproto.messages import AddBot, Ready, RemoveBot, SetOptions, Start
+from netproto.messages import AddBot, Lobby, Ready, RemoveBot, SetOptions, Start
 from ono99tui.host.core import FINISHED, PLAYING, WAITING
 from ono99tui.host.outputs import DealSettle, GraceExpiry
 
@@ -144,9 +144,15 @@ def test_a_latecomer_at_a_finished_table_of_bots_takes_a_bots_seat_for_the_remat
     assert names(table) == ["Greedy bot", "Greedy bot 2", "Ann"]
     table.play_until(lambda: table.core.phase == FINISHED)
 
+    lobbies_before = len(table.of_kind(ann, Lobby))
     cy = table.connect("Cy")  # asks again once the match is over
     assert table.welcome(cy).role == "player"
     assert names(table) == ["Greedy bot", "Ann", "Cy"]
+    # One lobby says it all (the bot gone and Cy in its place), so the others can tell
+    # whose seat Cy took.
+    lobbies = table.of_kind(ann, Lobby)[lobbies_before:]
+    assert [[seat.name for seat in lobby.seats] for lobby in lobbies] == [
+        ["Greedy bot", "Ann", "Cy"]]
     for peer in (ann, cy):
         table.send(peer, Ready(ready=True))
     assert table.core.phase == PLAYING and names(table) == ["Greedy bot", "Ann", "Cy"]

@@ -426,3 +426,27 @@ async def test_t_mid_match_with_no_seat_free_at_the_end_says_so_and_keeps_watchi
                                  what="told no seat is free", timeout=30)
                 assert watching(cy) and not cy.seat_wanted
                 assert [seat.name for seat in server.table.seats] == ["ann", "bob"]
+
+
+async def test_who_sits_down_between_matches_is_told_to_the_table(tmp_path: Path) -> None:
+    # Between matches everyone is looking at the results, not at the seats: a newcomer
+    # taking a bot's seat is said in a notice (and a spectator's own seat is not).
+    async with running_table(name="den", capacity=3, start_when=3, seed=55) as server:
+        for kind in ("greedy", "greedy"):
+            server.table.add_bot(kind)
+        go = asyncio.Event()
+        async with player(server.port, "ann", go):
+            cy = joined_app(server.port, "cy", tmp_path / "cy")
+            notices = record_notices(cy)
+            async with cy.run_test(size=(80, 24), notifications=True) as pilot:
+                await watch_a_match_to_its_end(cy, pilot, go)
+                async with player(server.port, "dan", go):
+                    told = "dan takes Greedy bot 2's seat for the next match."
+                    await wait_until(pilot, lambda: told in notices, what="told of dan")
+                    await pilot.press("t")  # cy takes the other bot's seat: not told
+                    await wait_until(pilot, lambda: cy.client is not None
+                                     and cy.client.role == "player" and cy.lobby is not None
+                                     and cy.lobby.you is not None, what="cy seated")
+                    await pilot.pause()
+                    assert [seat.name for seat in server.table.seats] == ["ann", "dan", "cy"]
+                    assert not any(note.startswith("cy takes") for note in notices)
