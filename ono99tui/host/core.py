@@ -445,7 +445,8 @@ class TableCore:
         host = named.name if named is not None else "nobody"
         return TableSummary(
             name=self.config.name, host_player=host, rules=self.rules.name,
-            seats_taken=len(self.seats), capacity=self.config.capacity, phase=self.phase,
+            seats_taken=len(self.seats), people=sum(seat.human for seat in self.seats),
+            capacity=self.config.capacity, phase=self.phase,
             password_required=self.config.password is not None)
 
     # --- outputs -------------------------------------------------------------------------

@@ -89,7 +89,7 @@ def table_info(summary: TableSummary, port: int, doors: Sequence[OpenDoor] = ())
 
     info = TableInfo(
         protocol_version=PROTOCOL_VERSION, name=summary.name, host_player=summary.host_player,
-        rules=summary.rules, seats_taken=summary.seats_taken, seats_total=summary.capacity,
+        rules=summary.rules, seats_taken=summary.people, seats_total=summary.capacity,
         state=TableState(summary.phase), password_required=summary.password_required,
         port=port)
     if not doors:

@@ -125,10 +125,13 @@ class TableSummary:
     name: str
     host_player: str
     rules: str
-    seats_taken: int
+    seats_taken: int  # every seat, bots' included
     capacity: int
     phase: str
     password_required: bool
+    # Seats people hold (the LAN is told these: a bot gives its seat up to a newcomer
+    # between matches, so a table of bots is not "full" to someone looking for a game).
+    people: int = 0
 
 
 class SummaryChanged(NamedTuple):

@@ -118,11 +118,12 @@ async def test_headless_host_advertises_and_updates_its_seats() -> None:
                 raise AssertionError("browser closed")
 
             info = await asyncio.wait_for(next_for_us(), 10)
-            assert (info.seats_taken, info.seats_total, info.state.value) == (1, 3, "waiting")
+            # Seats people hold (the bot's is free to a newcomer).
+            assert (info.seats_taken, info.seats_total, info.state.value) == (0, 3, "waiting")
             client = await TableClient.connect("127.0.0.1", listening["port"], name="Joe",
                                                settings=FAST_CLIENT)
             info = await asyncio.wait_for(next_for_us(TableChange.UPDATED), 10)
-            assert info.seats_taken == 2 and info.host_player == "Joe"
+            assert info.seats_taken == 1 and info.host_player == "Joe"
             await client.close()
     finally:
         host.terminate()

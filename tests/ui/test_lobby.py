@@ -12,6 +12,7 @@ from pathlib import Path
 from lobby_helpers import running_table, wait_until
 from textual.widgets import DataTable, Input, Static
 
+from netproto.client import TableClient
 from netproto.discovery import TableAdvertiser
 from netproto.messages import PROTOCOL_VERSION
 from ono99tui.config import load_settings
@@ -71,12 +72,15 @@ async def test_lobby_follows_a_real_advertised_table_and_joins_it(tmp_path: Path
             app = Ono99App(start_screen=lobby, ascii_glyphs=False)
             async with app.run_test(size=(80, 24)) as pilot:
                 await wait_until(pilot, lambda: listed(lobby, name), timeout=15, what="the table")
-                assert row_texts(lobby, name) == [[name, "Greedy bot", "2022", "1/4", "waiting",
+                # Seats people hold: a bot's seat is free to a newcomer between matches.
+                assert row_texts(lobby, name) == [[name, "Greedy bot", "2022", "0/4", "waiting",
                                                    "no"]]
 
-                server.table.add_bot("random")  # a seat change must show up live
-                await wait_until(pilot, lambda: row_texts(lobby, name)[0][3] == "2/4",
-                                 timeout=15, what="the seat update")
+                server.table.add_bot("random")
+                amy = await TableClient.connect("127.0.0.1", server.port, name="amy")
+                await wait_until(pilot, lambda: row_texts(lobby, name)[0][3] == "1/4",
+                                 timeout=15, what="the seat update")  # live
+                assert row_texts(lobby, name)[0][1] == "amy"  # the first person names it
 
                 table = lobby.query_one("#tables", DataTable)
                 for _ in range(table.row_count):
@@ -88,13 +92,15 @@ async def test_lobby_follows_a_real_advertised_table_and_joins_it(tmp_path: Path
                 await pilot.press("enter")
                 await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
                                  and app.lobby is not None, what="the waiting room")
-                assert [seat.name for seat in app.lobby.seats] == ["Greedy bot", "Random bot", "bob"]
-                assert app.client is not None and app.client.seat == 2
+                assert [seat.name for seat in app.lobby.seats] == [
+                    "Greedy bot", "Random bot", "amy", "bob"]
+                assert app.client is not None and app.client.seat == 3
                 assert load_settings(tmp_path).player_name == "bob"
 
                 # Seats taken by players show up in the list too.
-                await wait_until(pilot, lambda: row_texts(lobby, name)[0][3] == "3/4",
+                await wait_until(pilot, lambda: row_texts(lobby, name)[0][3] == "2/4",
                                  timeout=15, what="the joined seat")
+                await amy.close()
                 assert table.row_count >= 1 and advertiser.info.protocol_version == PROTOCOL_VERSION
                 await advertiser.close()  # the host leaves: the table disappears from the list
                 await wait_until(pilot, lambda: not listed(lobby, name), timeout=15,
