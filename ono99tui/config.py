@@ -104,13 +104,16 @@ def save_settings(settings: Settings, directory: Path | None = None) -> None:
         raise ConfigError(f"cannot write {path}: {error.strerror}") from error
 
 
-def table_key(host: str, port: int, table_name: str = "") -> str:
-    """The key a table's resume token is kept under: where it is and what it is called."""
-    return f"{host.lower()}:{port}/{table_name}"
+def table_key(host: str, port: int, player: str = "") -> str:
+    """The key a seat's resume token is kept under: where the table is, and the name the
+    player joined with. Two players on one account (two terminals) keep a seat each; the
+    same name joining again from a new terminal takes its seat back."""
+    return f"{host.lower()}:{port}/{player.casefold()}"
 
 
 class ResumeTokens:
-    """Resume tokens per table, so `ono99 join` after a dropped connection reclaims the seat.
+    """Resume tokens per table and player name, so `ono99 join` after a dropped connection
+    reclaims the seat.
 
     The file is re-read on every call: several `ono99` processes (one per terminal or SSH
     session) may share one config directory.

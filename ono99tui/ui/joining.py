@@ -65,8 +65,8 @@ class JoinRequest:
         return replace(self, password=password)
 
 
-def _token_key(address: Address) -> str:
-    return table_key(address.host, address.port)
+def _token_key(address: Address, name: str) -> str:
+    return table_key(address.host, address.port, name)
 
 
 async def connect(
@@ -86,7 +86,8 @@ async def connect(
         raise JoinError("no-address", f"{request.label or 'the table'} advertises no address")
     failures: list[str] = []
     for address in request.addresses:
-        token = None if request.spectate or tokens is None else _safe_get(tokens, address)
+        token = (None if request.spectate or tokens is None
+                 else _safe_get(tokens, address, request.name))
         try:
             client = await TableClient.connect(
                 address.host,
@@ -109,7 +110,7 @@ async def connect(
             failures.append(words or f"{address}: {error}")
             continue
         if tokens is not None and client.token and client.role == "player":
-            _safe_put(tokens, address, client.token)
+            _safe_put(tokens, address, request.name, client.token)
         return client
     if len(failures) == 1:
         raise JoinError("unreachable", failures[0])
@@ -120,21 +121,21 @@ def keep_seat(tokens: ResumeTokens, client: TableClient) -> None:
     """Keep the client's token for where the table is now (after it moved, say), so that
     joining it there again from a new app takes the seat back."""
     if client.token and client.role == "player":
-        _safe_put(tokens, Address(client.host, client.port), client.token)
+        _safe_put(tokens, Address(client.host, client.port), client.name, client.token)
 
 
-def _safe_get(tokens: ResumeTokens, address: Address) -> str | None:
-    return tokens.get(_token_key(address))
+def _safe_get(tokens: ResumeTokens, address: Address, name: str) -> str | None:
+    return tokens.get(_token_key(address, name))
 
 
-def _safe_put(tokens: ResumeTokens, address: Address, token: str) -> None:
+def _safe_put(tokens: ResumeTokens, address: Address, name: str, token: str) -> None:
     # Not being able to remember the seat must not stop the game.
     with contextlib.suppress(ConfigError):
-        tokens.put(_token_key(address), token)
+        tokens.put(_token_key(address, name), token)
 
 
-def forget_seat(tokens: ResumeTokens, addresses: Sequence[Address]) -> None:
-    """Drop the kept tokens for a table (its match is over)."""
+def forget_seat(tokens: ResumeTokens, addresses: Sequence[Address], name: str) -> None:
+    """Drop the kept tokens of player `name` for a table (its match is over)."""
     for address in addresses:
         with contextlib.suppress(ConfigError):
-            tokens.forget(_token_key(address))
+            tokens.forget(_token_key(address, name))

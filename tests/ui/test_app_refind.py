@@ -57,7 +57,7 @@ async def test_the_app_finds_its_table_on_another_port_and_shows_its_hand(
         assert client is not None and app.welcome is not None
         assert (client.port, client.token, app.welcome.seat) == (second.port, token, seat)
         # A new app joining the table at its new address would get the seat back too.
-        kept = ResumeTokens(tmp_path / "config").get(table_key(LOOPBACK, second.port))
+        kept = ResumeTokens(tmp_path / "config").get(table_key(LOOPBACK, second.port, "ana"))
         assert kept == token
         assert isinstance(app.screen, TableScreen) and app.view is not None
         assert app.view.hand  # mid-match: the player holds cards

@@ -40,14 +40,33 @@ async def test_resume_token_reclaims_the_same_seat(tmp_path: Path) -> None:
             await client.close()
 
 
+async def test_two_players_sharing_one_config_dir_keep_a_seat_each(tmp_path: Path) -> None:
+    # Two terminals of one account (one config directory): bob's join must not take over
+    # the seat ana's token holds (it did: tokens were kept per table only, and ana's app
+    # was disconnected, "replaced").
+    tokens = ResumeTokens(tmp_path)
+    async with running_table(capacity=3) as server:
+        address = Address("127.0.0.1", server.port)
+        ana = await connect(JoinRequest.for_address(address, "ana"), tokens)
+        bob = await connect(JoinRequest.for_address(address, "bob"), tokens)
+        assert (ana.seat, bob.seat) == (0, 1) and ana.token != bob.token
+        assert [seat.name for seat in server.table.seats] == ["ana", "bob"]
+        assert all(seat.peer is not None for seat in server.table.seats)
+        # Each name takes back its own seat.
+        bob_again = await connect(JoinRequest.for_address(address, "bob"), tokens)
+        assert bob_again.seat == 1 and bob_again.token == bob.token
+        for client in (bob_again, bob, ana):
+            await client.close()
+
+
 async def test_stale_token_falls_back_to_a_new_seat(tmp_path: Path) -> None:
     tokens = ResumeTokens(tmp_path)
     async with running_table() as server:
         address = Address("127.0.0.1", server.port)
-        tokens.put(f"127.0.0.1:{server.port}/", "not-a-token-of-this-table")
+        tokens.put(f"127.0.0.1:{server.port}/ana", "not-a-token-of-this-table")
         client = await connect(JoinRequest.for_address(address, "ana"), tokens)
         assert client.seat == 0
-        assert tokens.get(f"127.0.0.1:{server.port}/") == client.token
+        assert tokens.get(f"127.0.0.1:{server.port}/ana") == client.token
         await client.close()
 
 
