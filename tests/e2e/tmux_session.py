@@ -132,6 +132,25 @@ class TmuxSession:
                 return screen
             time.sleep(interval)
 
+    def wait_until_still(
+        self, *, pane: int = 0, still_for: float = 1.0, timeout: float = 30.0,
+        unless: str | None = None, interval: float = 0.1,
+    ) -> str:
+        """Poll until the pane's screen has stayed the same for `still_for` seconds (and
+        does not match `unless`, e.g. a notice still on screen); return it."""
+        regex = re.compile(unless) if unless is not None else None
+        deadline = time.monotonic() + timeout
+        screen, since = self.capture(pane), time.monotonic()
+        while True:
+            time.sleep(interval)
+            now_screen = self.capture(pane)
+            if now_screen != screen or (regex is not None and regex.search(now_screen)):
+                screen, since = now_screen, time.monotonic()
+            elif time.monotonic() - since >= still_for:
+                return screen
+            if time.monotonic() > deadline:
+                raise TmuxTimeout(f"the screen never stayed still for {still_for} s:\n{screen}")
+
     def program_pid(self, pane: int = 0) -> int:
         """The process id of the program a pane runs (the child of the pane's shell)."""
         shell = self._tmux("display-message", "-p", "-t", self._panes[pane], "#{pane_pid}")

@@ -219,6 +219,16 @@ class TableScreen(TalkScreen):
             self._keys_shown = keys
             self._swap_open, self._draw_open = keys[:2]
             self.refresh_bindings()
+        self._show_through_dialogs()
+
+    def _show_through_dialogs(self) -> None:
+        """Under a dialog (results, standings, rules, a bust) the table still shows around
+        it; but Textual puts a covered screen's changed widgets on the terminal only when
+        the screen on top repaints (played: a player's "away" mark stayed hidden until the
+        dialog closed, where a move showed because the dialog's footer changed with it).
+        So, covered, repaint the screen on top once this one has caught up."""
+        if self.is_attached and not self.is_active:
+            self.call_after_refresh(self.app.screen.refresh)
 
     def _show_seats(self) -> None:
         """The seat lines, with the seconds the turn clock has left; on the player's own
@@ -231,8 +241,9 @@ class TableScreen(TalkScreen):
         deadline = self.app.clock_deadline
         clock = clock_seconds_left(deadline, time.monotonic())
         lobby: Lobby | None = getattr(self.app, "lobby", None)
-        self.query_one(SeatList).show(seat_infos(view, self._seats(), clock),
-                                      lobby.spectators if lobby else 0)
+        if self.query_one(SeatList).show(seat_infos(view, self._seats(), clock),
+                                         lobby.spectators if lobby else 0):
+            self._show_through_dialogs()
         if clock is not None and clock_warning(view, clock) and deadline != self._warned_for:
             self._warned_for = deadline
             self.notify(f"{clock[1]} seconds left: play, or a stand-in plays for you.",

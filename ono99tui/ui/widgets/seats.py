@@ -164,16 +164,21 @@ class SeatList(Widget):
     def compose(self) -> ComposeResult:
         yield Static("", id="spectators", classes="-none")
 
-    def show(self, seats: Sequence[SeatInfo], spectators: int = 0) -> None:
-        """Display these seats, updating existing lines in place."""
+    def show(self, seats: Sequence[SeatInfo], spectators: int = 0) -> bool:
+        """Display these seats, updating existing lines in place; whether anything shown
+        changed."""
         lines = list(self.query_children(SeatLine))
         for extra in lines[len(seats) :]:
             extra.remove()
         missing = [SeatLine() for _ in range(len(lines), len(seats))]
         if missing:
             self.mount_all(missing, before="#spectators")
+        changed = bool(missing) or len(lines) > len(seats)
         for line, info in zip([*lines[: len(seats)], *missing], seats, strict=True):
+            changed = changed or line.info != info
             line.info = info
         watchers = self.query_one("#spectators", Static)
-        update_if_changed(watchers, f"{spectators} watching" if spectators else "")
+        changed = update_if_changed(watchers, f"{spectators} watching" if spectators else "") \
+            or changed
         watchers.set_class(not spectators, "-none")
+        return changed
