@@ -46,7 +46,7 @@ from ono99tui.bots.arena import _percentile, interval, play_one, seating
 from ono99tui.bots.base import Bot
 from ono99tui.bots.bust_value import applies_to, bust_value
 from ono99tui.bots.greedy import GreedyBot
-from ono99tui.bots.hard import HardBot, move_code
+from ono99tui.bots.hard import HardBot
 from ono99tui.bots.playout import (
     DISCARDING,
     MINUS_TEN,
@@ -57,8 +57,8 @@ from ono99tui.bots.playout import (
     World,
 )
 from ono99tui.bots.search import LazyRandom, evaluate, playout
-from ono99tui.bots.worlds import InconsistentView, WorldSampler
-from ono99tui.game import Move, PlayerView, preset
+from ono99tui.bots.worlds import WorldSampler
+from ono99tui.game import PlayerView, preset
 
 RULES = preset("2022")
 MIN_POSITIONS = 200
@@ -263,22 +263,12 @@ class VariantBot(HardBot):
         self.own_playouts = own_playouts
         self.table_default = table_default
 
-    def choose(self, view: PlayerView, rng: random.Random) -> Move:
-        moves = view.legal_moves
-        greedy_move = self._greedy.choose(view, rng)
-        if len(moves) == 1:
-            return moves[0]
-        candidates = [code for code in map(move_code, moves) if code is not None]
-        greedy_code = move_code(greedy_move)
-        if len(candidates) < len(moves) or greedy_code is None:
-            return greedy_move
+    def _search(self, view: PlayerView, candidates: list[int], greedy_code: int,
+                rng: random.Random) -> int:
         default = greedy_code
         use = applies_to(view.rules)
         if use and self.table_default:
-            try:
-                template = WorldSampler(view, self.observed).template
-            except InconsistentView:
-                return greedy_move
+            template = WorldSampler(view, self.observed).template  # may raise InconsistentView
             if template.moves:
                 default = self.choose_in_world(template)
             if default not in candidates:
@@ -287,13 +277,10 @@ class VariantBot(HardBot):
         if use and self.own_playouts:
             search.playout = own_playout(self.choose_in_world)
         try:
-            result = evaluate(view, self.observed, candidates, default, rng,
-                              int(self.budget_s * search.PLAYS_PER_SECOND))
-        except InconsistentView:
-            return greedy_move
+            return evaluate(view, self.observed, candidates, default, rng,
+                            int(self.budget_s * search.PLAYS_PER_SECOND)).chosen
         finally:
             search.playout = plain
-        return moves[candidates.index(result.chosen)]
 
 
 def arms(table: Table, games: int, seed: int, players: int = 4) -> dict[str, Any]:

@@ -66,14 +66,15 @@ class HardBot(Bot):
         if len(candidates) < len(moves) or greedy_code is None:
             return greedy_move  # a late draw or a points discard: greedy's rules of thumb
         try:
-            result = evaluate(
-                view,
-                self.observed,
-                candidates,
-                greedy_code,
-                rng,
-                int(self.budget_s * PLAYS_PER_SECOND),
-            )
+            chosen = self._search(view, candidates, greedy_code, rng)
         except InconsistentView:
             return greedy_move
-        return moves[candidates.index(result.chosen)]
+        return moves[candidates.index(chosen)]
+
+    def _search(self, view: PlayerView, candidates: list[int], greedy_code: int,
+                rng: random.Random) -> int:
+        """The candidate the search chooses: greedy's unless another is significantly
+        better. Raises InconsistentView when the view and the observed events disagree.
+        (A variant of the search, e.g. bench/own_policy.py's, overrides this.)"""
+        return evaluate(view, self.observed, candidates, greedy_code, rng,
+                        int(self.budget_s * PLAYS_PER_SECOND)).chosen

@@ -80,6 +80,15 @@ async def watch_a_match_to_its_end(app: Ono99App, pilot: Any, go: asyncio.Event)
     await pilot.pause()
 
 
+async def ready_and_dealt_in(app: Ono99App, pilot: Any, *, seat: int) -> None:
+    """The seated latecomer says ready (r) and is dealt the next match in seat `seat`."""
+    await pilot.press("r")
+    await wait_until(pilot, lambda: isinstance(app.screen, TableScreen)
+                     and app.view is not None and app.view.phase != MATCH_OVER,
+                     what="the next match dealt to the latecomer", timeout=20)
+    assert app.view is not None and app.view.seat == seat and len(app.view.hand) > 0
+
+
 @dataclass
 class Latecomer:
     """cy, who came to a match of ann and bob under way and has watched it end."""
@@ -149,11 +158,7 @@ async def test_a_latecomer_takes_a_seat_after_the_match_and_plays_the_next(
                 # The next match deals them in.
                 await ann.ready(True)
                 await bob.ready(True)
-                await pilot.press("r")
-                await wait_until(pilot, lambda: isinstance(cy.screen, TableScreen)
-                                 and cy.view is not None and cy.view.phase != MATCH_OVER,
-                                 what="the next match dealt to the new player", timeout=20)
-                assert cy.view is not None and cy.view.seat == 2 and len(cy.view.hand) > 0
+                await ready_and_dealt_in(cy, pilot, seat=2)
 
 
 async def test_at_a_full_table_the_dialog_says_so_and_offers_no_seat(tmp_path: Path) -> None:
@@ -357,11 +362,7 @@ async def test_at_a_table_of_bots_a_latecomer_takes_a_bots_seat_for_the_next_mat
                 assert [seat.name for seat in server.table.seats] == [
                     "Greedy bot", "ann", "cy"]
                 await ann.ready(True)
-                await pilot.press("r")
-                await wait_until(pilot, lambda: isinstance(cy.screen, TableScreen)
-                                 and cy.view is not None and cy.view.phase != MATCH_OVER,
-                                 what="the next match dealt to the latecomer", timeout=20)
-                assert cy.view is not None and cy.view.seat == 2 and len(cy.view.hand) > 0
+                await ready_and_dealt_in(cy, pilot, seat=2)
                 assert raw_errors(notices) == []
 
 
@@ -398,11 +399,7 @@ async def test_t_mid_match_takes_a_seat_the_moment_the_match_ends(tmp_path: Path
                 assert not cy.seat_wanted
                 for client in (ann, bob):
                     await client.ready(True)
-                await pilot.press("r")
-                await wait_until(pilot, lambda: isinstance(cy.screen, TableScreen)
-                                 and cy.view is not None and cy.view.phase != MATCH_OVER,
-                                 what="the next match dealt to the latecomer", timeout=20)
-                assert cy.view is not None and cy.view.seat == 2
+                await ready_and_dealt_in(cy, pilot, seat=2)
                 assert raw_errors(notices) == []
 
 
