@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from ono99tui.game import PlayerView
     from ono99tui.ui.app import Ono99App
 
-from ono99tui.ui.messages import MoveChosen, TakeSeatRequested
+from ono99tui.ui.messages import AddBotRequested, MoveChosen, TakeSeatRequested
 from ono99tui.ui.screens.talk_screen import TALK_BINDINGS, TalkScreen
 from ono99tui.ui.turn_wait import TurnWait
 from ono99tui.ui.widgets.banner import ConnectionBanner
@@ -87,6 +87,8 @@ class TableScreen(TalkScreen):
         Binding("r", "rematch", "Rematch"),
         # A spectator's instead: a seat for the next match, where one may be free.
         Binding("t", "take_seat", "Take a seat"),
+        # The host, the match over, with a seat empty (a player left): a bot for the next.
+        Binding("b", "add_bot", "Add bot"),
         Binding("w", "standings", "Wins"),
         # The host only, during a match: start, change or stop the turn clock.
         Binding("k", "turn_clock", "Clock"),
@@ -214,7 +216,7 @@ class TableScreen(TalkScreen):
         out = view.seat is None or view.eliminated[view.seat]
         keys = (can_swap(view), must_draw(view), out, view.phase == "match_over",
                 self.app.may_chat, self.app.may_take_seat(), self.app.may_want_seat(),
-                self.app.is_host)
+                self.app.is_host, self._may_add_bot())
         if keys != self._keys_shown:
             self._keys_shown = keys
             self._swap_open, self._draw_open = keys[:2]
@@ -342,6 +344,8 @@ class TableScreen(TalkScreen):
             return True if self._draw_open else None
         if action == "rematch":
             return self._match_over() and view is not None and view.seat is not None
+        if action == "add_bot":
+            return self._match_over() and self._may_add_bot()
         if action == "take_seat":  # now, or (mid-match) as soon as the match ends
             if self._match_over():
                 return self.app.may_take_seat()
@@ -397,6 +401,23 @@ class TableScreen(TalkScreen):
             from ono99tui.ui.screens.results import MatchEndScreen
 
             self.app.push_screen(MatchEndScreen(rematch=True))
+
+    def _may_add_bot(self) -> bool:
+        """The host, connected, at a table with a seat empty (a player left after the
+        match); not in solo, whose seats are all the host's own choice."""
+        lobby: Lobby | None = getattr(self.app, "lobby", None)
+        return (self.app.is_host and self.app.hosting != "solo" and lobby is not None
+                and self.app.connection_state == "connected"
+                and len(lobby.seats) < lobby.capacity)
+
+    def action_add_bot(self) -> None:
+        """Host, the match over: seat a bot (of the table's bot level) for the next match,
+        in the seat a player left."""
+        if not (self._match_over() and self._may_add_bot()):
+            return
+        lobby: Lobby | None = getattr(self.app, "lobby", None)
+        level = lobby.options.get("bot_level") if lobby is not None else None
+        self.post_message(AddBotRequested(level if isinstance(level, str) else "normal"))
 
     def action_take_seat(self) -> None:
         """A spectator, the match over (its dialog closed): join the table again asking
