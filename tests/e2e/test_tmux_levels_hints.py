@@ -29,7 +29,8 @@ def test_solo_at_the_hard_level_with_a_hint(tmux: TmuxSession) -> None:
     assert rows and {key for _, key in rows} <= set(playable_keys(table)) | {"s"}
     assert [mark for mark, _ in rows].count("▶") == 1 and "Next player busts" in panel
     tmux.send_keys("Escape")
-    screen = tmux.wait_for(r"h Hint", timeout=10).string
+    tmux.wait_until_gone(r"Hint \(Esc", timeout=10)  # the panel closes...
+    screen = tmux.wait_for(r"h Hint", timeout=10).string  # ...and the table's keys are back
     assert "Hint (Esc" not in screen
     keys = playable_keys(screen) or ["s"]
     tmux.send_keys(keys[0])

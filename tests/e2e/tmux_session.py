@@ -120,6 +120,21 @@ class TmuxSession:
                 raise TmuxTimeout(f"{pattern!r} not seen within {timeout} s; screen:\n{screen}")
             time.sleep(interval)
 
+    def wait_until_gone(
+        self, pattern: str, *, pane: int = 0, timeout: float = 30.0, interval: float = 0.1
+    ) -> str:
+        """Poll the pane until `pattern` no longer appears; return that screen (a frame
+        reaches tmux in pieces: one capture may hold the new footer and the old panel)."""
+        regex = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.capture(pane)
+            if regex.search(screen) is None:
+                return screen
+            if time.monotonic() > deadline:
+                raise TmuxTimeout(f"{pattern!r} still shown after {timeout} s; screen:\n{screen}")
+            time.sleep(interval)
+
     def wait_until_changed(
         self, before: str, *, pane: int = 0, timeout: float = 5.0, interval: float = 0.05
     ) -> str:
