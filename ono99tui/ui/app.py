@@ -637,9 +637,7 @@ class Ono99App(App[None]):
             # Resumed where the table was found again: a new app joining there later
             # must find the seat's token under that address.
             self.joined_from.table_moved(client)
-        welcome = self.welcome
-        watching = welcome is not None and welcome.role == "spectator"
-        self.notify("Reconnected: watching again." if watching
+        self.notify("Reconnected: watching again." if self.spectating
                     else "Reconnected: your seat is back.")
 
     def on_connection_ended(self, message: ConnectionEnded) -> None:
@@ -898,18 +896,19 @@ class Ono99App(App[None]):
         (`ono99tui.ui.free_seats`)."""
         from ono99tui.ui.free_seats import seats_free
 
-        return (self.spectating and self.client is not None
-                and self.connection_state == "connected" and not self._taking_seat
-                and (self._rejoin_lobby() is not None or self._seat_factory is not None)
-                and seats_free(self.lobby) > 0)
+        return self._may_ask_for_a_seat() and seats_free(self.lobby) > 0
 
     def may_want_seat(self) -> bool:
         """May this spectator ask now, while a match is on, for a seat in the next one? The
         same as `may_take_seat` but for the table's phase."""
+        return (self._may_ask_for_a_seat() and self.lobby is not None
+                and self.lobby.phase == "playing")
+
+    def _may_ask_for_a_seat(self) -> bool:
+        # Watching, connected, with a way to join again as a player, nothing under way.
         return (self.spectating and self.client is not None
                 and self.connection_state == "connected" and not self._taking_seat
-                and (self._rejoin_lobby() is not None or self._seat_factory is not None)
-                and self.lobby is not None and self.lobby.phase == "playing")
+                and (self._rejoin_lobby() is not None or self._seat_factory is not None))
 
     @property
     def seat_wanted(self) -> bool:

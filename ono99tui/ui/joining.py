@@ -10,7 +10,6 @@ whose terminal or SSH session died gets their seat back just by joining again.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from netproto.addresses import Address
@@ -133,9 +132,3 @@ def _safe_put(tokens: ResumeTokens, address: Address, name: str, token: str) -> 
     with contextlib.suppress(ConfigError):
         tokens.put(_token_key(address, name), token)
 
-
-def forget_seat(tokens: ResumeTokens, addresses: Sequence[Address], name: str) -> None:
-    """Drop the kept tokens of player `name` for a table (its match is over)."""
-    for address in addresses:
-        with contextlib.suppress(ConfigError):
-            tokens.forget(_token_key(address, name))

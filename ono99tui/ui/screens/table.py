@@ -105,8 +105,8 @@ class TableScreen(TalkScreen):
         # May the viewer swap four ONO 99 / draw now? (Kept from the last view shown.)
         self._swap_open = False
         self._draw_open = False
-        # (swap, draw, spectating, match over, may chat, may take a seat, host) as the
-        # Footer last showed them.
+        # (swap, draw, out or watching, match over, may chat, may take a seat now / after
+        # the match, host, may add a bot) as the Footer last showed them.
         self._keys_shown: tuple[bool, ...] | None = None
         # How long the table has waited on the current move (the host's clock reminder).
         self._turn_wait = TurnWait()

@@ -42,8 +42,7 @@ class ConnectionBanner(Static):
         self.state = state
 
     def watch_state(self, state: str) -> None:
-        welcome = getattr(self.app, "welcome", None)
-        watching = welcome is not None and welcome.role == "spectator"
+        watching = bool(getattr(self.app, "spectating", False))
         text = (_WATCHING_TEXT.get(state) if watching else None) or _TEXT.get(state, "")
         self.update(text)
         self.set_class(bool(text), "-shown")
