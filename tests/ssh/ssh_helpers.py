@@ -87,7 +87,8 @@ def alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as stat_file:
             return stat_file.read().rsplit(") ", 1)[1][0] != "Z"
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):
+        # Reading the stat of a process that is being reaped can fail with ESRCH.
         return False
 
 
