@@ -49,6 +49,7 @@ from textual.screen import ModalScreen, Screen
 from textual.theme import BUILTIN_THEMES
 
 from netproto.errors import HANGUP
+from ono99tui.client.wire_text import shown_reason
 from ono99tui.gc_freeze import freeze_startup_objects
 from ono99tui.ui.diffing_driver import DiffingDriver, ScreenDiffing
 from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
@@ -77,19 +78,18 @@ from ono99tui.ui.messages import (
 )
 from ono99tui.ui.talk import Talk, toast_text
 from ono99tui.ui.widgets.log import LogEntry
-from ono99tui.ui.wire_text import shown_reason
 
 if TYPE_CHECKING:  # loaded after the first frame (see `_start`)
     from textual.driver import Driver
 
     from netproto.client import TableClient
     from netproto.messages import Lobby, Welcome
+    from ono99tui.client.catch_up import History
+    from ono99tui.client.joining import JoinRequest
+    from ono99tui.client.turn_alert import TurnAlert
     from ono99tui.game import Event, PlayerView, RoundEnded, Rules
-    from ono99tui.ui.catch_up import History
-    from ono99tui.ui.joining import JoinRequest
     from ono99tui.ui.round_busts import RoundBusts
     from ono99tui.ui.screens.lobby import LobbyScreen
-    from ono99tui.ui.turn_alert import TurnAlert
 
 ClientFactory = Callable[[], Awaitable["TableClient"]]
 # Where the table runs, which decides what quitting does: "solo" (this process runs a table
@@ -392,7 +392,7 @@ class Ono99App(App[None]):
     async def _read_table(self, client_factory: ClientFactory, connection_no: int) -> None:
         """Connect, then turn everything the client yields into app messages."""
         from netproto.client import ConnectFailed, HandshakeRefused
-        from ono99tui.connect_errors import connect_error_text
+        from ono99tui.client.connect_errors import connect_error_text
 
         def post(message: TableMessage) -> None:
             message.connection = connection_no
@@ -452,7 +452,7 @@ class Ono99App(App[None]):
                 )
             history, bad_history = None, None
             if item.history is not None:
-                from ono99tui.ui.catch_up import BadHistory, history_from_wire
+                from ono99tui.client.catch_up import BadHistory, history_from_wire
 
                 try:
                     history = history_from_wire(item.history, item.history_abridged)
@@ -893,8 +893,8 @@ class Ono99App(App[None]):
         """May this spectator ask for a seat now? Watching, connected, with a way to join
         the table again as a player (the lobby's request, or the host's own factory), no
         such request under way, and the table between matches with a seat that may be free
-        (`ono99tui.ui.free_seats`)."""
-        from ono99tui.ui.free_seats import seats_free
+        (`ono99tui.client.free_seats`)."""
+        from ono99tui.client.free_seats import seats_free
 
         return self._may_ask_for_a_seat() and seats_free(self.lobby) > 0
 
@@ -1089,8 +1089,9 @@ class Ono99App(App[None]):
         seats went out in. `catching_up`: they are a (re)joined view's history, which
         says nothing about a stand-in (the view's own events do); `abridged`: how many of
         their first rounds the table shortened (the log says so)."""
+        from ono99tui.client.names import names_of
         from ono99tui.game import Eliminated, RoundDealt, RoundEnded
-        from ono99tui.ui.present import event_line, names_of
+        from ono99tui.ui.present import event_line
 
         seats = self.lobby.seats if self.lobby else ()
         names = names_of(view, seats)
@@ -1132,9 +1133,9 @@ class Ono99App(App[None]):
         busts and what a hint may know, but quietly (no toast, dialog or bell for what is
         past), and nothing the app already took in a second time. Returns the view's
         events that are news to the app, to be taken in as any view's."""
+        from ono99tui.client.catch_up import unseen_from
+        from ono99tui.client.names import names_of
         from ono99tui.game import MatchEnded, RoundDealt
-        from ono99tui.ui.catch_up import unseen_from
-        from ono99tui.ui.present import names_of
         from ono99tui.ui.round_busts import RoundBusts
 
         story = (*history.events, *events)
@@ -1206,6 +1207,7 @@ class Ono99App(App[None]):
 
     def _announce(self, events: tuple[Event, ...], view: PlayerView) -> None:
         """Toasts and end-of-round / end-of-match screens."""
+        from ono99tui.client.names import seat_name, verb
         from ono99tui.game import (
             Eliminated,
             MatchEnded,
@@ -1214,7 +1216,6 @@ class Ono99App(App[None]):
             RoundEnded,
             TimedOut,
         )
-        from ono99tui.ui.present import seat_name, verb
         from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen
 
         seats = self.lobby.seats if self.lobby else ()
@@ -1258,8 +1259,9 @@ class Ono99App(App[None]):
         """Hold the player's own bust on screen (`BustScreen`) until a key, the next deal or
         the end of the match (whose dialog takes over), and keep each round's busts for its
         round-end dialog (`round_busts`)."""
+        from ono99tui.client.names import names_of
         from ono99tui.game import MatchEnded, RoundDealt
-        from ono99tui.ui.present import bust_notice, names_of
+        from ono99tui.ui.present import bust_notice
         from ono99tui.ui.round_busts import RoundBusts
         from ono99tui.ui.screens.bust import BustScreen
 
@@ -1280,7 +1282,7 @@ class Ono99App(App[None]):
     def _alert_turn(self, before: PlayerView | None, view: PlayerView) -> None:
         """Ring the bell when the player's turn comes, and say so in the terminal's title."""
         if self.turn_alert is None:
-            from ono99tui.ui.turn_alert import TurnAlert
+            from ono99tui.client.turn_alert import TurnAlert
 
             self.turn_alert = TurnAlert()
         ring, title = self.turn_alert.follow(before, view)
@@ -1297,8 +1299,8 @@ class Ono99App(App[None]):
 
     def action_toggle_turn_alert(self) -> None:
         """Switch the turn alert (bell and title) on or off, and remember it."""
+        from ono99tui.client.turn_alert import TITLE_IDLE, TurnAlert
         from ono99tui.config import ConfigError
-        from ono99tui.ui.turn_alert import TITLE_IDLE, TurnAlert
 
         alert = self.turn_alert = self.turn_alert or TurnAlert()
         enabled = not alert.enabled

@@ -17,8 +17,8 @@ from textual.message import Message
 
 if TYPE_CHECKING:  # the app loads the protocol and the engine after its first frame
     from netproto.messages import Chat, Lobby, Welcome
+    from ono99tui.client.catch_up import History
     from ono99tui.game import Event, Move, PlayerView
-    from ono99tui.ui.catch_up import History
 
 
 class TableMessage(Message):
@@ -53,7 +53,7 @@ class ViewUpdated(TableMessage):
     `clock_deadline`: when the table's turn clock runs, (the seat it runs for, the moment
     on this machine's `time.monotonic()` clock its time is up), worked out on arrival.
     `history`: in the first view after a (re)join, the match before `events`
-    (`ono99tui.ui.catch_up`); `bad_history`: why the history that came with it could not
+    (`ono99tui.client.catch_up`); `bad_history`: why the history that came with it could not
     be read (the view is shown without it).
     """
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from netproto.client import ClientSettings, TableClient
-from ono99tui.bot_player import BotPlayerError, play_matches
+from ono99tui.client.bot_player import BotPlayerError, play_matches
 from ono99tui.bots import make_bot
 
 # Two seats, one of them the table's own bot: the network bot must move for a match to end.

@@ -1,4 +1,4 @@
-"""The app taking in a (re)joined view's history (`ono99tui.ui.catch_up`), with matches the
+"""The app taking in a (re)joined view's history (`ono99tui.client.catch_up`), with matches the
 engine plays in the test (no network: every view exactly repeatable).
 
 What it must do: show what it missed as if it had watched (log, round results, busts),
@@ -25,6 +25,8 @@ from table_helpers import (
 from textual.pilot import Pilot
 
 from netproto.messages import Chat
+from ono99tui.client.catch_up import BadHistory, History, history_from_wire, unseen_from
+from ono99tui.client.names import names_of
 from ono99tui.game import (
     MATCH_OVER,
     Event,
@@ -36,10 +38,9 @@ from ono99tui.game import (
     preset,
 )
 from ono99tui.game.codec import event_to_wire
-from ono99tui.ui.catch_up import BadHistory, History, history_from_wire, unseen_from
 from ono99tui.ui.glyphs import glyphs_for
 from ono99tui.ui.messages import ChatReceived, LobbyUpdated, ViewUpdated
-from ono99tui.ui.present import event_line, names_of
+from ono99tui.ui.present import event_line
 from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.widgets.log import EventLog
 

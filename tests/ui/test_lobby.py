@@ -187,7 +187,7 @@ async def test_join_address_from_the_command_line_goes_straight_in(tmp_path: Pat
 async def test_a_failed_join_from_the_command_line_lists_the_tables(tmp_path: Path) -> None:
     # `ono99 join HOST:PORT` started before the host listened: "Could not join", and the
     # list under "Tables on your network" stayed empty for good (found by play-testing).
-    from ono99tui.ui.joining import Address
+    from ono99tui.client.joining import Address
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -255,7 +255,7 @@ async def test_joining_a_port_that_is_not_a_table_says_so_within_two_seconds(tmp
 
     from foreign_servers import answers_like_http, serving, stays_silent
 
-    from ono99tui.ui.joining import Address
+    from ono99tui.client.joining import Address
 
     for handler, why in ((stays_silent, "no answer within 2 s"),
                          (answers_like_http, "a web server answered")):

@@ -25,13 +25,14 @@ from table_helpers import (
 from textual.pilot import Pilot
 
 from netproto.client import ClientSettings, TableClient
+from ono99tui.client.names import names_of
 from ono99tui.commands.solo import solo_config
 from ono99tui.game import Event
 from ono99tui.game.codec import event_from_wire
 from ono99tui.host.server import TableServer
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.glyphs import glyphs_for
-from ono99tui.ui.present import event_line, names_of
+from ono99tui.ui.present import event_line
 from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.widgets.log import EventLog
 

@@ -115,8 +115,8 @@ def a_view_with_a_huge_bad_card() -> dict[str, object]:
 
 
 async def test_a_view_the_app_cannot_read_is_reported_in_a_few_clean_words() -> None:
+    from ono99tui.client.wire_text import MAX_SHOWN_REASON
     from ono99tui.ui.screens.table import TableScreen
-    from ono99tui.ui.wire_text import MAX_SHOWN_REASON
 
     long_refusal = {"kind": "error", "code": "bad-move",
                     "reason": "no\x1b[2J " + "way " * 120 + "\u202eend"}

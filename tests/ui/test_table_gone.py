@@ -13,9 +13,9 @@ from lobby_helpers import running_table, wait_until
 from textual.pilot import Pilot
 from textual.widgets import Button, Static
 
+from ono99tui.client.joining import Address
 from ono99tui.game import RoundEnded
 from ono99tui.ui.app import TABLE_GONE, Ono99App
-from ono99tui.ui.joining import Address
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.results import RoundEndScreen
 from ono99tui.ui.screens.table import TableScreen

@@ -10,8 +10,8 @@ import pytest
 from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, wait_until
 
 from ono99tui import config
+from ono99tui.client.turn_alert import TITLE_IDLE, TITLE_YOUR_TURN
 from ono99tui.game import MATCH_OVER, Card, legal_moves, position, preset
-from ono99tui.ui.turn_alert import TITLE_IDLE, TITLE_YOUR_TURN
 
 C = Card
 
@@ -104,7 +104,7 @@ async def test_the_switch_is_in_the_palette_and_remembered(own_config: Path) -> 
 
 
 def test_a_damaged_settings_file_leaves_the_alert_on(own_config: Path) -> None:
-    from ono99tui.ui.turn_alert import TurnAlert
+    from ono99tui.client.turn_alert import TurnAlert
 
     own_config.mkdir()
     (own_config / config.SETTINGS_FILE).write_text("{damaged")

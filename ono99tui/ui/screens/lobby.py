@@ -32,10 +32,10 @@ from netproto.errors import BadName
 from netproto.names import clean_name
 from netproto.reachability import PROBE_INTERVAL_SECONDS, ReachabilityWatch
 from netproto.refind import refinder_for
+from ono99tui.client.joining import JoinError, JoinRequest, connect, keep_seat
 from ono99tui.config import ConfigError, ResumeTokens, Settings, load_settings, save_settings
 from ono99tui.ssh import ssh_command_line
 from ono99tui.ui.glyphs import Glyphs
-from ono99tui.ui.joining import JoinError, JoinRequest, connect, keep_seat
 from ono99tui.ui.screens.password_prompt import PasswordPrompt
 from ono99tui.web import web_url
 

@@ -11,10 +11,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Static
 
 from netproto.messages import Lobby
+from ono99tui.client.free_seats import free_seats_text, seats_free
+from ono99tui.client.names import seat_name
 from ono99tui.game import PlayerView, RoundEnded
-from ono99tui.ui.free_seats import free_seats_text, seats_free
 from ono99tui.ui.messages import RematchRequested, TakeSeatRequested
-from ono99tui.ui.present import matches_played, matches_won, seat_name, winners_text
+from ono99tui.ui.present import matches_played, matches_won, winners_text
 from ono99tui.ui.screens.bust import held_line
 from ono99tui.ui.screens.own_modal import OwnModal
 

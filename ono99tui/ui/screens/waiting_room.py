@@ -21,8 +21,8 @@ from textual.widgets import Checkbox, DataTable, Footer, Input, Label, Select, S
 
 from netproto.messages import Lobby, SeatInfo, SeatKind
 from ono99tui.bots import BOT_CHOICES
+from ono99tui.client.free_seats import free_seats_text, seats_free
 from ono99tui.game import ONO99_MODES, PRESET_NAMES, SCORING_MODES, Rules, Scoring
-from ono99tui.ui.free_seats import free_seats_text, seats_free
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
 from ono99tui.ui.messages import (
     AddBotRequested,
