@@ -39,8 +39,8 @@ def run(args: argparse.Namespace) -> int:
     from netproto.client import ClientError, TableClient
     from netproto.interfaces import InterfaceError, resolve_interfaces
     from netproto.refind import refinder_for
-    from ono99tui.client.bot_player import BotPlayerError, play_matches
     from ono99tui.bots import UnknownBot, make_bot
+    from ono99tui.client.bot_player import BotPlayerError, play_matches
     from ono99tui.client.connect_errors import connect_error_text
 
     try:
