@@ -590,8 +590,15 @@ class TableSession:
 
     def table_closed(self) -> None:
         """The front end no longer shows the table (back to the lobby or the waiting room):
-        talk heard from now on is kept for the next match's log."""
+        talk heard from now on is kept for the next match's log, and the next view shows
+        the table again."""
         self._table_shown = False
+
+    @property
+    def table_shown(self) -> bool:
+        """Has the session asked for the table to be shown (`ShowTable`) since the front
+        end last said it closed it?"""
+        return self._table_shown
 
     # --- what the front ends read ---------------------------------------------------------
 

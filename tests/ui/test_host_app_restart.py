@@ -41,12 +41,12 @@ async def test_the_hosts_app_is_back_in_its_seat_after_a_restart(
         nonlocal first_seq
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
-                             and app.lobby is not None and len(app.lobby.seats) == 4,
+                             and app.session.lobby is not None and len(app.session.lobby.seats) == 4,
                              what="the waiting room with three bots")
             await pilot.press("s")
             await wait_until(pilot, lambda: isinstance(app.screen, TableScreen)
-                             and app.view is not None, what="the match dealt")
-            first_seq = app.view_seq
+                             and app.session.view is not None, what="the match dealt")
+            first_seq = app.session.view_seq
             app.exit()  # the match stays unfinished in the journal, as after a kill
 
     assert await serve_with_app(options_with_key("first-key"), "ana", run_app=first_run) == 0
@@ -56,13 +56,13 @@ async def test_the_hosts_app_is_back_in_its_seat_after_a_restart(
     async def second_run(app: Ono99App) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_until(pilot, lambda: isinstance(app.screen, TableScreen)
-                             and app.view is not None, what="the table, not a waiting room")
-            assert app.welcome is not None
-            assert (app.welcome.role, app.welcome.seat, app.welcome.host) == ("player", 3, True)
+                             and app.session.view is not None, what="the table, not a waiting room")
+            assert app.session.welcome is not None
+            assert (app.session.welcome.role, app.session.welcome.seat, app.session.welcome.host) == ("player", 3, True)
             # Views numbered on from the first run's, of the match taken up (its deal).
-            assert app.view_seq > first_seq
-            assert app.view is not None and app.view.seat == 3
-            assert app.view.round_no == view(replay_point(point).state, 3).round_no
+            assert app.session.view_seq > first_seq
+            assert app.session.view is not None and app.session.view.seat == 3
+            assert app.session.view.round_no == view(replay_point(point).state, 3).round_no
             # The person who started the host is told a match was taken up, and how not to.
             notices = [str(note.message) for note in app._notifications]
             assert any(f"Took up the unfinished match from this table's journal (2022 rules; "

@@ -112,17 +112,18 @@ def test_a_damaged_settings_file_leaves_the_alert_on(own_config: Path) -> None:
 
 
 async def test_a_spectator_hears_no_bell() -> None:
+    from table_items import lobby_updated, view_updated
+
     from ono99tui.game import spectator_view
-    from ono99tui.ui.messages import LobbyUpdated, ViewUpdated
 
     match = LocalMatch(preset("2022"), 3, seed=1)
     app = BellApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        app.post_message(LobbyUpdated(lobby_for(3, spectators=1)))
+        app.post_message(lobby_updated(lobby_for(3, spectators=1)))
         seq = 0
         while match.state.phase != MATCH_OVER:
             seq += 1
-            app.post_message(ViewUpdated(seq, spectator_view(match.state), match.pending))
+            app.post_message(view_updated(seq, spectator_view(match.state), match.pending))
             match.pending = ()
             await pilot.pause()
             match.step(lambda state, seat: match.rng.choice(legal_moves(state, seat)))
