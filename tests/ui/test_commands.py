@@ -7,10 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import ifaddr
 import pytest
 
 from netproto.addresses import loopback_for
-from ono99tui.host.with_app import invitation
+from netproto.interfaces import default_interfaces
+from ono99tui.host.with_app import address_to_give, invitation
 from ono99tui.ssh.host_door import ssh_invitation_line
 
 
@@ -60,6 +62,16 @@ def test_where_the_host_app_connects_and_what_it_tells_others() -> None:
     assert loopback_for("198.18.0.1") == "198.18.0.1"
     assert loopback_for("myhost.lan") == "myhost.lan"
     assert invitation([], 9099) == ""
+    # Not advertised: the line that joins, without the lobby's way.
+    assert invitation(["192.168.1.20"], 9100, advertised=False) == (
+        "Others join with: ono99 join 192.168.1.20:9100")
+    assert invitation(["::1"], 9100, advertised=False) == "Others join with: ono99 join [::1]:9100"
+    # Where a friend reaches the table: where it is advertised, else where it listens, else
+    # (every interface) this machine's first address on a network.
+    assert address_to_give("0.0.0.0", ("192.168.1.20",)) == "192.168.1.20"
+    assert address_to_give("198.18.0.1", ()) == "198.18.0.1"
+    assert address_to_give("myhost.lan", ()) == "myhost.lan"
+    assert address_to_give("0.0.0.0", ()) in default_interfaces(list(ifaddr.get_adapters()))
     lines = invitation(["192.168.1.20"], 9100,
                        ssh_invitation_line("ssh -p 2222 NAME@192.168.1.20")).splitlines()
     assert lines == ["Others join with: ono99 join   (or ono99 join 192.168.1.20:9100)",
