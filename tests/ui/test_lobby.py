@@ -281,7 +281,7 @@ async def web_page(answer: object | None) -> AsyncIterator[int]:
     import threading
 
     class Page(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        def do_GET(self) -> None:
             if answer is None or self.path != "/table.json":
                 self.send_error(404)
                 return
