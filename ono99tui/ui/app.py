@@ -201,9 +201,14 @@ class Ono99App(App[None]):
     ToastRack { dock: top; align: right top; margin-top: 1; margin-bottom: 0;
                 max-height: 50%; overflow-y: hidden; }
     Toast { width: 31; max-width: 100%; margin-top: 0; padding: 0 1; }
+    /* At the table, inside the log's frame (under its title row, off its right edge):
+       the frame and its title stay in sight. The log's inside is 29 cells at 80 columns. */
+    TableScreen ToastRack { margin-top: 2; }
+    TableScreen Toast { width: 29; margin-right: 1; }
     /* Under 80 columns there is no log: over the seats, on the left, rather than the total. */
+    TableScreen.-narrow ToastRack { margin-top: 1; }
     TableScreen.-narrow ToastHolder { align-horizontal: left; }
-    TableScreen.-narrow Toast { width: 50%; }
+    TableScreen.-narrow Toast { width: 50%; margin-right: 0; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         # Screens show their own "q" and "?" in the Footer; these work everywhere.
