@@ -2,13 +2,18 @@
 
 Every door in (`ono99 join HOST[:PORT]`, `ono99 bot HOST[:PORT]`, the lobby's address field)
 reads addresses with `parse_address`, so they accept the same forms and refuse the same
-mistakes with the same words. `loopback_for` is where a program on this machine connects to
-a server bound to an address: an unspecified bind (`0.0.0.0`, `::`) is reached on loopback.
+mistakes with the same words. A web address pasted instead (`http://192.168.1.20:8099/`,
+what a host's web door shows) is refused with `WebAddressGiven`, which holds it: the
+application may ask that web server for the table behind it. `loopback_for` is where a
+program on this machine connects to a server bound to an address: an unspecified bind
+(`0.0.0.0`, `::`) is reached on loopback.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import re
+import urllib.parse
 from dataclasses import dataclass
 
 from netproto.constants import DEFAULT_PORT
@@ -16,6 +21,9 @@ from netproto.constants import DEFAULT_PORT
 # Longest host name DNS allows.
 MAX_HOST_LENGTH = 253
 LOWEST_PORT, HIGHEST_PORT = 1, 65535
+# "scheme://" at the start: an address copied from a browser, or a URL of another kind.
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+_WEB_PORTS = {"http": 80, "https": 443}
 
 
 class AddressError(ValueError):
@@ -38,15 +46,57 @@ class Address:
         return f"{host}:{self.port}"
 
 
+@dataclass(frozen=True)
+class WebAddress:
+    """A web server's address as a browser is given it: `http` or `https`, host and port."""
+
+    scheme: str
+    host: str
+    port: int
+
+    def __str__(self) -> str:
+        """`http://HOST:PORT/` (the IPv6 address in brackets)."""
+        return f"{self.scheme}://{Address(self.host, self.port)}/"
+
+
+class WebAddressGiven(AddressError):
+    """The text is a web address (`http://HOST:PORT/…`), not a table's: `web` holds it."""
+
+    def __init__(self, text: str, web: WebAddress) -> None:
+        super().__init__(f"{text!r} is a web address (for a browser), not a table's "
+                         "address: type HOST:PORT")
+        self.web = web
+
+
+def _web_address(text: str, scheme: str) -> WebAddress:
+    """The web server of a typed `scheme://…` URL; AddressError for any other kind of URL
+    or one with no usable host or port."""
+    if scheme.lower() not in _WEB_PORTS:
+        raise AddressError(f"{text!r} is a URL, not a table's address: type HOST:PORT")
+    try:
+        parts = urllib.parse.urlsplit(text)
+        host, port = parts.hostname, parts.port
+    except ValueError:  # a port out of range, or a bracket not closed
+        raise AddressError(f"{text!r}: not a web address a browser could open") from None
+    if not host:
+        raise AddressError(f"{text!r}: a web address with no host")
+    return WebAddress(scheme.lower(), host, port or _WEB_PORTS[scheme.lower()])
+
+
 def parse_address(text: str, default_port: int = DEFAULT_PORT) -> Address:
     """Read `HOST`, `HOST:PORT`, `[IPv6]`, `[IPv6]:PORT` or a bare IPv6 address.
 
     Spaces around the text are ignored; `default_port` is used when no port is given.
-    Raises AddressError saying what is wrong (no host, a missing `]`, a port out of range…).
+    Raises AddressError saying what is wrong (no host, a missing `]`, a port out of range…),
+    WebAddressGiven for a web address (`http://…`, `https://…`).
     """
     text = text.strip()
     if not text:
         raise AddressError("type an address: HOST or HOST:PORT")
+    scheme = _SCHEME.match(text)
+    if scheme is not None:
+        web = _web_address(text, scheme.group(1))
+        raise WebAddressGiven(text, web)
     port_text: str | None
     if text.startswith("["):
         host, bracket, rest = text[1:].partition("]")

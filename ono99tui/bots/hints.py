@@ -8,14 +8,17 @@ The same search as the hard bot (`search.evaluate`) from the asking seat's view 
 public events it observed: it never looks at hidden cards. `win` is the chance to win the
 match in single scoring (2022), and the chance to get through the round without busting
 (tokens) or to score less than an opponent (points) in the round-based modes, as
-`Advice.measures` says. The suggestion is the hard bot's: greedy's card unless another is
-significantly better. Deterministic given `rng` (the budget is counted in model plays).
+`Advice.measures` says. The suggestion is a card with the highest chance as shown (whole
+percents): the hard bot's choice (greedy's card unless another is significantly better)
+where it shows as high as any, else the one that shows highest, and the reason then says
+the lead may be chance. Deterministic given `rng` (the budget is counted in model plays).
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Literal
 
 from ono99tui.bots.greedy import GreedyBot
 from ono99tui.bots.hard import move_code
@@ -29,6 +32,16 @@ from ono99tui.game import Card, Move, Play, PlayerView, SwapFour
 # world (no pruning), so its CPU per advice runs above the budget: p50 10-13 ms, p99 14-20
 # ms on the team machine (bench/bots.py --only hints).
 HINT_BUDGET_S = 0.010
+
+
+# Why the suggested card (see `_reason`).
+Why = Literal["clearly", "greedy", "ahead"]
+# What the chance is of, by `Advice.measures`: for one card, and for two.
+_GOALS = {
+    "match": ("wins", "win"),
+    "round": ("gets through the round", "get through the round"),
+    "points": ("beats", "beat"),
+}
 
 
 class NoAdvice(ValueError):
@@ -100,35 +113,57 @@ def advise(
     cards = tuple(
         CardAdvice(plays[i], s.value, s.next_bust, s.samples) for i, s in enumerate(result.cards)
     )
-    suggested_at = codes.index(result.chosen)
+    chosen_at = codes.index(result.chosen)
+    suggested_at = highest_shown(cards, chosen_at)
     scoring = table_for(view.rules).scoring
     measures = "match" if scoring == SINGLE else "round" if scoring == TOKENS else "points"
-    reason = _reason(view, cards, suggested_at, result.chosen != result.greedy, measures)
+    why: Why = ("ahead" if suggested_at != chosen_at
+                else "clearly" if result.chosen != result.greedy else "greedy")
+    reason = _reason(view, cards, suggested_at, why, measures)
     return Advice(cards, plays[suggested_at], reason, measures, result.worlds)
 
 
+def shown_percent(win: float) -> int:
+    """A chance as a person reads it: whole percents, rounded as the hint shows them."""
+    return int(f"{win:.0%}".removesuffix("%"))
+
+
+def highest_shown(cards: tuple[CardAdvice, ...], preferred: int) -> int:
+    """The card to suggest: one with the highest chance as shown (a person who reads "6 22%"
+    under "Suggested: 10 (21%)" is told two things); among those equal to the eye, the
+    search's own choice (`preferred`), else the first."""
+    top = max(shown_percent(card.win) for card in cards)
+    if shown_percent(cards[preferred].win) == top:
+        return preferred
+    return next(i for i, card in enumerate(cards) if shown_percent(card.win) == top)
+
+
 def _reason(
-    view: PlayerView, cards: tuple[CardAdvice, ...], at: int, beats_greedy: bool, measures: str
+    view: PlayerView, cards: tuple[CardAdvice, ...], at: int, why: Why, measures: str
 ) -> str:
-    """One line on why the suggested card."""
+    """One line on why the suggested card: the search found it `clearly` better than
+    greedy's card, or it is greedy's card and no other is, or it shows the highest chance
+    (`ahead`) by less than the deals tried can tell apart."""
     best = cards[at]
     name = _label(best.move, view)
-    goal = {"match": "wins", "round": "gets through the round", "points": "beats"}[measures]
+    goal, goals = _GOALS[measures]
     if len(cards) == 1:
         return f"{name} is the only card you can play."
     others = [c for i, c in enumerate(cards) if i != at]
     runner = max(others, key=lambda c: c.win)
-    if beats_greedy:
+    runner_name = _label(runner.move, view)
+    if why == "clearly":
         return (
             f"{name} {goal} {best.win:.0%} of the time, clearly more than "
-            f"{_label(runner.move, view)} ({runner.win:.0%})."
+            f"{runner_name} ({runner.win:.0%})."
         )
-    if runner.win >= best.win + 0.005:
-        # The suggestion keeps greedy's card unless another is clearly better: say so when
-        # a card shows a higher figure, lest the hint seem to contradict itself.
+    if why == "ahead":
+        if shown_percent(runner.win) == shown_percent(best.win):
+            return (f"{name} and {runner_name} both {goals} {best.win:.0%} of the time: "
+                    "either will do.")
         return (
-            f"{name} {goal} {best.win:.0%} of the time; {_label(runner.move, view)} shows "
-            f"{runner.win:.0%}, not clearly more."
+            f"{name} {goal} {best.win:.0%} of the time, a little more than {runner_name} "
+            f"({runner.win:.0%}): so small a lead may be chance."
         )
     if best.next_bust >= 0.25 and best.next_bust >= max(c.next_bust for c in others):
         return f"{name}: the next player busts {best.next_bust:.0%} of the time."

@@ -9,6 +9,7 @@ import sys
 from netproto.constants import DEFAULT_PORT
 from netproto.interfaces import add_mdns_interface_option
 from ono99tui.commands.game_options import add_level_option
+from ono99tui.commands.player_option import add_player_option
 
 HELP = "join a table as a computer player (for load and tests)"
 # Each of these stops the bot, which says bye first (SIGHUP: its terminal closed).
@@ -20,7 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("address", metavar="HOST[:PORT]", help=f"the table (port {DEFAULT_PORT} "
                         "if omitted)")
     add_level_option(parser, "this bot")
-    parser.add_argument("--name", default=None, help="player name (default: the bot's kind)")
+    add_player_option(parser, "--name", dest="name",
+                      help_text="the bot's name at the table (default: its kind)")
     parser.add_argument("--matches", type=int, default=1, metavar="N",
                         help="leave after N matches (default 1)")
     parser.add_argument("--password", default=None, help="the table's password, if it has one")
@@ -42,7 +44,13 @@ def run(args: argparse.Namespace) -> int:
     from ono99tui.bots import UnknownBot, make_bot
     from ono99tui.client.bot_player import BotPlayerError, play_matches
     from ono99tui.client.connect_errors import connect_error_text
+    from ono99tui.commands.player_option import PlayerNameError, checked_player_name
 
+    try:
+        name = checked_player_name(args.name, "--player/--name")
+    except PlayerNameError as error:
+        print(f"ono99 bot: {error}", file=sys.stderr)
+        return 2
     try:
         address = parse_address(args.address)
     except AddressError as error:
@@ -79,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         client: TableClient | None = None
         try:
             client = await TableClient.connect(address.host, address.port,
-                                               name=args.name or f"{args.bot} bot",
+                                               name=name or f"{args.bot} bot",
                                                password=args.password)
             client.relocator = refinder_for(client.welcome, interfaces)
             report = await play_matches(client, bot, args.matches, random.Random(args.seed))

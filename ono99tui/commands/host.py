@@ -96,7 +96,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)")
     parser.add_argument("--name", default="ONO 99 table", metavar="TABLE",
                         help="the table's name (your own name is --player)")
-    # Checked when parsed: a bad name must stop `ono99 host` before the table opens.
+    # Checked when the command runs: a bad name must stop `ono99 host` before the table opens.
     add_player_option(parser, help_text="your name at your table (remembered for next time; "
                                         "default: the remembered name, else your login name)")
     add_rules_option(parser)
@@ -238,6 +238,13 @@ def journal_choice(args: argparse.Namespace) -> JournalChoice:
 
 def run(args: argparse.Namespace) -> int:
     """Run the table until interrupted (or --exit-after matches); returns the exit status."""
+    from ono99tui.commands.player_option import PlayerNameError, checked_player_name
+
+    try:
+        player = checked_player_name(args.player)
+    except PlayerNameError as error:
+        print(f"ono99 host: {error}", file=sys.stderr)
+        return USAGE_ERROR
     try:
         options = host_options_from_args(args, headless=args.headless)
     except HostArgumentsError as error:
@@ -246,7 +253,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.headless:
         from ono99tui.commands.host_with_app import run_host
 
-        return run_host(options, player=args.player)
+        return run_host(options, player=player)
 
     import asyncio
 

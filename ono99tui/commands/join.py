@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from netproto.addresses import Address, WebAddress
 from netproto.constants import DEFAULT_PORT
 from netproto.interfaces import add_mdns_interface_option
 from ono99tui.commands.player_option import add_player_option
@@ -20,9 +21,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="HOST[:PORT]",
         help=f"go straight to the table at this address (default port {DEFAULT_PORT})",
     )
-    # --name: the older spelling, which the SSH door uses. The lobby checks the name (and
-    # remembers it) when it joins: there a bad name can be corrected in place.
-    add_player_option(parser, "--name", dest="name", check=False)
+    # --name: the older spelling. Checked before the lobby opens, as the table would.
+    add_player_option(parser, "--name", dest="name")
+    # The doors' way in: their user's name (an SSH user name may be a name the table
+    # refuses) starts the lobby, which says what is wrong and lets it be corrected in place.
+    parser.add_argument("--lobby-name", default=None, metavar="NAME",
+                        help="start the lobby with this name, checked there, where a bad one "
+                             "can be corrected (the SSH and web doors pass their user's name "
+                             "so)")
     parser.add_argument("--spectate", action="store_true", help="watch instead of playing")
     parser.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
     parser.add_argument("--host-key", default=None, metavar="KEY",
@@ -31,14 +37,46 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_mdns_interface_option(parser)
 
 
+def _table_behind(web: WebAddress) -> Address | None:
+    """The table whose web door a friend's pasted address `web` is (said on stderr, where
+    it is read once the app has quit: the line to type next time); None, with why and the
+    line to use instead, when that address has no ono99 table behind it."""
+    from ono99tui.web.table_behind import NoTableBehind, table_behind
+
+    try:
+        address = table_behind(web)
+    except NoTableBehind as error:
+        print(f"ono99 join: {web} is a web address, for a browser; {error}. Join with the "
+              "table's own address, the line the host's screen shows after 'Others join "
+              f"with': ono99 join {Address(web.host, DEFAULT_PORT)} (if the host kept the "
+              "usual port)", file=sys.stderr)
+        return None
+    print(f"ono99 join: {web} is the web door of the table at {address}: joining it "
+          f"(next time: ono99 join {address})", file=sys.stderr)
+    return address
+
+
 def run(args: argparse.Namespace) -> int:
     """Open the lobby (or the table at `address`); returns the exit status."""
-    from netproto.addresses import AddressError, parse_address
+    from netproto.addresses import AddressError, WebAddressGiven, parse_address
     from netproto.interfaces import InterfaceError, resolve_interfaces
+    from ono99tui.commands.player_option import PlayerNameError, checked_player_name
 
+    try:
+        name = checked_player_name(args.name, "--player/--name")
+    except PlayerNameError as error:
+        print(f"ono99 join: {error}", file=sys.stderr)
+        return 2
+    if name is None:
+        name = args.lobby_name
     if args.address is not None:
         try:
             address = parse_address(args.address)
+        except WebAddressGiven as given:
+            found = _table_behind(given.web)
+            if found is None:
+                return 2
+            address = found
         except AddressError as error:
             print(f"ono99 join: {error}", file=sys.stderr)
             return 2
@@ -61,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
 
     def lobby() -> LobbyScreen:
         return LobbyScreen(
-            interfaces, name=args.name, join_address=address, spectate=args.spectate,
+            interfaces, name=name, join_address=address, spectate=args.spectate,
             host_key=args.host_key,
         )
 

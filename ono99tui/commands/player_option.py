@@ -1,8 +1,11 @@
 """`--player NAME`: the player's own name at the table, spelled and checked alike for
-`ono99 solo`, `ono99 host` and `ono99 join`.
+`ono99 solo`, `ono99 host`, `ono99 join` and `ono99 bot`.
 
-Not a sub-command (cli.py maps none to it). Parsing imports only `netproto.names`; the
-config directory is read and written only when a command runs.
+The name is checked when the command runs, before anything opens, exactly as the table
+checks a name (`netproto.names.clean_name`): a bad one is one line, `ono99 join: --player:
+a name may have at most 24 characters`, and exit status 2 (`PlayerNameError`). Not a
+sub-command (cli.py maps none to it). Parsing imports only `netproto.names`; the config
+directory is read and written only when a command runs.
 """
 
 from __future__ import annotations
@@ -15,27 +18,31 @@ from netproto.names import clean_name
 PLAYER_HELP = "your name at the table (remembered for next time)"
 
 
-def player_name_argument(text: str) -> str:
-    """argparse type of `--player`: the name as the table will show it, checked exactly as a
-    name typed in the lobby (`netproto.names.clean_name`); a bad one is a usage error."""
+class PlayerNameError(ValueError):
+    """A name given on the command line cannot be a player's name; the message names the
+    option and says why, in the table's own words."""
+
+
+def checked_player_name(raw: str | None, option: str = "--player") -> str | None:
+    """The name as the table will show it (`clean_name`), or None when none was given;
+    PlayerNameError says why a bad one cannot be used ("--player: a name may have at most
+    24 characters")."""
+    if raw is None:
+        return None
     try:
-        return clean_name(text)
+        return clean_name(raw)
     except BadName as error:
-        raise argparse.ArgumentTypeError(error.reason) from None
+        raise PlayerNameError(f"{option}: {error.reason}") from None
 
 
 def add_player_option(
-    parser: argparse.ArgumentParser, *aliases: str, dest: str = "player", check: bool = True,
+    parser: argparse.ArgumentParser, *aliases: str, dest: str = "player",
     help_text: str = PLAYER_HELP,
 ) -> None:
-    """Add `--player NAME` (plus older spellings in `aliases`) as `args.<dest>`, default None.
-
-    `check=False` leaves the name as typed: `ono99 join` checks it in the lobby, where a
-    bad name can be corrected in place (the SSH door passes user names this way).
-    """
+    """Add `--player NAME` (plus older spellings in `aliases`) as `args.<dest>`, default None,
+    as typed: the command checks it with `checked_player_name` before anything starts."""
     parser.add_argument(
-        "--player", *aliases, dest=dest, default=None, metavar="NAME",
-        type=player_name_argument if check else str, help=help_text,
+        "--player", *aliases, dest=dest, default=None, metavar="NAME", help=help_text,
     )
 
 

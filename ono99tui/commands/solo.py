@@ -59,8 +59,14 @@ def run(args: argparse.Namespace) -> int:
     """Start the table, open the app on the table screen, stop both on quit."""
     import asyncio
 
+    from ono99tui.commands.player_option import PlayerNameError, checked_player_name
     from ono99tui.game import MAX_PLAYERS
 
+    try:
+        player = checked_player_name(args.player, "--player/--name")
+    except PlayerNameError as error:
+        print(f"ono99 solo: {error}", file=sys.stderr)
+        return 2
     if not 1 <= args.bots <= MAX_PLAYERS - 1:
         print(f"ono99 solo: --bots must be 1 to {MAX_PLAYERS - 1}", file=sys.stderr)
         return 2
@@ -73,11 +79,11 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_delay < 0:
         print("ono99 solo: --bot-delay must not be negative", file=sys.stderr)
         return 2
-    return asyncio.run(_play(args))
+    return asyncio.run(_play(args, player))
 
 
 def player_name(requested: str | None) -> str:
-    """The name to sit down with: the one asked for (already checked by `--player`), the
+    """The name to sit down with: the one asked for (`--player`, already checked), the
     remembered one, or "you"."""
     from ono99tui.commands.player_option import remembered_player_name
 
@@ -127,11 +133,12 @@ def solo_config(*, bots: int, rules: str, seed: int | None, bot_delay: float) ->
     )
 
 
-async def _play(args: argparse.Namespace) -> int:
-    if args.player is not None:
+async def _play(args: argparse.Namespace, player: str | None) -> int:
+    """Play solo as `player` (checked; None: the remembered name)."""
+    if player is not None:
         from ono99tui.commands.player_option import remember_player_name
 
-        problem = remember_player_name(args.player)
+        problem = remember_player_name(player)
         if problem is not None:  # shown once the app's screen is gone
             print(f"ono99 solo: your name was not remembered: {problem}", file=sys.stderr)
     config = solo_config(bots=args.bots, rules=args.rules, seed=args.seed, bot_delay=args.bot_delay)
@@ -149,7 +156,7 @@ async def _play(args: argparse.Namespace) -> int:
         return servers[-1]
 
     app = solo_app(
-        start_server, name=player_name(args.player), bots=args.bots, bot=args.bot,
+        start_server, name=player_name(player), bots=args.bots, bot=args.bot,
         ascii_glyphs=True if args.ascii else None,
     )
     try:

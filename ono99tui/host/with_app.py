@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import socket
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol, TypeVar
 
+import ifaddr
+
+from netproto.addresses import Address, loopback_for
+from netproto.interfaces import default_interfaces
 from ono99tui.host.hosting import HostedTable, hosted_table
 from ono99tui.host.options import HostOptions
 
@@ -29,22 +32,39 @@ class SeatedApp(Protocol):
         """Quit (the table closes once the app is gone)."""
 
 
-def invitation(addresses: Sequence[str], port: int, *door_lines: str) -> str:
-    """What the host tells friends to type, one line per way in: the table's own when it
-    is advertised (on `addresses`), then each door's line (`OpenDoor.invitation_line`)."""
+def invitation(addresses: Sequence[str], port: int, *door_lines: str,
+               advertised: bool = True) -> str:
+    """What the host tells friends to type, one line per way in: the table's own (at the
+    first of `addresses`; the lobby lists it too when it is `advertised`), then each door's
+    line (`OpenDoor.invitation_line`)."""
     lines = []
     if addresses:
-        lines.append(f"Others join with: ono99 join   (or ono99 join {addresses[0]}:{port})")
+        where = Address(addresses[0], port)
+        lines.append(f"Others join with: ono99 join   (or ono99 join {where})" if advertised
+                     else f"Others join with: ono99 join {where}")
     lines.extend(line for line in door_lines if line)
     return "\n".join(lines)
 
 
-def invitation_for(hosted: HostedTable) -> str:
-    """The invitation for a table that is open (its port, interfaces and doors)."""
-    interfaces = hosted.interfaces
-    host = interfaces[0] if interfaces else socket.gethostname()
-    return invitation(interfaces, hosted.server.port,
-                      *(door.invitation_line(host) for door in hosted.doors))
+def address_to_give(bind: str, advertised_on: Sequence[str]) -> str:
+    """The address of this machine a friend types to reach a table bound to `bind`: the
+    first interface it is advertised on; else the bind address itself, unless it is every
+    interface (`0.0.0.0`, `::`): then this machine's first IPv4 address on a network
+    (loopback where it has none)."""
+    if advertised_on:
+        return advertised_on[0]
+    if loopback_for(bind) == bind:  # a given address or host name: that is where it listens
+        return bind
+    return default_interfaces(list(ifaddr.get_adapters()))[0]
+
+
+def invitation_for(hosted: HostedTable, bind: str = "0.0.0.0") -> str:
+    """The invitation for a table that is open (its port, interfaces and doors), bound to
+    `bind`: the `ono99 join HOST:PORT` line is there whether or not it is advertised."""
+    host = address_to_give(bind, hosted.interfaces)
+    return invitation([host], hosted.server.port,
+                      *(door.invitation_line(host) for door in hosted.doors),
+                      advertised=bool(hosted.interfaces))
 
 
 AppT = TypeVar("AppT", bound=SeatedApp)

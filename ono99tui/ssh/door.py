@@ -37,8 +37,8 @@ class DoorConfigError(ValueError):
 
 def join_command(table_address: str, player: str) -> list[str]:
     """The app a door session runs: `ono99 join` straight to this table as *player*."""
-    # "--name=…" in one word: a user name starting with "-" must not read as an option.
-    return [sys.executable, "-m", "ono99tui", "join", table_address, f"--name={player}"]
+    # "--lobby-name=…" in one word: a user name starting with "-" must not read as an option.
+    return [sys.executable, "-m", "ono99tui", "join", table_address, f"--lobby-name={player}"]
 
 
 @dataclass(frozen=True)

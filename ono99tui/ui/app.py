@@ -126,14 +126,20 @@ def screenshot_directory() -> Path:
 # Arrow keys as the Footer names them in ASCII mode (a terminal that cannot draw "→").
 ASCII_KEY_NAMES = str.maketrans({"→": ">", "←": "<", "↑": "^", "↓": "v"})
 # A theme for 16-colour terminals: the built-in ANSI theme uses green for both "success"
-# and "accent", and the cards need them apart.
-SIXTEEN_COLOUR_THEME = replace(BUILTIN_THEMES["ansi-dark"], name="ono99-16", accent="ansi_magenta")
+# and "accent", and the cards need them apart; bright blue for the primary colour: the
+# number cards' text, and borders, in xterm's dark blue (0, 0, 238) were hard to read on
+# black.
+SIXTEEN_COLOUR_THEME = replace(BUILTIN_THEMES["ansi-dark"], name="ono99-16", accent="ansi_magenta",
+                               primary="ansi_bright_blue")
 
 
 class Ono99App(SessionApp):
     """One player's (or spectator's) window on one table. See the module docstring."""
 
     TITLE = "ONO 99"
+    # Focus you can see in any terminal, on every screen. A whole path: a relative one
+    # would be read beside each subclass's own module.
+    CSS_PATH = str(Path(__file__).with_name("focus.tcss"))
     # ASCII mode (the app has class -ascii): Textual's own widgets must not draw box or
     # block characters either. The app's screens and widgets carry their own -ascii rules.
     CSS = """
@@ -148,9 +154,14 @@ class Ono99App(SessionApp):
     ToastRack { dock: top; align: right top; margin-top: 1; margin-bottom: 0;
                 max-height: 50%; overflow-y: hidden; }
     Toast { width: 31; max-width: 100%; margin-top: 0; padding: 0 1; }
+    /* At the table, inside the log's frame (under its title row, off its right edge):
+       the frame and its title stay in sight. The log's inside is 29 cells at 80 columns. */
+    TableScreen ToastRack { margin-top: 2; }
+    TableScreen Toast { width: 29; margin-right: 1; }
     /* Under 80 columns there is no log: over the seats, on the left, rather than the total. */
+    TableScreen.-narrow ToastRack { margin-top: 1; }
     TableScreen.-narrow ToastHolder { align-horizontal: left; }
-    TableScreen.-narrow Toast { width: 50%; }
+    TableScreen.-narrow Toast { width: 50%; margin-right: 0; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         # Screens show their own "q" and "?" in the Footer; these work everywhere.

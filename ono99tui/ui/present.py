@@ -140,6 +140,9 @@ def seat_infos(view: PlayerView, seats: Sequence[LobbySeat],
     `clock`: (seat, seconds left) of the turn clock, shown while that seat's human plays."""
     by_seat = {info.seat: info for info in seats}
     scoring = view.rules.scoring
+    # While a buster chooses a card to discard (points scoring) the turn has passed on to
+    # the next player, who waits for that: the marker is on whoever must act.
+    acting = view.discarding if view.discarding is not None else view.turn
     infos = []
     for seat in range(view.seats):
         lobby = by_seat.get(seat)
@@ -148,7 +151,7 @@ def seat_infos(view: PlayerView, seats: Sequence[LobbySeat],
                 name=lobby.name if lobby else f"seat {seat + 1}",
                 cards=view.hand_sizes[seat],
                 is_you=seat == view.seat,
-                is_turn=view.turn == seat and view.phase != MATCH_OVER,
+                is_turn=acting == seat and view.phase != MATCH_OVER,
                 is_bot=lobby is not None and lobby.kind == SeatKind.BOT,
                 connected=lobby.connected if lobby else True,
                 eliminated=view.eliminated[seat],

@@ -24,8 +24,8 @@ class WebDoorConfigError(ValueError):
 
 def join_command(table_address: str, player: str) -> list[str]:
     """The game a web session runs: `ono99 join` straight to this table as *player*."""
-    # "--name=…" in one word: a name starting with "-" must not read as an option.
-    return [sys.executable, "-m", "ono99tui", "join", table_address, f"--name={player}"]
+    # "--lobby-name=…" in one word: a name starting with "-" must not read as an option.
+    return [sys.executable, "-m", "ono99tui", "join", table_address, f"--lobby-name={player}"]
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,9 @@ door's own:
 - `POST /seat`: a tab's player name gives it a seat id (or a kept id is checked);
 - `GET /ws/{seat}`: the game's websocket; refused with 403 at the handshake unless its
   Origin is this door (as the browser reached it) and it carries a login and a seat;
-- `GET /static/{file}`: the page's files, by name from a fixed list (no listings).
+- `GET /static/{file}`: the page's files, by name from a fixed list (no listings);
+- `GET /table.json`: the port of the table behind the door, for `ono99 join http://…/`
+  (`table_behind`; no login: the port is no secret).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import jinja2
 import textual_serve
 from aiohttp import web
 
+from netproto.addresses import parse_address
 from ono99tui.web.access import (
     LOGIN_COOKIE,
     LoginBook,
@@ -38,6 +41,7 @@ from ono99tui.web.config import WebDoorConfig
 from ono99tui.web.game_process import capped_size, game_environment
 from ono99tui.web.seats import SeatBook, SeatError
 from ono99tui.web.session import CLOSE_DOOR_CLOSED, CLOSE_DOOR_FULL, CLOSE_REPLACED, WebSession
+from ono99tui.web.table_behind import TABLE_PATH, door_answer
 
 log = logging.getLogger("ono99tui.web")
 
@@ -97,6 +101,7 @@ class WebDoor:
             web.post("/seat", self.handle_seat),
             web.get("/ws/{seat}", self.handle_websocket),
             web.get("/static/{name:.+}", self.handle_static),
+            web.get(TABLE_PATH, self.handle_table),
         ])
         return app
 
@@ -229,6 +234,10 @@ class WebDoor:
             log.error("cannot make a seat folder: %s", error)
             return web.json_response({"error": "The host cannot keep a seat."}, status=500)
         return web.json_response({"seat": seat.seat_id, "name": seat.name})
+
+    async def handle_table(self, request: web.Request) -> web.Response:
+        """The port of the table behind this door (`ono99tui.web.table_behind`)."""
+        return web.json_response(door_answer(parse_address(self.config.table_address).port))
 
     async def handle_static(self, request: web.Request) -> web.StreamResponse:
         """One of the page's files (STATIC_FILES); anything else, folders included, is 404."""

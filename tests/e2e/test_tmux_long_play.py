@@ -112,7 +112,7 @@ def play_solo_matches(tmux: TmuxSession, matches: int, *, timeout: float = 600.0
                 return counts
             tmux.send_keys("Escape")  # back to the table: the rematch must still be there
             # The table's footer, not the closing dialog's (which also offers "r Rematch").
-            tmux.wait_for(r"(?m)^ .*r Rematch.*w Wins.*$", timeout=10)
+            tmux.wait_for(r"(?m)^ ?r Rematch.*w Wins.*$", timeout=10)
             tmux.send_keys("r")
             new_match = counts["matches"] + 1
             # The new page under the log's title: the match-over dialog is gone (while it
@@ -151,7 +151,7 @@ def test_three_1980_matches_with_rematches_keep_the_log_on_the_newest_event(tmux
     assert counts["rounds"] >= 15, counts
     # The previous match is a few pages up, just above this match's separator.
     tmux.send_keys("Escape")
-    tmux.wait_for(r"(?m)^ .*r Rematch.*w Wins.*$", timeout=10)  # the table's footer
+    tmux.wait_for(r"(?m)^ ?r Rematch.*w Wins.*$", timeout=10)  # the table's footer
     for _ in range(60):
         pane = log_pane(tmux.capture())
         if "── Match 3 ──" in pane:

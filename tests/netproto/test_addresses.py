@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from netproto.addresses import Address, AddressError, loopback_for, parse_address
+from netproto.addresses import (
+    Address,
+    AddressError,
+    WebAddress,
+    WebAddressGiven,
+    loopback_for,
+    parse_address,
+)
 from netproto.constants import DEFAULT_PORT
 
 
@@ -63,6 +70,41 @@ def test_the_default_port_is_the_callers() -> None:
 def test_bad_addresses_say_why(text: str, reason: str) -> None:
     with pytest.raises(AddressError, match=reason):
         parse_address(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "web"),
+    [
+        ("http://192.168.1.20:8099/", WebAddress("http", "192.168.1.20", 8099)),
+        (" http://192.168.1.20:8099 ", WebAddress("http", "192.168.1.20", 8099)),
+        ("HTTP://Table.lan/index?x=1", WebAddress("http", "table.lan", 80)),
+        ("https://table.lan", WebAddress("https", "table.lan", 443)),
+        ("http://[::1]:8099/ws", WebAddress("http", "::1", 8099)),
+    ],
+)
+def test_a_web_address_is_refused_holding_the_web_server_it_names(
+        text: str, web: WebAddress) -> None:
+    # A web door's address pasted into `ono99 join` used to be read as a bare IPv6 address
+    # ("write an IPv6 address as [ADDRESS]:PORT").
+    with pytest.raises(WebAddressGiven, match="is a web address") as refused:
+        parse_address(text)
+    assert refused.value.web == web and "IPv6" not in str(refused.value)
+    assert str(WebAddress("http", "::1", 8099)) == "http://[::1]:8099/"
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("ssh://ana@table.lan:2222", "is a URL, not a table's address"),
+        ("http://:8099/", "a web address with no host"),
+        ("http://table.lan:99999/", "not a web address a browser could open"),
+        ("http://[::1:8099/", "not a web address a browser could open"),
+    ],
+)
+def test_other_urls_are_refused_in_words(text: str, reason: str) -> None:
+    with pytest.raises(AddressError, match=reason) as refused:
+        parse_address(text)
+    assert not isinstance(refused.value, WebAddressGiven)
 
 
 def test_an_address_error_is_a_value_error() -> None:

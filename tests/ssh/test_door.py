@@ -226,7 +226,7 @@ def test_the_join_command_keeps_odd_user_names_as_names() -> None:
 
     argv = join_command("127.0.0.1:4099", "-rf --spectate")
     args = build_parser().parse_args(argv[3:])  # after: python -m ono99tui
-    assert (args.command, args.address, args.name, args.spectate) == (
+    assert (args.command, args.address, args.lobby_name, args.spectate) == (
         "join", "127.0.0.1:4099", "-rf --spectate", False)
 
 

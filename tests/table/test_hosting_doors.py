@@ -7,7 +7,6 @@ A recording door stands in for the SSH door; the table is a real server on loopb
 from __future__ import annotations
 
 import asyncio
-import socket
 from collections.abc import Callable, Mapping
 
 import pytest
@@ -91,10 +90,11 @@ async def test_doors_open_after_the_bots_onto_the_table_and_close_first() -> Non
         assert table_info(summary, port).ssh_port is None
         assert table.doors[0].announcement("myhost") == {
             "event": "test-door", "port": 2222, "host": "myhost"}
-        # Not advertised: no `ono99 join` line, and the doors name this machine.
-        host = socket.gethostname()
-        assert invitation_for(table).splitlines() == [
-            f"Or through the test door: {host}:2222", f"Or through the test door: {host}:8080"]
+        # Not advertised: the `ono99 join` line all the same (no lobby lists the table),
+        # at the address the table listens on, as the doors' lines.
+        assert invitation_for(table, "127.0.0.1").splitlines() == [
+            f"Others join with: ono99 join 127.0.0.1:{port}",
+            "Or through the test door: 127.0.0.1:2222", "Or through the test door: 127.0.0.1:8080"]
     # Last opened, first closed; both while the table still answered; then the table went.
     assert events[4:] == ["close 8080 (table answers: True)", "close 2222 (table answers: True)"]
     assert not await table_answers(port)

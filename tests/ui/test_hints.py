@@ -4,6 +4,7 @@ panel (a Pilot test per path, an SVG snapshot of the panel at 80×24)."""
 
 from __future__ import annotations
 
+import random
 import threading
 from dataclasses import replace
 from typing import Any
@@ -218,3 +219,46 @@ def test_the_hint_panel_80x24_ascii(snap_compare) -> None:
 
     assert snap_compare(RecordingApp(ascii_glyphs=True), terminal_size=(80, 24),
                         run_before=run_before)
+
+
+@pytest.mark.parametrize("seed", [3, 9])
+async def test_a_hint_at_three_players_in_a_four_seat_table(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Played: hints at a table with an empty seat showed "10 21% / 9 21% / 6 21%" for
+    three players, and "Suggested: 10 (21%)" while 6 was listed at 22%."""
+    from lobby_helpers import running_table
+
+    from ono99tui.game import view as engine_view
+    from ono99tui.ui.host_app import host_app
+
+    work = hinting.work_out_hint
+
+    def fixed(*args: Any, **options: Any) -> Hint:
+        return work(*args, **{**options, "rng": random.Random(1)})
+
+    monkeypatch.setattr(hinting, "work_out_hint", fixed)
+    async with running_table(name="den", capacity=4, hints=True, host_key="k" * 24,
+                             seed=seed) as server:
+        app = host_app(server, player="hal")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: app.lobby is not None and app.is_host)
+            for _ in range(2):
+                await pilot.press("b")
+                await pilot.pause()
+            await wait_until(pilot, lambda: len(app.lobby.seats) == 3)
+            await pilot.press("s")  # three of four seats taken: deal now
+            await wait_until(pilot, lambda: app.view is not None
+                             and app.view.turn == app.view.seat and first_playable(app) is not None)
+            await pilot.press("h")
+            await wait_until(pilot, lambda: isinstance(app.screen, HintScreen))
+            hint = app.screen.hint
+            # The hint counts the three in the match: it is the one the engine's own view
+            # of the table gives, with the events the app was sent.
+            state = server.table.state
+            assert app.view.seats == 3 and state is not None and state.seats == 3
+            assert hint == fixed(engine_view(state, app.view.seat), app.seen.events)
+            # The card suggested is one with the highest chance shown.
+            shown = {row.card: int(f"{row.win:.0%}"[:-1]) for row in hint.rows}
+            suggested = next(row for row in hint.rows if row.suggested)
+            assert shown[suggested.card] == max(shown.values()), hint
+            assert hint.suggested == suggested.card

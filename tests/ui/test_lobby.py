@@ -270,3 +270,66 @@ async def test_joining_a_port_that_is_not_a_table_says_so_within_two_seconds(tmp
                 assert status(app) == (
                     f"Could not join: 127.0.0.1:{port} does not speak the ono99 protocol ({why})")
                 assert app.screen is lobby and app.client is None
+
+
+@asynccontextmanager
+async def web_page(answer: object | None) -> AsyncIterator[int]:
+    """A web server on loopback (a thread) whose /table.json is `answer` (None: no such
+    page, as any web site); yields its port."""
+    import http.server
+    import json
+    import threading
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            if answer is None or self.path != "/table.json":
+                self.send_error(404)
+                return
+            body = json.dumps(answer).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server.server_address[1]
+    finally:
+        await asyncio.to_thread(server.shutdown)
+        server.server_close()
+
+
+async def test_a_web_door_s_address_typed_joins_the_table_behind_it(tmp_path: Path) -> None:
+    from ono99tui.web.table_behind import door_answer
+
+    async with running_table() as server, web_page(door_answer(server.port)) as web_port:
+        lobby = LobbyScreen(None, config_directory=tmp_path, name="ana")
+        app = Ono99App(start_screen=lobby, ascii_glyphs=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("a", *f"http://127.0.0.1:{web_port}/", "enter")
+            await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
+                             and app.lobby is not None, what="the waiting room")
+            assert app.lobby.seats[0].name == "ana"
+        # Remembered as the table's own address: what to type next time.
+        assert load_settings(tmp_path).last_address == f"127.0.0.1:{server.port}"
+
+
+async def test_a_web_address_with_no_table_behind_it_says_what_to_type(tmp_path: Path) -> None:
+    async with web_page(None) as web_port:
+        lobby = LobbyScreen(None, config_directory=tmp_path, name="ana")
+        app = Ono99App(start_screen=lobby, ascii_glyphs=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("a", *f"http://127.0.0.1:{web_port}/", "enter")
+            await wait_until(pilot, lambda: "not an ono99 table's web door" in status(app),
+                             what="the answer")
+            assert status(app) == (
+                f"http://127.0.0.1:{web_port}/ is a web address, for a browser; it is a web "
+                "page (HTTP 404 for /table.json), not an ono99 table's web door. Type the "
+                "table's own address: 127.0.0.1:9099 unless the host chose another port")
+            assert app.screen is lobby and app.client is None
+            assert lobby.query_one("#address", Input).has_focus

@@ -1,5 +1,6 @@
-"""`--player NAME` on `ono99 host`, `solo` and `join`: checked like a name typed in the lobby
-(a bad one is a usage error, exit status 2), and remembered like one."""
+"""`--player NAME` on `ono99 host`, `solo`, `join` and `bot`: checked like a name typed in the
+lobby before anything starts (a bad one is one line and exit status 2), and remembered like
+one."""
 
 from __future__ import annotations
 
@@ -11,7 +12,11 @@ import pytest
 
 from ono99tui.cli import build_parser, main
 from ono99tui.commands.host_with_app import host_player_name
-from ono99tui.commands.player_option import remember_player_name, remembered_player_name
+from ono99tui.commands.player_option import (
+    checked_player_name,
+    remember_player_name,
+    remembered_player_name,
+)
 from ono99tui.commands.solo import player_name
 from ono99tui.config import (
     CONFIG_DIR_ENV,
@@ -34,41 +39,73 @@ def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def test_host_refuses_a_bad_player_name_before_opening_anything(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "ono99tui", "host", "--port", "0", "--no-advertise",
-         "--player", "\t \u200b"],
-        check=False, capture_output=True, text=True, timeout=60,
-        env={"PATH": "/usr/bin:/bin", CONFIG_DIR_ENV: str(tmp_path), "LANG": "C.UTF-8"},
+def ono99_command(*args: str, config: Path) -> subprocess.CompletedProcess[str]:
+    """`ono99 ARGS` in a process of its own, with no terminal (an app would fail to start)."""
+    return subprocess.run(
+        [sys.executable, "-m", "ono99tui", *args],
+        check=False, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        env={"PATH": "/usr/bin:/bin", CONFIG_DIR_ENV: str(config), "LANG": "C.UTF-8",
+             "ONO99_MDNS_INTERFACES": "127.0.0.1"},
     )
+
+
+# Each command that takes the player's name, with what it needs besides (the address is
+# one nothing listens on: a bad name must stop the command before it connects anywhere).
+NAMED_COMMANDS = {
+    "host": ("host", "--port", "0", "--no-advertise"),
+    "solo": ("solo",),
+    "join": ("join", "127.0.0.1:9"),
+    "bot": ("bot", "127.0.0.1:9"),
+}
+
+
+@pytest.mark.parametrize("command", sorted(NAMED_COMMANDS))
+def test_a_long_name_is_refused_in_one_line_before_anything_starts(
+    command: str, tmp_path: Path
+) -> None:
+    # `ono99 join HOST:PORT --player <25 characters>` used to open a lobby whose list
+    # stayed empty, its status line saying the name was too long.
+    result = ono99_command(*NAMED_COMMANDS[command], "--player", "x" * 25, config=tmp_path)
     assert result.returncode == 2
-    assert "argument --player: a name needs at least one printable character" in result.stderr
-    assert "Traceback" not in result.stderr
+    assert result.stderr.splitlines() == [
+        f"ono99 {command}: --player{'' if command == 'host' else '/--name'}: "
+        "a name may have at most 24 characters"]
+    assert result.stdout == "" and not (tmp_path / SETTINGS_FILE).exists()
+
+
+def test_host_refuses_a_bad_player_name_before_opening_anything(tmp_path: Path) -> None:
+    result = ono99_command("host", "--port", "0", "--no-advertise", "--player", "\t \u200b",
+                           config=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == ("ono99 host: --player: a name needs at least one printable "
+                             "character\n")
     assert not (tmp_path / SETTINGS_FILE).exists()
 
 
-@pytest.mark.parametrize("command", ["host", "solo"])
+@pytest.mark.parametrize("command", ["host", "solo", "join", "bot"])
 @pytest.mark.parametrize(("name", "reason"), BAD_NAMES)
 def test_bad_player_names_are_usage_errors_with_the_lobby_s_reason(
     command: str, name: str, reason: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with pytest.raises(SystemExit) as exit_:
-        main([command, "--player", name])
-    assert exit_.value.code == 2
+    assert main([*NAMED_COMMANDS[command], "--player", name]) == 2
     err = capsys.readouterr().err
-    assert f"ono99 {command}: error: argument --player" in err and reason in err
+    assert err.startswith(f"ono99 {command}: --player") and reason in err
+    assert len(err.splitlines()) == 1
 
 
 def test_player_names_are_cleaned_as_the_table_would() -> None:
+    assert checked_player_name("  ana \t b  ") == "ana b"
+    assert checked_player_name(None) is None
     parser = build_parser()
-    assert parser.parse_args(["host", "--player", "  ana \t b  "]).player == "ana b"
     assert parser.parse_args(["host", "--name", "Kitchen"]).name == "Kitchen"  # the TABLE
     assert parser.parse_args(["host"]).player is None
     assert parser.parse_args(["solo", "--player", "ana"]).player == "ana"
     assert parser.parse_args(["solo", "--name", "ana"]).player == "ana"  # older spelling
-    # join keeps the name as typed: the lobby checks it where it can be corrected.
-    assert parser.parse_args(["join", "--player", "  ana"]).name == "  ana"
     assert parser.parse_args(["join", "--name", "ana"]).name == "ana"
+    assert parser.parse_args(["bot", "x:1", "--player", "ana"]).name == "ana"
+    # The doors' own spelling is not checked here: the lobby says what is wrong with an
+    # SSH user name, where it can be corrected.
+    assert parser.parse_args(["join", "--lobby-name", "x" * 30]).lobby_name == "x" * 30
 
 
 def test_a_headless_host_has_no_player(capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,6 +12,7 @@ which opens the table's waiting room.
 
 from __future__ import annotations
 
+import asyncio
 import getpass
 from dataclasses import replace
 from pathlib import Path
@@ -26,8 +27,9 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, Static
 
-from netproto.addresses import Address, AddressError, parse_address
+from netproto.addresses import Address, AddressError, WebAddress, WebAddressGiven, parse_address
 from netproto.client import ClientSettings, TableClient
+from netproto.constants import DEFAULT_PORT
 from netproto.discovery import DiscoveredTable, TableBrowser, TableChange, TableEvent
 from netproto.errors import BadName
 from netproto.names import clean_name
@@ -433,8 +435,11 @@ class LobbyScreen(Screen[None]):
 
     def _join_address(self, *, spectate: bool) -> None:
         field = self.query_one("#address", Input)
+        web: WebAddress | None = None
         try:
-            address = parse_address(field.value)
+            address: Address | None = parse_address(field.value)
+        except WebAddressGiven as given:  # a table's web door, maybe: ask it (below)
+            address, web = None, given.web
         except AddressError as error:
             self.set_status(f"Address: {error}")
             field.focus()
@@ -442,7 +447,32 @@ class LobbyScreen(Screen[None]):
         name = self._player_name()
         if name is None:
             return
+        if web is not None:
+            self._remember(player_name=name)
+            self.join_through_door(web, name, spectate=spectate)
+            return
+        assert address is not None
         self._remember(player_name=name, last_address=field.value.strip())
+        self.start_join(JoinRequest.for_address(address, name, spectate=spectate))
+
+    @work(exclusive=True, group="door", exit_on_error=False)
+    async def join_through_door(self, web: WebAddress, name: str, *, spectate: bool) -> None:
+        """A web address typed in the address field: join the table whose web door it is
+        (the door tells its table's port), or say that it is none and what to type."""
+        from ono99tui.web.table_behind import NoTableBehind, table_behind
+
+        self.set_status(f"Asking {web} for its table...")
+        try:
+            address = await asyncio.to_thread(table_behind, web)
+        except NoTableBehind as error:
+            self.set_status(f"{web} is a web address, for a browser; {error}. Type the "
+                            f"table's own address: {Address(web.host, DEFAULT_PORT)} unless "
+                            "the host chose another port")
+            self.query_one("#address", Input).focus()
+            return
+        field = self.query_one("#address", Input)
+        field.value = str(address)  # what to type next time, remembered as typed
+        self._remember(last_address=str(address))
         self.start_join(JoinRequest.for_address(address, name, spectate=spectate))
 
     def _remember(self, **changes: Unpack[_RememberedFields]) -> None:

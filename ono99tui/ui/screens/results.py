@@ -99,11 +99,15 @@ def token_cell(tokens: int, eliminated: bool) -> str:
     return "0 (last life)" if tokens == 0 else str(tokens)
 
 
+# Above the rounds of a tokens match: its numbers are what each player had left.
+TOKENS_CAPTION = "Tokens left after each round"
+
+
 def rounds_table(view: PlayerView, names: Sequence[str], results: Sequence[RoundEnded],
                  eliminated: Mapping[int, Sequence[bool]] | None = None) -> str:
-    """One row per finished round: points scored (points modes) or tokens left (tokens),
-    "out" for a seat out of the match by the end of that round (from `eliminated`, the
-    flags per round number)."""
+    """One row per finished round: points scored (points modes) or tokens left (tokens, under
+    a line that says so), "out" for a seat out of the match by the end of that round (from
+    `eliminated`, the flags per round number)."""
     if not results:
         return ""
     tokens = view.rules.scoring == "tokens"
@@ -126,7 +130,9 @@ def rounds_table(view: PlayerView, names: Sequence[str], results: Sequence[Round
         rows = [(str(result.round_no), *(str(v) for v in result.points)) for result in results]
     if not tokens:
         rows.append(("Total", *(str(score) for score in results[-1].scores)))
-    return _table(header, rows)
+        return _table(header, rows)
+    # Small numbers under names read as points scored: say what they are.
+    return f"{TOKENS_CAPTION}\n{_table(header, rows)}"
 
 
 def places_table(names: Sequence[str], order: Sequence[int], won: Sequence[int] | None,

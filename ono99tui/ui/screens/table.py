@@ -138,7 +138,8 @@ class TableScreen(TalkScreen):
                 yield EventLog(id="log")
         yield PromptLine("Waiting for the deal...", id="prompt")
         yield HandView()
-        yield Footer()
+        # Compact: one cell between keys, not two (table.tcss: the host's nine keys fit 80).
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         # Widgets compose their own children after this screen mounts: follow the app once

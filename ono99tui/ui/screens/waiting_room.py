@@ -204,8 +204,9 @@ class WaitingRoomScreen(TalkScreen):
         with Horizontal(classes="option-row"):
             # Seconds for each move before a stand-in plays the turn; empty: no clock.
             yield Label("Turn secs", classes="option-label")
+            # valid_empty: empty is "off", not an error (it was tinted red as one).
             yield Input(type="integer", id="opt-turn_seconds", compact=True, max_length=5,
-                        placeholder="off")
+                        placeholder="off", valid_empty=True)
         with Horizontal(classes="option-row"):
             yield Label("ONO 99 card", classes="option-label")
             yield Select([(ONO99_WORDS[mode].label, mode) for mode in ONO99_MODES],

@@ -117,6 +117,10 @@ class CardWidget(Widget, can_focus=True):
     CardWidget { border-title-align: left; }
     CardWidget:focus { background: $boost; border: thick $accent; }
     CardWidget.-unplayable:focus { border: thick $foreground 50%; }
+    /* 16 colours: a dimmed colour is the terminal's own white there, brighter than the
+       cards that may be played; grey says "not now". */
+    CardWidget.-unplayable:ansi { color: ansi_bright_black; border: dashed ansi_bright_black; }
+    CardWidget.-unplayable:ansi:focus { border: thick ansi_white; }
     .-ascii CardWidget { border: ascii $foreground 60%; }
     .-ascii CardWidget.kind-number { border: ascii $primary; }
     .-ascii CardWidget.kind-ten { border: ascii $success; }
