@@ -241,22 +241,22 @@ async def test_a_hint_at_three_players_in_a_four_seat_table(
                              seed=seed) as server:
         app = host_app(server, player="hal")
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: app.lobby is not None and app.is_host)
+            await wait_until(pilot, lambda: app.session.lobby is not None and app.session.is_host)
             for _ in range(2):
                 await pilot.press("b")
                 await pilot.pause()
-            await wait_until(pilot, lambda: len(app.lobby.seats) == 3)
+            await wait_until(pilot, lambda: len(app.session.lobby.seats) == 3)
             await pilot.press("s")  # three of four seats taken: deal now
-            await wait_until(pilot, lambda: app.view is not None
-                             and app.view.turn == app.view.seat and first_playable(app) is not None)
+            await wait_until(pilot, lambda: app.session.view is not None
+                             and app.session.view.turn == app.session.view.seat and first_playable(app) is not None)
             await pilot.press("h")
             await wait_until(pilot, lambda: isinstance(app.screen, HintScreen))
             hint = app.screen.hint
             # The hint counts the three in the match: it is the one the engine's own view
             # of the table gives, with the events the app was sent.
             state = server.table.state
-            assert app.view.seats == 3 and state is not None and state.seats == 3
-            assert hint == fixed(engine_view(state, app.view.seat), app.seen.events)
+            assert app.session.view.seats == 3 and state is not None and state.seats == 3
+            assert hint == fixed(engine_view(state, app.session.view.seat), app.session.story.seen.events)
             # The card suggested is one with the highest chance shown.
             shown = {row.card: int(f"{row.win:.0%}"[:-1]) for row in hint.rows}
             suggested = next(row for row in hint.rows if row.suggested)

@@ -313,8 +313,8 @@ async def test_a_web_door_s_address_typed_joins_the_table_behind_it(tmp_path: Pa
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("a", *f"http://127.0.0.1:{web_port}/", "enter")
             await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
-                             and app.lobby is not None, what="the waiting room")
-            assert app.lobby.seats[0].name == "ana"
+                             and app.session.lobby is not None, what="the waiting room")
+            assert app.session.lobby.seats[0].name == "ana"
         # Remembered as the table's own address: what to type next time.
         assert load_settings(tmp_path).last_address == f"127.0.0.1:{server.port}"
 
