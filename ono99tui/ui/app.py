@@ -36,7 +36,7 @@ import asyncio
 import contextlib
 import gc
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -229,6 +229,7 @@ class Ono99App(App[None]):
         sixteen_colours: bool | None = None,
         hosting: Hosting = "guest",
         notice: str = "",
+        warnings: Sequence[str] = (),
         seat_factory: ClientFactory | None = None,
     ) -> None:
         """See the module docstring; `seat_factory` makes a new connection to the same
@@ -236,8 +237,10 @@ class Ono99App(App[None]):
         no lobby to join again from (the host's own app: the factory it connects with)."""
         super().__init__()
         self.hosting: Hosting = hosting
-        # Said once the app is up (the host's app: a match taken up from the journal).
+        # Said once the app is up (the host's app: a match taken up from the journal; what
+        # the table's journal had to say at the start).
         self._startup_notice = notice
+        self._startup_warnings = tuple(warnings)
         self._sixteen_colours = sixteen_colours
         self._client_factory = client_factory
         self._start_screen = start_screen
@@ -336,6 +339,8 @@ class Ono99App(App[None]):
         if self._startup_notice:
             # Long enough to be read: it explains why a match is on that nobody started.
             self.notify(self._startup_notice, title="Match taken up", timeout=20, markup=False)
+        for warning in self._startup_warnings:
+            self.tell_host(warning)
         if self._client_factory is not None:
             # Connecting loads the protocol and the engine (and, for solo, starts a table):
             # let the first frame reach the terminal first.
@@ -1415,6 +1420,13 @@ class Ono99App(App[None]):
 
         self.push_screen(ConfirmQuitScreen(*self.quit_warning()), answered)
 
+    def tell_host(self, text: str) -> None:
+        """Say something about its table the person hosting it must know now (the table's
+        journal could not be written, was deleted, can be written again): long enough to
+        be read, and marked as a warning. `text` names files: no markup in it."""
+        self.notify(text, title="The table's journal", severity="warning", timeout=30,
+                    markup=False)
+
     def hosting_others(self) -> bool:
         """Does this app run the table (`ono99 host`) with other people (seated or watching)
         whom quitting would send away? Bots don't count: nobody minds their table closing.
@@ -1440,8 +1452,12 @@ class Ono99App(App[None]):
             if not self.in_game():
                 return ("Close the table?",
                         "You host this table: quitting closes it for everyone waiting at it.")
+            # Quitting here is the host's choice: the match ends for good (only a crash or a
+            # stopped host leaves a match that a restart takes up; docs/JOURNAL.md).
             return ("Close the table?",
-                    "You host this table: quitting closes it and ends the match for everyone.")
+                    "You host this table: quitting closes it and ends the match for everyone, "
+                    "for good (it stays in the history as abandoned; restarting the host will "
+                    "not take it up).")
         options = self.lobby.options if self.lobby is not None else {}
         grace = options.get("grace_seconds")
         held = f"held for {grace:g} s" if isinstance(grace, (int, float)) else "held for a while"
