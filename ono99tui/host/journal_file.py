@@ -395,12 +395,20 @@ class JournalWriter:
         data = b"".join([frame(record) for record in records])
         try:
             written = os.write(self._descriptor, data)
-        except OSError:
+            if written != len(data):
+                # A full disk or a file-size limit writes what fits: the rest, written on,
+                # fails with the reason (or goes through, if room was made meanwhile).
+                rest = memoryview(data)[written:]
+                while rest:
+                    more = os.write(self._descriptor, rest)
+                    if not more:
+                        raise OSError(f"{self.path}: only {written} of {len(data)} bytes "
+                                      "written")
+                    written += more
+                    rest = rest[more:]
+        except OSError:  # what was written is cut away again
             self._cut_back()
             raise
-        if written != len(data):  # a full disk: what was written is cut away again
-            self._cut_back()
-            raise OSError(f"{self.path}: only {written} of {len(data)} bytes written")
         self.end += written
         self._write_mark()
 

@@ -351,13 +351,8 @@ def open_table_journal(choice: JournalChoice) -> tuple[FileJournal, ResumePoint 
             log.error("cannot create the table's journal %s (%s): the table plays on, but "
                       "its matches will not survive a restart of the host", path, reason)
             return FileJournal(path, None), None
-        return _unusable(choice, f"cannot read the table's journal {path}: {reason}",
-                         existed, unreadable=True)
-    if contents.end_mark_problem is not None:
-        log.warning("the table's journal's end mark: %s", contents.end_mark_problem)
-    if contents.torn_tail:
-        log.warning("the table's journal %s ended in a torn record (the host was killed "
-                    "while writing it): dropped", path)
+        return _unusable(choice, f"cannot open the table's journal {path} to read and write "
+                                 f"it: {reason}", existed, unreadable=True)
     problem = _loss(contents, path, existed)
     notices: list[str] = []
     if problem is not None:
@@ -369,6 +364,11 @@ def open_table_journal(choice: JournalChoice) -> tuple[FileJournal, ResumePoint 
             if not existed:
                 path.unlink(missing_ok=True)  # as it was: nothing there
             return _unusable(choice, f"{path}: {problem}", existed, records_lost=existed)
+    if contents.end_mark_problem is not None:
+        log.warning("the table's journal's end mark: %s", contents.end_mark_problem)
+    if contents.torn_tail:
+        log.warning("the table's journal %s ended in a torn record (the host was killed "
+                    "while writing it): dropped", path)
     mark = contents.end_mark
     if (mark is not None and mark.lost_at and mark.lost_at >= contents.end_offset
             and choice.resume):

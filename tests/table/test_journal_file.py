@@ -5,6 +5,7 @@ mark beside it follows every change; a path that no longer names the file is not
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -173,11 +174,17 @@ def test_a_short_write_is_cut_away_at_once(tmp_path: Path, monkeypatch: pytest.M
     size = path.stat().st_size
     real_write = os.write
 
-    def half(descriptor: int, data: bytes) -> int:
-        return real_write(descriptor, data[: len(data) // 2])
+    calls = 0
+
+    def half(descriptor: int, data: bytes) -> int:  # what fits, then the disk is full
+        nonlocal calls
+        calls += 1
+        if calls > 1:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(descriptor, bytes(data[: len(data) // 2]))
 
     monkeypatch.setattr(os, "write", half)
-    with pytest.raises(OSError, match="only"):
+    with pytest.raises(OSError, match="No space left"):  # the reason, for the host
         writer.append_all(RECORDS[1:])
     monkeypatch.undo()
     writer.close()
@@ -201,7 +208,7 @@ def test_a_path_that_no_longer_names_the_file_is_noticed(tmp_path: Path) -> None
 
 def test_a_file_is_version_1_until_it_holds_a_record_that_needs_2(tmp_path: Path) -> None:
     path = tmp_path / "t.journal"
-    writer, contents = JournalWriter.open(path)
+    writer, _ = JournalWriter.open(path)
     writer.append(RECORDS[0])
     assert path.read_bytes()[len(MAGIC)] == 1  # an older ono99 still reads it
     writer.append({"kind": "options", "table": {"hints": True}}, version=2)

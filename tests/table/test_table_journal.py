@@ -490,7 +490,7 @@ def test_an_unreadable_journal_is_refused_like_a_damaged_one(
     with pytest.raises(JournalUnusable) as refused:
         open_table_journal(JournalChoice(path))
     message = str(refused.value)
-    assert "cannot read the table's journal" in message and str(path) in message
+    assert "cannot open the table's journal" in message and str(path) in message
     assert f"chmod 600 {path}" in message and "--fresh" in message
     monkeypatch.undo()
     again, point = open_table_journal(JournalChoice(path))  # mended: taken up, whole
