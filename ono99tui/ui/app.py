@@ -499,6 +499,12 @@ class Ono99App(App[None]):
             self.view_seq = -1
             self._move_sent_at = None
             self.seen.clear()
+            if message.welcome.role == "player" and self._table_screen() is not None:
+                # Seated anew: the match the table screen shows (and its results, named
+                # after the old seats) is over for good; the new seat waits in the
+                # waiting room for the next deal (played: a restart at a finished table
+                # left a joiner on "Match over: you win!" under someone else's name).
+                self._back_to_waiting_room()
         self.welcome = message.welcome
         self.connection_state = "connected"
         self._welcome_lobby_due = True
@@ -993,6 +999,19 @@ class Ono99App(App[None]):
         if room is None:
             self.push_screen(WaitingRoomScreen())
 
+    def _back_to_waiting_room(self) -> None:
+        """Forget the match shown and show the waiting room under the table (`ono99 join`
+        and the host's app open on one): the seat held now was given for the next deal."""
+        from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+
+        room = next((s for s in self.screen_stack if isinstance(s, WaitingRoomScreen)), None)
+        if room is None:
+            return
+        while self.screen is not room:
+            self.pop_screen()
+        self._lobby_at_match_end = None
+        self.view = None
+
     def seat_not_taken(self, lobby: LobbyScreen, status: str) -> None:
         """The lobby could not join the table again for a spectator taking a seat (it is
         gone, or the password prompt was cancelled): back to the lobby, saying `status`."""
@@ -1424,7 +1443,7 @@ class Ono99App(App[None]):
         """Say something about its table the person hosting it must know now (the table's
         journal could not be written, was deleted, can be written again): long enough to
         be read, and marked as a warning. `text` names files: no markup in it."""
-        self.notify(text, title="The table's journal", severity="warning", timeout=30,
+        self.notify(text, title="Journal", severity="warning", timeout=30,
                     markup=False)
 
     def hosting_others(self) -> bool:
