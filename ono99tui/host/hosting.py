@@ -23,6 +23,7 @@ import contextlib
 import dataclasses
 import errno
 import logging
+import os
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,7 +116,8 @@ def table_info(summary: TableSummary, port: int, doors: Sequence[OpenDoor] = ())
 def listen_error(bind: str, port: int, error: OSError) -> str:
     """Why the table cannot listen, for the terminal: a port already taken says how to
     choose another."""
-    reason = error.strerror or str(error)
+    # asyncio's own words ("error while attempting to bind on address …") say it twice.
+    reason = os.strerror(error.errno) if error.errno else error.strerror or str(error)
     if error.errno == errno.EADDRINUSE:
         return (f"cannot listen on {bind}:{port}: {reason} (another table or program has "
                 "it). Give this table another port with --port PORT (--port 0 picks a "

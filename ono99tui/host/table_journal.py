@@ -27,6 +27,7 @@ start afresh without a word. So:
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import time
@@ -352,7 +353,8 @@ def open_table_journal(choice: JournalChoice) -> tuple[FileJournal, ResumePoint 
                       "its matches will not survive a restart of the host", path, reason)
             return FileJournal(path, None), None
         return _unusable(choice, f"cannot open the table's journal {path} to read and write "
-                                 f"it: {reason}", existed, unreadable=True)
+                                 f"it: {reason}", existed, unreadable=True,
+                         permissions=error.errno == errno.EACCES)
     problem = _loss(contents, path, existed)
     notices: list[str] = []
     if problem is not None:
@@ -405,7 +407,7 @@ def open_table_journal(choice: JournalChoice) -> tuple[FileJournal, ResumePoint 
 
 
 def _unusable(choice: JournalChoice, problem: str, existed: bool, *,
-              unreadable: bool = False,
+              unreadable: bool = False, permissions: bool = False,
               records_lost: bool = False) -> tuple[FileJournal, ResumePoint | None]:
     """A journal that cannot be taken up: refuse, or (starting over) set it aside."""
     path = choice.path
@@ -414,9 +416,12 @@ def _unusable(choice: JournalChoice, problem: str, existed: bool, *,
                               "over without --resume") from None
     if choice.resume:
         ways = ["start over with ono99 host --fresh (the file is then kept beside it, as "
-                f"{path.name}.damaged-<time>)"]
-        if unreadable:
+                f"{path.name}.damaged-<time>)" if existed
+                else "start over with ono99 host --fresh"]
+        if permissions:
             ways.insert(0, f"let your user read and write it again (chmod 600 {path})")
+        elif unreadable:
+            ways.insert(0, "make it a file this user can read and write again")
         if records_lost:
             ways.append(f"take up what is left as it is with ono99 host --resume {path}")
         raise JournalUnusable(f"{problem}. To go on: {'; or '.join(ways)}") from None

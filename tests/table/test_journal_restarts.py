@@ -374,5 +374,6 @@ def test_a_second_host_on_a_taken_port_says_only_that_with_the_way_out(
     assert second.returncode == 1
     lines = second.stderr.strip().splitlines()
     assert len(lines) == 1, lines
-    assert f"127.0.0.1:{first.port}" in lines[0] and "--port" in lines[0]
+    assert f"127.0.0.1:{first.port}: Address already in use (" in lines[0]
+    assert "--port" in lines[0]
     assert "journal" not in lines[0]
