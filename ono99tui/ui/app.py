@@ -36,7 +36,7 @@ import asyncio
 import contextlib
 import gc
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -240,6 +240,7 @@ class Ono99App(App[None]):
         sixteen_colours: bool | None = None,
         hosting: Hosting = "guest",
         notice: str = "",
+        warnings: Sequence[str] = (),
         seat_factory: ClientFactory | None = None,
     ) -> None:
         """See the module docstring; `seat_factory` makes a new connection to the same
@@ -247,8 +248,10 @@ class Ono99App(App[None]):
         no lobby to join again from (the host's own app: the factory it connects with)."""
         super().__init__()
         self.hosting: Hosting = hosting
-        # Said once the app is up (the host's app: a match taken up from the journal).
+        # Said once the app is up (the host's app: a match taken up from the journal; what
+        # the table's journal had to say at the start).
         self._startup_notice = notice
+        self._startup_warnings = tuple(warnings)
         self._sixteen_colours = sixteen_colours
         self._client_factory = client_factory
         self._start_screen = start_screen
@@ -347,6 +350,8 @@ class Ono99App(App[None]):
         if self._startup_notice:
             # Long enough to be read: it explains why a match is on that nobody started.
             self.notify(self._startup_notice, title="Match taken up", timeout=20, markup=False)
+        for warning in self._startup_warnings:
+            self.tell_host(warning)
         if self._client_factory is not None:
             # Connecting loads the protocol and the engine (and, for solo, starts a table):
             # let the first frame reach the terminal first.
@@ -505,6 +510,12 @@ class Ono99App(App[None]):
             self.view_seq = -1
             self._move_sent_at = None
             self.seen.clear()
+            if message.welcome.role == "player" and self._table_screen() is not None:
+                # Seated anew: the match the table screen shows (and its results, named
+                # after the old seats) is over for good; the new seat waits in the
+                # waiting room for the next deal (played: a restart at a finished table
+                # left a joiner on "Match over: you win!" under someone else's name).
+                self._back_to_waiting_room()
         self.welcome = message.welcome
         self.connection_state = "connected"
         self._welcome_lobby_due = True
@@ -999,6 +1010,19 @@ class Ono99App(App[None]):
         if room is None:
             self.push_screen(WaitingRoomScreen())
 
+    def _back_to_waiting_room(self) -> None:
+        """Forget the match shown and show the waiting room under the table (`ono99 join`
+        and the host's app open on one): the seat held now was given for the next deal."""
+        from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+
+        room = next((s for s in self.screen_stack if isinstance(s, WaitingRoomScreen)), None)
+        if room is None:
+            return
+        while self.screen is not room:
+            self.pop_screen()
+        self._lobby_at_match_end = None
+        self.view = None
+
     def seat_not_taken(self, lobby: LobbyScreen, status: str) -> None:
         """The lobby could not join the table again for a spectator taking a seat (it is
         gone, or the password prompt was cancelled): back to the lobby, saying `status`."""
@@ -1426,6 +1450,13 @@ class Ono99App(App[None]):
 
         self.push_screen(ConfirmQuitScreen(*self.quit_warning()), answered)
 
+    def tell_host(self, text: str) -> None:
+        """Say something about its table the person hosting it must know now (the table's
+        journal could not be written, was deleted, can be written again): long enough to
+        be read, and marked as a warning. `text` names files: no markup in it."""
+        self.notify(text, title="Journal", severity="warning", timeout=30,
+                    markup=False)
+
     def hosting_others(self) -> bool:
         """Does this app run the table (`ono99 host`) with other people (seated or watching)
         whom quitting would send away? Bots don't count: nobody minds their table closing.
@@ -1451,8 +1482,12 @@ class Ono99App(App[None]):
             if not self.in_game():
                 return ("Close the table?",
                         "You host this table: quitting closes it for everyone waiting at it.")
+            # Quitting here is the host's choice: the match ends for good (only a crash or a
+            # stopped host leaves a match that a restart takes up; docs/JOURNAL.md).
             return ("Close the table?",
-                    "You host this table: quitting closes it and ends the match for everyone.")
+                    "You host this table: quitting closes it and ends the match for everyone, "
+                    "for good (it stays in the history as abandoned; restarting the host will "
+                    "not take it up).")
         options = self.lobby.options if self.lobby is not None else {}
         grace = options.get("grace_seconds")
         held = f"held for {grace:g} s" if isinstance(grace, (int, float)) else "held for a while"

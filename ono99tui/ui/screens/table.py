@@ -93,8 +93,10 @@ class TableScreen(TalkScreen):
         # The host only, during a match: start, change or stop the turn clock.
         Binding("k", "turn_clock", "Clock"),
         *TALK_BINDINGS,  # table talk
-        # Shown only where the table allows hints (lobby.options.hints).
+        # Shown only where the table allows hints (lobby.options.hints); where it does not,
+        # h is not offered, and pressed anyway it says why (the second binding).
         Binding("h", "hint", "Hint"),
+        Binding("h", "hint_refused", "Hint", show=False),
         Binding("question_mark", "app.rules", "Rules", key_display="?"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -106,7 +108,7 @@ class TableScreen(TalkScreen):
         self._swap_open = False
         self._draw_open = False
         # (swap, draw, out or watching, match over, may chat, may take a seat now / after
-        # the match, host, may add a bot) as the Footer last showed them.
+        # the match, host, may add a bot, hints allowed) as the Footer last showed them.
         self._keys_shown: tuple[bool, ...] | None = None
         # How long the table has waited on the current move (the host's clock reminder).
         self._turn_wait = TurnWait()
@@ -217,7 +219,7 @@ class TableScreen(TalkScreen):
         out = view.seat is None or view.eliminated[view.seat]
         keys = (can_swap(view), must_draw(view), out, view.phase == "match_over",
                 self.app.may_chat, self.app.may_take_seat(), self.app.may_want_seat(),
-                self.app.is_host, self._may_add_bot())
+                self.app.is_host, self._may_add_bot(), self.app.hints_allowed)
         if keys != self._keys_shown:
             self._keys_shown = keys
             self._swap_open, self._draw_open = keys[:2]
@@ -358,10 +360,11 @@ class TableScreen(TalkScreen):
                     and not self._match_over() and self.app.connection_state == "connected")
         if action == "mute":
             return self.app.welcome is not None and self.app.hosting != "solo"
-        if action == "hint":
+        if action in ("hint", "hint_refused"):
             # Nothing to advise a spectator or a player out of the match (no cards).
-            return (self.app.hints_allowed and view is not None and view.seat is not None
-                    and not view.eliminated[view.seat] and not self._match_over())
+            playing = (view is not None and view.seat is not None
+                       and not view.eliminated[view.seat] and not self._match_over())
+            return playing and self.app.hints_allowed == (action == "hint")
         return True
 
     def _match_over(self) -> bool:
@@ -463,6 +466,10 @@ class TableScreen(TalkScreen):
         if name is not None:
             self.notify(f"The table has waited a minute for {name}, with no turn clock: "
                         "k starts one.", title="Waiting", timeout=20, markup=False)
+
+    def action_hint_refused(self) -> None:
+        """h where the table does not allow hints (the key is not offered): say why."""
+        self.notify("Hints are off at this table: the host decides.", severity="warning")
 
     def action_hint(self) -> None:
         """Work out a hint for this turn on a worker thread (the search takes a moment;
