@@ -66,7 +66,8 @@ class HostProcess:
     """
 
     def __init__(self, *options: str, env: dict[str, str] | None = None,
-                 advertise: bool = False) -> None:
+                 advertise: bool = False,
+                 preexec_fn: Callable[[], None] | None = None) -> None:
         import socket
 
         with socket.socket() as probe:  # a port free now; the host binds it a moment later
@@ -74,6 +75,8 @@ class HostProcess:
             self.port: int = probe.getsockname()[1]
         self.options = options
         self.advertise = advertise
+        # Run in the child before the host starts (a resource limit, say).
+        self.preexec_fn = preexec_fn
         self.env = {**os.environ, **(env or {})}
         self.process: subprocess.Popen[str] | None = None
         self.events: list[dict[str, object]] = []
@@ -87,7 +90,8 @@ class HostProcess:
             [sys.executable, "-m", "ono99tui", "host", "--headless",
              *(("--mdns-interface", "127.0.0.1") if self.advertise else ("--no-advertise",)),
              "--bind", "127.0.0.1", "--port", str(self.port), *self.options],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=self.env)
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=self.env,
+            preexec_fn=self.preexec_fn)
         lines: queue.Queue[str] = queue.Queue()
         self._lines = lines
         stdout = self.process.stdout
@@ -99,7 +103,8 @@ class HostProcess:
             lines.put("")
 
         threading.Thread(target=read, daemon=True).start()
-        self.wait_for_event("listening", timeout)
+        # Kept: it holds the table's address and a headless table's operator key.
+        self.listening = self.wait_for_event("listening", timeout)
 
     def wait_for_event(self, name: str, timeout: float = 30.0) -> dict[str, object]:
         """Read the host's output until it prints the JSON event `name`; fail after `timeout`."""
@@ -142,8 +147,9 @@ def host_process() -> Generator[Callable[..., HostProcess], None, None]:
     made: list[HostProcess] = []
 
     def make(*options: str, env: dict[str, str] | None = None,
-             advertise: bool = False) -> HostProcess:
-        host = HostProcess(*options, env=env, advertise=advertise)
+             advertise: bool = False,
+             preexec_fn: Callable[[], None] | None = None) -> HostProcess:
+        host = HostProcess(*options, env=env, advertise=advertise, preexec_fn=preexec_fn)
         made.append(host)
         return host
 

@@ -134,6 +134,13 @@ class Heard:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatedAnew:
+    """The table gave this player a new seat (its host restarted without their match): the
+    match shown is over for good; a front end goes back to its waiting room (and says so
+    with `TableSession.match_left`)."""
+
+
+@dataclass(frozen=True, slots=True)
 class JoinAgain:
     """Leave the table as a spectator and join it again asking for a seat, with what it was
     joined with (a clean bye first). The front end reports how it went with
@@ -142,4 +149,4 @@ class JoinAgain:
 
 Output = (Send | Notice | ClearNotices | TurnSignal | ShowTable | CloseDialogs | ShowBust
           | ShowRoundEnd | ShowMatchEnd | TableGone | Log | EventsTaken | LogCleared | Heard
-          | JoinAgain)
+          | SeatedAnew | JoinAgain)

@@ -67,6 +67,7 @@ from ono99tui.client.outputs import (
     LogCleared,
     Notice,
     Output,
+    SeatedAnew,
     Send,
     ShowBust,
     ShowMatchEnd,
@@ -273,6 +274,12 @@ class TableSession:
             self.view_seq = -1
             self._move_sent_at = None
             self.story.seen.clear()
+            if welcome.role == "player" and self._table_shown:
+                # Seated anew: the match shown (and its results, named after the old
+                # seats) is over for good; the new seat waits for the next deal (played: a
+                # restart at a finished table left a joiner on "Match over: you win!"
+                # under someone else's name).
+                outputs.append(SeatedAnew())
         self.welcome = welcome
         self.connection_state = "connected"
         self._welcome_lobby_due = True
@@ -588,6 +595,13 @@ class TableSession:
                            "(t again to keep watching).", timeout=8)]
         return [Notice("You keep watching after this match.", timeout=5)]
 
+    def match_left(self) -> None:
+        """The front end went back to the waiting room after `SeatedAnew`: the match shown
+        is forgotten, and the next deal shows the table again."""
+        self._lobby_at_match_end = None
+        self.view = None
+        self.table_closed()
+
     def table_closed(self) -> None:
         """The front end no longer shows the table (back to the lobby or the waiting room):
         talk heard from now on is kept for the next match's log, and the next view shows
@@ -715,8 +729,12 @@ class TableSession:
             if not self.in_game:
                 return ("Close the table?",
                         "You host this table: quitting closes it for everyone waiting at it.")
+            # Quitting here is the host's choice: the match ends for good (only a crash or a
+            # stopped host leaves a match that a restart takes up; docs/JOURNAL.md).
             return ("Close the table?",
-                    "You host this table: quitting closes it and ends the match for everyone.")
+                    "You host this table: quitting closes it and ends the match for everyone, "
+                    "for good (it stays in the history as abandoned; restarting the host will "
+                    "not take it up).")
         grace = self.options.grace_seconds
         held = f"held for {grace:g} s" if grace is not None else "held for a while"
         then = ("then you are out of the match" if self.options.abandon_policy == "eliminate"

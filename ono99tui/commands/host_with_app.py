@@ -62,7 +62,8 @@ async def serve_with_app(
     def make_app(hosted: HostedTable) -> Ono99App:
         return host_app(hosted.server, player=name, connect_to=loopback_for(options.bind),
                         invite=invitation_for(hosted, options.bind),
-                        notice=hosted.taken_up.notice() if hosted.taken_up else "")
+                        notice=hosted.taken_up.notice() if hosted.taken_up else "",
+                        warnings=hosted.notices)
 
     return await host_table(options, make_app, run_app)
 

@@ -48,8 +48,10 @@ def _finished(match: RecordedMatch) -> RecordedMatch:
         raise ReplayRefused(f"{match.describe()} is still being played (or its host "
                             "stopped mid-match): a match can be replayed once it is over")
     if not match.finished:
-        raise ReplayRefused(f"{match.describe()} was abandoned before it ended: "
-                            "only a finished match can be replayed")
+        why = match.outcome.partition(": ")[2]
+        raise ReplayRefused(f"{match.describe()} was abandoned before it ended"
+                            f"{f' ({why})' if why else ''}: only a finished match can be "
+                            "replayed")
     return match
 
 
@@ -124,7 +126,7 @@ def _list(paths: list[Path]) -> int:
                 won = " and ".join(match.names[seat] for seat in match.winners or ())
                 outcome = f"won by {won}"
             else:
-                outcome = match.status
+                outcome = match.outcome
             print(f"  {match.index:>4}  {match.rules.name:<10}  {', '.join(match.names)}"
                   f"  ({len(match.steps)} moves, {outcome})")
     return status

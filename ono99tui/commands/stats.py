@@ -33,10 +33,13 @@ def _rows(tallies: list[tuple[str, Tally]]) -> list[str]:
 
 def render(standings: Standings, where: str) -> str:
     """The standings as text: everyone, then a table per preset."""
+    abandoned = standings.abandoned
+    left = (f" ({abandoned} abandoned match{'' if abandoned == 1 else 'es'} not counted)"
+            if abandoned else "")
     if not standings.players:
-        return f"No finished match in {where} yet."
+        return f"No finished match in {where} yet{left}."
     count = standings.matches
-    lines = [f"{count} finished match{'' if count == 1 else 'es'} in {where}", ""]
+    lines = [f"{count} finished match{'' if count == 1 else 'es'} in {where}{left}", ""]
     lines += _rows(standings.ranked(standings.players))
     for preset, tallies in sorted(standings.presets.items()):
         lines += ["", f"Rules {preset}:"]

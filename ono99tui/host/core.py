@@ -9,7 +9,8 @@ socket, asyncio or the clock. Each input is a method that takes the current time
 - `timer_fired(key, now)`: a timer it asked for came due;
 - `bot_decided(key, move, now)`: a bot's move it asked for (`BotMoveWanted`) is chosen;
 - `add_bot`, `remove_bot`, `set_options`, `start`, `close`: the operator's commands;
-- `restore(point, now)`: a restarted host takes up the journal's unfinished match.
+- `restore(point, now)`: a restarted host takes up the journal's unfinished match;
+  `go_on_from(standing, now)`: one whose last match is over counts on from it.
 
 Each returns the list of outputs (`ono99tui.host.outputs`) its adapter carries out in
 order: frames to send, connections to close, timers to arm or cancel, journal records,
@@ -70,7 +71,7 @@ from netproto.messages import (
 )
 from netproto.names import MAX_NAME_LENGTH, clean_name
 from netproto.sessions import SessionRegistry
-from ono99tui.bots import BOT_NAMES, Bot, GreedyBot, UnknownBot, bot_kind, make_bot
+from ono99tui.bots import BOT_NAMES, Bot, GreedyBot, UnknownBot, bot_kind, level_of, make_bot
 from ono99tui.game import (
     MATCH_OVER,
     IllegalMove,
@@ -87,7 +88,16 @@ from ono99tui.game import Move as GameMove
 from ono99tui.game import State as GameState
 from ono99tui.game.codec import event_to_wire, move_from_wire, move_to_wire, rules_to_wire
 from ono99tui.host.chat import EMOTES, TalkLimiter
-from ono99tui.host.journal import MatchDealt, MatchWon, MovePlayed, SeatResigned, SeatResumed
+from ono99tui.host.journal import (
+    CLOSED_BY_HOST,
+    MatchAbandoned,
+    MatchDealt,
+    MatchWon,
+    MovePlayed,
+    OptionsChanged,
+    SeatResigned,
+    SeatResumed,
+)
 from ono99tui.host.match_history import MatchHistory, packed_size
 from ono99tui.host.outputs import (
     ArmTimer,
@@ -104,7 +114,7 @@ from ono99tui.host.outputs import (
     TurnTimeout,
     new_send,
 )
-from ono99tui.host.resume import HUMAN, ResumeError, ResumePoint, replay_point
+from ono99tui.host.resume import HUMAN, ResumeError, ResumePoint, Standing, replay_point
 from ono99tui.host.rights import first_player_hosts, offered_key_grants_rights
 from ono99tui.host.seats import Seat
 from ono99tui.host.settings import (
@@ -374,6 +384,9 @@ class TableCore:
             raise ResumeError(f"its match has {len(point.names)} seats and this table "
                               f"{self.config.capacity}")
         replayed = replay_point(point)
+        if point.table:
+            log.info("match %d is played on with its table options %s", point.number,
+                     point.table)
         for index, (name, kind) in enumerate(zip(point.names, point.kinds, strict=True)):
             human = kind == HUMAN
             seat = Seat(id=next(self._seat_ids), name=name, human=human,
@@ -404,12 +417,38 @@ class TableCore:
                 else:
                     self._seat_abandoned(seat)
         self._broadcast_lobby()
-        self._schedule_bots()
+        if replayed.state.phase == MATCH_OVER:
+            # Every move is in the journal but not its end (a power cut before the `won`
+            # record): the match is over, so it ends now, as it would have then.
+            log.info("match %d taken up had ended; its results are shown", point.number)
+            self._finish_match()
+        else:
+            self._schedule_bots()
         return self._end()
 
-    def close(self, now: float) -> list[Output]:
-        """The table is closing: cancel every timer; later inputs arm none."""
+    def go_on_from(self, standing: Standing, now: float) -> list[Output]:
+        """A restarted host whose journal's last match is over (a table with no seats
+        yet): count on from it, so the next deal gets the next number and the evening's
+        standings go on."""
         self._begin(now)
+        if self.seats or self.phase != WAITING or self.matches_dealt:
+            raise RuntimeError("only a table that dealt nothing yet can go on from a journal")
+        self.matches_dealt = standing.number
+        self._matches_won, self._matches_played = dict(standing.won), dict(standing.played)
+        for _ in range(standing.number):  # the next deal's seed follows on, as in `restore`
+            self._seeds.getrandbits(64)
+        log.info("the table goes on from match %d of its journal", standing.number)
+        self._broadcast_lobby()
+        return self._end()
+
+    def close(self, now: float, *, on_purpose: bool = False) -> list[Output]:
+        """The table is closing: cancel every timer; later inputs arm none. `on_purpose`:
+        its host chose to close it (not a signal): a match being played ends for good, as
+        abandoned, so that no restart takes it up."""
+        self._begin(now)
+        if on_purpose and self.phase == PLAYING and not self._closed:
+            log.info("match %d ends unfinished: the host closed the table", self.matches_dealt)
+            self._out.append(MatchAbandoned(CLOSED_BY_HOST))
         self._closed = True
         for key in self._timers:
             self._out.append(CancelTimer(key))
@@ -419,6 +458,15 @@ class TableCore:
         return self._end()
 
     # --- reading -------------------------------------------------------------------------
+
+    def table_options(self) -> dict[str, Any]:
+        """The table's own options as they are now (not the rules), by their
+        `lobby.options` names: what the journal keeps with a match, so that a restarted
+        host plays it on with them (`settings.with_table_options` reads them back)."""
+        return {"turn_seconds": self.turn_seconds,
+                "timeouts_to_abandon": self.config.timeouts_to_abandon,
+                "hints": self.hints, "spectator_chat": self.spectator_chat,
+                "bot_level": level_of(self.config.takeover_bot)}
 
     @property
     def timers(self) -> Mapping[TimerKey, float]:
@@ -548,8 +596,9 @@ class TableCore:
     def _host_seat_held(self) -> bool:
         """Whether the host's seat is held mid-match with nobody connected to it."""
         seat = self.host
+        # Finished too: a restart that took up a match whose moves were all in ends it.
         return (seat is not None and seat.human and seat.peer is None
-                and self.phase == PLAYING)
+                and self.phase in (PLAYING, FINISHED))
 
     def _take_back(self, peer: int, seat: Seat, token: str) -> None:
         """Connection `peer` plays `seat` again (its token `token`)."""
@@ -706,8 +755,12 @@ class TableCore:
         except (ValueError, TypeError) as error:
             raise _error("bad-options", str(error)) from None
         clock_changed = turn_seconds != self.turn_seconds
+        table_before = self.table_options()
         self.rules, self.turn_seconds, self.hints = rules, turn_seconds, hints
         self.spectator_chat = spectator_chat
+        table = self.table_options()
+        if playing and table != table_before:  # between matches the next deal records them
+            self._out.append(OptionsChanged(tuple(table.items())))
         self._broadcast_lobby()
         if playing and clock_changed:
             self._restart_clock()
@@ -761,7 +814,8 @@ class TableCore:
                                for seat in self.seats),
             host_seat=self.seats.index(self.host) if self.host in self.seats else None,
             number=self.matches_dealt, seqs=self._seqs_after_views(),
-            won=tuple(self._matches_won.items()), played=tuple(self._matches_played.items())))
+            won=tuple(self._matches_won.items()), played=tuple(self._matches_played.items()),
+            table=tuple(self.table_options().items())))
         log.info("match %d dealt (%s, %d seats)", self.matches_dealt, self.rules.name,
                  len(self.seats))
         self._broadcast_lobby()  # moves every player's connection to SEATED first

@@ -1,8 +1,10 @@
 """The headless host: a TableServer, its bots, its doors and its mDNS advertisement, no UI.
 
 Never imports Textual (a test checks it): this is what runs on a server with no terminal.
-Its standard output is one JSON object per line: "listening", one announcement per open
-door (e.g. "ssh-door"), then "stopped".
+Its standard output is one JSON object per line: "listening", "resumed" (a match taken up
+from the journal), one announcement per open door (e.g. "ssh-door"), a "journal" line for
+each thing the table's journal has to tell its operator (a write failed, the file was
+deleted, a match could not be taken up), then "stopped".
 
 Nobody at a headless table has host rights unless the operator hands them out: the
 "listening" line carries a fresh `operator_key` (a `hello` with it as `host_key` gets host
@@ -72,6 +74,15 @@ async def serve_headless(options: HostOptions) -> int:
             if hosted.taken_up is not None:
                 print(json.dumps(hosted.taken_up.announcement()), flush=True)
                 log.info("%s", hosted.taken_up.notice())
+            journal = hosted.journal
+            if journal is not None:  # logged too: this is the line a script can watch for
+                def journal_line(text: str, path: str = str(journal.path)) -> None:
+                    print(json.dumps({"event": "journal", "journal": path, "message": text}),
+                          flush=True)
+
+                for notice in hosted.notices:
+                    journal_line(notice)
+                journal.on_trouble = journal_line
             for door in hosted.doors:
                 print(json.dumps(door.announcement(socket.gethostname())), flush=True)
                 log.info("%s", door.log_line(socket.gethostname()))

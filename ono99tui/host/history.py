@@ -36,13 +36,17 @@ from ono99tui.game.codec import event_to_wire, move_from_wire, rules_from_wire
 from ono99tui.game.rules import MAX_PLAYERS, MIN_PLAYERS
 from ono99tui.host.journal import RESIGN
 from ono99tui.host.journal_file import SUFFIX, JournalError, read_journal
-from ono99tui.host.resume import ABANDONED, MATCH, MOVE, RESUMED, WON
+from ono99tui.host.resume import ABANDONED, FRESH, MATCH, MOVE, OPTIONS, RESUMED, WON
 
 # How a match in a journal file stands.
 FINISHED, IN_PROGRESS, ABANDONED_MATCH = "finished", "in progress", "abandoned"
 # The file ends in the middle of a record of this match: the host was killed while writing
 # it, or the file was cut short (copied while written, truncated).
 CUT_OFF = "cut off"
+# Why an abandoned match ended, in words (`RecordedMatch.abandoned_why`), by its record's
+# `reason`; a match followed by another with no end between has none.
+ABANDONED_WHY = {FRESH: "its host started over with --fresh",
+                 "closed": "its host closed the table"}
 
 
 class JournalInvalid(JournalError):
@@ -71,6 +75,8 @@ class RecordedMatch:
     steps: tuple[dict[str, Any], ...]
     winners: tuple[int, ...] | None
     status: str
+    # An abandoned match's `abandoned` record's reason ("closed", "fresh"), if it has one.
+    reason: str | None = None
 
     @property
     def finished(self) -> bool:
@@ -80,6 +86,12 @@ class RecordedMatch:
     def describe(self) -> str:
         """"match 3 of Kitchen-….journal" — how messages name it."""
         return f"match {self.index} of {self.path}"
+
+    @property
+    def outcome(self) -> str:
+        """How the match stands, in words: "abandoned: its host closed the table"."""
+        why = ABANDONED_WHY.get(self.reason or "") if self.status == ABANDONED_MATCH else None
+        return f"{self.status}: {why}" if why else self.status
 
 
 @dataclass(frozen=True)
@@ -135,10 +147,10 @@ def matches_in(path: Path, records: Sequence[dict[str, Any]],
     header: dict[str, Any] | None = None
     steps: list[dict[str, Any]] = []
 
-    def close(status: str, winners: tuple[int, ...] | None) -> None:
+    def close(status: str, winners: tuple[int, ...] | None, reason: str | None = None) -> None:
         assert header is not None
         matches.append(RecordedMatch(path=path, index=len(matches) + 1, steps=tuple(steps),
-                                     winners=winners, status=status, **header))
+                                     winners=winners, status=status, reason=reason, **header))
 
     for position, record in enumerate(records, 1):
         kind = record["kind"]
@@ -148,12 +160,15 @@ def matches_in(path: Path, records: Sequence[dict[str, Any]],
                 close(ABANDONED_MATCH, None)
             header, steps = _header(path, where, record), []
             continue
-        if kind not in (MOVE, RESIGN, RESUMED, WON, ABANDONED):
+        if kind not in (MOVE, RESIGN, RESUMED, WON, ABANDONED, OPTIONS):
             raise _invalid(path, where, "not a kind of record this version of ono99 knows")
         if header is None:
             raise _invalid(path, where, "it comes before any match header")
         seats = len(header["names"])
-        if kind == MOVE:
+        if kind == OPTIONS:  # the table's options changed: nothing in the game
+            if not isinstance(record.get("table"), dict):
+                raise _invalid(path, where, "the options record holds no map of options")
+        elif kind == MOVE:
             if not isinstance(record.get("move"), dict):
                 raise _invalid(path, where, "the move record holds no move")
             steps.append(record["move"])
@@ -170,7 +185,8 @@ def matches_in(path: Path, records: Sequence[dict[str, Any]],
             close(FINISHED, tuple(winners))
             header = None
         elif kind == ABANDONED:
-            close(ABANDONED_MATCH, None)
+            reason = record.get("reason")
+            close(ABANDONED_MATCH, None, reason if isinstance(reason, str) else None)
             header = None
     if header is not None:
         close(CUT_OFF if torn_tail else IN_PROGRESS, None)

@@ -2,8 +2,11 @@
 
 Both ways of hosting use this: the headless host (`ono99tui.host.headless`) and the host with
 its own app (`ono99tui.host.with_app`). Keeping the start-up order and the teardown in one
-place matters: the journal's unfinished match is taken up (`ono99tui.host.table_journal`)
-before the table listens, so that nobody is seated in its place; the bots are seated before
+place matters: the journal's unfinished match is taken up (`ono99tui.host.table_journal`),
+with the table options it was played with, before the table listens, so that nobody is
+seated in its place (a table whose last match is over counts on from it instead); what the
+journal has to say is logged only once the table listens, so that a port already taken is
+the one error a second host of the same table prints; the bots are seated before
 the first advertisement so it counts them (none when a match was taken up: it has its own),
 the doors' ports go into that advertisement, and on every way out the doors close first (no
 new players), then the server, then the advertisement is withdrawn.
@@ -18,6 +21,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import errno
+import logging
+import os
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,10 +36,13 @@ from ono99tui.host.options import HostOptions
 from ono99tui.host.outputs import TableSummary
 from ono99tui.host.resume import ResumeError
 from ono99tui.host.server import TableServer
+from ono99tui.host.settings import TableConfigError, with_table_options
 from ono99tui.host.table_journal import FileJournal, JournalUnusable, open_table_journal
 
 if TYPE_CHECKING:
     from netproto.discovery import TableAdvertiser, TableInfo
+
+log = logging.getLogger(__name__)
 
 
 class HostError(Exception):
@@ -81,6 +90,11 @@ class HostedTable:
     interfaces: tuple[str, ...]
     # The unfinished match taken up from the journal (None: the table starts afresh).
     taken_up: TakenUp | None = None
+    # The table's journal file (None: kept in memory only, or none could be opened).
+    journal: FileJournal | None = None
+    # What the journal had to say at the start, for the person who started the host (also
+    # logged): a match that could not be written, a journal this table cannot have.
+    notices: tuple[str, ...] = ()
 
 
 def table_info(summary: TableSummary, port: int, doors: Sequence[OpenDoor] = ()) -> TableInfo:
@@ -97,6 +111,18 @@ def table_info(summary: TableSummary, port: int, doors: Sequence[OpenDoor] = ())
     # Each door names its own field (TableInfo.ssh_port…), so this module need not know them.
     door_ports: dict[str, Any] = {door.advert_field: door.port for door in doors}
     return dataclasses.replace(info, **door_ports)
+
+
+def listen_error(bind: str, port: int, error: OSError) -> str:
+    """Why the table cannot listen, for the terminal: a port already taken says how to
+    choose another."""
+    # asyncio's own words ("error while attempting to bind on address …") say it twice.
+    reason = os.strerror(error.errno) if error.errno else error.strerror or str(error)
+    if error.errno == errno.EADDRINUSE:
+        return (f"cannot listen on {bind}:{port}: {reason} (another table or program has "
+                "it). Give this table another port with --port PORT (--port 0 picks a "
+                "free one)")
+    return f"cannot listen on {bind}:{port}: {reason}"
 
 
 @contextlib.asynccontextmanager
@@ -127,13 +153,20 @@ async def hosted_table(
 
     journal: FileJournal | None = None
     point = None
+    config = options.table
     if options.journal is not None:
         try:
             journal, point = open_table_journal(options.journal)
         except JournalUnusable as error:
             raise HostError(str(error), status=2) from None
-    server = TableServer(options.table, limits=options.limits, on_change=on_change,
-                         journal=journal)
+        if point is not None and point.table:
+            try:  # the match goes on with the options it was played with
+                config = with_table_options(config, point.table)
+            except TableConfigError as error:
+                journal.close()
+                raise HostError(f"{journal.path}: the unfinished match cannot be taken up: "
+                                f"{error}. Start over with --fresh", status=2) from None
+    server = TableServer(config, limits=options.limits, on_change=on_change, journal=journal)
     taken_up: TakenUp | None = None
     if journal is not None and point is not None:
         try:  # seated before anyone can connect and ask for a seat
@@ -144,14 +177,17 @@ async def hosted_table(
                             f"{error}. Start over with --fresh", status=2) from None
         taken_up = TakenUp(journal.path, point.number, point.rules.name or "custom", point.names,
                            len(point.steps))
+    elif journal is not None and journal.standing is not None:
+        server.table.go_on_from(journal.standing)
     try:
         await server.start(options.bind, options.port)
     except OSError as error:
         if journal is not None:
             journal.close()
-        raise HostError(
-            f"cannot listen on {options.bind}:{options.port}: {error.strerror or error}"
-        ) from None
+        raise HostError(listen_error(options.bind, options.port, error)) from None
+    notices = tuple(journal.notices) if journal is not None else ()
+    for notice in notices:
+        log.warning("%s", notice)
     try:
         for _ in range(options.bots if point is None else 0):  # a match taken up has its bots
             server.table.add_bot(options.table.takeover_bot)
@@ -172,7 +208,7 @@ async def hosted_table(
             await advertiser.start()
         with startup_objects_frozen():
             yield HostedTable(server=server, doors=tuple(doors), interfaces=options.advertise_on,
-                              taken_up=taken_up)
+                              taken_up=taken_up, journal=journal, notices=notices)
     finally:
         for open_door in reversed(doors):
             await open_door.close()

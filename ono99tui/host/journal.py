@@ -1,8 +1,9 @@
 """The table's journal: each match's seed and applied moves, enough to replay it exactly.
 
 The table core (`ono99tui.host.core`) does not keep the journal: among its outputs it emits
-one record per fact (`MatchDealt`, `MovePlayed`, `SeatResigned`, `SeatResumed`, `MatchWon`)
-and its adapter hands each to its journal: `MemoryJournal` here (in-process tables), or
+one record per fact (`MatchDealt`, `MovePlayed`, `SeatResigned`, `SeatResumed`,
+`OptionsChanged`, `MatchWon`, `MatchAbandoned`) and its adapter hands each to its journal:
+`MemoryJournal` here (in-process tables), or
 `ono99tui.host.table_journal.FileJournal` (the file a hosted table appends to, from which a
 restarted host resumes its match).
 
@@ -67,6 +68,10 @@ class MatchDealt(NamedTuple):
     # standings go on rather than starting again at 0.
     won: tuple[tuple[str, int], ...] = ()
     played: tuple[tuple[str, int], ...] = ()
+    # The table's own options the match is played with (`TableCore.table_options`: the turn
+    # clock, the idle limit, hints, spectators' chat, the stand-ins' level), by their
+    # `lobby.options` names: a restarted host that takes the match up plays it on with them.
+    table: tuple[tuple[str, Any], ...] = ()
 
 
 class MovePlayed(NamedTuple):
@@ -90,14 +95,34 @@ class SeatResumed(NamedTuple):
     seq: int
 
 
+class OptionsChanged(NamedTuple):
+    """The host changed the table's options during a match (the turn clock, spectators'
+    chat): all of them as they are now, as in `MatchDealt.table`."""
+
+    table: tuple[tuple[str, Any], ...]
+
+
 class MatchWon(NamedTuple):
     """The match is over; these seats won it."""
 
     winners: tuple[int, ...]
 
 
-JournalRecord = MatchDealt | MovePlayed | SeatResigned | SeatResumed | MatchWon
-JOURNAL_RECORDS = (MatchDealt, MovePlayed, SeatResigned, SeatResumed, MatchWon)
+# Why a match ended without a winner (`MatchAbandoned.reason`).
+CLOSED_BY_HOST = "closed"
+
+
+class MatchAbandoned(NamedTuple):
+    """The match ends unfinished, for good: the host closed the table on purpose
+    (`CLOSED_BY_HOST`). A restart never takes it up."""
+
+    reason: str
+
+
+JournalRecord = (MatchDealt | MovePlayed | SeatResigned | SeatResumed | OptionsChanged
+                 | MatchWon | MatchAbandoned)
+JOURNAL_RECORDS = (MatchDealt, MovePlayed, SeatResigned, SeatResumed, OptionsChanged, MatchWon,
+                   MatchAbandoned)
 
 # An in-process table keeps this many matches in memory (the oldest are dropped).
 MEMORY_JOURNAL_MATCHES = 100

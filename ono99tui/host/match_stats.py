@@ -1,7 +1,9 @@
 """Standings from the journals on this machine: per player name, matches played and won and
 rounds busted, overall and per rules preset (`ono99 stats`).
 
-Only finished matches count; a match in progress or cut short counts for nobody. A journal
+Only finished matches count; a match in progress, cut short or abandoned (its host closed
+the table mid-match, or started over) counts for nobody, and the abandoned ones are
+counted apart (`Standings.abandoned`). A journal
 file that cannot be read whole is left out entirely (none of its matches count) and named
 in `Standings.unreadable` with what is wrong: counting part of a damaged file would pass
 its first half off as the whole history.
@@ -13,7 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ono99tui.host.history import busts_per_seat, journal_files, read_matches, replay_match
+from ono99tui.host.history import (
+    ABANDONED_MATCH,
+    busts_per_seat,
+    journal_files,
+    read_matches,
+    replay_match,
+)
 from ono99tui.host.journal_file import JournalError
 
 
@@ -39,6 +47,8 @@ class Standings:
     # preset name -> player name -> tally
     presets: dict[str, dict[str, Tally]] = field(default_factory=dict)
     matches: int = 0
+    # Matches that ended unfinished for good (not counted in anyone's tally).
+    abandoned: int = 0
     files: int = 0
     # (file, what is wrong with it) for each file left out.
     unreadable: list[tuple[Path, str]] = field(default_factory=list)
@@ -47,6 +57,7 @@ class Standings:
         """The standings as one JSON-ready map (`ono99 stats --json`)."""
         return {
             "matches": self.matches,
+            "abandoned": self.abandoned,
             "files": self.files,
             "players": {name: tally.to_json() for name, tally in self.ranked(self.players)},
             "presets": {preset: {name: tally.to_json() for name, tally in self.ranked(tallies)}
@@ -73,9 +84,11 @@ def tally_file(path: Path, standings: Standings) -> None:
     """Add the finished matches of one journal file to `standings`, all or nothing: a file
     that cannot be read whole (or replayed) goes to `standings.unreadable` instead."""
     counted: list[tuple[str, str, bool, int]] = []
-    matches = 0
+    matches = abandoned = 0
     try:
         for match in read_matches(path):
+            if match.status == ABANDONED_MATCH:
+                abandoned += 1
             if not match.finished:
                 continue
             busts = busts_per_seat(replay_match(match))
@@ -91,6 +104,7 @@ def tally_file(path: Path, standings: Standings) -> None:
         return
     standings.files += 1
     standings.matches += matches
+    standings.abandoned += abandoned
     for preset, name, won, busted in counted:
         _count(standings.players, name, won, busted)
         _count(standings.presets.setdefault(preset, {}), name, won, busted)

@@ -6,6 +6,11 @@ match header with no end after it (`resume_point`) and hands the `ResumePoint` t
 (`TableCore.restore`), which replays the recorded moves through the engine
 (`replay_point`): the same seed and the same moves give the same state, and the deck's
 random generator ends where the killed host's was, so no move is lost or applied twice.
+A match whose moves all made it to the file but whose `won` did not (a power cut) is taken
+up the same way, and the core ends it at once.
+
+When the last match is over (won or abandoned), nothing is taken up, but the table goes on
+counting from it: `standing_after` gives its number and the standings after it.
 """
 
 from __future__ import annotations
@@ -21,19 +26,27 @@ from ono99tui.game.codec import event_to_wire, move_from_wire, rules_from_wire
 from ono99tui.host.journal import (
     RESIGN,
     JournalRecord,
+    MatchAbandoned,
     MatchDealt,
     MatchRecord,
     MatchWon,
     MovePlayed,
+    OptionsChanged,
     SeatResigned,
     SeatResumed,
 )
 
 # The "kind" of each record in the journal file.
 MATCH, MOVE, RESUMED, WON = "match", "move", "resumed", "won"
-# Written when the operator starts over (`--fresh`) while a match was unfinished.
+# The table's options changed mid-match (format version 2).
+OPTIONS = "options"
+# The match ended unfinished for good: the operator started over (`--fresh`) or closed the
+# table on purpose (its `reason`, absent in older files: `FRESH`).
 ABANDONED = "abandoned"
+FRESH = "fresh"
 HUMAN = "human"
+# The format version each kind needs (the others: 1).
+RECORD_VERSIONS = {OPTIONS: 2}
 
 
 class ResumeError(ValueError):
@@ -49,11 +62,16 @@ def record_to_map(record: JournalRecord) -> dict[str, Any]:
                 "names": record.names, "kinds": record.kinds,
                 "token_hashes": record.token_hashes, "host_seat": record.host_seat,
                 "number": record.number, "seqs": record.seqs,
-                "won": dict(record.won), "played": dict(record.played)}
+                "won": dict(record.won), "played": dict(record.played),
+                "table": dict(record.table)}
     if isinstance(record, SeatResigned):
         return {"kind": RESIGN, "seat": record.seat, "seqs": record.seqs}
     if isinstance(record, SeatResumed):
         return {"kind": RESUMED, "seat": record.seat, "seq": record.seq}
+    if isinstance(record, OptionsChanged):
+        return {"kind": OPTIONS, "table": dict(record.table)}
+    if isinstance(record, MatchAbandoned):
+        return {"kind": ABANDONED, "reason": record.reason}
     assert isinstance(record, MatchWon)
     return {"kind": WON, "winners": record.winners}
 
@@ -77,6 +95,20 @@ class ResumePoint:
     # journal written before they were recorded.
     won: dict[str, int] = field(default_factory=dict)
     played: dict[str, int] = field(default_factory=dict)
+    # The table's options the match is played with, as it stands at the last record (its
+    # header's, then each `options` record's): `lobby.options` names; empty in a journal
+    # written before they were recorded.
+    table: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where a table whose last match is over (won, or abandoned) goes on from: that match's
+    number and the standings after it (a finished match counted in them)."""
+
+    number: int
+    won: dict[str, int]
+    played: dict[str, int]
 
 
 @dataclass
@@ -113,18 +145,34 @@ def _standings(value: Any) -> dict[str, int]:
     return dict(value)
 
 
+def _table_options(value: Any) -> dict[str, Any]:
+    """A header's or `options` record's table options (absent in older journals: none).
+    Each value is checked by the table that restores it (`TableConfig`)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(isinstance(name, str) for name in value):
+        raise ResumeError("the table's options are not a map of option names")
+    return dict(value)
+
+
+def _last_header(records: Sequence[dict[str, Any]]) -> int | None:
+    for index in range(len(records) - 1, -1, -1):
+        if records[index].get("kind") == MATCH:
+            return index
+    return None
+
+
+def _ended(records: Sequence[dict[str, Any]], start: int) -> dict[str, Any] | None:
+    """The record that ended the match whose header is `records[start]`, if one did."""
+    return next((record for record in records[start + 1:]
+                 if record.get("kind") in (WON, ABANDONED)), None)
+
+
 def resume_point(records: Sequence[dict[str, Any]]) -> ResumePoint | None:
     """The last match of `records` if it is unfinished (None: nothing to resume).
     Raises ResumeError for a header that does not describe a match."""
-    start = None
-    for index in range(len(records) - 1, -1, -1):
-        kind = records[index].get("kind")
-        if kind in (WON, ABANDONED):
-            return None
-        if kind == MATCH:
-            start = index
-            break
-    if start is None:
+    start = _last_header(records)
+    if start is None or _ended(records, start) is not None:
         return None
     header = records[start]
     try:
@@ -139,12 +187,17 @@ def resume_point(records: Sequence[dict[str, Any]]) -> ResumePoint | None:
         host_seat = header.get("host_seat")
         if host_seat is not None and not (type(host_seat) is int and 0 <= host_seat < seats):
             raise ResumeError("the match header's host seat is not one of its seats")
+        table = _table_options(header.get("table"))
+        for step in records[start + 1:]:
+            if step.get("kind") == OPTIONS:
+                table |= _table_options(step.get("table"))
         return ResumePoint(
             number=int(header["number"]), seed=int(header["seed"]),
             rules=rules_from_wire(header["rules"]), names=names, kinds=kinds,
             token_hashes=hashes, host_seat=host_seat,
             deal_seqs=_seqs(header["seqs"], seats), steps=tuple(records[start + 1:]),
-            won=_standings(header.get("won")), played=_standings(header.get("played")))
+            won=_standings(header.get("won")), played=_standings(header.get("played")),
+            table=table)
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, ResumeError):
             raise
@@ -170,6 +223,8 @@ def replay_point(point: ResumePoint) -> Replayed:
                 seqs[seat] = seq
                 pending[seat].clear()  # the resumed view carried them
                 continue
+            if kind == OPTIONS:  # the table's, not the game's: nothing to replay
+                continue
             if kind == MOVE:
                 state, events = apply(state, move_from_wire(step["move"]), rng)
             elif kind == RESIGN:
@@ -194,6 +249,36 @@ def replay_point(point: ResumePoint) -> Replayed:
         raise ResumeError(f"a record after the header is not usable ({error!r})") from None
     return Replayed(state=state, rng=rng, seqs=seqs, pending=pending, resigned=resigned,
                     events=history)
+
+
+def standing_after(records: Sequence[dict[str, Any]]) -> Standing | None:
+    """Where the table goes on from when the last match of `records` is over: its number
+    and the standings after it (None: no match, or the last one is unfinished). Raises
+    ResumeError for a header or an end that does not describe a match."""
+    start = _last_header(records)
+    if start is None:
+        return None
+    end = _ended(records, start)
+    if end is None:
+        return None
+    header = records[start]
+    try:
+        number, names = header["number"], header["names"]
+        if type(number) is not int or number < 0 or not isinstance(names, list | tuple):
+            raise ResumeError("the match header's number or names are not usable")
+        won, played = _standings(header.get("won")), _standings(header.get("played"))
+        if end.get("kind") == WON:  # counted as the table counted it (`_finish_match`)
+            winners = end.get("winners")
+            if not isinstance(winners, list | tuple) or not all(
+                    type(seat) is int and 0 <= seat < len(names) for seat in winners):
+                raise ResumeError("the match's winners are not seats of it")
+            for seat in winners:
+                won[str(names[seat])] = won.get(str(names[seat]), 0) + 1
+            for name in names:
+                played[str(name)] = played.get(str(name), 0) + 1
+    except (KeyError, TypeError) as error:
+        raise ResumeError(f"the match header is not usable ({error!r})") from None
+    return Standing(number=number, won=won, played=played)
 
 
 def matches_from_records(records: Sequence[dict[str, Any]]) -> list[MatchRecord]:

@@ -45,7 +45,7 @@ from ono99tui.host.outputs import (
     TableSummary,
     TimerKey,
 )
-from ono99tui.host.resume import ResumePoint
+from ono99tui.host.resume import ResumePoint, Standing
 from ono99tui.host.seats import Seat
 from ono99tui.host.settings import TableConfig
 
@@ -113,10 +113,15 @@ class TableApplication:
         """Take up the journal's unfinished match (a restarted host); raises ResumeError."""
         self._execute(self.core.restore(point, _now()))
 
-    def close(self) -> None:
-        """Cancel every timer and every bot's thinking (the server is stopping)."""
+    def go_on_from(self, standing: Standing) -> None:
+        """Count on from the journal's last match, which is over (a restarted host)."""
+        self._execute(self.core.go_on_from(standing, _now()))
+
+    def close(self, *, on_purpose: bool = False) -> None:
+        """Cancel every timer and every bot's thinking (the server is stopping);
+        `on_purpose`: its host chose to close it, so a match being played ends for good."""
         self._closed = True
-        self._execute(self.core.close(_now()))
+        self._execute(self.core.close(_now(), on_purpose=on_purpose))
         for task in self._thinking:
             task.cancel()
         if self._bot_thread is not None:
@@ -249,6 +254,7 @@ class TableServer:
         self.server = Server(self.table, limits)
         # The bye everyone is sent when the table stops (see `going_away`).
         self._farewell: tuple[str, str] = ("shutdown", "the server is stopping")
+        self._on_purpose = False
         self._stopped = asyncio.Event()
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> TableServer:
@@ -275,9 +281,16 @@ class TableServer:
             self._farewell = (GOING_AWAY, "the host is stopping; the match goes on if it "
                                           "comes back")
 
+    def closing_on_purpose(self) -> None:
+        """The host closes the table by choice (its app quit): a match being played ends
+        for good when `stop` runs, recorded in the journal as abandoned, so that no restart
+        takes it up. Only a crash or a signal leaves a match to be taken up."""
+        self._on_purpose = True
+        self._farewell = ("shutdown", "the host closed the table")
+
     async def stop(self) -> None:
         """Say bye to everyone and stop listening; timers are cancelled."""
-        self.table.close()
+        self.table.close(on_purpose=self._on_purpose)
         await self.server.stop(*self._farewell)
         self._stopped.set()
 

@@ -3,11 +3,11 @@ how long a player may take over a move."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from netproto.messages import MAX_TURN_SECONDS
-from ono99tui.bots import BOT_NAMES, level_of
+from ono99tui.bots import BOT_NAMES, UnknownBot, bot_kind_of, level_of
 from ono99tui.game import MAX_PLAYERS, MIN_PLAYERS, Rules, preset
 from ono99tui.game.codec import rules_to_wire
 
@@ -119,6 +119,37 @@ class TableConfig:
             # starts there, so a host who asked for hard bots adds hard ones.
             "bot_level": level_of(self.takeover_bot),
         }
+
+
+def with_table_options(config: TableConfig, table: dict[str, Any]) -> TableConfig:
+    """`config` with the table options a journal kept with a match (`TableCore.
+    table_options`: `lobby.options` names), for a restarted host that plays it on. A name
+    this version does not know is passed over; a value out of range raises
+    TableConfigError (the journal does not describe a table this host can be)."""
+    changes: dict[str, Any] = {}
+    if "turn_seconds" in table:
+        seconds = table["turn_seconds"]
+        if seconds is not None and (not isinstance(seconds, int | float)
+                                    or isinstance(seconds, bool)):
+            raise TableConfigError("the journal's turn time is not a number of seconds")
+        changes["turn_seconds"] = None if seconds is None else float(seconds)
+    for name in ("timeouts_to_abandon",):
+        if name in table:
+            if type(table[name]) is not int:
+                raise TableConfigError(f"the journal's {name} is not a whole number")
+            changes[name] = table[name]
+    for name in ("hints", "spectator_chat"):
+        if name in table:
+            if not isinstance(table[name], bool):
+                raise TableConfigError(f"the journal's {name} is not true or false")
+            changes[name] = table[name]
+    if "bot_level" in table:
+        try:
+            changes["takeover_bot"] = bot_kind_of(table["bot_level"])
+        except UnknownBot:
+            raise TableConfigError(f"the journal's bot level {table['bot_level']!r} is not "
+                                   f"one of {', '.join(BOT_NAMES)}") from None
+    return replace(config, **changes)
 
 
 def rules_from_options(current: Rules, options: dict[str, Any]) -> Rules:

@@ -31,6 +31,10 @@ class SeatedApp(Protocol):
     def exit(self) -> None:
         """Quit (the table closes once the app is gone)."""
 
+    def tell_host(self, text: str) -> None:
+        """Say something about the table the person hosting it must know now (its
+        journal could not be written, was deleted, can be written again)."""
+
 
 def invitation(addresses: Sequence[str], port: int, *door_lines: str,
                advertised: bool = True) -> str:
@@ -80,15 +84,24 @@ async def host_table(
 
     `make_app` builds the app for the open table; `run_app` runs it until it quits (in the
     terminal, or driven by Textual's Pilot in tests). Returns the app's exit status.
+
+    The person quitting the app (status 0) closes the table on purpose: a match being
+    played ends for good (`TableServer.closing_on_purpose`). A signal, a crash of the app
+    (another status) or a terminal that went away leave it to be taken up by a restart.
     """
     loop = asyncio.get_running_loop()
     async with hosted_table(options) as hosted:
         app = make_app(hosted)
+        if hosted.journal is not None:
+            hosted.journal.on_trouble = app.tell_host
+        signalled = False
 
         def stopped_by_signal() -> None:
             # A terminal closed under the host (SIGHUP) or a kill (SIGTERM) ends the app the
             # normal way, so leaving `hosted_table` still withdraws the advertisement; and
             # the host did not choose it, so players hold on for its return (going_away).
+            nonlocal signalled
+            signalled = True
             hosted.server.going_away()
             app.exit()
 
@@ -99,4 +112,8 @@ async def host_table(
         finally:
             for signal_number in (signal.SIGTERM, signal.SIGHUP):
                 loop.remove_signal_handler(signal_number)
+            if hosted.journal is not None:
+                hosted.journal.on_trouble = None
+        if not signalled and not app.return_code:
+            hosted.server.closing_on_purpose()
         return app.return_code or 0

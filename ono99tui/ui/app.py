@@ -31,7 +31,7 @@ import asyncio
 import contextlib
 import gc
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -53,6 +53,7 @@ from ono99tui.client.outputs import (
     LogCleared,
     Notice,
     Output,
+    SeatedAnew,
     Send,
     ShowBust,
     ShowMatchEnd,
@@ -180,6 +181,7 @@ class Ono99App(SessionApp):
         sixteen_colours: bool | None = None,
         hosting: Hosting = "guest",
         notice: str = "",
+        warnings: Sequence[str] = (),
         seat_factory: ClientFactory | None = None,
     ) -> None:
         """See the module docstring; `seat_factory` makes a new connection to the same
@@ -188,8 +190,10 @@ class Ono99App(SessionApp):
         super().__init__()
         self.set_reactive(Ono99App.session, TableSession(hosting=hosting,
                                                          can_rejoin=seat_factory is not None))
-        # Said once the app is up (the host's app: a match taken up from the journal).
+        # Said once the app is up (the host's app: a match taken up from the journal; what
+        # the table's journal had to say at the start).
         self._startup_notice = notice
+        self._startup_warnings = tuple(warnings)
         self._sixteen_colours = sixteen_colours
         self._client_factory = client_factory
         self._start_screen = start_screen
@@ -237,6 +241,8 @@ class Ono99App(SessionApp):
         if self._startup_notice:
             # Long enough to be read: it explains why a match is on that nobody started.
             self.notify(self._startup_notice, title="Match taken up", timeout=20, markup=False)
+        for warning in self._startup_warnings:
+            self.tell_host(warning)
         if self._client_factory is not None:
             # Connecting loads the protocol and the engine (and, for solo, starts a table):
             # let the first frame reach the terminal first.
@@ -367,6 +373,8 @@ class Ono99App(SessionApp):
                 self.clear_notifications()
             elif isinstance(output, TableGone):
                 self._say_table_gone(output)
+            elif isinstance(output, SeatedAnew):
+                self._back_to_waiting_room()
             elif isinstance(output, JoinAgain):
                 self.screen.refresh_bindings()  # the key is not offered twice
                 self._rejoin_as_player()
@@ -662,6 +670,17 @@ class Ono99App(SessionApp):
         if room is None:
             self.push_screen(WaitingRoomScreen())
 
+    def _back_to_waiting_room(self) -> None:
+        """Forget the match shown and show the waiting room under the table (`ono99 join`
+        and the host's app open on one): the seat held now was given for the next deal."""
+        from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+
+        room = next((s for s in self.screen_stack if isinstance(s, WaitingRoomScreen)), None)
+        if room is not None:
+            self._pop_to(room)
+            self.session.match_left()
+            self._changed()
+
     def _pop_to(self, screen: Screen[Any]) -> None:
         """Close every screen above `screen` (if it is on the stack); the session is told
         when that closes the table."""
@@ -793,6 +812,13 @@ class Ono99App(SessionApp):
                 self.exit()
 
         self.push_screen(ConfirmQuitScreen(*self.session.quit_warning()), answered)
+
+    def tell_host(self, text: str) -> None:
+        """Say something about its table the person hosting it must know now (the table's
+        journal could not be written, was deleted, can be written again): long enough to
+        be read, and marked as a warning. `text` names files: no markup in it."""
+        self.notify(text, title="Journal", severity="warning", timeout=30,
+                    markup=False)
 
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:

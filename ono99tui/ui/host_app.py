@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from netproto.client import TableClient
 from ono99tui.host.server import TableServer
 from ono99tui.ui.app import Ono99App
@@ -10,10 +12,11 @@ from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 
 def host_app(
     server: TableServer, *, player: str, connect_to: str = "127.0.0.1", invite: str = "",
-    notice: str = "",
+    notice: str = "", warnings: Sequence[str] = (),
 ) -> Ono99App:
     """The host's own app: seated at `server` with its host key, opening on the waiting room;
-    `notice` is said once it is up (a match taken up from the journal)."""
+    `notice` is said once it is up (a match taken up from the journal), and each of
+    `warnings` (what the table's journal had to say)."""
     config = server.table.config
 
     async def connect() -> TableClient:
@@ -25,4 +28,4 @@ def host_app(
     # `connect` asks for a seat: if the table made the host's app a spectator (a restarted
     # host took up a match its person was not in), taking a seat connects with it again.
     return Ono99App(connect, start_screen=lambda: WaitingRoomScreen(invite=invite),
-                    hosting="host", seat_factory=connect, notice=notice)
+                    hosting="host", seat_factory=connect, notice=notice, warnings=warnings)

@@ -21,7 +21,13 @@ from ono99tui.host.core import FINISHED, PLAYING
 from ono99tui.host.journal import JOURNAL_RECORDS, MovePlayed, replay
 from ono99tui.host.journal_file import token_hash
 from ono99tui.host.outputs import GraceExpiry, Output, Send
-from ono99tui.host.resume import ResumeError, matches_from_records, record_to_map, resume_point
+from ono99tui.host.resume import (
+    ResumeError,
+    matches_from_records,
+    record_to_map,
+    resume_point,
+    standing_after,
+)
 
 
 class JournaledTable(ClockedTable):
@@ -264,3 +270,124 @@ def test_standings_that_are_not_a_map_of_counts_are_not_taken_up() -> None:
     records[0].pop("played")
     point = resume_point(records)  # a journal from before standings were recorded
     assert point is not None and point.won == {} and point.played == {}
+
+
+# --- the table's options, a match that ended without its end, closing on purpose ----------
+
+
+def test_the_header_and_each_change_mid_match_record_the_tables_options() -> None:
+    from ono99tui.host.settings import with_table_options
+
+    table = JournaledTable(config(capacity=4, start_when=4, bot_delay=0.5, hints=True,
+                                  turn_seconds=30.0, timeouts_to_abandon=2,
+                                  takeover_bot="hard", spectator_chat=False))
+    peers = [table.connect(name) for name in ("ana", "bo")]
+    for _ in range(2):
+        table.run(table.core.add_bot("greedy", table.now))
+    header = table.records[0]
+    assert header["table"] == {"turn_seconds": 30.0, "timeouts_to_abandon": 2, "hints": True,
+                               "spectator_chat": False, "bot_level": "hard"}
+    table.play_until(lambda: table.moves_played() >= 4)
+    table.send(peers[0], SetOptions(options={"turn_seconds": 45, "spectator_chat": True}))
+    changed = [record for record in table.records if record["kind"] == "options"]
+    assert changed == [{"kind": "options", "table": header["table"] | {
+        "turn_seconds": 45.0, "spectator_chat": True}}]
+    table.send(peers[0], SetOptions(options={"turn_seconds": 45}))  # no change: no record
+    assert len([record for record in table.records if record["kind"] == "options"]) == 1
+    point = resume_point(table.records)
+    assert point is not None and point.table == changed[0]["table"]
+    # What the restarted host's table is made with: the journal's options over the
+    # command line's (which here has none of them).
+    restored = with_table_options(config(capacity=4), point.table)
+    after = JournaledTable(restored)
+    after.run(after.core.restore(point, 0.0))
+    assert after.core.table_options() == changed[0]["table"]
+    assert after.core.turn_seconds == 45.0 and after.core.hints is True
+    assert after.core.config.takeover_bot == "hard"
+    assert after.core.config.timeouts_to_abandon == 2
+
+
+def test_every_option_the_host_may_set_is_among_the_journaled_table_options() -> None:
+    # "Any later option": what `set_options` takes besides the rules must come back after
+    # a restart; a new option left out of `table_options` fails here.
+    table = JournaledTable(config(capacity=2))
+    host = table.connect("ana")
+    settable = {"turn_seconds": 20, "spectator_chat": False, "hints": True}
+    table.send(host, SetOptions(options=settable))
+    options = table.core.table_options()
+    lobby_options = table.lobby(host).options
+    for name, value in settable.items():
+        assert options[name] == value == lobby_options[name]
+    assert {"timeouts_to_abandon", "bot_level"} <= options.keys()
+    assert all(lobby_options[name] == value for name, value in options.items())
+
+
+def all_moves_but_the_end() -> tuple[JournaledTable, list[dict[str, Any]], dict[str, str]]:
+    """A match played to its end; its records without the `won` (a power cut took it)."""
+    table = JournaledTable(config(capacity=3, start_when=3, bot_delay=0.5, host_key="k"))
+    peers = {"ana": table.connect("ana", host_key="k"), "bo": table.connect("bo")}
+    tokens = {name: table.welcome(peer).token for name, peer in peers.items()}
+    table.run(table.core.add_bot("greedy", table.now))
+    table.play_until(lambda: table.core.phase == FINISHED)
+    assert table.records[-1]["kind"] == "won"
+    return table, table.records[:-1], tokens
+
+
+def test_a_match_whose_end_was_not_recorded_is_taken_up_finished_with_its_results() -> None:
+    before, records, tokens = all_moves_but_the_end()
+    point = resume_point(records)
+    assert point is not None
+    after = JournaledTable(config(capacity=3, start_when=3, bot_delay=0.5, host_key="new"))
+    after.run(after.core.restore(point, 0.0))
+    assert after.core.phase == FINISHED  # not "playing" for ever with no move to make
+    assert after.records == [before.records[-1]]  # the `won` it lacked, derived again
+    assert after.core._results["winners"] == list(before.core.state.winners)  # type: ignore[union-attr]
+    assert after.core._matches_won == before.core._matches_won
+    # Everyone comes back to the results (the host's app with its key), and a rematch
+    # comes once they are ready.
+    app = after.connect("ana", host_key="new")
+    bo = after.resume(tokens["bo"])
+    assert (after.welcome(app).seat, after.welcome(app).host) == (0, True)
+    lobby = after.lobby(bo)
+    assert lobby.phase == "finished" and lobby.results["winners"] == after.core._results[
+        "winners"]
+    after.send(bo, Ready(ready=True))
+    after.run(after.core.start(after.now))
+    assert after.core.phase == PLAYING and after.core.matches_dealt == 2
+
+
+def test_a_restart_at_a_finished_table_goes_on_counting_from_its_last_match() -> None:
+    before, _, _ = all_moves_but_the_end()
+    standing = standing_after(before.records)
+    assert standing is not None and standing.number == 1
+    assert standing.won == before.core._matches_won
+    assert standing.played == before.core._matches_played == {"ana": 1, "bo": 1,
+                                                              "Greedy bot": 1}
+    after = JournaledTable(config(capacity=3, start_when=3, bot_delay=0.5))
+    after.run(after.core.go_on_from(standing, 0.0))
+    peers = [after.connect(name) for name in ("ana", "bo")]
+    assert after.lobby(peers[0]).results["matches_won"][:2] == [
+        before.core._matches_won.get(name, 0) for name in ("ana", "bo")]
+    after.run(after.core.add_bot("greedy", after.now))
+    assert after.records[0]["number"] == 2  # not match 1 again
+    assert after.records[0]["played"] == standing.played
+
+
+def test_closing_on_purpose_ends_the_match_and_a_signal_does_not() -> None:
+    table, _, _ = half_played()
+    table.run(table.core.close(table.now))
+    assert table.records[-1]["kind"] == "move"  # stopped by a signal: to be taken up
+    assert resume_point(table.records) is not None
+    table, _, _ = half_played()
+    table.run(table.core.close(table.now, on_purpose=True))
+    assert table.records[-1] == {"kind": "abandoned", "reason": "closed"}
+    assert resume_point(table.records) is None
+    standing = standing_after(table.records)
+    assert standing is not None and standing.played == {}  # counted for nobody
+
+
+def test_closing_a_finished_table_on_purpose_records_nothing() -> None:
+    table, _, _ = all_moves_but_the_end()
+    count = len(table.records)
+    table.run(table.core.close(table.now, on_purpose=True))
+    assert len(table.records) == count

@@ -1,8 +1,11 @@
 """The journal file: records survive a reopen, a torn last record is dropped and cut away,
-damage before the end and files that are not journals are typed errors naming the file."""
+damage a torn write cannot leave (before the end, or a damaged length that would take whole
+records with it) and files that are not journals are typed errors naming the file; the end
+mark beside it follows every change; a path that no longer names the file is noticed."""
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -15,11 +18,13 @@ from ono99tui.config import DATA_DIR_ENV, data_dir
 from ono99tui.host.journal_file import (
     JOURNAL_VERSION,
     MAGIC,
+    EndMark,
     JournalCorrupt,
+    JournalMoved,
     JournalTooNew,
     JournalWriter,
     NotAJournal,
-    cut_tail_path,
+    end_mark_path,
     journal_path,
     read_journal,
     token_hash,
@@ -79,22 +84,137 @@ def test_a_torn_last_record_is_dropped_then_cut_away_before_the_next_append(
     assert not after.torn_tail
 
 
-def test_bytes_cut_away_before_appending_are_kept_beside_the_journal(tmp_path: Path) -> None:
+def second_record(data: bytes) -> int:
+    """Where the second record of a journal starts."""
+    return len(MAGIC) + 1 + 8 + int.from_bytes(data[len(MAGIC) + 1:len(MAGIC) + 5], "big")
+
+
+@pytest.mark.parametrize("bit", [0, 1, 4, 9, 15, 30])
+def test_a_flipped_length_bit_that_would_take_whole_records_is_refused(
+    tmp_path: Path, bit: int,
+) -> None:
+    # A length running past the end (or to the very end) reads like a torn write; but a
+    # torn write is one record at most, and whole records follow this one: refuse, and cut
+    # nothing (before: the records after it were cut away, into a file nobody read).
     path = tmp_path / "t.journal"
     write(path, RECORDS)
     data = bytearray(path.read_bytes())
-    second = len(MAGIC) + 1 + 8 + int.from_bytes(data[len(MAGIC) + 1:len(MAGIC) + 5], "big")
-    # A damaged length in the second record claims more bytes than the file holds: it
-    # reads as a torn write, so the records after it would be lost with the cut.
-    data[second:second + 4] = (len(data)).to_bytes(4, "big")
+    second = second_record(data)
+    length = int.from_bytes(data[second:second + 4], "big") ^ (1 << bit)
+    data[second:second + 4] = length.to_bytes(4, "big")
     path.write_bytes(bytes(data))
+    with pytest.raises(JournalCorrupt, match=str(path)):
+        read_journal(path)
+    with pytest.raises(JournalCorrupt):
+        JournalWriter.open(path)
+    assert path.read_bytes() == bytes(data)
+
+
+def test_a_length_running_to_the_very_end_over_whole_records_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "t.journal"
+    write(path, RECORDS)
+    data = bytearray(path.read_bytes())
+    second = second_record(data)
+    data[second:second + 4] = (len(data) - second - 8).to_bytes(4, "big")
+    path.write_bytes(bytes(data))
+    with pytest.raises(JournalCorrupt, match="whole record follows it"):
+        read_journal(path)
+
+
+def test_a_whole_last_record_that_is_not_msgpack_is_damage_not_a_torn_write(
+    tmp_path: Path,
+) -> None:
+    import zlib
+
+    path = tmp_path / "t.journal"
+    write(path, RECORDS)
+    payload = b"\xc1"  # never used in msgpack; its checksum holds: no write tore it
+    with path.open("ab") as stream:
+        stream.write(len(payload).to_bytes(4, "big") + zlib.crc32(payload).to_bytes(4, "big")
+                     + payload)
+    with pytest.raises(JournalCorrupt, match="not msgpack"):
+        read_journal(path)
+
+
+def test_the_end_mark_follows_every_append_and_cut(tmp_path: Path) -> None:
+    path = tmp_path / "t.journal"
+    writer, contents = JournalWriter.open(path)
+    assert contents.end_mark is None  # a new journal has none yet
+    writer.append(RECORDS[0])
+    assert not end_mark_path(path).exists() or end_mark_path(path).read_bytes() == b""
+    writer.commit()  # from now on the writer keeps it
+    writer.append(RECORDS[1])
+    size = path.stat().st_size
+    writer.set_lost(size, 4)
+    writer.close()
+    assert stat.S_IMODE(end_mark_path(path).stat().st_mode) == 0o600
+    again, contents = JournalWriter.open(path)
+    assert contents.end_mark == EndMark(size=size, lost_at=size, lost_match=4)
+    again.commit()
+    again.truncate(contents.since_offset)
+    again.close()
+    _, contents = JournalWriter.open(path)
+    assert contents.end_mark is not None and contents.end_mark.size == path.stat().st_size
+
+
+def test_a_garbled_end_mark_is_read_as_none_and_said(tmp_path: Path) -> None:
+    path = tmp_path / "t.journal"
+    write(path, RECORDS)
+    end_mark_path(path).write_bytes(b"rubbish")
     writer, contents = JournalWriter.open(path)
     writer.close()
-    assert list(contents.records) == RECORDS[:1]
-    side = cut_tail_path(path, second)
-    assert side.read_bytes() == bytes(data[second:])
-    assert stat.S_IMODE(side.stat().st_mode) == 0o600
-    assert path.stat().st_size == second
+    assert contents.end_mark is None and "cannot be read" in (contents.end_mark_problem or "")
+
+
+def test_a_short_write_is_cut_away_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "t.journal"
+    writer, _ = JournalWriter.open(path)
+    writer.commit()
+    writer.append(RECORDS[0])
+    size = path.stat().st_size
+    real_write = os.write
+
+    calls = 0
+
+    def half(descriptor: int, data: bytes) -> int:  # what fits, then the disk is full
+        nonlocal calls
+        calls += 1
+        if calls > 1:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(descriptor, bytes(data[: len(data) // 2]))
+
+    monkeypatch.setattr(os, "write", half)
+    with pytest.raises(OSError, match="No space left"):  # the reason, for the host
+        writer.append_all(RECORDS[1:])
+    monkeypatch.undo()
+    writer.close()
+    assert path.stat().st_size == size and not read_journal(path).torn_tail
+
+
+def test_a_path_that_no_longer_names_the_file_is_noticed(tmp_path: Path) -> None:
+    path = tmp_path / "t.journal"
+    writer, _ = JournalWriter.open(path)
+    writer.check_path()
+    path.unlink()
+    with pytest.raises(JournalMoved) as gone:
+        writer.check_path()
+    assert gone.value.gone
+    path.write_bytes(b"another file")
+    with pytest.raises(JournalMoved) as replaced:
+        writer.check_path()
+    assert not replaced.value.gone
+    writer.close()
+
+
+def test_a_file_is_version_1_until_it_holds_a_record_that_needs_2(tmp_path: Path) -> None:
+    path = tmp_path / "t.journal"
+    writer, _ = JournalWriter.open(path)
+    writer.append(RECORDS[0])
+    assert path.read_bytes()[len(MAGIC)] == 1  # an older ono99 still reads it
+    writer.append({"kind": "options", "table": {"hints": True}}, version=2)
+    writer.close()
+    assert path.read_bytes()[len(MAGIC)] == 2 == JOURNAL_VERSION
+    assert read_journal(path).version == 2
 
 
 def test_a_file_killed_before_its_header_was_whole_starts_over(tmp_path: Path) -> None:

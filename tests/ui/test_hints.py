@@ -65,6 +65,23 @@ async def test_no_hint_key_where_the_table_does_not_allow_hints() -> None:
         await wait_until(pilot, lambda: "h" in footer_keys(app))
 
 
+async def test_hints_switched_off_take_the_key_away_and_h_says_why() -> None:
+    # Issue 22: after a restart that lost the table's hints, a joiner's footer still showed
+    # h, and h did nothing, silently.
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        match = my_turn()
+        notices = record_notices(app)
+        await open_local(app, pilot, match, hints_lobby())
+        await wait_until(pilot, lambda: "h" in footer_keys(app))
+        await open_local(app, pilot, match, lobby_for(4, bots=(1, 2, 3)))  # hints off now
+        await wait_until(pilot, lambda: "h" not in footer_keys(app))
+        await pilot.press("h")
+        await wait_until(pilot, lambda: notices)
+        assert notices == ["Hints are off at this table: the host decides."]
+        assert isinstance(app.screen, TableScreen)
+
+
 async def test_h_on_someone_else_s_turn_says_so() -> None:
     app = RecordingApp()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -4,6 +4,8 @@ seat at the table, with the match where it stood, not in a waiting room or watch
 
 from __future__ import annotations
 
+import os
+import signal
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -47,7 +49,10 @@ async def test_the_hosts_app_is_back_in_its_seat_after_a_restart(
             await wait_until(pilot, lambda: isinstance(app.screen, TableScreen)
                              and app.session.view is not None, what="the match dealt")
             first_seq = app.session.view_seq
-            app.exit()  # the match stays unfinished in the journal, as after a kill
+            # Stopped by a signal, not by its person: the match stays unfinished in the
+            # journal, to be taken up (quitting the app would end it for good).
+            os.kill(os.getpid(), signal.SIGTERM)
+            await wait_until(pilot, lambda: app.return_code is not None, what="the app gone")
 
     assert await serve_with_app(options_with_key("first-key"), "ana", run_app=first_run) == 0
     point = resume_point(read_journal(journal_path(data_dir(), "Restarted")).records)
@@ -74,3 +79,52 @@ async def test_the_hosts_app_is_back_in_its_seat_after_a_restart(
     # The second run wrote on in the same journal: the app's seat taken back is recorded.
     records = read_journal(journal_path(data_dir(), "Restarted")).records
     assert {"kind": "resumed", "seat": 3, "seq": first_seq + 1} in records
+
+
+async def test_a_host_who_closes_the_table_mid_match_ends_the_match_for_good(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Issue 22: "Close the table? … ends the match for everyone" → y, and the next
+    # `ono99 host` took that match up again. Closing on purpose ends it in the journal.
+    from ono99tui.cli import main
+    from ono99tui.ui.screens.confirm_quit import ConfirmQuitScreen
+
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path))
+
+    async def close_mid_match(app: Ono99App) -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
+                             and app.session.lobby is not None and len(app.session.lobby.seats) == 4,
+                             what="the waiting room with three bots")
+            await pilot.press("s")
+            await wait_until(pilot, lambda: isinstance(app.screen, TableScreen)
+                             and app.session.view is not None, what="the match dealt")
+            await pilot.press("q")
+            await wait_until(pilot, lambda: isinstance(app.screen, ConfirmQuitScreen),
+                             what="the close dialog")
+            explanation = str(app.screen.query_one("#explanation").render())
+            assert "for good" in explanation and "will not take it up" in explanation
+            await pilot.press("y")
+            await wait_until(pilot, lambda: app.return_code is not None, what="the app gone")
+
+    assert await serve_with_app(options_with_key("k1"), "ana", run_app=close_mid_match) == 0
+    path = journal_path(data_dir(), "Restarted")
+    records = read_journal(path).records
+    assert records[-1] == {"kind": "abandoned", "reason": "closed"}
+    assert resume_point(records) is None
+
+    async def next_evening(app: Ono99App) -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
+                             and app.session.lobby is not None, what="a fresh waiting room")
+            assert app.session.lobby is not None and app.session.lobby.phase == "waiting"
+            notices = [str(note.message) for note in app._notifications]
+            assert not any("Took up" in note for note in notices), notices
+            app.exit()
+
+    assert await serve_with_app(options_with_key("k2"), "ana", run_app=next_evening) == 0
+    capsys.readouterr()
+    assert main(["replay", "--list", str(path)]) == 0
+    assert "abandoned: its host closed the table" in capsys.readouterr().out
+    assert main(["stats", str(path)]) == 0
+    assert "1 abandoned match not counted" in capsys.readouterr().out

@@ -53,3 +53,51 @@ async def test_the_app_shows_the_new_table_after_a_host_restart() -> None:
                 assert [seat.name for seat in second.table.seats][-1] == "ana"
         finally:
             await proxy.stop()
+
+
+async def test_a_new_seat_after_a_finished_match_goes_to_the_waiting_room() -> None:
+    # Played: a host killed at a finished table and started again gives a joiner a new
+    # seat in its waiting room; the joiner's app stayed on the old match's results, named
+    # after the new seats ("Match over: you win!" for someone else).
+    from ono99tui.host.server import TableServer
+    from ono99tui.host.settings import TableConfig
+    from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+
+    first = start_solo_table(bots=1, seed=4)
+    second = TableServer(TableConfig(name="Solo", capacity=3, seed=9))
+    async with first, second:
+        second.table.add_bot("greedy")
+        proxy = await CuttableProxy(first.port).start()
+
+        async def through_proxy() -> TableClient:
+            client = await TableClient.connect("127.0.0.1", proxy.port, name="ana",
+                                               settings=FAST_RECONNECT)
+            if len(first.table.seats) == 1:
+                first.table.add_bot("greedy")
+            return client
+
+        app = Ono99App(through_proxy, start_screen=WaitingRoomScreen, ascii_glyphs=False,
+                       sixteen_colours=False)  # as `ono99 join` and the host's app open
+        try:
+            async with app.run_test(size=(80, 24)) as pilot:
+                while app.session.view is None or app.session.view.phase != "match_over":
+                    await wait_until(pilot, lambda: first_playable(app) is not None
+                                     or (app.session.view is not None
+                                         and app.session.view.phase == "match_over"), timeout=30)
+                    playable = first_playable(app)
+                    if playable is not None:
+                        before = app.session.view_seq
+                        await pilot.press(str(playable + 1))
+                        await wait_until(pilot, lambda before=before: app.session.view_seq > before
+                                         or (app.session.view is not None
+                                             and app.session.view.phase == "match_over"))
+                await proxy.go_down()  # the host dies; it comes back without the match
+                proxy.target_port = second.port
+                await proxy.come_back()
+                await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
+                                 and app.session.lobby is not None and app.session.lobby.phase == "waiting",
+                                 timeout=30)
+                assert app.session.view is None and app._table_screen() is None
+                assert [seat.name for seat in second.table.seats][-1] == "ana"
+        finally:
+            await proxy.stop()

@@ -97,8 +97,10 @@ class TableScreen(TalkScreen):
         # The host only, during a match: start, change or stop the turn clock.
         Binding("k", "turn_clock", "Clock"),
         *TALK_BINDINGS,  # table talk
-        # Shown only where the table allows hints (lobby.options.hints).
+        # Shown only where the table allows hints (lobby.options.hints); where it does not,
+        # h is not offered, and pressed anyway it says why (the second binding).
         Binding("h", "hint", "Hint"),
+        Binding("h", "hint_refused", "Hint", show=False),
         Binding("question_mark", "app.rules", "Rules", key_display="?"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -110,7 +112,7 @@ class TableScreen(TalkScreen):
         self._swap_open = False
         self._draw_open = False
         # (swap, draw, out or watching, match over, may chat, may take a seat now / after
-        # the match, host, may add a bot) as the Footer last showed them.
+        # the match, host, may add a bot, hints allowed) as the Footer last showed them.
         self._keys_shown: tuple[bool, ...] | None = None
         # How long the table has waited on the current move (the host's clock reminder).
         self._turn_wait = TurnWait()
@@ -223,7 +225,7 @@ class TableScreen(TalkScreen):
         session = self.app.session
         keys = (can_swap(view), must_draw(view), out, view.phase == "match_over",
                 session.may_chat, session.may_take_seat, session.may_want_seat,
-                session.is_host, self._may_add_bot())
+                session.is_host, self._may_add_bot(), session.hints_allowed)
         if keys != self._keys_shown:
             self._keys_shown = keys
             self._swap_open, self._draw_open = keys[:2]
@@ -367,10 +369,11 @@ class TableScreen(TalkScreen):
                     and not self._match_over() and session.connection_state == "connected")
         if action == "mute":
             return session.welcome is not None and session.hosting != "solo"
-        if action == "hint":
+        if action in ("hint", "hint_refused"):
             # Nothing to advise a spectator or a player out of the match (no cards).
-            return (session.hints_allowed and view is not None and view.seat is not None
-                    and not view.eliminated[view.seat] and not self._match_over())
+            playing = (view is not None and view.seat is not None
+                       and not view.eliminated[view.seat] and not self._match_over())
+            return playing and session.hints_allowed == (action == "hint")
         return True
 
     def _match_over(self) -> bool:
@@ -473,6 +476,10 @@ class TableScreen(TalkScreen):
         if name is not None:
             self.notify(f"The table has waited a minute for {name}, with no turn clock: "
                         "k starts one.", title="Waiting", timeout=20, markup=False)
+
+    def action_hint_refused(self) -> None:
+        """h where the table does not allow hints (the key is not offered): say why."""
+        self.notify("Hints are off at this table: the host decides.", severity="warning")
 
     def action_hint(self) -> None:
         """Work out a hint for this turn on a worker thread (the search takes a moment;

@@ -1,17 +1,23 @@
 """Write the golden journal files of one format version: one finished match per rules
 preset, played at a real headless table by three network bots, and its `--json` export.
 
-    PYTHONPATH=$PWD python tests/host/journals/make_golden.py 1
+    PYTHONPATH=$PWD python tests/host/journals/make_golden.py 2
 
-writes tests/host/journals/v1/<preset>.journal and <preset>.jsonl. Run it once, when a
+writes tests/host/journals/v2/<preset>.journal and <preset>.jsonl. Run it once, when a
 format version is new, and commit what it writes: the files of older versions stay as they
 are, so that `test_golden_journals.py` proves every version is still read the same way.
+
+From version 2 the first player ("ana") is a bot in this process, seated with the table's
+operator key, that changes the table's options once mid-match (the turn clock, spectators'
+chat), so that the file holds an `options` record; the other two are `ono99 bot` processes.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -19,6 +25,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from netproto.client import TableClient
+from ono99tui.bot_player import play_matches
+from ono99tui.bots import make_bot
 from ono99tui.game import PRESET_NAMES
 from ono99tui.host.journal_file import JOURNAL_VERSION
 
@@ -41,15 +50,32 @@ def play(preset: str, data: Path) -> Path:
          "--rules", preset, "--seed", "99", "--bot-delay", "0", "--turn-time", "off",
          "--exit-after", "1"], stdout=subprocess.PIPE, text=True, env=env)
     assert host.stdout is not None
-    assert "listening" in host.stdout.readline()
+    listening = json.loads(host.stdout.readline())
+    assert listening["event"] == "listening"
     bots = [subprocess.Popen([sys.executable, "-m", "ono99tui", "bot", f"127.0.0.1:{port}",
                               "--name", name, "--seed", str(seed)], env=env)
-            for seed, name in enumerate(("ana", "bob", "cy"))]
+            for seed, name in enumerate(("bob", "cy"), 1)]
+    asyncio.run(_operator(port, listening["operator_key"]))
     for bot in bots:
         bot.wait(120)
     host.wait(60)
     [path] = (data / "tables").glob("*.journal")
     return path
+
+
+async def _operator(port: int, key: str) -> None:
+    """"ana", seated with the operator key (host rights): plays the match as a greedy bot
+    and, a few views in, changes the table's options."""
+    client = await TableClient.connect("127.0.0.1", port, name="ana", host_key=key)
+
+    async def change_options() -> None:
+        while client.view is None or client.view.seq < 3:
+            await asyncio.sleep(0.01)
+        await client.set_options(turn_seconds=90, spectator_chat=False)
+
+    changer = asyncio.create_task(change_options())
+    await play_matches(client, make_bot("greedy"), 1, random.Random(0))
+    await changer
 
 
 def main(version: int) -> None:
