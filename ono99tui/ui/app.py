@@ -29,18 +29,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import replace
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 from textual import on, work
 from textual.app import SystemCommand
-from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
-from textual.theme import BUILTIN_THEMES
 
 from netproto.errors import HANGUP
 from ono99tui.client.outputs import (
@@ -64,10 +60,7 @@ from ono99tui.client.outputs import (
 )
 from ono99tui.client.session import Hosting, TableSession
 from ono99tui.client.wire_text import shown_reason
-from ono99tui.gc_freeze import freeze_startup_objects
-from ono99tui.ui.diffing_driver import DiffingDriver, ScreenDiffing
-from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
-from ono99tui.ui.hangup_driver import HangupReporter, TerminalHungUp
+from ono99tui.ui.hangup_driver import TerminalHungUp
 from ono99tui.ui.log_lines import log_entries
 from ono99tui.ui.messages import (
     AddBotRequested,
@@ -85,12 +78,10 @@ from ono99tui.ui.messages import (
     WantSeatToggled,
 )
 from ono99tui.ui.screens.lobby import LobbyScreen
-from ono99tui.ui.session_app import SessionApp
 from ono99tui.ui.talk import toast_text
+from ono99tui.ui.terminal_app import TerminalApp
 
 if TYPE_CHECKING:  # loaded after the first frame (see `on_mount`)
-    from textual.driver import Driver
-
     from netproto.client import TableClient
     from ono99tui.client.joining import JoinRequest
     from ono99tui.client.turn_alert import TurnAlert
@@ -98,79 +89,13 @@ if TYPE_CHECKING:  # loaded after the first frame (see `on_mount`)
 ClientFactory = Callable[[], Awaitable["TableClient"]]
 ScreenSource = Screen[Any] | Callable[[], Screen[Any]]
 
-# Seconds from start-up until the app's long-lived objects are frozen (ono99tui/gc_freeze.py).
-SETTLE_SECONDS = 2.0
 # The width of a toast (the app's CSS says it too), but for half the screen over a narrow
 # table.
 TOAST_WIDTH = 31
 
 
-def screenshot_directory() -> Path:
-    """Where screenshots go: the user's Downloads folder if it exists, else `screenshots` in
-    ono99's config directory, made (private) when needed; the current directory if even that
-    cannot be made."""
-    from platformdirs import user_downloads_path
-
-    from ono99tui.config import config_dir
-
-    downloads = user_downloads_path()
-    if downloads.is_dir():
-        return downloads
-    folder = config_dir() / "screenshots"
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    except OSError:
-        return Path.cwd()
-    return folder
-
-
-# Arrow keys as the Footer names them in ASCII mode (a terminal that cannot draw "→").
-ASCII_KEY_NAMES = str.maketrans({"→": ">", "←": "<", "↑": "^", "↓": "v"})
-# A theme for 16-colour terminals: the built-in ANSI theme uses green for both "success"
-# and "accent", and the cards need them apart; bright blue for the primary colour: the
-# number cards' text, and borders, in xterm's dark blue (0, 0, 238) were hard to read on
-# black.
-SIXTEEN_COLOUR_THEME = replace(BUILTIN_THEMES["ansi-dark"], name="ono99-16", accent="ansi_magenta",
-                               primary="ansi_bright_blue")
-
-
-class Ono99App(SessionApp):
+class Ono99App(TerminalApp):
     """One player's (or spectator's) window on one table. See the module docstring."""
-
-    TITLE = "ONO 99"
-    # Focus you can see in any terminal, on every screen. A whole path: a relative one
-    # would be read beside each subclass's own module.
-    CSS_PATH = str(Path(__file__).with_name("focus.tcss"))
-    # ASCII mode (the app has class -ascii): Textual's own widgets must not draw box or
-    # block characters either. The app's screens and widgets carry their own -ascii rules.
-    CSS = """
-    .-ascii FooterKey.-command-palette { border-left: ascii $foreground 20%; }
-    .-ascii Toast.-information { border-left: ascii $success; }
-    .-ascii Toast.-warning { border-left: ascii $warning; }
-    .-ascii Toast.-error { border-left: ascii $error; }
-    .-ascii VerticalScroll { scrollbar-size-vertical: 0; }
-    .-ascii Button { border: ascii $foreground 40%; }
-    /* Notifications at the top right, under the title row: over the log, never over the
-       hand, its hint line, the total or the prompt (at 80x24 the log pane is 31 wide). */
-    ToastRack { dock: top; align: right top; margin-top: 1; margin-bottom: 0;
-                max-height: 50%; overflow-y: hidden; }
-    Toast { width: 31; max-width: 100%; margin-top: 0; padding: 0 1; }
-    /* At the table, inside the log's frame (under its title row, off its right edge):
-       the frame and its title stay in sight. The log's inside is 29 cells at 80 columns. */
-    TableScreen ToastRack { margin-top: 2; }
-    TableScreen Toast { width: 29; margin-right: 1; }
-    /* Under 80 columns there is no log: over the seats, on the left, rather than the total. */
-    TableScreen.-narrow ToastRack { margin-top: 1; }
-    TableScreen.-narrow ToastHolder { align-horizontal: left; }
-    TableScreen.-narrow Toast { width: 50%; margin-right: 0; }
-    """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        # Screens show their own "q" and "?" in the Footer; these work everywhere.
-        Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
-        Binding("f1", "rules", "Rules", show=False),
-        Binding("f2", "toggle_ascii", "ASCII", show=False),
-        Binding("ctrl+l", "redraw", "Redraw", show=False),
-    ]
 
     def __init__(
         self,
@@ -187,14 +112,13 @@ class Ono99App(SessionApp):
         """See the module docstring; `seat_factory` makes a new connection to the same
         table asking for a seat, for a spectator who takes one where there is no lobby to
         join again from (the host's own app: the factory it connects with)."""
-        super().__init__()
+        super().__init__(ascii_glyphs=ascii_glyphs, sixteen_colours=sixteen_colours)
         self.set_reactive(Ono99App.session, TableSession(hosting=hosting,
                                                          can_rejoin=seat_factory is not None))
         # Said once the app is up (the host's app: a match taken up from the journal; what
         # the table's journal had to say at the start).
         self._startup_notice = notice
         self._startup_warnings = tuple(warnings)
-        self._sixteen_colours = sixteen_colours
         self._client_factory = client_factory
         self._start_screen = start_screen
         # The connection this app reads (the worker's); None while there is none.
@@ -205,34 +129,11 @@ class Ono99App(SessionApp):
         self._seat_factory = seat_factory
         # The bell and title on the player's turn (built on the first turn signal).
         self.turn_alert: TurnAlert | None = None
-        self.terminal_title = ""
-        self.set_reactive(
-            Ono99App.glyphs, glyphs_for(detect_ascii() if ascii_glyphs is None else ascii_glyphs)
-        )
-        self.register_theme(SIXTEEN_COLOUR_THEME)
 
     # --- start-up -------------------------------------------------------------------------
 
-    def get_key_display(self, binding: Binding) -> str:
-        """How the Footer names a key: Textual's way, with plain-ASCII arrows in ASCII mode."""
-        display = super().get_key_display(binding)
-        return display.translate(ASCII_KEY_NAMES) if self.glyphs.ascii else display
-
-    def get_driver_class(self) -> type[Driver]:
-        """Textual's driver, but on Linux one that exits when the terminal goes away and
-        writes only the cells that change (`ono99tui.ui.diffing_driver`)."""
-        from textual.drivers.linux_driver import LinuxDriver
-
-        driver_class = super().get_driver_class()
-        return DiffingDriver if driver_class is LinuxDriver else driver_class
-
     def on_mount(self) -> None:
-        self.set_class(self.glyphs.ascii, "-ascii")
-        sixteen = self._sixteen_colours
-        if sixteen is None:
-            sixteen = self.console.color_system in ("standard", "windows")
-        if sixteen:
-            self.theme = SIXTEEN_COLOUR_THEME.name
+        super().on_mount()
         if self._start_screen is not None:
             screen = self._start_screen
             self.push_screen(
@@ -247,13 +148,6 @@ class Ono99App(SessionApp):
             # Connecting loads the protocol and the engine (and, for solo, starts a table):
             # let the first frame reach the terminal first.
             self.call_after_refresh(self.connect, self._client_factory)
-        # Once the screens and the table are built, keep the collector off them: a full
-        # collection of a running app took 16-35 ms, a stall every few seconds of play (and,
-        # in `ono99 host`, a late view for every seat). See ono99tui/gc_freeze.py.
-        self.set_timer(SETTLE_SECONDS, freeze_startup_objects)
-
-    def on_unmount(self) -> None:
-        gc.unfreeze()  # the process may go on (a test run): what dies now can be reclaimed
 
     def connect(self, client_factory: ClientFactory, *, seat_asked: bool = False) -> None:
         """Connect to a table (replacing any current connection) and follow it: the session
@@ -492,12 +386,6 @@ class Ono99App(SessionApp):
         if title is not None:
             self.set_terminal_title(title)
 
-    def set_terminal_title(self, title: str) -> None:
-        """Set the terminal window's title (an OSC 2 sequence; nothing when headless)."""
-        self.terminal_title = title
-        if not self.is_headless and self._driver is not None:
-            self._driver.write(f"\x1b]2;{title}\x07")
-
     def _say_table_gone(self, gone: TableGone) -> None:
         """The table closed for good: say so over whatever is shown, and offer the way on
         (back to the lobby the player came from, or quit)."""
@@ -731,12 +619,6 @@ class Ono99App(SessionApp):
 
     # --- the terminal ---------------------------------------------------------------------
 
-    def _terminal_gone(self) -> bool:
-        """Whether the driver has noticed the terminal go away (the hang-up may not have
-        reached `on_terminal_hung_up` yet)."""
-        driver = self._driver
-        return isinstance(driver, HangupReporter) and driver.hung_up
-
     async def on_terminal_hung_up(self, message: TerminalHungUp) -> None:
         """The terminal is gone (window closed, SSH connection lost): nobody can see or play
         this seat now, so close the connection and exit. The bye says "hangup", not
@@ -750,17 +632,6 @@ class Ono99App(SessionApp):
         self.exit(return_code=129)  # 128 + SIGHUP, as a shell reports a hung-up process
 
     # --- glyphs, themes, quitting, help -------------------------------------------------
-
-    def watch_glyphs(self, glyphs: Glyphs) -> None:
-        self.set_class(glyphs.ascii, "-ascii")
-        for screen in self.screen_stack:
-            for widget in screen.query("*"):
-                widget.refresh(layout=True)
-
-    def action_toggle_ascii(self) -> None:
-        """Switch between Unicode and ASCII-only glyphs."""
-        self.glyphs = glyphs_for(not self.glyphs.ascii)
-        self.notify("ASCII glyphs" if self.glyphs.ascii else "Unicode glyphs", timeout=2)
 
     def action_toggle_turn_alert(self) -> None:
         """Switch the turn alert (bell and title) on or off, and remember it."""
@@ -783,22 +654,6 @@ class Ono99App(SessionApp):
         self.notify("Turn alert on: a bell and the title on your turn." if enabled
                     else "Turn alert off: no bell on your turn.", timeout=3)
 
-    def action_rules(self) -> None:
-        """Show the rules of this table's preset and options."""
-        from ono99tui.ui.screens.help import HelpScreen
-
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
-
-    def action_redraw(self) -> None:
-        """Draw the whole screen again, as terminal programs do on Ctrl+L: the app writes only
-        what changes, so a terminal cleared or scribbled on from outside stays wrong until
-        then."""
-        driver = self._driver
-        if isinstance(driver, ScreenDiffing):
-            driver.forget_screen()
-        self.screen.refresh()
-
     async def action_quit(self) -> None:
         """Quit; in the middle of a match, or with others at the host's table, ask first."""
         from ono99tui.ui.screens.confirm_quit import ConfirmQuitScreen
@@ -820,25 +675,8 @@ class Ono99App(SessionApp):
         self.notify(text, title="Journal", severity="warning", timeout=30,
                     markup=False)
 
-    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
-                           time_format: str | None = None) -> str | None:
-        """Textual's screenshot (the palette's "Screenshot"), saved where it can be: Textual
-        writes into the Downloads folder and only said "Failed to save screenshot" where
-        there is none (a server, an SSH door's user). See `screenshot_directory`."""
-        if path is None:
-            path = str(screenshot_directory())
-        return super().deliver_screenshot(filename, path, time_format)
-
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield SystemCommand(
-            "ASCII glyphs",
-            "Switch between Unicode and plain ASCII characters",
-            self.action_toggle_ascii,
-        )
-        yield SystemCommand(
-            "Rules", "The rules of this table's preset and options", self.action_rules
-        )
         yield SystemCommand(
             "Turn alert", "Ring the bell and set the title on your turn (on/off, remembered)",
             self.action_toggle_turn_alert,
