@@ -7,7 +7,7 @@ import gc
 import pytest
 from table_helpers import solo, start_solo_table, wait_until
 
-from ono99tui.ui import app as app_module
+from ono99tui.ui import terminal_app as app_module
 
 
 async def test_the_app_freezes_what_it_built_once_settled(

@@ -189,6 +189,9 @@ async def test_talk_in_a_waiting_room_too_small_for_its_pane_comes_as_a_notice(
         async with ana.run_test(size=(80, 24)), bob.run_test(size=(61, 19)) as bob_pilot:
             await wait_until(bob_pilot, lambda: isinstance(bob.screen, WaitingRoomScreen)
                              and bob.session.may_chat, what="bob in the waiting room")
+            # Laid out with its seats: the pane is clipped away (before that, it was not).
+            await wait_until(bob_pilot, lambda: isinstance(bob.screen, WaitingRoomScreen)
+                             and not bob.screen.talk_in_sight(), what="the pane out of sight")
             notices = record_notices(bob)
             ana.post_message(ChatRequested(text="can you read me"))
             await wait_for_condition(lambda: talk_lines(bob) == ["» ana: can you read me"],
