@@ -147,6 +147,13 @@ class QuietLog:
                      if now - since >= self.interval]:
             self._close(kind, now)
 
+    def close(self, now: float) -> None:
+        """Write every count still held back, whatever its interval (the owner stops)."""
+        for kind in list(self._since):
+            if kind in self._held:
+                self._close(kind, now)
+        self._since.clear()
+
     def held_back(self, kind: str) -> int:
         """How many lines of `kind` are counted but not written yet."""
         held = self._held.get(kind)
