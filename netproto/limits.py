@@ -127,19 +127,22 @@ class QuietLog:
         self._since: dict[str, float] = {}
         self._held: dict[str, tuple[int, int, str, tuple[Any, ...]]] = {}
 
-    def log(self, now: float, level: int, kind: str, message: str, *args: Any) -> None:
-        """Log `message % args`, or count it if a line of `kind` was logged lately."""
+    def log(self, now: float, level: int, kind: str, message: str, *args: Any,
+            exc_info: Any = None) -> bool:
+        """Log `message % args`, or count it if a line of `kind` was logged lately; whether
+        it was written. `exc_info` (a traceback) goes with a written line only."""
         if not self.logger.isEnabledFor(level):
-            return
+            return False
         since = self._since.get(kind)
         if since is not None and now - since >= self.interval and not self._close(kind, now):
             since = None  # the last interval ended quietly: the kind was forgotten
         if since is None:
             self._since[kind] = now
-            self.logger.log(level, message, *args)
-            return
+            self.logger.log(level, message, *args, exc_info=exc_info)
+            return True
         count = self._held[kind][0] if kind in self._held else 0
         self._held[kind] = (count + 1, level, message, args)
+        return False
 
     def flush(self, now: float) -> None:
         """Write the closing line of every kind whose interval is over."""
@@ -277,10 +280,10 @@ class GuessThrottle:
                 self._next_turn = now + pause
         if record is None:
             record = self._records[address] = _Record()
-            if len(self._records) > policy.max_addresses:
-                self._sweep(now)
         record.in_flight = True
         record.last = now
+        if len(self._records) > policy.max_addresses:
+            self._sweep(now)
         return 0.0
 
     def finish(self, address: str, right: bool, now: float) -> None:
@@ -324,6 +327,8 @@ class GuessThrottle:
             if not record.wrong and not record.in_flight:
                 del self._records[address]
         excess = len(self._records) - self.policy.max_addresses
-        if excess > 0:
-            for address in sorted(self._records, key=lambda a: self._records[a].last)[:excess]:
+        if excess > 0:  # every one is recent: the longest quiet go first
+            idle = [address for address in self._records
+                    if not self._records[address].in_flight]
+            for address in sorted(idle, key=lambda a: self._records[a].last)[:excess]:
                 del self._records[address]

@@ -105,6 +105,40 @@ class ServerLimits:
     slow_consumer_linger: float = 2.0
 
 
+# asyncio's words when accept() fails for want of descriptors (it then retries in 1 s).
+_ACCEPT_OUT_OF_RESOURCE = "socket.accept() out of system resource"
+
+
+def quiet_accept_errors(loop: asyncio.AbstractEventLoop,
+                        interval: float = 60.0) -> None:
+    """Have `loop` log accept() failures for want of descriptors once per `interval`, with
+    a count, instead of once per failure and listening socket (a flood of connections at
+    the descriptor limit wrote 61,713 such lines). Other errors go where they went before.
+    Idempotent: a loop is set up once."""
+    previous = loop.get_exception_handler()
+    if getattr(previous, "quiets_accept_errors", False):
+        return
+    quiet = QuietLog(logging.getLogger("netproto.accept"), interval=interval)
+
+    def flush() -> None:
+        quiet.flush(loop.time())
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if context.get("message") == _ACCEPT_OUT_OF_RESOURCE:
+            error = context.get("exception")
+            quiet.log(loop.time(), logging.ERROR, "accept",
+                      "cannot accept connections: %s (out of file descriptors? "
+                      "`ulimit -n` raises the limit)", error)
+            loop.call_later(interval, flush)
+        elif previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    handler.quiets_accept_errors = True  # type: ignore[attr-defined]
+    loop.set_exception_handler(handler)
+
+
 class Application(Protocol):
     """What the server drives: the card table, or a test's echo application."""
 
@@ -299,6 +333,7 @@ class Server:
     async def start(self, host: str | Sequence[str] | None = "127.0.0.1", port: int = 0) -> None:
         """Bind and start accepting connections."""
         loop = asyncio.get_running_loop()
+        quiet_accept_errors(loop)
         self._server = await loop.create_server(lambda: _PeerProtocol(self), host, port)
         self._watchdog = asyncio.create_task(self._watch(), name="netproto-watchdog")
 

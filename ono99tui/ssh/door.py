@@ -4,9 +4,10 @@ Who may come in, and how many: connections that have not logged in are held in a
 `AdmissionPool` (a few per address, a few more in all; a newcomer displaces the oldest idle
 one rather than being refused), one that has not even sent its SSH version within
 `DoorConfig.silent_timeout` is closed, and asyncssh closes one that has not logged in
-within `login_timeout`. Password guesses go through a `GuessThrottle` (per address and in
-all, exponential back-off). Lines about misbehaving clients go through a `QuietLog`: one a
-minute per kind, with a count (docs/SSH.md "Limits").
+within `login_timeout`; while few file descriptors are free (`DescriptorBudget`), new
+connections are closed at once, so the table keeps its own. Password guesses go through a
+`GuessThrottle` (per address and in all, exponential back-off). Lines about misbehaving
+clients go through a `QuietLog`: one a minute per kind, with a count (docs/SSH.md "Limits").
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from pathlib import Path
 import asyncssh
 
 from netproto.admission import AdmissionPool
+from netproto.descriptors import DescriptorBudget
 from netproto.limits import GuessPolicy, GuessThrottle, QuietLog, address_key
 from ono99tui.config import CONFIG_DIR_ENV
 from ono99tui.ssh import ssh_command_line
@@ -91,6 +93,8 @@ class DoorConfig:
     preauth_per_address: int = 4
     preauth_in_all: int | None = None
     guesses: GuessPolicy = field(default_factory=GuessPolicy)
+    # File descriptors kept free for the table (None: a quarter of the limit, at least 128).
+    descriptor_reserve: int | None = None
     command: Callable[[str], Sequence[str]] | None = None
     extra_env: Mapping[str, str] = field(default_factory=dict)
 
@@ -243,6 +247,7 @@ class SSHDoor:
         self.preauth: AdmissionPool[asyncssh.SSHServerConnection] = AdmissionPool(
             config.preauth_per_address, config.preauth_cap)
         self.guesses = GuessThrottle(config.guesses, now=clock())
+        self.descriptors = DescriptorBudget(clock, reserve=config.descriptor_reserve)
         self._log = QuietLog(log)
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._watch: asyncio.Task[None] | None = None
@@ -337,6 +342,12 @@ class SSHDoor:
 
     def _connection_opened(self, conn: asyncssh.SSHServerConnection, address: str) -> None:
         self._connections.add(conn)
+        if not self.descriptors.room():
+            self.quiet_log(logging.ERROR, "descriptors", "SSH connection from %s refused, to "
+                           "keep %d file descriptors free for the table", address,
+                           self.descriptors.reserve)
+            self._drop(conn, "the host is busy; try again in a moment")
+            return
         now = self.clock()
         admission = self.preauth.admit(conn, address, now, now + self.config.silent_timeout)
         for victim in admission.displaced:

@@ -198,3 +198,12 @@ def test_first_guesses_from_ever_new_addresses_run_out() -> None:
     # One fresh skip every 10 s, one turn every 2 s (the pause in all is at its cap).
     skipped = sum(guess(throttle, f"2001:db8::1:{number:x}", 13.0) == 0 for number in range(50))
     assert skipped == 2
+
+
+def test_the_throttle_remembers_a_bounded_number_of_addresses() -> None:
+    throttle = GuessThrottle(GuessPolicy(max_addresses=8, forget_after=100.0))
+    for number in range(50):
+        guess(throttle, f"10.0.5.{number}", float(number))
+    assert len(throttle._records) <= 8
+    # The newest are the ones kept: the last guesser still owes its wait.
+    assert throttle.wrong_guesses("10.0.5.49", 50.0) == 1

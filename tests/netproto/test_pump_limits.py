@@ -610,3 +610,22 @@ class LogSignal(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         if self.text in record.getMessage():
             self.seen.set()
+
+
+async def test_accept_failures_for_want_of_descriptors_are_logged_once_a_minute(
+        make_server: ServerFactory, caplog: pytest.LogCaptureFixture) -> None:
+    # Before: asyncio logged each failed accept() at the descriptor limit, for every
+    # listening socket (61,713 lines in one flood).
+    await make_server(FLOOD_LIMITS)  # its start sets up the loop
+    loop = asyncio.get_running_loop()
+    handler = loop.get_exception_handler()
+    assert handler is not None
+    with caplog.at_level(logging.ERROR):
+        for _ in range(500):
+            handler(loop, {"message": "socket.accept() out of system resource",
+                           "exception": OSError(24, "Too many open files")})
+        handler(loop, {"message": "something else", "exception": ValueError("kept")})
+    lines = [record.getMessage() for record in caplog.records]
+    assert len(lines) == 2
+    assert lines[0].startswith("cannot accept connections: [Errno 24] Too many open files")
+    assert lines[1] == "something else"

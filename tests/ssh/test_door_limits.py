@@ -227,3 +227,15 @@ async def test_a_flood_of_connections_is_logged_once_not_per_connection(
              if record.name == "ono99tui.ssh" and record.levelno >= logging.WARNING]
     assert 1 <= len(lines) <= 3, lines
     assert "more like this" in lines[-1], lines
+
+
+async def test_past_the_descriptor_reserve_a_connection_is_closed_at_once(
+        door_config: DoorConfig) -> None:
+    import resource
+
+    limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    async with running(replace(door_config, descriptor_reserve=limit)) as door:
+        with pytest.raises((asyncssh.Error, OSError)):
+            async with connect_to_port(door.port, "ana"):
+                pass
+        assert len(door.preauth) == 0
