@@ -60,6 +60,7 @@ class _Guarded(asyncio.Protocol):
         # Whether bytes of a request arrived since the last response (its header clock).
         self.reading = False
         self.requests = 0  # requests being served now (a pipelined one may overlap)
+        self.served = False  # a request was served: the next one's clock starts anew
         self.playing = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -160,8 +161,9 @@ class ConnectionGuard:
         return True
 
     def request_started_arriving(self, connection: _Guarded) -> None:
-        """The first bytes of a request came: its headers must all be in soon."""
-        if connection in self.pool:
+        """The first bytes of a request came: its headers must all be in soon (the first
+        request's clock started with the connection)."""
+        if connection.served and connection in self.pool:
             self.pool.set_stage(connection, WAITING,
                                 self.clock() + self.limits.header_timeout)
 
@@ -180,6 +182,7 @@ class ConnectionGuard:
         if connection is None:
             return
         connection.requests = max(0, connection.requests - 1)
+        connection.served = True
         if not connection.requests and not connection.playing:
             self.pool.set_stage(connection, WAITING, self.clock() + self.limits.idle_timeout)
 
