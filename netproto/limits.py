@@ -225,11 +225,12 @@ class GuessPolicy:
 
 
 class _Record:
-    __slots__ = ("wrong", "last", "in_flight")
+    __slots__ = ("wrong", "last", "asks", "in_flight")
 
     def __init__(self) -> None:
         self.wrong: deque[float] = deque()  # when each recent wrong guess was made
-        self.last = 0.0  # the last guess's time (a wrong one, or one begun)
+        self.last = 0.0  # when it last asked
+        self.asks = 0  # guesses turned away since its last one was checked
         self.in_flight = False
 
 
@@ -242,6 +243,11 @@ class GuessThrottle:
     the outcome. An address has one guess in flight at a time. A right password does not
     wipe an address's wrong ones: a guest who knows the table password must not reset the
     back-off of their guesses at the admin password; wrong guesses are forgotten with time.
+
+    The turns in all go to the address first in line, not to the first that asks: the one
+    with the fewest recent wrong guesses, then the fewest turned away. Guessers ask
+    thousands of times a second; a player asks now and then, so a player who has not
+    guessed wrong (or who mistyped once) is checked at the next turn, never starved by them.
     """
 
     def __init__(self, policy: GuessPolicy | None = None, *, now: float = 0.0) -> None:
@@ -252,38 +258,38 @@ class GuessThrottle:
         # The earliest time the next guess that waits in turn may be checked.
         self._next_turn = now
         self._fresh = TokenBucket(self.policy.fresh_per_second, self.policy.fresh_burst, now)
+        self.checked = 0  # guesses let through, for figures
         self.refused = 0  # guesses turned away unchecked, for figures and log lines
 
     def begin(self, address: str, now: float) -> float:
         """0 if a guess from `address` may be checked now, else the seconds it must wait."""
         policy = self.policy
         record = self._records.get(address)
-        if record is not None:
-            self._expire(record.wrong, now)
-            if record.in_flight:
-                self.refused += 1
-                return 1.0  # one guess at a time: ask again once this one is answered
-            wrong = len(record.wrong)
-            if wrong:
-                wait = record.wrong[-1] + policy.pause_after(wrong) - now
-                if wait > 0:
-                    self.refused += 1
-                    return wait
-        fresh = record is None or not record.wrong
-        if not (fresh and self._fresh.take(now)):
+        if record is None:
+            record = self._records[address] = _Record()
+            if len(self._records) > policy.max_addresses:
+                self._sweep(now, keep=address)
+        record.last = now
+        self._expire(record.wrong, now)
+        if record.in_flight:
+            return self._refuse(record, 1.0)  # one at a time: ask again once it is answered
+        wait = self._own_wait(record, now)
+        if wait > 0:
+            return self._refuse(record, wait)
+        # A first try (no wrong guess, not turned away since its last check) may skip the
+        # line while such tries stay rare.
+        if record.wrong or record.asks or not self._fresh.take(now):
             self._expire(self._wrong_in_all, now)
             pause = policy.pause_in_all(len(self._wrong_in_all))
             if pause > 0:
                 if self._next_turn > now:
-                    self.refused += 1
-                    return self._next_turn - now
+                    return self._refuse(record, self._next_turn - now)
+                if not self._first_in_line(record, now):
+                    return self._refuse(record, pause)
                 self._next_turn = now + pause
-        if record is None:
-            record = self._records[address] = _Record()
         record.in_flight = True
-        record.last = now
-        if len(self._records) > policy.max_addresses:
-            self._sweep(now)
+        record.asks = 0
+        self.checked += 1
         return 0.0
 
     def finish(self, address: str, right: bool, now: float) -> None:
@@ -307,6 +313,38 @@ class GuessThrottle:
         while len(self._wrong_in_all) > policy.free_in_all + 64:
             self._wrong_in_all.popleft()
 
+    def short_wait(self, wait: float) -> bool:
+        """Whether `wait` (from `begin`) is only a turn in line, worth waiting out before
+        answering (a second at most) rather than refusing at once: a door that can hold a
+        request a moment (the web and SSH doors) then lets a player in without a retry."""
+        return 0 < wait <= min(self.policy.max_pause_in_all, 1.0)
+
+    def _refuse(self, record: _Record, wait: float) -> float:
+        record.asks += 1
+        self.refused += 1
+        return wait
+
+    def _own_wait(self, record: _Record, now: float) -> float:
+        """How long `record`'s address must still wait after its own wrong guesses."""
+        wrong = len(record.wrong)
+        if not wrong:
+            return 0.0
+        return record.wrong[-1] + self.policy.pause_after(wrong) - now
+
+    def _first_in_line(self, record: _Record, now: float) -> bool:
+        """Whether no address in line (turned away lately, and not since checked) that may
+        guess now (not waiting for its own wrong guesses, none in flight) is ahead of
+        `record`."""
+        since = now - 2 * max(self.policy.max_pause_in_all, 1.0)
+        mine = (len(record.wrong), record.asks)
+        for other in self._records.values():
+            if other is record or not other.asks or other.last < since or other.in_flight:
+                continue
+            self._expire(other.wrong, now)
+            if (len(other.wrong), other.asks) < mine and self._own_wait(other, now) <= 0:
+                return False
+        return True
+
     def wrong_guesses(self, address: str, now: float) -> int:
         """How many recent wrong guesses `address` has on record."""
         record = self._records.get(address)
@@ -320,15 +358,16 @@ class GuessThrottle:
         while wrong and wrong[0] <= cutoff:
             wrong.popleft()
 
-    def _sweep(self, now: float) -> None:
+    def _sweep(self, now: float, keep: str) -> None:
         for address in list(self._records):
             record = self._records[address]
             self._expire(record.wrong, now)
-            if not record.wrong and not record.in_flight:
+            if (not record.wrong and not record.in_flight and address != keep
+                    and record.last < now - self.policy.forget_after):
                 del self._records[address]
-        excess = len(self._records) - self.policy.max_addresses
-        if excess > 0:  # every one is recent: the longest quiet go first
-            idle = [address for address in self._records
-                    if not self._records[address].in_flight]
+        excess = len(self._records) - self.policy.max_addresses * 3 // 4
+        if excess > 0:  # many addresses at once: the longest quiet go first
+            idle = [address for address, record in self._records.items()
+                    if not record.in_flight and address != keep]
             for address in sorted(idle, key=lambda a: self._records[a].last)[:excess]:
                 del self._records[address]

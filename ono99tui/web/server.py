@@ -213,6 +213,11 @@ class WebDoor:
         transport = request.transport
         address = address_key(transport.get_extra_info("peername") if transport else None)
         wait = self.guesses.begin(address, self.clock())
+        for _ in range(3):  # a turn in line is waited out, not refused
+            if not self.guesses.short_wait(wait):
+                break
+            await asyncio.sleep(wait)
+            wait = self.guesses.begin(address, self.clock())
         if wait > 0:
             # Not read: trying it is the guess the wait is for.
             self.guard.quiet_log(logging.WARNING, "guess-throttled",

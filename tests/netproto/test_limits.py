@@ -207,3 +207,29 @@ def test_the_throttle_remembers_a_bounded_number_of_addresses() -> None:
     assert len(throttle._records) <= 8
     # The newest are the ones kept: the last guesser still owes its wait.
     assert throttle.wrong_guesses("10.0.5.49", 50.0) == 1
+
+
+def test_a_player_gets_the_next_turn_while_many_addresses_hammer() -> None:
+    # Found by bench/admission.py --guessing: with the first tries' skips used up by thirty
+    # guessing addresses, the turns in all went to whoever asked first, and guessers ask
+    # thousands of times a second: no honest login got in for the whole minute.
+    throttle = GuessThrottle(QUICK)
+    now = 0.0
+    for _ in range(400):  # 20 s of thirty addresses asking every 50 ms
+        for number in range(30):
+            guess(throttle, f"10.0.6.{number}", now)
+        now += 0.05
+    for player in ("10.0.7.1", "10.0.7.2"):
+        waited = 0.0
+        for _attempt in range(3):  # a person tries, reads "wait N s", tries again
+            for number in range(30):  # the guessers ask first, at every instant
+                guess(throttle, f"10.0.6.{number}", now + waited)
+            wait = throttle.begin(player, now + waited)
+            if wait == 0:
+                throttle.finish(player, True, now + waited)
+                break
+            waited += wait
+        else:
+            raise AssertionError("the player never got a turn")
+        assert waited <= QUICK.max_pause_in_all
+        now += waited + 0.05
