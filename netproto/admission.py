@@ -5,14 +5,22 @@ something worth serving, a connection costs the host a descriptor and proves not
 idle sockets, or a byte a second (slowloris), could fill the door and then the process.
 `AdmissionPool` holds such connections per address and in all, each with a deadline its
 owner sets, and at a stage its owner moves it to as it shows it is real (an SSH client that
-sent its version, one that began to authenticate, an HTTP request being served). When a
-newcomer finds no room, a connection is closed to make some, never the newcomer's
-neighbours': the address's own oldest at the lowest stage when the address is over its
-share, else the oldest at the lowest stage of the address holding the most. Only if the
-newcomer's address already holds as many as any is the newcomer refused. So whatever one
-address does, it only displaces itself, and a new login always finds a place while the
-door is full of connections that never log in (OpenSSH's MaxStartups refuses newcomers at
-random for the same end; displacing the idle keeps the newcomer).
+sent its version, one that began to authenticate, an HTTP request being served) or back
+(an SSH connection whose password was wrong).
+
+When a newcomer finds no room, a connection is closed to make some, never the newcomer's
+neighbours': the address's own when the address is over its share, else one of the
+addresses holding the most. The one to go is the lowest stage, then the address in the
+worst standing, then the oldest. An address's standing is its strikes: its connections
+refused or displaced, and what its owner reports (a wrong password), in the last
+`strike_window` seconds. A connection under way (at `protect_from_stage` or above) that
+is younger than `protect_for` and whose address has fewer than `strikes_allowed` strikes is
+never displaced, so a churning flood cannot cut every login off in its key exchange. The
+newcomer is refused when its address already holds as many as any, when it is in bad
+standing itself, or when nothing may be displaced. So whatever one address does, it only
+displaces itself; a new login finds a place while the door is full of connections that
+never log in, or of guessers (OpenSSH's MaxStartups refuses newcomers at random for the
+same end; displacing the idle and the guessers keeps the newcomer).
 
 No clock and no I/O: the owner passes the time and closes what it is told to. The owner
 also calls `expired` from a timer of its own and closes what it returns.
@@ -20,11 +28,16 @@ also calls `expired` from a timer of its own and closes what it returns.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 Key = TypeVar("Key", bound=Hashable)
+
+# Strikes kept per address (more change nothing), and addresses with strikes remembered.
+_MAX_STRIKES = 64
+_MAX_STRUCK = 4096
 
 
 @dataclass
@@ -49,11 +62,19 @@ class Admission(Generic[Key]):
 
 @dataclass
 class AdmissionPool(Generic[Key]):
-    """Connections not proved yet, at most `per_address` from one address and `in_all`."""
+    """Connections not proved yet, at most `per_address` from one address and `in_all`
+    (the module docstring says who goes when there is no room)."""
 
     per_address: int
     in_all: int
+    protect_for: float = 0.0
+    # Only connections at this stage or above are protected (the SSH door: those that
+    # spoke SSH, not silent sockets).
+    protect_from_stage: int = 1
+    strikes_allowed: int = 3
+    strike_window: float = 30.0
     _entries: dict[Key, _Entry[Key]] = field(default_factory=dict)
+    _strikes: dict[str, deque[float]] = field(default_factory=dict)
     _counter: int = 0
 
     def __post_init__(self) -> None:
@@ -70,28 +91,64 @@ class AdmissionPool(Generic[Key]):
         """How many connections `address` holds in the pool."""
         return sum(1 for entry in self._entries.values() if entry.address == address)
 
-    def admit(self, key: Key, address: str, now: float, deadline: float) -> Admission[Key]:
-        """A new connection from `address`, to be closed at `deadline` unless moved on."""
-        displaced: list[Key] = []
-        reason = ""
-        mine = self._of(address)
+    def admit(self, key: Key, address: str, now: float, deadline: float,
+              stage: int = 0) -> Admission[Key]:
+        """A new connection from `address` at `stage`, to be closed at `deadline` unless
+        moved on."""
+        mine = [entry for entry in self._entries.values() if entry.address == address]
         if len(mine) >= self.per_address:
-            displaced.append(self._first_to_go(mine).key)
+            victim = self._first_to_go(mine, now)
+            if victim is None:
+                return self._refuse(address, now, f"this address holds {self.per_address} "
+                                                  f"connections not logged in, all under way")
             reason = (f"at most {self.per_address} connections not logged in from one "
                       f"address: its oldest idle one is closed")
         elif len(self._entries) >= self.in_all:
-            busiest = self._busiest()
-            if len(busiest) <= len(mine):
-                return Admission(False, (), f"the door holds {self.in_all} connections not "
-                                            f"logged in, and this address as many as any")
-            displaced.append(self._first_to_go(busiest).key)
+            busiest, most = self._busiest()
+            if most <= len(mine):
+                return self._refuse(address, now, f"the door holds {self.in_all} connections "
+                                                  f"not logged in, and this address as many "
+                                                  f"as any")
+            if self.strikes(address, now) >= self.strikes_allowed:
+                return self._refuse(address, now, f"the door holds {self.in_all} connections "
+                                                  f"not logged in, and this address was "
+                                                  f"turned away lately")
+            victim = self._first_to_go(busiest, now)
+            if victim is None:
+                return self._refuse(address, now, f"the door holds {self.in_all} connections "
+                                                  f"not logged in, all under way")
             reason = (f"the door holds {self.in_all} connections not logged in: the oldest "
-                      f"idle one of the address holding the most is closed")
-        for victim in displaced:
-            del self._entries[victim]
+                      f"idle one of an address holding the most is closed")
+        else:
+            victim, reason = None, ""
+        if victim is not None:
+            del self._entries[victim.key]
+            self.strike(victim.address, now)
         self._counter += 1
-        self._entries[key] = _Entry(key, address, now, deadline, 0, self._counter)
-        return Admission(True, tuple(displaced), reason)
+        self._entries[key] = _Entry(key, address, now, deadline, stage, self._counter)
+        return Admission(True, () if victim is None else (victim.key,), reason)
+
+    def strike(self, address: str, now: float) -> None:
+        """Something of `address`'s was turned away (the owner's own reasons too: a wrong
+        password): its connections lose their protection for a while."""
+        strikes = self._strikes.get(address)
+        if strikes is None:
+            if len(self._strikes) >= _MAX_STRUCK:
+                self._forget_old_strikes(now)
+            strikes = self._strikes[address] = deque(maxlen=_MAX_STRIKES)
+        strikes.append(now)
+
+    def strikes(self, address: str, now: float) -> int:
+        """How many strikes `address` has in the last `strike_window` seconds."""
+        strikes = self._strikes.get(address)
+        if strikes is None:
+            return 0
+        while strikes and strikes[0] <= now - self.strike_window:
+            strikes.popleft()
+        if not strikes:
+            del self._strikes[address]
+            return 0
+        return len(strikes)
 
     def advance(self, key: Key, stage: int, deadline: float | None = None) -> None:
         """`key` has shown more of itself: a higher stage is displaced later. A new
@@ -105,7 +162,7 @@ class AdmissionPool(Generic[Key]):
 
     def set_stage(self, key: Key, stage: int, deadline: float) -> None:
         """Put `key` at `stage` (lower or higher) with a new deadline: an HTTP connection
-        goes back to idle after each request."""
+        goes back to idle after each request, an SSH one whose password was wrong down."""
         entry = self._entries.get(key)
         if entry is not None:
             entry.stage = stage
@@ -131,17 +188,35 @@ class AdmissionPool(Generic[Key]):
         """The connections at exactly `stage`, oldest first."""
         return iter([entry.key for entry in self._entries.values() if entry.stage == stage])
 
-    def _of(self, address: str) -> list[_Entry[Key]]:
-        return [entry for entry in self._entries.values() if entry.address == address]
+    def _refuse(self, address: str, now: float, reason: str) -> Admission[Key]:
+        self.strike(address, now)
+        return Admission(False, (), reason)
 
-    def _busiest(self) -> list[_Entry[Key]]:
+    def _busiest(self) -> tuple[list[_Entry[Key]], int]:
+        """The connections of the addresses holding the most (all of them, when several
+        hold as many), and how many that is."""
         by_address: dict[str, list[_Entry[Key]]] = {}
         for entry in self._entries.values():
             by_address.setdefault(entry.address, []).append(entry)
-        return max(by_address.values(), key=len)
+        most = max(map(len, by_address.values()))
+        return [entry for entries in by_address.values() if len(entries) == most
+                for entry in entries], most
 
-    @staticmethod
-    def _first_to_go(entries: list[_Entry[Key]]) -> _Entry[Key]:
-        # The lowest stage first (an idle socket before a client typing its password),
-        # the oldest of those.
-        return min(entries, key=lambda entry: (entry.stage, entry.order))
+    def _first_to_go(self, entries: list[_Entry[Key]], now: float) -> _Entry[Key] | None:
+        standing = {entry.address: self.strikes(entry.address, now) for entry in entries}
+        candidates = [entry for entry in entries
+                      if entry.stage < self.protect_from_stage
+                      or now - entry.opened >= self.protect_for
+                      or standing[entry.address] >= self.strikes_allowed]
+        if not candidates:
+            return None
+        return min(candidates,
+                   key=lambda entry: (entry.stage, -standing[entry.address], entry.order))
+
+    def _forget_old_strikes(self, now: float) -> None:
+        for address in list(self._strikes):
+            self.strikes(address, now)  # drops it if its strikes are all old
+        excess = len(self._strikes) - _MAX_STRUCK * 3 // 4
+        if excess > 0:  # all recent: those struck longest ago go
+            for address in sorted(self._strikes, key=lambda a: self._strikes[a][-1])[:excess]:
+                del self._strikes[address]

@@ -225,13 +225,18 @@ class GuessPolicy:
 
 
 class _Record:
-    __slots__ = ("wrong", "last", "asks", "in_flight")
+    __slots__ = ("wrong", "first", "last", "asks", "in_flight")
 
-    def __init__(self) -> None:
+    def __init__(self, now: float) -> None:
         self.wrong: deque[float] = deque()  # when each recent wrong guess was made
-        self.last = 0.0  # when it last asked
+        self.first = now  # when it first asked (as far as this throttle remembers)
+        self.last = now  # when it last asked
         self.asks = 0  # guesses turned away since its last one was checked
         self.in_flight = False
+
+    def place(self) -> tuple[int, float]:
+        """Its place in line: the fewest recent wrong guesses first, then the newcomer."""
+        return (len(self.wrong), -self.first)
 
 
 class GuessThrottle:
@@ -244,10 +249,11 @@ class GuessThrottle:
     wipe an address's wrong ones: a guest who knows the table password must not reset the
     back-off of their guesses at the admin password; wrong guesses are forgotten with time.
 
-    The turns in all go to the address first in line, not to the first that asks: the one
-    with the fewest recent wrong guesses, then the fewest turned away. Guessers ask
-    thousands of times a second; a player asks now and then, so a player who has not
-    guessed wrong (or who mistyped once) is checked at the next turn, never starved by them.
+    The turns in all go to the address first in line, not to the first that asks: of the
+    addresses turned away since their last check, the one with the fewest recent wrong
+    guesses, then the one that came last. Guessers ask thousands of times a second, from
+    addresses that have been guessing for a while; a player who has not guessed wrong (or
+    who mistyped once) is checked at the next turn, never starved by them.
     """
 
     def __init__(self, policy: GuessPolicy | None = None, *, now: float = 0.0) -> None:
@@ -266,7 +272,7 @@ class GuessThrottle:
         policy = self.policy
         record = self._records.get(address)
         if record is None:
-            record = self._records[address] = _Record()
+            record = self._records[address] = _Record(now)
             if len(self._records) > policy.max_addresses:
                 self._sweep(now, keep=address)
         record.last = now
@@ -313,11 +319,16 @@ class GuessThrottle:
         while len(self._wrong_in_all) > policy.free_in_all + 64:
             self._wrong_in_all.popleft()
 
-    def short_wait(self, wait: float) -> bool:
+    def short_wait(self, address: str, wait: float) -> bool:
         """Whether `wait` (from `begin`) is only a turn in line, worth waiting out before
         answering (a second at most) rather than refusing at once: a door that can hold a
-        request a moment (the web and SSH doors) then lets a player in without a retry."""
-        return 0 < wait <= min(self.policy.max_pause_in_all, 1.0)
+        request a moment (the web and SSH doors) then lets a player in without a retry.
+        Only for an address turned away once since its last check: one that keeps asking
+        is answered at once, so guessers queue no more politely than they ask, and a
+        player, who asks once, stays ahead of them in line."""
+        record = self._records.get(address)
+        return (record is not None and record.asks <= 1
+                and 0 < wait <= min(self.policy.max_pause_in_all, 1.0))
 
     def _refuse(self, record: _Record, wait: float) -> float:
         record.asks += 1
@@ -336,12 +347,12 @@ class GuessThrottle:
         guess now (not waiting for its own wrong guesses, none in flight) is ahead of
         `record`."""
         since = now - 2 * max(self.policy.max_pause_in_all, 1.0)
-        mine = (len(record.wrong), record.asks)
+        mine = record.place()
         for other in self._records.values():
             if other is record or not other.asks or other.last < since or other.in_flight:
                 continue
             self._expire(other.wrong, now)
-            if (len(other.wrong), other.asks) < mine and self._own_wait(other, now) <= 0:
+            if other.place() < mine and self._own_wait(other, now) <= 0:
                 return False
         return True
 

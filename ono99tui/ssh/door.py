@@ -48,9 +48,13 @@ MAX_PLAYER_NAME = 64
 
 # Stages of a connection not logged in yet (`AdmissionPool`): the lower goes first when
 # room is needed.
-SILENT = 0  # a TCP connection that has not sent an SSH version
-SPEAKING = 1  # a real SSH client: key exchange, maybe its user at the host-key question
-AUTHENTICATING = 2  # it asked to log in: its user may be typing the password
+GUESSING = 0  # a password of it was wrong, or turned away unread: likely a guesser
+SILENT = 1  # a TCP connection that has not sent an SSH version
+SPEAKING = 2  # a real SSH client: key exchange, maybe its user at the host-key question
+AUTHENTICATING = 3  # it asked to log in: its user may be typing the password
+# A connection this young that has not guessed wrong is not displaced: long enough for a
+# key exchange and a login request on a loaded machine.
+PROTECTED_FOR = 3.0
 # How often the door looks at its connections (silent ones, the log's counts).
 _TICK = 0.5
 
@@ -182,7 +186,7 @@ class _DoorServer(asyncssh.SSHServer):
         expected = door.config.password or ""
         wait = door.guesses.begin(self._address, door.clock())
         for _ in range(3):  # a turn in line is waited out, not refused
-            if not door.guesses.short_wait(wait):
+            if not door.guesses.short_wait(self._address, wait):
                 break
             await asyncio.sleep(wait)
             wait = door.guesses.begin(self._address, door.clock())
@@ -192,7 +196,9 @@ class _DoorServer(asyncssh.SSHServer):
             door.quiet_log(logging.WARNING, "guess-throttled",
                            "refused an SSH password from %s unread: too many wrong ones",
                            self._address)
+            door.preauth.strike(self._address, door.clock())
             if self._conn is not None:
+                door.preauth.set_stage(self._conn, GUESSING, math.inf)
                 with contextlib.suppress(OSError):
                     self._conn.send_auth_banner(
                         f"Too many wrong passwords from your address: wait {math.ceil(wait)}"
@@ -201,6 +207,9 @@ class _DoorServer(asyncssh.SSHServer):
         right = bool(expected) and hmac.compare_digest(password.encode(), expected.encode())
         door.guesses.finish(self._address, right, door.clock())
         if not right:
+            door.preauth.strike(self._address, door.clock())
+            if self._conn is not None:
+                door.preauth.set_stage(self._conn, GUESSING, math.inf)
             door.quiet_log(logging.WARNING, "wrong-password", "wrong SSH door password from %s",
                            self._address)
         return right
@@ -250,7 +259,8 @@ class SSHDoor:
         self._connections: set[asyncssh.SSHServerConnection] = set()
         self._logged_in_connections: set[asyncssh.SSHServerConnection] = set()
         self.preauth: AdmissionPool[asyncssh.SSHServerConnection] = AdmissionPool(
-            config.preauth_per_address, config.preauth_cap)
+            config.preauth_per_address, config.preauth_cap, protect_for=PROTECTED_FOR,
+            protect_from_stage=SPEAKING)
         self.guesses = GuessThrottle(config.guesses, now=clock())
         self.descriptors = DescriptorBudget(clock, reserve=config.descriptor_reserve)
         self._log = QuietLog(log)
@@ -354,7 +364,8 @@ class SSHDoor:
             self._drop(conn, "the host is busy; try again in a moment")
             return
         now = self.clock()
-        admission = self.preauth.admit(conn, address, now, now + self.config.silent_timeout)
+        admission = self.preauth.admit(conn, address, now, now + self.config.silent_timeout,
+                                       SILENT)
         for victim in admission.displaced:
             self.quiet_log(logging.WARNING, "displaced",
                            "SSH door full of connections not logged in: %s", admission.reason)
@@ -374,7 +385,8 @@ class SSHDoor:
         asyncio.get_running_loop().call_soon(drop)
 
     def _authenticating(self, conn: asyncssh.SSHServerConnection) -> None:
-        self.preauth.advance(conn, AUTHENTICATING)
+        # asyncssh's login timeout is its deadline now: its user may be typing.
+        self.preauth.advance(conn, AUTHENTICATING, math.inf)
         if len(self._logged_in_connections) >= self.config.connection_cap:
             # Refused before it logs in: its client is told why, not "permission denied".
             self.quiet_log(logging.WARNING, "too-many-logins",

@@ -214,7 +214,7 @@ class WebDoor:
         address = address_key(transport.get_extra_info("peername") if transport else None)
         wait = self.guesses.begin(address, self.clock())
         for _ in range(3):  # a turn in line is waited out, not refused
-            if not self.guesses.short_wait(wait):
+            if not self.guesses.short_wait(address, wait):
                 break
             await asyncio.sleep(wait)
             wait = self.guesses.begin(address, self.clock())

@@ -55,3 +55,45 @@ def test_deadlines_on_a_fake_clock() -> None:
 def test_a_pool_must_hold_something() -> None:
     with pytest.raises(ValueError):
         AdmissionPool(per_address=0, in_all=4)
+
+
+def test_when_every_address_holds_as_many_the_lowest_stage_of_them_all_goes() -> None:
+    # Thirty guessers with one connection each and a player logging in: the player's
+    # connection, further on, must not go just because its address came first.
+    pool: AdmissionPool[str] = AdmissionPool(per_address=4, in_all=3)
+    pool.admit("player", "10.0.0.1", 0.0, 9.0, stage=3)
+    pool.admit("guesser-a", "10.0.0.2", 1.0, 9.0, stage=0)
+    pool.admit("guesser-b", "10.0.0.3", 2.0, 9.0, stage=0)
+    assert pool.admit("guesser-c", "10.0.0.4", 3.0, 9.0).displaced == ("guesser-a",)
+    assert pool.admit("guesser-d", "10.0.0.5", 4.0, 9.0).displaced == ("guesser-b",)
+    assert "player" in pool
+
+
+def test_a_young_login_under_way_is_protected_from_a_churning_flood() -> None:
+    # Found by bench/admission.py --guessing: thirty addresses reopening SSH connections
+    # as fast as they could displaced every login in its key exchange (0 of 19 got in).
+    pool: AdmissionPool[str] = AdmissionPool(per_address=4, in_all=2, protect_for=3.0)
+    pool.admit("player", "10.0.0.1", 0.0, 99.0, stage=2)
+    pool.admit("guesser", "10.0.0.2", 0.0, 99.0, stage=2)
+    # Both young and under way: newcomers are refused, and each refusal is a strike.
+    for when in (0.1, 0.2, 0.3):
+        assert not pool.admit(f"more-{when}", "10.0.0.3", when, 99.0, stage=1).admitted
+    assert pool.strikes("10.0.0.3", 0.3) == 3
+    # An address with strikes gets no protection and no displacing: the guesser, struck for
+    # its wrong passwords, goes when a newcomer in good standing comes; 10.0.0.3 does not.
+    for when in (0.4, 0.5, 0.6):
+        pool.strike("10.0.0.2", when)
+    assert not pool.admit("again", "10.0.0.3", 0.7, 99.0).admitted
+    decided = pool.admit("newcomer", "10.0.0.4", 0.8, 99.0)
+    assert decided.displaced == ("guesser",) and "player" in pool
+    # Once old, the player is no longer protected: the next newcomer displaces someone.
+    assert pool.admit("late", "10.0.0.5", 3.1, 99.0).admitted
+    # Strikes are forgotten after the window.
+    assert pool.strikes("10.0.0.3", 31.0) == 0
+
+
+def test_silent_connections_are_never_protected() -> None:
+    pool: AdmissionPool[str] = AdmissionPool(per_address=4, in_all=1, protect_for=3.0,
+                                             protect_from_stage=2)
+    pool.admit("silent", "10.0.0.1", 0.0, 99.0, stage=1)
+    assert pool.admit("login", "10.0.0.2", 0.1, 99.0, stage=1).displaced == ("silent",)
