@@ -59,6 +59,7 @@ class _Guarded(asyncio.Protocol):
         self.address = "?"
         # Whether bytes of a request arrived since the last response (its header clock).
         self.reading = False
+        self.admitted = False
         self.requests = 0  # requests being served now (a pipelined one may overlap)
         self.served = False  # a request was served: the next one's clock starts anew
         self.playing = False
@@ -67,10 +68,13 @@ class _Guarded(asyncio.Protocol):
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
         self.address = address_key(transport.get_extra_info("peername"))
-        if self.guard.admit(self):
+        self.admitted = self.guard.admit(self)
+        if self.admitted:
             self.inner.connection_made(transport)
 
     def data_received(self, data: bytes) -> None:
+        if not self.admitted:
+            return  # answered 503 and closing: what it sent is not read
         if not self.reading and not self.requests and not self.playing:
             self.reading = True
             self.guard.request_started_arriving(self)
@@ -81,7 +85,7 @@ class _Guarded(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.guard.forget(self)
-        if self.inner is not None:
+        if self.admitted:  # aiohttp never saw a refused one
             self.inner.connection_lost(exc)
 
     def pause_writing(self) -> None:
