@@ -47,7 +47,7 @@ from types import MappingProxyType
 from typing import Any
 
 from netproto.chat_text import EmptyChat, clean_chat_text
-from netproto.errors import ApplicationError, BadPassword, BadToken
+from netproto.errors import ApplicationError, BadPassword, BadToken, ServerFull
 from netproto.framing import MAX_FRAME_SIZE
 from netproto.messages import (
     MAX_EVENTS,
@@ -579,6 +579,10 @@ class TableCore:
         self._maybe_autostart()
 
     def _seat_spectator(self, peer: int, name: str) -> None:
+        if len(self.spectators) >= self.config.max_spectators:
+            # Refused before anything changed: seats keep their room (PROTOCOL.md §4).
+            raise ServerFull(f"this table takes at most {self.config.max_spectators} "
+                             f"spectators")
         self.spectators[peer] = 0
         self._spectator_names[peer] = name
         self._send(peer, Welcome(proto=PROTOCOL_VERSION, role="spectator",
