@@ -50,7 +50,7 @@ def test_the_host_reopens_the_room_changes_the_preset_and_a_joiner_plays_on(
 
     # The preset, from the rules panel: o, Enter on its drop-down, the next entry (1980).
     tmux.send_keys("o", pane=0)
-    tmux.wait_for(r"▼", pane=0, timeout=15)
+    tmux.wait_until_still(pane=0, still_for=0.5, timeout=15)  # the focus is on the preset
     tmux.send_keys("Enter", pane=0)
     tmux.wait_for(r"1980-set99", pane=0, timeout=15)  # the list is open
     tmux.send_keys("Down", pane=0)
