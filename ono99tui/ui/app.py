@@ -593,8 +593,8 @@ class Ono99App(App[None]):
     def _tell_ready_taken_back(self, before: Lobby | None, after: Lobby) -> None:
         """The host changed the next match's rules after this player said ready: the table
         took the ready mark back (it was said to other rules), and the player is told why
-        the room asks them again."""
-        if (before is None or before.phase == "playing" or after.phase == "playing"
+        the room asks them again. (The room opening after a match says so itself.)"""
+        if (before is None or before.phase != after.phase or after.phase == "playing"
                 or before.you is None or after.you is None or self.is_host
                 or before.options == after.options):
             return

@@ -96,3 +96,25 @@ def test_the_room_opened_again_for_a_player_61x19(snap_compare: Any) -> None:
         pilot.app.clear_notifications()
 
     assert snap_compare(RecordingApp(), terminal_size=(61, 19), run_before=run_before)
+
+
+async def test_the_room_s_notice_leaves_the_rules_in_sight() -> None:
+    # Played at 80x24: "The host opened the waiting room: ... Press r when you are
+    # ready" lay over the top of the rules panel, the very rules it asks to look at.
+    from textual.widgets._toast import Toast
+
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await match_played(pilot, 1)
+        app.post_message(finished(1, ready=True))
+        app.post_message(reopened(1))
+        await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
+                         and bool(app.screen.query(Toast)))
+        await pilot.pause(0.2)
+        screen = app.screen
+        rules = screen.query_one("#rules-panel").region
+        seats = screen.query_one("#seats").region
+        toasts = [toast.region for toast in screen.query(Toast)]
+        assert len(toasts) == 1  # the room says it once (not "Rules changed" too)
+        for region in toasts:
+            assert not region.overlaps(rules) and not region.overlaps(seats), (region, rules)
