@@ -202,3 +202,9 @@ def test_a_table_with_no_host_says_how_it_deals_in_each_phase() -> None:
         "Press r when ready: the next game starts with 3 seats, all ready (2 now).")
     assert table_deals_when(lobby(TablePhase.WAITING, host_seat=0)) is None  # the host starts it
     assert table_deals_when(lobby(TablePhase.WAITING, start_when=None)) is None
+    # The room its operator opened again after a match (and left): a rematch's rule.
+    from dataclasses import replace
+    reopened = replace(lobby(TablePhase.WAITING), results={"matches_won": [0, 1],
+                                                           "matches_played": [1, 1]})
+    assert table_deals_when(reopened, ask_ready=True) == (
+        "Press r when ready: the next game starts with 3 seats, all ready (2 now).")

@@ -164,8 +164,9 @@ def table_deals_when(lobby: Lobby, *, ask_ready: bool = False) -> str | None:
     if lobby.host_seat is not None or type(start_when) is not int:
         return None
     taken = len(lobby.seats)
-    if lobby.phase == "finished":
-        # A rematch (or a newcomer's first game here) also waits for everyone's ready.
+    if lobby.phase == "finished" or after_a_match(lobby):
+        # A rematch (or a newcomer's first game here, or the room its operator opened
+        # again after a match) also waits for everyone's ready.
         rule = f"the next game starts with {start_when} seats, all ready ({taken} now)."
         return f"Press r when ready: {rule}" if ask_ready else rule[0].upper() + rule[1:]
     return f"The game starts by itself when {start_when} seats are taken ({taken} now)."
