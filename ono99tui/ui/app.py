@@ -1402,18 +1402,20 @@ class Ono99App(App[None]):
         from ono99tui.ui.screens.chat_prompt import ChatPrompt
         from ono99tui.ui.screens.mute import MuteScreen
         from ono99tui.ui.screens.table import TableScreen
-        from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 
         table = self._table_screen()
         if table is not None:
-            stack = self.screen_stack
-            if self.screen is not table and any(
-                    isinstance(screen, WaitingRoomScreen)
-                    for screen in stack[stack.index(table):]):
-                # Dealt from the room opened over the table after a match: the room, and
-                # whatever is open over it, makes way for the table again.
-                while self.screen is not table:
-                    self.pop_screen()
+            if self.screen is not table:
+                # (Loaded only here: solo's first view must not wait for the room's module.)
+                from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+
+                stack = self.screen_stack
+                if any(isinstance(screen, WaitingRoomScreen)
+                       for screen in stack[stack.index(table):]):
+                    # Dealt from the room opened over the table after a match: the room,
+                    # and whatever is open over it, makes way for the table again.
+                    while self.screen is not table:
+                        self.pop_screen()
         else:
             # A chat prompt or the mute list open in the waiting room would be left
             # behind, under the table, for good.

@@ -84,7 +84,7 @@ async def test_names_at_the_table_and_in_the_results_are_shown_literally() -> No
                 await pilot.pause()
                 room = screen_text(app)
                 assert f"Waiting room: {CLICK}  (" in room
-                assert f"{ESCAPED} (you" in room and f"{CLOSER}  " in room
+                assert f"{ESCAPED}  (you" in room and f"{CLOSER}  " in room
                 # The third seat: the table deals.
                 await later.enter_async_context(opponent(server.port, BOLD))
                 await wait_until(pilot, lambda: isinstance(app.screen, TableScreen)
@@ -147,7 +147,7 @@ async def test_a_table_named_like_markup_in_the_lobby_and_its_waiting_room(
             room = screen_text(app)
             assert f"Waiting room: {name}  (watching)" in room
             # The host's row says "host" in its status column, after the name as it is.
-            assert f"{BOLD} (you" not in room and re.search(re.escape(BOLD) + r" +host", room)
+            assert f"{BOLD}  (you" not in room and re.search(re.escape(BOLD) + r" +host", room)
 
 
 async def _refuse_with_markup(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

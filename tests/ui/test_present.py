@@ -264,12 +264,12 @@ def test_a_long_name_gives_way_to_the_marks_after_it_in_the_waiting_room() -> No
     rows = seat_rows(lobby, 1, "*")
     labels = [row[1].plain for row in rows]
     assert all(len(label) <= PLAYER_COLUMN_WIDTH for label in labels), labels
-    assert labels[1].endswith("\u2026 (you)") and labels[1].startswith("Bartholomew")
-    assert labels[2].endswith("\u2026 (* bot)")
+    assert labels[1].endswith("\u2026  (you)") and labels[1].startswith("Bartholomew")
+    assert labels[2].endswith("\u2026  (* bot)")
     assert labels[0] == "Alexandra-the-host-xx"  # a name that fits is not cut
     assert [row[2].plain for row in rows] == ["host", "not ready", "ready"]
     ascii_rows = seat_rows(lobby, 1, "*", ascii_glyphs=True)
-    assert ascii_rows[1][1].plain.endswith("... (you)")
+    assert ascii_rows[1][1].plain.endswith("...  (you)")
     assert len(ascii_rows[1][1].plain) <= PLAYER_COLUMN_WIDTH
 
 
@@ -291,7 +291,7 @@ async def test_the_seat_named_you_is_not_marked_you_twice() -> None:
     assert "bob" in lines[1]
     rows = seat_rows(solo, 0, "*")
     assert rows[0][1].plain == "you" and rows[0][2].plain == "host"
-    assert seat_rows(lobby, 0, "*")[0][1].plain == "ana (you)"  # ana is still marked
+    assert seat_rows(lobby, 0, "*")[0][1].plain == "ana  (you)"  # ana is still marked
 
 
 async def test_the_elimination_toast_agrees_with_a_player_named_you() -> None:

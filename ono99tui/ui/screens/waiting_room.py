@@ -102,7 +102,9 @@ def _player_label(seat: SeatInfo, you: int | None, bot_mark: str, width: int,
         extras.append("out, watching")
     if seat.seat == you and seat.name.strip().casefold() != "you":
         extras.append("you")
-    suffix = f" ({', '.join(extras)})" if extras else ""
+    # Two spaces: the name ends visibly where the marks begin (and the room never reads
+    # "ana (you)" as the table's seat list does).
+    suffix = f"  ({', '.join(extras)})" if extras else ""
     room = max(1, width - cell_len(suffix))
     name = seat.name
     if cell_len(name) > room:  # the name gives way: what follows it says who is who
