@@ -52,7 +52,8 @@ def in_room(app: Ono99App) -> bool:
 def at_table(app: Ono99App) -> bool:
     """At the table, its hand drawn: a card key pressed before that is lost."""
     screen = app.screen
-    return isinstance(screen, TableScreen) and bool(screen.query_one(HandView).cards)
+    hands = screen.query(HandView) if isinstance(screen, TableScreen) else None
+    return bool(hands) and bool(hands.first(HandView).cards)  # (built a moment after)
 
 
 async def deal_first_match(host: Ono99App, bob: Ono99App) -> None:
