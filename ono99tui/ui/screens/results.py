@@ -381,8 +381,10 @@ class MatchEndScreen(_Dialog):
             button.display = may_open
             if not may_open and button.has_focus:
                 self.set_focus(None)
-        if self.app.is_host and not self._spectating() and not self._rematch_asked:
-            self.query_one("#rematch-status", Static).update(rematch_readiness(lobby))
+        status = self.query("#rematch-status")  # (none while the dialog is closing)
+        if (status and self.app.is_host and not self._spectating()
+                and not self._rematch_asked):
+            status.first(Static).update(rematch_readiness(lobby))
         self.refresh_bindings()
 
     def _show_seat_offer(self, lobby: Lobby | None) -> None:
