@@ -48,6 +48,7 @@ from netproto.messages import (
     Lobby,
     Message,
     Move,
+    OpenRoom,
     Ping,
     Pong,
     Ready,
@@ -550,6 +551,10 @@ class TableClient:
     async def start(self) -> None:
         """Host only: start the match or the rematch."""
         await self.send(Start())
+
+    async def open_room(self) -> None:
+        """Host only, after a match: take the table back to the waiting room."""
+        await self.send(OpenRoom())
 
     async def add_bot(self, bot: str) -> None:
         """Host only: seat a bot of kind `bot`."""

@@ -64,6 +64,7 @@ from ono99tui.ui.messages import (
     LeaveRequested,
     LobbyUpdated,
     MoveChosen,
+    OpenRoomRequested,
     OptionsChangeRequested,
     ReadyRequested,
     RematchRequested,
@@ -538,20 +539,92 @@ class Ono99App(App[None]):
             if message.lobby.you is not None and message.lobby.phase != "waiting":
                 self._away = True
         lobby = message.lobby
-        if lobby.phase != "finished":
+        if lobby.phase == "playing":
             self._lobby_at_match_end = None
-        elif (self._lobby_at_match_end is None
-              or [seat.name for seat in lobby.seats]
-              == [seat.name for seat in self._lobby_at_match_end.seats]):
-            # The finished match's seats as it was played: kept while they stay the same.
+        elif lobby.phase == "finished" and (
+                self._lobby_at_match_end is None
+                or [seat.name for seat in lobby.seats]
+                == [seat.name for seat in self._lobby_at_match_end.seats]):
+            # The finished match's seats as it was played: kept while they stay the same
+            # (and in the waiting room opened after it, whose seats the table below the
+            # room no longer shows).
             self._lobby_at_match_end = lobby
         self._tell_newcomers(self.lobby, lobby)
-        self.lobby = lobby
+        self._tell_ready_taken_back(self.lobby, lobby)
+        before, self.lobby = self.lobby, lobby
+        if lobby.phase == "waiting" and before is not None and before.phase == "finished":
+            self._back_in_the_room()
         if self._seat_wanted and lobby.phase != "playing":
             self._seat_wanted = False
             if not self.take_seat():
                 self.notify("No seat is free for the next match: you are still watching.",
                             timeout=8)
+
+    def _back_in_the_room(self) -> None:
+        """The table went from a finished match back to the waiting room (its host opened
+        it, to change the rules or the seats): the match's screens make way for the room,
+        put over the table so that its log keeps the match that is over (the next deal
+        shows the table again, `_show_table`). Once: a room over the table stays. (Only
+        from a finished match: the table screen `ono99 solo` opens on sees a waiting lobby
+        before its first deal, and a host restarted without the match one mid-match.)"""
+        from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+
+        table = self._table_screen()
+        if table is None or self._taking_seat:
+            return  # no match shown (the room is on screen already), or leaving as a spectator
+        stack = list(self.screen_stack)
+        if any(isinstance(screen, WaitingRoomScreen) for screen in stack[stack.index(table):]):
+            return
+        # The host's own room under the table says how others join: the new one too.
+        invite = next((screen.invite for screen in stack
+                       if isinstance(screen, WaitingRoomScreen)), "")
+        while self.screen is not table:
+            self.pop_screen()  # the match-over dialog, and whatever else was over the table
+        self.push_screen(WaitingRoomScreen(invite=invite))
+        if self.is_host:
+            return  # the host asked for it
+        if self.spectating:
+            text = "The host opened the waiting room for the next match."
+        else:
+            text = ("The host opened the waiting room: the next match's rules may change. "
+                    "Press r when you are ready.")
+        self.notify(text, title="Waiting room", timeout=8)
+
+    @property
+    def may_open_room(self) -> bool:
+        """May this app take the table back to the waiting room now? Its host, connected,
+        at a table that knows how (`welcome.table.room`), once a match is over."""
+        welcome, lobby = self.welcome, self.lobby
+        return (welcome is not None and welcome.table.get("room") is True
+                and lobby is not None and lobby.phase == "finished" and self.is_host
+                and not self.spectating and self.connection_state == "connected")
+
+    def action_open_room(self) -> None:
+        """The host: back to the waiting room, to change the rules or the seats before
+        the next match (the match-over dialog's `o`, the table's, the command palette)."""
+        self.post_message(OpenRoomRequested())
+
+    async def on_open_room_requested(self, message: OpenRoomRequested) -> None:
+        if not self.may_open_room:
+            if not self.is_host:
+                self.notify("Only the host can open the waiting room.", title="Not the host",
+                            severity="warning", timeout=4)
+            return
+        await self._send(lambda client: client.open_room(), "Could not open the waiting room")
+
+    def _tell_ready_taken_back(self, before: Lobby | None, after: Lobby) -> None:
+        """The host changed the next match's rules after this player said ready: the table
+        took the ready mark back (it was said to other rules), and the player is told why
+        the room asks them again. (The room opening after a match says so itself.)"""
+        if (before is None or before.phase != after.phase or after.phase == "playing"
+                or before.you is None or after.you is None or self.is_host
+                or before.options == after.options):
+            return
+        was = next((seat for seat in before.seats if seat.seat == before.you), None)
+        now = next((seat for seat in after.seats if seat.seat == after.you), None)
+        if was is not None and now is not None and was.ready and not now.ready:
+            self.notify("The host changed the rules of the next match: look them over, then "
+                        "press r when you are ready.", title="Rules changed", timeout=8)
 
     def _tell_newcomers(self, before: Lobby | None, after: Lobby) -> None:
         """Between matches, say who sat down for the next one, and whose seat a bot gave
@@ -587,8 +660,8 @@ class Ono99App(App[None]):
         return self.lobby
 
     def on_view_updated(self, message: ViewUpdated) -> None:
-        if self._is_stale(message):
-            return
+        if self._is_stale(message) or not self.screen_stack:
+            return  # (no screens: the app is closing, and a view came in meanwhile)
         if message.seq <= self.view_seq:
             return  # a resumed session may repeat the last view
         self.view_seq = message.seq
@@ -1056,12 +1129,12 @@ class Ono99App(App[None]):
 
     def can_leave_table(self, room: Screen[Any]) -> bool:
         """May the player leave the table shown on `room` for the lobby they joined it from,
-        right under it? (Not at the host's own table, nor in solo: no lobby to go back to.)"""
+        under it? (Not at the host's own table, nor in solo: no lobby to go back to.)"""
         stack = self.screen_stack
         if self.joined_from is None or room not in stack or self._taking_seat:
             return False
-        below = stack.index(room) - 1
-        return below >= 0 and stack[below] is self.joined_from
+        # Right under it, or under the table the room was opened over after a match.
+        return self.joined_from in stack[:stack.index(room)]
 
     async def on_leave_requested(self, message: LeaveRequested) -> None:
         """Give up the seat (or stop watching) and go back to the lobby.
@@ -1365,7 +1438,20 @@ class Ono99App(App[None]):
         from ono99tui.ui.screens.mute import MuteScreen
         from ono99tui.ui.screens.table import TableScreen
 
-        if self._table_screen() is None:
+        table = self._table_screen()
+        if table is not None:
+            if self.screen is not table:
+                # (Loaded only here: solo's first view must not wait for the room's module.)
+                from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+
+                stack = self.screen_stack
+                if any(isinstance(screen, WaitingRoomScreen)
+                       for screen in stack[stack.index(table):]):
+                    # Dealt from the room opened over the table after a match: the room,
+                    # and whatever is open over it, makes way for the table again.
+                    while self.screen is not table:
+                        self.pop_screen()
+        else:
             # A chat prompt or the mute list open in the waiting room would be left
             # behind, under the table, for good.
             while isinstance(self.screen, (ChatPrompt, MuteScreen)):
@@ -1516,6 +1602,12 @@ class Ono99App(App[None]):
         yield SystemCommand(
             "Rules", "The rules of this table's preset and options", self.action_rules
         )
+        if self.may_open_room:
+            yield SystemCommand(
+                "Waiting room",
+                "Back to the waiting room: change the rules or the seats before the next match",
+                self.action_open_room,
+            )
         yield SystemCommand(
             "Turn alert", "Ring the bell and set the title on your turn (on/off, remembered)",
             self.action_toggle_turn_alert,

@@ -13,6 +13,7 @@ from ono99tui.game import Card, Rules, Scoring, preset
 from ono99tui.ui.rule_labels import (
     ONO99_WORDS,
     preset_label,
+    scoring_label,
     scoring_rule,
     switch_setting,
 )
@@ -30,6 +31,7 @@ d              draw your card (late-draw rule only: before the next player plays
 PgUp / PgDn    scroll the log (up/down a line, Home the match before, End the newest)
 w              matches won at this table (once the match is over: its results)
 r              rematch (once the match is over)
+o              the host: back to the waiting room to change the rules (match over)
 k              the host: set or stop the turn clock, in the middle of a match too
 t              take a free seat for the next match (watching, once the match is over)
 c              say something to the table (one line; spectators too, if the host lets them)
@@ -80,7 +82,8 @@ def rules_sections(rules: Rules) -> list[tuple[str, str]]:
     options = [
         f"Highest total allowed: {max_total}",
         switch_setting("negative_totals", rules),
-        f"Scoring: {rules.scoring}"
+        # The words the waiting room's drop-down names the mode with: one name for it.
+        f"Scoring: {scoring_label(rules.scoring)}"
         + (f", {rules.tokens} tokens each" if rules.scoring == Scoring.TOKENS else "")
         + (f", target {rules.target}" if rules.scoring.counts_points else ""),
         switch_setting("late_draw_penalty", rules),
@@ -125,7 +128,8 @@ class HelpScreen(OwnModal[None]):
     def _rules(self) -> Rules:
         if self._shown_rules is not None:
             return self._shown_rules
-        view = self.app.view
-        if view is not None:
+        view, lobby = self.app.view, self.app.lobby
+        # In the waiting room the next match's rules, not those of the match before it.
+        if view is not None and (lobby is None or lobby.phase != "waiting"):
             return view.rules
-        return self.app.table_rules or preset()
+        return self.app.table_rules or (view.rules if view is not None else preset())

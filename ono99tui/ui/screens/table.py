@@ -85,6 +85,8 @@ class TableScreen(TalkScreen):
         Binding("end", "log_newest", "Log: newest", show=False),
         # After the match-over dialog was closed (Esc): the rematch, and the results again.
         Binding("r", "rematch", "Rematch"),
+        # The host: back to the waiting room, to change the rules before the next match.
+        Binding("o", "open_room", "Waiting room"),
         # A spectator's instead: a seat for the next match, where one may be free.
         Binding("t", "take_seat", "Take a seat"),
         # The host, the match over, with a seat empty (a player left): a bot for the next.
@@ -108,7 +110,8 @@ class TableScreen(TalkScreen):
         self._swap_open = False
         self._draw_open = False
         # (swap, draw, out or watching, match over, may chat, may take a seat now / after
-        # the match, host, may add a bot, hints allowed) as the Footer last showed them.
+        # the match, host, may add a bot, hints allowed, may open the waiting room) as the
+        # Footer last showed them.
         self._keys_shown: tuple[bool, ...] | None = None
         # How long the table has waited on the current move (the host's clock reminder).
         self._turn_wait = TurnWait()
@@ -219,7 +222,8 @@ class TableScreen(TalkScreen):
         out = view.seat is None or view.eliminated[view.seat]
         keys = (can_swap(view), must_draw(view), out, view.phase == "match_over",
                 self.app.may_chat, self.app.may_take_seat(), self.app.may_want_seat(),
-                self.app.is_host, self._may_add_bot(), self.app.hints_allowed)
+                self.app.is_host, self._may_add_bot(), self.app.hints_allowed,
+                self.app.may_open_room)
         if keys != self._keys_shown:
             self._keys_shown = keys
             self._swap_open, self._draw_open = keys[:2]
@@ -349,6 +353,8 @@ class TableScreen(TalkScreen):
             return self._match_over() and view is not None and view.seat is not None
         if action == "add_bot":
             return self._match_over() and self._may_add_bot()
+        if action == "open_room":
+            return self._match_over() and self.app.may_open_room
         if action == "take_seat":  # now, or (mid-match) as soon as the match ends
             if self._match_over():
                 return self.app.may_take_seat()
@@ -405,6 +411,11 @@ class TableScreen(TalkScreen):
             from ono99tui.ui.screens.results import MatchEndScreen
 
             self.app.push_screen(MatchEndScreen(rematch=True))
+
+    def action_open_room(self) -> None:
+        """The host, the match over (its dialog closed): back to the waiting room."""
+        if self._match_over():
+            self.app.action_open_room()
 
     def _may_add_bot(self) -> bool:
         """The host, connected, at a table with a seat empty (a player left after the
