@@ -48,6 +48,7 @@ from netproto.messages import (
     Lobby,
     Message,
     Move,
+    OpenRoom,
     Ping,
     Pong,
     Ready,
@@ -68,6 +69,10 @@ FINAL_BYE_CODES = frozenset(
     {"normal", "shutdown", "replaced", "version-mismatch", "too-many-errors", "server-full",
      "kicked"}
 )
+# Final for a newcomer, but not for a client that holds a seat (a resume token): the seat is
+# held meanwhile, and a full server (an older host's cap, which counted everyone) may have
+# room again in a moment. Such a client backs off and tries again, as after a drop.
+RETRIED_WHILE_SEATED = frozenset({"server-full"})
 
 
 class ClientError(Exception):
@@ -355,8 +360,27 @@ class TableClient:
         return client
 
     async def open(self) -> None:
-        """Connect and complete the handshake; then start watching the link."""
-        link, welcome, extra = await self._handshake()
+        """Connect and complete the handshake; then start watching the link.
+
+        A client that comes with a seat's token is not put off by a full server
+        (RETRIED_WHILE_SEATED): it tries again on the reconnect schedule, for at most
+        `reconnect_for`, since its seat is held meanwhile.
+        """
+        settings = self.settings
+        started = time.monotonic()
+        delay = settings.backoff_initial
+        while True:
+            try:
+                link, welcome, extra = await self._handshake()
+                break
+            except HandshakeRefused as error:
+                outage = time.monotonic() - started
+                if (error.final or error.code not in RETRIED_WHILE_SEATED
+                        or not settings.reconnect or outage >= settings.reconnect_for):
+                    raise
+                log.info("the table is full; trying again to take the seat back")
+            wait, delay = self._backoff(delay, outage)
+            await asyncio.sleep(wait)
         self._adopt(link, welcome, extra)
         self._runner = asyncio.create_task(self._run(), name=f"table-client-{self.name}")
 
@@ -528,6 +552,10 @@ class TableClient:
         """Host only: start the match or the rematch."""
         await self.send(Start())
 
+    async def open_room(self) -> None:
+        """Host only, after a match: take the table back to the waiting room."""
+        await self.send(OpenRoom())
+
     async def add_bot(self, bot: str) -> None:
         """Host only: seat a bot of kind `bot`."""
         await self.send(AddBot(bot=bot))
@@ -627,7 +655,7 @@ class TableClient:
                     # A table that said bye before our hello was read (it is full, say):
                     # it speaks this protocol, and its bye says why.
                     raise HandshakeRefused(link.bye.code, link.bye.reason,
-                                           final=link.bye.code in FINAL_BYE_CODES)
+                                           final=self._final(link.bye.code))
                 if isinstance(event, ConnectionClosed) and link.sample:
                     raise WrongProtocol(
                         "it sent bytes that are not this protocol's frames, then closed", host,
@@ -650,13 +678,17 @@ class TableClient:
                     continue
                 raise HandshakeRefused(event.code, event.reason)
             if isinstance(event, Bye):
-                raise HandshakeRefused(event.code, event.reason,
-                                       final=event.code in FINAL_BYE_CODES)
+                raise HandshakeRefused(event.code, event.reason, final=self._final(event.code))
             if isinstance(event, ConnectionClosed):
                 raise HandshakeRefused(event.code, event.reason, final=False)
             if isinstance(event, Violation) and event.error.fatal:
                 raise HandshakeRefused(event.error.code, event.error.reason,
-                                       final=event.error.code in FINAL_BYE_CODES)
+                                       final=self._final(event.error.code))
+
+    def _final(self, code: str) -> bool:
+        """Whether a bye with `code` ends the session (see RETRIED_WHILE_SEATED)."""
+        return code in FINAL_BYE_CODES and not (
+            self.token is not None and code in RETRIED_WHILE_SEATED)
 
     def _hello(self) -> Hello:
         return Hello(proto=PROTOCOL_VERSION, name=self.name, password=self.password,
@@ -702,7 +734,7 @@ class TableClient:
                 # tells it what it missed).
                 retry = (self.settings.reconnect
                          and (self.token is not None or self.role == "spectator")
-                         and code not in FINAL_BYE_CODES)
+                         and not self._final(code))
                 self._queue.put_nowait(Disconnected(reason=f"{code}: {reason}",
                                                     will_retry=retry))
                 if not retry:

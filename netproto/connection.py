@@ -38,6 +38,7 @@ from netproto.messages import (
     Lobby,
     Message,
     Move,
+    OpenRoom,
     Ping,
     Pong,
     Ready,
@@ -79,7 +80,7 @@ _ALWAYS = frozenset({Ping, Pong, Bye})
 _TALK = _ALWAYS | {Say}
 CLIENT_MAY_SEND: dict[State, frozenset[type[Message]]] = {
     State.HANDSHAKE: _ALWAYS | {Hello, Resume},
-    State.LOBBY: _TALK | {Ready, Start, AddBot, RemoveBot, SetOptions},
+    State.LOBBY: _TALK | {Ready, Start, OpenRoom, AddBot, RemoveBot, SetOptions},
     # set_options too: a table may let some options change during a match (which ones is
     # the table's business; the rest it refuses).
     State.SEATED: _TALK | {Move, SetOptions},

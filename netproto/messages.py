@@ -248,6 +248,18 @@ class Start(Message):
 
 
 @dataclass(frozen=True)
+class OpenRoom(Message):
+    """Host only: after a match, take the table back to the waiting room (to change the
+    rules or the seats before the next deal)."""
+
+    kind: ClassVar[str] = "open_room"
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> OpenRoom:
+        return cls()
+
+
+@dataclass(frozen=True)
 class AddBot(Message):
     """Host only: seat a computer player of the named kind."""
 
@@ -651,8 +663,8 @@ class Bye(Message):
 
 MESSAGE_TYPES: dict[str, type[Message]] = {
     cls.kind: cls
-    for cls in (Hello, Resume, Welcome, Ready, Start, AddBot, RemoveBot, SetOptions, Move,
-                Lobby, View, Say, Chat, Error, Ping, Pong, Bye)
+    for cls in (Hello, Resume, Welcome, Ready, Start, OpenRoom, AddBot, RemoveBot, SetOptions,
+                Move, Lobby, View, Say, Chat, Error, Ping, Pong, Bye)
 }
 
 

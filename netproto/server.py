@@ -12,7 +12,17 @@ Fair admission: one address must not be able to keep everyone else out by openin
 Connections past the handshake ("established": the application welcomed them) are never
 closed to make room. Connections still in their handshake are limited per address and in
 all; when an address passes its share, its own oldest unfinished handshake is closed
-(`too-many-connections`), so a flood from one address only ever displaces itself.
+(`too-many-connections`), so a flood from one address only ever displaces itself. The caps
+on established connections are applied to `hello`, never to `resume`: a seat's holder
+always gets back in (the application bounds seats; it refuses a bad token), however many
+others are connected.
+
+Guessing: a bad resume token counts toward its address's throttle, which refuses further
+bad tokens with `resume-throttled` but never a good one. A `hello` carrying a password or
+a host key that the application refuses (`bad-password`, `bad-host-key`) is a wrong guess
+for `netproto.limits.GuessThrottle`: past a few, that address (and, under a guessing
+attack from many, every address that guessed wrong) waits longer and longer before its
+next such hello is looked at (`rate-limited`).
 """
 
 from __future__ import annotations
@@ -24,11 +34,13 @@ import logging
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from netproto.connection import Connection, ConnectionClosed, Role, State, Violation
 from netproto.errors import (
+    BadHostKey,
+    BadPassword,
     BadToken,
     HandshakeTimeout,
     HeartbeatTimeout,
@@ -42,8 +54,15 @@ from netproto.errors import (
     TruncatedFrame,
 )
 from netproto.framing import MAX_FRAME_SIZE
-from netproto.limits import FailureWindow, QuietLog, TokenBucket, address_key
-from netproto.messages import Bye, Error, Message, Ping, Pong, Resume
+from netproto.limits import (
+    FailureWindow,
+    GuessPolicy,
+    GuessThrottle,
+    QuietLog,
+    TokenBucket,
+    address_key,
+)
+from netproto.messages import Bye, Error, Hello, Message, Ping, Pong, Resume
 from netproto.receiving import BufferedReceiver
 
 log = logging.getLogger(__name__)
@@ -53,8 +72,10 @@ log = logging.getLogger(__name__)
 class ServerLimits:
     """Every limit the server enforces (docs/PROTOCOL.md §4); tests shorten the timeouts."""
 
-    # Established connections (past the handshake), in all and from one address. A newcomer
-    # over either is refused; an established connection is never closed to make room.
+    # Established connections (past the handshake), in all and from one address. A `hello`
+    # over either is refused; an established connection is never closed to make room, and
+    # a `resume` is never refused for room (the application holds at most one connection
+    # per seat).
     max_connections: int = 64
     max_connections_per_address: int = 32
     # Connections still in their handshake, in all and from one address. Over the address's
@@ -69,14 +90,53 @@ class ServerLimits:
     # Pings answered per connection: a burst of this many, then this many per second.
     ping_burst: int = 16
     pings_per_second: float = 4.0
-    # Bad resume tokens from one address within the window before its resumes are refused.
+    # Bad resume tokens from one address within the window before its bad tokens are
+    # answered with a close (a good one always gets in).
     bad_tokens_per_address: int = 16
     bad_token_window: float = 60.0
+    # Wrong passwords and host keys in `hello`: per address and in all.
+    guesses: GuessPolicy = field(default_factory=GuessPolicy)
+    # Lines about misbehaving peers: one per kind per this many seconds, with a count.
+    log_interval: float = 60.0
     max_frame_size: int = MAX_FRAME_SIZE
     # Unsent bytes allowed to pile up for one peer before it counts as not reading.
     max_write_buffer: int = 1024 * 1024
     # How long a slow consumer's `bye` may take to drain before the connection is cut.
     slow_consumer_linger: float = 2.0
+
+
+# asyncio's words when accept() fails for want of descriptors (it then retries in 1 s).
+_ACCEPT_OUT_OF_RESOURCE = "socket.accept() out of system resource"
+
+
+def quiet_accept_errors(loop: asyncio.AbstractEventLoop,
+                        interval: float = 60.0) -> None:
+    """Have `loop` log accept() failures for want of descriptors once per `interval`, with
+    a count, instead of once per failure and listening socket (a flood of connections at
+    the descriptor limit wrote 61,713 such lines). Other errors go where they went before.
+    Idempotent: a loop is set up once."""
+    previous = loop.get_exception_handler()
+    if getattr(previous, "quiets_accept_errors", False):
+        return
+    quiet = QuietLog(logging.getLogger("netproto.accept"), interval=interval)
+
+    def flush() -> None:
+        quiet.flush(loop.time())
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if context.get("message") == _ACCEPT_OUT_OF_RESOURCE:
+            error = context.get("exception")
+            quiet.log(loop.time(), logging.ERROR, "accept",
+                      "cannot accept connections: %s (out of file descriptors? "
+                      "`ulimit -n` raises the limit)", error)
+            loop.call_later(interval, flush)
+        elif previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    handler.quiets_accept_errors = True  # type: ignore[attr-defined]
+    loop.set_exception_handler(handler)
 
 
 class Application(Protocol):
@@ -245,8 +305,9 @@ class Server:
         self._clock = clock
         self._bad_tokens = FailureWindow(self.limits.bad_tokens_per_address,
                                          self.limits.bad_token_window)
+        self._guesses = GuessThrottle(self.limits.guesses, now=clock())
         # Lines about misbehaving peers: a flood of them must not flood the log.
-        self._peer_log = QuietLog(log)
+        self._peer_log = QuietLog(log, interval=self.limits.log_interval)
         self._peers: dict[int, Peer] = {}
         self._ids = itertools.count(1)
         self._server: asyncio.Server | None = None
@@ -272,6 +333,7 @@ class Server:
     async def start(self, host: str | Sequence[str] | None = "127.0.0.1", port: int = 0) -> None:
         """Bind and start accepting connections."""
         loop = asyncio.get_running_loop()
+        quiet_accept_errors(loop)
         self._server = await loop.create_server(lambda: _PeerProtocol(self), host, port)
         self._watchdog = asyncio.create_task(self._watch(), name="netproto-watchdog")
 
@@ -304,28 +366,17 @@ class Server:
     def _admit(self, newcomer: Peer) -> ProtocolError | None:
         """Decide whether a new connection may stay: None, or why it is refused.
 
-        May close other connections that are still in their handshake (never established
-        ones) to make room: see the module docstring and `ServerLimits`.
+        Only unfinished handshakes are counted here: what the connection asks for (a new
+        place, or its seat back) is not known yet (`_room_for_hello`). May close other
+        connections that are still in their handshake (never established ones) to make
+        room: see the module docstring and `ServerLimits`.
         """
         limits = self.limits
         address = newcomer.host
-        established = established_here = 0
         handshakes: dict[str, list[Peer]] = {}
         for peer in self._peers.values():  # in order of arrival: oldest first
-            if not peer.is_open:
-                continue  # already closing: it holds no place
-            if peer.state is State.HANDSHAKE:
+            if peer.is_open and peer.state is State.HANDSHAKE:
                 handshakes.setdefault(peer.host, []).append(peer)
-            else:
-                established += 1
-                if peer.host == address:
-                    established_here += 1
-        if established >= limits.max_connections:
-            return ServerFull(f"this server takes at most {limits.max_connections} connections")
-        if established_here >= limits.max_connections_per_address:
-            return TooManyConnections(
-                f"this server takes at most {limits.max_connections_per_address} "
-                f"connections from one address")
         mine = handshakes.get(address, [])
         if len(mine) >= limits.max_handshakes_per_address:
             self._displace(mine[0], TooManyConnections(
@@ -340,6 +391,24 @@ class Server:
             self._displace(busiest[0], TooManyConnections(
                 f"the server holds {limits.max_handshakes} unfinished handshakes: the "
                 f"oldest of the address holding the most is closed"))
+        return None
+
+    def _room_for_hello(self, newcomer: Peer) -> ProtocolError | None:
+        """Whether a `hello` may be welcomed: None, or why not (the caps on established
+        connections). A `resume` is never asked this: a seat's holder always gets back in."""
+        limits = self.limits
+        established = established_here = 0
+        for peer in self._peers.values():
+            if peer.is_open and peer.state is not State.HANDSHAKE:
+                established += 1
+                if peer.host == newcomer.host:
+                    established_here += 1
+        if established >= limits.max_connections:
+            return ServerFull(f"this server takes at most {limits.max_connections} connections")
+        if established_here >= limits.max_connections_per_address:
+            return TooManyConnections(
+                f"this server takes at most {limits.max_connections_per_address} "
+                f"connections from one address")
         return None
 
     def _quiet_log(self, level: int, kind: str, message: str, *args: Any) -> None:
@@ -373,24 +442,73 @@ class Server:
             f"per second", ref=ping.kind))
 
     def _dispatch(self, peer: Peer, message: Message) -> None:
-        if isinstance(message, Resume):
-            wait = self._bad_tokens.retry_after(peer.host, self._clock())
-            if wait > 0:
-                self._quiet_log(logging.INFO, "throttled",
-                                "refused a resume from %s: too many bad tokens", peer)
-                self._refuse(peer, ResumeThrottled(
-                    f"{self.limits.bad_tokens_per_address} bad resume tokens from this "
-                    f"address in {self.limits.bad_token_window:g} s: resume again in "
-                    f"{math.ceil(wait)} s", ref=message.kind))
-                return
+        if isinstance(message, Hello):
+            self._dispatch_hello(peer, message)
+        elif isinstance(message, Resume):
+            self._dispatch_resume(peer, message)
+        else:
+            self._deliver(peer, message)
+
+    def _deliver(self, peer: Peer, message: Message) -> ProtocolError | None:
+        """Hand `message` to the application; its refusal is answered, and returned."""
         try:
             self.application.on_message(peer, message)
         except ProtocolError as error:
-            if isinstance(error, BadToken) and isinstance(message, Resume):
-                self._bad_tokens.record(peer.host, self._clock())
             seq = getattr(message, "seq", None)  # a move's: how its sender matches the refusal
             self._refuse(peer, error, ref=message.kind,
                          seq=seq if isinstance(seq, int) else None)
+            return error
+        return None
+
+    def _dispatch_hello(self, peer: Peer, hello: Hello) -> None:
+        room = self._room_for_hello(peer)
+        if room is not None:
+            self._quiet_log(logging.INFO, "refused", "refused %s: %s (%s)", peer.address,
+                            room.code, room.reason)
+            self._refuse(peer, room, ref=hello.kind)
+            return
+        if not (hello.password or hello.host_key):
+            self._deliver(peer, hello)
+            return
+        # A password or a key: a guess, unless this address (or everyone) must wait.
+        now = self._clock()
+        wait = self._guesses.begin(peer.host, now)
+        if wait > 0:
+            self._quiet_log(logging.WARNING, "guess-throttled",
+                            "refused a password or key from %s unread: too many wrong ones",
+                            peer.host)
+            self._refuse(peer, RateLimited(
+                f"too many wrong passwords or keys: try again in {math.ceil(wait)} s",
+                ref=hello.kind))
+            return
+        refusal = self._deliver(peer, hello)
+        wrong = isinstance(refusal, (BadPassword, BadHostKey))
+        self._guesses.finish(peer.host, not wrong, self._clock())
+        if wrong:
+            self._quiet_log(logging.WARNING, "wrong-guess",
+                            "a wrong table password or host key from %s", peer.host)
+
+    def _dispatch_resume(self, peer: Peer, resume: Resume) -> None:
+        # A good token always gets in, whatever came from its address before: everyone
+        # behind one NAT shares it. Bad ones count, and past the limit each one closes
+        # its connection (a guesser pays a connection per guess).
+        now = self._clock()
+        wait = self._bad_tokens.retry_after(peer.host, now)
+        try:
+            self.application.on_message(peer, resume)
+        except BadToken as error:
+            if wait > 0:
+                self._quiet_log(logging.INFO, "throttled",
+                                "refused a resume from %s: too many bad tokens", peer.host)
+                self._refuse(peer, ResumeThrottled(
+                    f"{self.limits.bad_tokens_per_address} bad resume tokens from this "
+                    f"address in {self.limits.bad_token_window:g} s: resume again in "
+                    f"{math.ceil(wait)} s", ref=resume.kind))
+            else:
+                self._bad_tokens.record(peer.host, self._clock())
+                self._refuse(peer, error, ref=resume.kind)
+        except ProtocolError as error:
+            self._refuse(peer, error, ref=resume.kind)
 
     def _refuse(self, peer: Peer, error: ProtocolError, *, ref: str | None = None,
                 seq: int | None = None) -> None:
@@ -432,6 +550,7 @@ class Server:
         while True:
             await asyncio.sleep(tick)
             now = self._clock()
+            self._peer_log.flush(now)
             for peer in self.peers:
                 if not peer.is_open:
                     continue

@@ -153,9 +153,14 @@ async def _play(client: TableClient, bot: Bot, matches: int, rng: random.Random,
                 if report.matches >= matches:
                     await client.close("played enough matches")
                     return report
+            # Ready whenever the table is between matches and the seat is not: for the
+            # rematch, and in the waiting room, which the host may open after a match and
+            # where each change of the rules asks everyone to say ready again (a bot that
+            # stayed silent there would hold up a table that deals once all are ready).
             # Only answer the newest lobby: a rematch may already be under way.
-            if (item.phase == TablePhase.FINISHED and item.you is not None and item is client.lobby
-                    and client.state is State.LOBBY and not item.seats[item.you].ready):
+            if (item.phase != TablePhase.PLAYING and item.you is not None
+                    and item is client.lobby and client.state is State.LOBBY
+                    and not item.seats[item.you].ready):
                 for output in session.ready(True):
                     if isinstance(output, Send):
                         with contextlib.suppress(NotConnected):

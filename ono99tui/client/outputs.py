@@ -134,6 +134,15 @@ class Heard:
 
 
 @dataclass(frozen=True, slots=True)
+class RoomOpened:
+    """The table went from a finished match back to the waiting room (its host opened it,
+    to change the rules or the seats): the match's screens make way for the room, and the
+    player is told `notice` (none for the host, who asked for it)."""
+
+    notice: Notice | None
+
+
+@dataclass(frozen=True, slots=True)
 class SeatedAnew:
     """The table gave this player a new seat (its host restarted without their match): the
     match shown is over for good; a front end goes back to its waiting room (and says so
@@ -149,4 +158,4 @@ class JoinAgain:
 
 Output = (Send | Notice | ClearNotices | TurnSignal | ShowTable | CloseDialogs | ShowBust
           | ShowRoundEnd | ShowMatchEnd | TableGone | Log | EventsTaken | LogCleared | Heard
-          | SeatedAnew | JoinAgain)
+          | RoomOpened | SeatedAnew | JoinAgain)

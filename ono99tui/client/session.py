@@ -41,6 +41,7 @@ from netproto.messages import (
     Lobby,
     Message,
     Move,
+    OpenRoom,
     Pong,
     Ready,
     RemoveBot,
@@ -67,6 +68,7 @@ from ono99tui.client.outputs import (
     LogCleared,
     Notice,
     Output,
+    RoomOpened,
     SeatedAnew,
     Send,
     ShowBust,
@@ -300,22 +302,57 @@ class TableSession:
             # at a playing table watches), and the table may have played it meanwhile.
             if lobby.you is not None and lobby.phase != TablePhase.WAITING:
                 self._away = True
-        if lobby.phase != TablePhase.FINISHED:
+        if lobby.phase == TablePhase.PLAYING:
             self._lobby_at_match_end = None
-        elif (self._lobby_at_match_end is None
-              or [seat.name for seat in lobby.seats]
-              == [seat.name for seat in self._lobby_at_match_end.seats]):
-            # The finished match's seats as it was played: kept while they stay the same.
+        elif lobby.phase == TablePhase.FINISHED and (
+                self._lobby_at_match_end is None
+                or [seat.name for seat in lobby.seats]
+                == [seat.name for seat in self._lobby_at_match_end.seats]):
+            # The finished match's seats as it was played: kept while they stay the same
+            # (and in the waiting room opened after it, whose seats the table below the
+            # room no longer shows).
             self._lobby_at_match_end = lobby
         outputs += self._newcomers(self.lobby, lobby)
-        self.lobby = lobby
+        outputs += self._ready_taken_back(self.lobby, lobby)
+        before, self.lobby = self.lobby, lobby
         self.options = options_from_wire(lobby.options)
+        if (lobby.phase == TablePhase.WAITING and before is not None
+                and before.phase == TablePhase.FINISHED):
+            outputs.append(RoomOpened(self._room_opened_notice()))
         if self._seat_wanted and lobby.phase != TablePhase.PLAYING:
             self._seat_wanted = False
             taken = self.take_seat()
             outputs += taken or [Notice(
                 "No seat is free for the next match: you are still watching.", timeout=8)]
         return outputs
+
+    def _room_opened_notice(self) -> Notice | None:
+        """What a player is told as the host takes the table back to the waiting room after
+        a match (the host asked for it: nothing)."""
+        if self.is_host:
+            return None
+        if self.spectating:
+            text = "The host opened the waiting room for the next match."
+        else:
+            text = ("The host opened the waiting room: the next match's rules may change. "
+                    "Press r when you are ready.")
+        return Notice(text, title="Waiting room", timeout=8)
+
+    def _ready_taken_back(self, before: Lobby | None, after: Lobby) -> list[Output]:
+        """The host changed the next match's rules after this player said ready: the table
+        took the ready mark back (it was said to other rules), and the player is told why
+        the room asks them again. (The room opening after a match says so itself.)"""
+        if (before is None or before.phase != after.phase or after.phase == TablePhase.PLAYING
+                or before.you is None or after.you is None or self.is_host
+                or before.options == after.options):
+            return []
+        was = next((seat for seat in before.seats if seat.seat == before.you), None)
+        now = next((seat for seat in after.seats if seat.seat == after.you), None)
+        if was is not None and now is not None and was.ready and not now.ready:
+            return [Notice("The host changed the rules of the next match: look them over, "
+                           "then press r when you are ready.", title="Rules changed",
+                           timeout=8)]
+        return []
 
     def _newcomers(self, before: Lobby | None, after: Lobby) -> list[Output]:
         """Between matches, say who sat down for the next one, and whose seat a bot gave
@@ -393,7 +430,8 @@ class TableSession:
         if not self._table_shown:
             self._table_shown = True
             self.story.table_opened()
-            outputs.append(ShowTable())
+        # Every view: the table comes back over a waiting room opened after a match.
+        outputs.append(ShowTable())
         outputs += self._busts(events, before, view, names)
         outputs += self._announce(events, view)
         outputs.append(TurnSignal(alert_due(before, view), title_for(view)))
@@ -533,6 +571,16 @@ class TableSession:
                            title="Not a player", severity="warning", timeout=4)]
         return [Send(Start() if self.is_host else Ready(ready=True))]
 
+    def open_room(self) -> list[Output]:
+        """The host takes the table back to the waiting room after a match, to change the
+        rules or the seats first (`may_open_room`)."""
+        if not self.may_open_room:
+            if not self.is_host:
+                return [Notice("Only the host can open the waiting room.", title="Not the host",
+                               severity="warning", timeout=4)]
+            return []
+        return [Send(OpenRoom(), "Could not open the waiting room")]
+
     def ready(self, ready: bool) -> list[Output]:
         """Say this seat is (or is no longer) ready for the match."""
         return [Send(Ready(ready=ready), "Could not change ready")]
@@ -644,6 +692,15 @@ class TableSession:
         """Does the table allow hints? An honour setting: a front end works hints out from
         its own view, and offers none when this is off."""
         return self.lobby is not None and self.options.hints
+
+    @property
+    def may_open_room(self) -> bool:
+        """May this player take the table back to the waiting room now? Its host,
+        connected, at a table that knows how (`welcome.table.room`), once a match is over."""
+        welcome, lobby = self.welcome, self.lobby
+        return (welcome is not None and welcome.table.get("room") is True
+                and lobby is not None and lobby.phase == TablePhase.FINISHED and self.is_host
+                and not self.spectating and self.connection_state == "connected")
 
     @property
     def may_chat(self) -> bool:

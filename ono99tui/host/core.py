@@ -8,7 +8,8 @@ socket, asyncio or the clock. Each input is a method that takes the current time
 - `peer_gone(peer, code, now)`: a connection ended;
 - `timer_fired(key, now)`: a timer it asked for came due;
 - `bot_decided(key, move, now)`: a bot's move it asked for (`BotMoveWanted`) is chosen;
-- `add_bot`, `remove_bot`, `set_options`, `start`, `close`: the operator's commands;
+- `add_bot`, `remove_bot`, `set_options`, `start`, `open_room`, `close`: the operator's
+  commands;
 - `restore(point, now)`: a restarted host takes up the journal's unfinished match;
   `go_on_from(standing, now)`: one whose last match is over counts on from it.
 
@@ -47,7 +48,7 @@ from types import MappingProxyType
 from typing import Any
 
 from netproto.chat_text import EmptyChat, clean_chat_text
-from netproto.errors import ApplicationError, BadPassword, BadToken
+from netproto.errors import ApplicationError, BadPassword, BadToken, ServerFull
 from netproto.framing import MAX_FRAME_SIZE
 from netproto.messages import (
     MAX_EVENTS,
@@ -58,6 +59,7 @@ from netproto.messages import (
     Lobby,
     Message,
     Move,
+    OpenRoom,
     Ready,
     RemoveBot,
     Resume,
@@ -221,6 +223,9 @@ class TableCore:
         self.spectator_chat = config.spectator_chat
         self._talk = TalkLimiter()
         self.phase = WAITING
+        # The host took the table back to the waiting room after a match (`open_room`):
+        # it deals as a rematch does, never merely because enough seats are taken.
+        self._reopened = False
         self.state: GameState | None = None
         self.host: Seat | None = None
         self.matches_dealt = 0
@@ -369,6 +374,12 @@ class TableCore:
         """Deal a new match with the seated players; raises ApplicationError."""
         self._begin(now)
         self._start()
+        return self._end()
+
+    def open_room(self, now: float) -> list[Output]:
+        """After a match, take the table back to the waiting room; raises ApplicationError."""
+        self._begin(now)
+        self._open_room()
         return self._end()
 
     def restore(self, point: ResumePoint, now: float) -> list[Output]:
@@ -579,6 +590,10 @@ class TableCore:
         self._maybe_autostart()
 
     def _seat_spectator(self, peer: int, name: str) -> None:
+        if len(self.spectators) >= self.config.max_spectators:
+            # Refused before anything changed: seats keep their room (PROTOCOL.md §4).
+            raise ServerFull(f"this table takes at most {self.config.max_spectators} "
+                             f"spectators")
         self.spectators[peer] = 0
         self._spectator_names[peer] = name
         self._send(peer, Welcome(proto=PROTOCOL_VERSION, role="spectator",
@@ -641,6 +656,10 @@ class TableCore:
     def _on_start(self, peer: int, _: Start) -> None:
         self._require_host(peer)
         self._start()
+
+    def _on_open_room(self, peer: int, _: OpenRoom) -> None:
+        self._require_host(peer)
+        self._open_room()
 
     def _on_add_bot(self, peer: int, message: AddBot) -> None:
         self._require_host(peer)
@@ -755,15 +774,24 @@ class TableCore:
         except (ValueError, TypeError) as error:
             raise _error("bad-options", str(error)) from None
         clock_changed = turn_seconds != self.turn_seconds
+        next_match_changed = (rules != self.rules or clock_changed or hints != self.hints)
         table_before = self.table_options()
         self.rules, self.turn_seconds, self.hints = rules, turn_seconds, hints
         self.spectator_chat = spectator_chat
         table = self.table_options()
         if playing and table != table_before:  # between matches the next deal records them
             self._out.append(OptionsChanged(tuple(table.items())))
+        if not playing and next_match_changed:
+            # "Ready" was said to the rules shown then: everyone says it again to these
+            # (the host, who changed them, deals with `start` and needs no ready).
+            for seat in self.seats:
+                if seat.human and seat is not self.host:
+                    seat.ready = False
         self._broadcast_lobby()
         if playing and clock_changed:
             self._restart_clock()
+        elif not playing:
+            self._maybe_autostart()  # nobody is ready now: a deal waiting to settle is off
 
     def _restart_clock(self) -> None:
         """The turn time changed mid-match: the seat waited for gets the whole new time
@@ -792,6 +820,7 @@ class TableCore:
             raise _error("not-enough-players")
         self._cancel(DealSettle())
         self._free_absent_seats()
+        self._reopened = False
         seed = self._seeds.getrandbits(64)
         self._rng = random.Random(seed)
         state, events = start_match(self.rules, len(self.seats), self._rng)
@@ -820,6 +849,33 @@ class TableCore:
                  len(self.seats))
         self._broadcast_lobby()  # moves every player's connection to SEATED first
         self._publish(events)
+
+    def _open_room(self) -> None:
+        """The match is over and the host takes the table back to the waiting room: the
+        next match's rules and seats may change there before anyone deals. Seats nobody
+        plays any more are freed (before a deal, seats are for live players), everyone
+        says ready again (to what the room will show), and the last match is put away: a
+        newcomer, a spectator or a resumed seat is sent no view of it. The standings stay:
+        they count matches, whatever their rules."""
+        if self.phase == PLAYING:
+            raise _error("match-running")
+        if self.phase == WAITING:
+            return  # the room is open already (a second press): nothing changes
+        self._cancel(DealSettle())
+        self.phase = WAITING
+        self._reopened = True
+        self._free_absent_seats(broadcast=False)
+        for seat in self.seats:
+            seat.ready = not seat.human
+            seat.resigned = False
+            seat.taken_over = False  # its player is here (absent seats were freed)
+            seat.pending_events.clear()
+        self.state = None
+        self._history.clear()
+        self._results = {}
+        log.info("back to the waiting room after match %d", self.matches_dealt)
+        self._broadcast_lobby()
+        self._maybe_autostart()
 
     def _play(self, index: int, move: GameMove) -> None:
         state = self.state
@@ -1176,14 +1232,15 @@ class TableCore:
 
     def _maybe_autostart(self, *, settled: bool = False) -> None:
         """Deal if the table's settings say so: the first match once `start_when` seats
-        are live; a rematch once every live human is ready and `start_when` (at least two)
-        seats are live, whether they just played or joined the finished table. With a
-        settle time the condition must hold that long first (`settled`: it has)."""
+        are live; a rematch (from a finished table, or from the waiting room the host
+        opened after a match) once every live human is ready and `start_when` (at least
+        two) seats are live, whether they just played or joined since. With a settle time
+        the condition must hold that long first (`settled`: it has)."""
         if self.phase == PLAYING:
             return
         live = [seat for seat in self.seats if seat.connected]
         start_when = self.config.start_when
-        if self.phase == WAITING:
+        if self.phase == WAITING and not self._reopened:
             due = start_when is not None and len(live) >= start_when
         else:
             present = [seat for seat in live if seat.human]
@@ -1221,9 +1278,10 @@ class TableCore:
     # --- the lobby -----------------------------------------------------------------------
 
     def _table_info(self) -> dict[str, Any]:
-        # "chat": this table answers `say` with `chat` (docs/PROTOCOL.md §9).
+        # "chat": this table answers `say` with `chat`; "room": it answers `open_room`
+        # (docs/PROTOCOL.md §9).
         return {"name": self.config.name, "capacity": self.config.capacity,
-                "preset": self.rules.name, "chat": True}
+                "preset": self.rules.name, "chat": True, "room": True}
 
     def _broadcast_lobby(self) -> None:
         seats = tuple(seat.info(index) for index, seat in enumerate(self.seats))
@@ -1263,6 +1321,7 @@ _HANDLERS: dict[type[Message], Callable[[TableCore, int, Any], None]] = {
     Resume: TableCore._on_resume,
     Ready: TableCore._on_ready,
     Start: TableCore._on_start,
+    OpenRoom: TableCore._on_open_room,
     AddBot: TableCore._on_add_bot,
     RemoveBot: TableCore._on_remove_bot,
     SetOptions: TableCore._on_set_options,

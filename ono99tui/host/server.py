@@ -109,6 +109,10 @@ class TableApplication:
         """Deal a new match with the seated players; raises ApplicationError."""
         self._execute(self.core.start(_now()))
 
+    def open_room(self) -> None:
+        """After a match, take the table back to the waiting room; raises ApplicationError."""
+        self._execute(self.core.open_room(_now()))
+
     def restore(self, point: ResumePoint) -> None:
         """Take up the journal's unfinished match (a restarted host); raises ResumeError."""
         self._execute(self.core.restore(point, _now()))

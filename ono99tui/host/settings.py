@@ -27,6 +27,10 @@ DEFAULT_BOT_THINK_SECONDS = 2.0
 # A headless table deals by itself only once its seats have been live this long, so that
 # connections that say hello and are reset at once (even all together) are never dealt to.
 HEADLESS_DEAL_SETTLE = 1.0
+# Spectators a table takes at most: with its at most 8 seats, well inside the 64 connections
+# netproto's server takes (`ServerLimits.max_connections`), so a crowd of watchers is refused
+# before it could fill them and a newcomer to a free seat always finds room.
+DEFAULT_MAX_SPECTATORS = 48
 
 
 class TableConfigError(ValueError):
@@ -77,6 +81,9 @@ class TableConfig:
     # when it is off. On in solo; off by default at a table with other people. The host
     # may change it between matches.
     hints: bool = False
+    # Spectators at most: past them a watcher's hello is refused with `server-full`, so that
+    # watchers never fill the server's connection cap (64) and the seats keep their room.
+    max_spectators: int = DEFAULT_MAX_SPECTATORS
     seed: int | None = None
 
     def __post_init__(self) -> None:
@@ -93,6 +100,8 @@ class TableConfig:
                 MIN_TURN_SECONDS <= self.turn_seconds <= MAX_TURN_SECONDS):
             raise TableConfigError(f"the turn time must be {MIN_TURN_SECONDS:g} to "
                                    f"{MAX_TURN_SECONDS:g} seconds")
+        if self.max_spectators < 0:
+            raise TableConfigError("the number of spectators must not be negative")
         if self.timeouts_to_abandon < 1:
             raise TableConfigError("timeouts before a seat is abandoned must be at least 1")
         if self.abandon_policy not in ABANDON_POLICIES:

@@ -1,20 +1,36 @@
-"""The SSH door: an asyncssh server that puts each SSH user straight into this table's app."""
+"""The SSH door: an asyncssh server that puts each SSH user straight into this table's app.
+
+Who may come in, and how many: connections that have not logged in are held in an
+`AdmissionPool` (a few per address, a few more in all; a newcomer displaces the oldest idle
+one rather than being refused), one that has not even sent its SSH version within
+`DoorConfig.silent_timeout` is closed, and asyncssh closes one that has not logged in
+within `login_timeout`; while few file descriptors are free (`DescriptorBudget`), new
+connections are closed at once, so the table keeps its own. Password guesses go through a
+`GuessThrottle` (per address and in all, exponential back-off). Lines about misbehaving
+clients go through a `QuietLog`: one a minute per kind, with a count (docs/SSH.md "Limits").
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import logging
+import math
 import os
 import re
 import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncssh
 
+from netproto.admission import AdmissionPool
+from netproto.descriptors import DescriptorBudget
+from netproto.limits import GuessPolicy, GuessThrottle, QuietLog, address_key
 from ono99tui.config import CONFIG_DIR_ENV
 from ono99tui.ssh import ssh_command_line
 from ono99tui.ssh.host_key import fingerprint, load_or_create_host_key
@@ -29,6 +45,18 @@ _INHERITED_ENV = ("PATH", "HOME", "PYTHONPATH", "VIRTUAL_ENV", "ONO99_MDNS_INTER
 _CLIENT_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "COLORTERM", "NO_COLOR")
 _DEFAULT_LANG = "C.UTF-8"
 MAX_PLAYER_NAME = 64
+
+# Stages of a connection not logged in yet (`AdmissionPool`): the lower goes first when
+# room is needed.
+GUESSING = 0  # a password of it was wrong, or turned away unread: likely a guesser
+SILENT = 1  # a TCP connection that has not sent an SSH version
+SPEAKING = 2  # a real SSH client: key exchange, maybe its user at the host-key question
+AUTHENTICATING = 3  # it asked to log in: its user may be typing the password
+# A connection this young that has not guessed wrong is not displaced: long enough for a
+# key exchange and a login request on a loaded machine.
+PROTECTED_FOR = 3.0
+# How often the door looks at its connections (silent ones, the log's counts).
+_TICK = 0.5
 
 
 class DoorConfigError(ValueError):
@@ -58,9 +86,33 @@ class DoorConfig:
     open_access: bool = False
     max_sessions: int = 8
     idle_timeout: float = 30 * 60.0
-    login_timeout: float = 30.0
+    # From the TCP connection to a completed login (asyncssh's login timeout): a person
+    # reading the host-key question and typing the password needs about this much.
+    login_timeout: float = 20.0
+    # A connection that has not sent its SSH version (every client sends it at once) is
+    # closed after this long.
+    silent_timeout: float = 5.0
+    # Connections not logged in yet, from one address and in all (`AdmissionPool`); None:
+    # 4 per address and twice the session cap (at least 16) in all.
+    preauth_per_address: int = 4
+    preauth_in_all: int | None = None
+    guesses: GuessPolicy = field(default_factory=GuessPolicy)
+    # File descriptors kept free for the table (None: a quarter of the limit, at least 128).
+    descriptor_reserve: int | None = None
     command: Callable[[str], Sequence[str]] | None = None
     extra_env: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def preauth_cap(self) -> int:
+        """Connections not logged in yet that the door holds at most."""
+        if self.preauth_in_all is not None:
+            return self.preauth_in_all
+        return max(16, 2 * self.max_sessions)
+
+    @property
+    def connection_cap(self) -> int:
+        """Logged-in connections at most (some may have no session open yet)."""
+        return 2 * self.max_sessions + 4
 
     def validate(self) -> None:
         """Raise DoorConfigError unless the settings make a usable, closed-by-default door."""
@@ -77,6 +129,8 @@ class DoorConfig:
             raise DoorConfigError("the SSH session cap must be at least 1")
         if not 0 <= self.port <= 65535:
             raise DoorConfigError(f"not a port number: {self.port}")
+        if self.preauth_per_address < 1 or self.preauth_cap < 1:
+            raise DoorConfigError("the door must hold at least one connection logging in")
 
 
 def player_dir_name(player: str) -> str:
@@ -103,10 +157,12 @@ class _DoorServer(asyncssh.SSHServer):
         self._door = door
         self._conn: asyncssh.SSHServerConnection | None = None
         self._username = ""
+        self._address = "?"
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
-        self._door._connection_opened(conn)
+        self._address = address_key(conn.get_extra_info("peername"))
+        self._door._connection_opened(conn, self._address)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._conn is not None:
@@ -114,14 +170,49 @@ class _DoorServer(asyncssh.SSHServer):
 
     def begin_auth(self, username: str) -> bool:
         self._username = username
+        if self._conn is not None:
+            self._door._authenticating(self._conn)
         return not self._door.config.open_access
+
+    def auth_completed(self) -> None:
+        if self._conn is not None:
+            self._door._logged_in(self._conn)
 
     def password_auth_supported(self) -> bool:
         return bool(self._door.config.password)
 
-    def validate_password(self, username: str, password: str) -> bool:
-        expected = self._door.config.password or ""
-        return bool(expected) and hmac.compare_digest(password.encode(), expected.encode())
+    async def validate_password(self, username: str, password: str) -> bool:
+        door = self._door
+        expected = door.config.password or ""
+        wait = door.guesses.begin(self._address, door.clock())
+        for _ in range(3):  # a turn in line is waited out, not refused
+            if not door.guesses.short_wait(self._address, wait):
+                break
+            await asyncio.sleep(wait)
+            wait = door.guesses.begin(self._address, door.clock())
+        if wait > 0:
+            # Not looked at: trying it is the guess the wait is for. The banner tells a
+            # person why a right password was refused (OpenSSH prints it).
+            door.quiet_log(logging.WARNING, "guess-throttled",
+                           "refused an SSH password from %s unread: too many wrong ones",
+                           self._address)
+            door.preauth.strike(self._address, door.clock())
+            if self._conn is not None:
+                door.preauth.set_stage(self._conn, GUESSING, math.inf)
+                with contextlib.suppress(OSError):
+                    self._conn.send_auth_banner(
+                        f"Too many wrong passwords from your address: wait {math.ceil(wait)}"
+                        f" s, then try again.\r\n")
+            return False
+        right = bool(expected) and hmac.compare_digest(password.encode(), expected.encode())
+        door.guesses.finish(self._address, right, door.clock())
+        if not right:
+            door.preauth.strike(self._address, door.clock())
+            if self._conn is not None:
+                door.preauth.set_stage(self._conn, GUESSING, math.inf)
+            door.quiet_log(logging.WARNING, "wrong-password", "wrong SSH door password from %s",
+                           self._address)
+        return right
 
     def session_requested(self) -> DoorSession:
         door = self._door
@@ -155,14 +246,26 @@ class _DoorServer(asyncssh.SSHServer):
 class SSHDoor:
     """The SSH server of one table. Use start_ssh_door(), then close() when the table ends."""
 
-    def __init__(self, config: DoorConfig) -> None:
+    def __init__(self, config: DoorConfig,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         config.validate()
         self.config = config
         self.idle_timeout = config.idle_timeout
+        # The door's own timers and limits read this clock (tests may pass a fake one).
+        self.clock = clock
         self.sessions: set[DoorSession] = set()
         self._players: dict[str, DoorSession] = {}
+        # Every open connection; those not logged in yet are also in the admission pool.
         self._connections: set[asyncssh.SSHServerConnection] = set()
+        self._logged_in_connections: set[asyncssh.SSHServerConnection] = set()
+        self.preauth: AdmissionPool[asyncssh.SSHServerConnection] = AdmissionPool(
+            config.preauth_per_address, config.preauth_cap, protect_for=PROTECTED_FOR,
+            protect_from_stage=SPEAKING)
+        self.guesses = GuessThrottle(config.guesses, now=clock())
+        self.descriptors = DescriptorBudget(clock, reserve=config.descriptor_reserve)
+        self._log = QuietLog(log)
         self._acceptor: asyncssh.SSHAcceptor | None = None
+        self._watch: asyncio.Task[None] | None = None
         self._host_key: asyncssh.SSHKey | None = None
 
     async def start(self) -> None:
@@ -195,6 +298,7 @@ class SSHDoor:
             keepalive_interval=30,
             keepalive_count_max=3,
         )
+        self._watch = asyncio.create_task(self._watch_connections(), name="ssh-door-watch")
         log.info("SSH door listening on port %d", self.port)
 
     @property
@@ -217,6 +321,9 @@ class SSHDoor:
 
     async def close(self) -> None:
         """Stop accepting, end every session (their seats are then held as for a drop)."""
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
         if self._acceptor is not None:
             self._acceptor.close()
             await self._acceptor.wait_closed()
@@ -233,6 +340,7 @@ class SSHDoor:
             conn.close()
         for conn in list(self._connections):
             await conn.wait_closed()
+        self._log.close(self.clock())
 
     async def __aenter__(self) -> SSHDoor:
         await self.start()
@@ -243,15 +351,76 @@ class SSHDoor:
 
     # -- bookkeeping used by _DoorServer and DoorSession --------------------------------
 
-    def _connection_opened(self, conn: asyncssh.SSHServerConnection) -> None:
+    def quiet_log(self, level: int, kind: str, message: str, *args: object) -> None:
+        """A line about what a client does: one per kind a minute, with a count."""
+        self._log.log(self.clock(), level, kind, message, *args)
+
+    def _connection_opened(self, conn: asyncssh.SSHServerConnection, address: str) -> None:
         self._connections.add(conn)
-        # Unauthenticated connections are cheap to open: bound them too.
-        if len(self._connections) > 2 * self.config.max_sessions + 4:
-            log.warning("too many SSH connections; closing the newest")
-            asyncio.get_running_loop().call_soon(conn.close)
+        if not self.descriptors.room():
+            self.quiet_log(logging.ERROR, "descriptors", "SSH connection from %s refused, to "
+                           "keep %d file descriptors free for the table", address,
+                           self.descriptors.reserve)
+            self._drop(conn, "the host is busy; try again in a moment")
+            return
+        now = self.clock()
+        admission = self.preauth.admit(conn, address, now, now + self.config.silent_timeout,
+                                       SILENT)
+        for victim in admission.displaced:
+            self.quiet_log(logging.WARNING, "displaced",
+                           "SSH door full of connections not logged in: %s", admission.reason)
+            self._drop(victim, "the door is busy; try again")
+        if not admission.admitted:
+            self.quiet_log(logging.WARNING, "refused", "SSH connection from %s refused: %s",
+                           address, admission.reason)
+            self._drop(conn, "the door is busy; try again in a moment")
+
+    def _drop(self, conn: asyncssh.SSHServerConnection, reason: str) -> None:
+        # Later, not now: asyncssh is in the middle of setting the connection up.
+        def drop() -> None:
+            with contextlib.suppress(Exception):
+                conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, reason)
+
+        self.preauth.forget(conn)
+        asyncio.get_running_loop().call_soon(drop)
+
+    def _authenticating(self, conn: asyncssh.SSHServerConnection) -> None:
+        # asyncssh's login timeout is its deadline now: its user may be typing.
+        self.preauth.advance(conn, AUTHENTICATING, math.inf)
+        if len(self._logged_in_connections) >= self.config.connection_cap:
+            # Refused before it logs in: its client is told why, not "permission denied".
+            self.quiet_log(logging.WARNING, "too-many-logins",
+                           "an SSH login refused: %d connections are logged in already",
+                           self.config.connection_cap)
+            self._drop(conn, "too many connections at this door; try again later")
+
+    def _logged_in(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.preauth.forget(conn)
+        self._logged_in_connections.add(conn)
 
     def _connection_closed(self, conn: asyncssh.SSHServerConnection) -> None:
         self._connections.discard(conn)
+        self._logged_in_connections.discard(conn)
+        self.preauth.forget(conn)
+
+    async def _watch_connections(self) -> None:
+        """Move connections that spoke SSH on, close those that stayed silent, and write
+        the log's counts."""
+        while True:
+            await asyncio.sleep(_TICK)
+            self.check_connections(self.clock())
+
+    def check_connections(self, now: float) -> None:
+        """One look at the connections not logged in (the door's timer calls it)."""
+        for conn in list(self.preauth.at_stage(SILENT)):
+            if conn.get_extra_info("client_version"):
+                # A real client: asyncssh's login timeout is its deadline from now on.
+                self.preauth.advance(conn, SPEAKING, math.inf)
+        for conn in self.preauth.expired(now):
+            self.quiet_log(logging.INFO, "silent", "closed an SSH connection that sent "
+                           "nothing for %g s", self.config.silent_timeout)
+            self._drop(conn, "nothing was heard from this connection")
+        self._log.flush(now)
 
     async def claim_player(self, session: DoorSession, player: str) -> str | None:
         """Reserve *player* for *session*; return why not, or None when granted.

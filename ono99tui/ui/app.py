@@ -49,6 +49,7 @@ from ono99tui.client.outputs import (
     LogCleared,
     Notice,
     Output,
+    RoomOpened,
     SeatedAnew,
     Send,
     ShowBust,
@@ -68,6 +69,7 @@ from ono99tui.ui.messages import (
     ConnectFailure,
     LeaveRequested,
     MoveChosen,
+    OpenRoomRequested,
     OptionsChangeRequested,
     ReadyRequested,
     RematchRequested,
@@ -200,10 +202,13 @@ class Ono99App(TerminalApp):
     @on(TableItem)
     def _take_item(self, message: TableItem) -> None:
         from netproto.client import Closed, Reconnected
+        from netproto.messages import View
 
         session = self.session
         if message.connection is not None and message.connection != session.connection:
             return
+        if isinstance(message.item, View) and not self.screen_stack:
+            return  # (no screens: the app is closing, and a view came in meanwhile)
         if session.table_shown and self._table_screen() is None:
             session.table_closed()  # closed by a key (or a test), not by the app itself
         outputs = session.receive(message.item, time.monotonic(), message.connection)
@@ -267,6 +272,8 @@ class Ono99App(TerminalApp):
                 self.clear_notifications()
             elif isinstance(output, TableGone):
                 self._say_table_gone(output)
+            elif isinstance(output, RoomOpened):
+                self._back_in_the_room(output)
             elif isinstance(output, SeatedAnew):
                 self._back_to_waiting_room()
             elif isinstance(output, JoinAgain):
@@ -317,12 +324,44 @@ class Ono99App(TerminalApp):
         from ono99tui.ui.screens.mute import MuteScreen
         from ono99tui.ui.screens.table import TableScreen
 
-        if self._table_screen() is None:
+        table = self._table_screen()
+        if table is None:
             # A chat prompt or the mute list open in the waiting room would be left
             # behind, under the table, for good.
             while isinstance(self.screen, ChatPrompt | MuteScreen):
                 self.pop_screen()
             self.push_screen(TableScreen())
+        elif self.screen is not table and self._room_over(table):
+            # Dealt from the room opened over the table after a match: the room, and
+            # whatever is open over it, makes way for the table again.
+            self._pop_to(table)
+
+    def _room_over(self, table: Screen[Any]) -> bool:
+        """Is a waiting room open over `table` (the host opened it after a match)?"""
+        from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+
+        stack = self.screen_stack
+        return any(isinstance(screen, WaitingRoomScreen)
+                   for screen in stack[stack.index(table):])
+
+    def _back_in_the_room(self, opened: RoomOpened) -> None:
+        """The table went from a finished match back to the waiting room: the match's
+        screens make way for the room, put over the table so that its log keeps the match
+        that is over (the next deal shows the table again, `_show_table`). Once: a room
+        over the table stays. (Only from a finished match: the table screen `ono99 solo`
+        opens on sees a waiting lobby before its first deal.)"""
+        from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+
+        table = self._table_screen()
+        if table is None or self.session.taking_seat or self._room_over(table):
+            return  # no match shown (the room is up already), or leaving as a spectator
+        # The host's own room under the table says how others join: the new one too.
+        invite = next((screen.invite for screen in self.screen_stack
+                       if isinstance(screen, WaitingRoomScreen)), "")
+        self._pop_to(table)  # the match-over dialog, and whatever else was over the table
+        self.push_screen(WaitingRoomScreen(invite=invite))
+        if opened.notice is not None:
+            self._notify(opened.notice)
 
     def _close_dialogs(self, dialogs: frozenset[Dialog]) -> None:
         from ono99tui.ui.screens.bust import BustScreen
@@ -438,6 +477,14 @@ class Ono99App(TerminalApp):
             await self._act(self.session.say(message.text))
         elif message.emote is not None:
             await self._act(self.session.emote(message.emote))
+
+    async def on_open_room_requested(self, message: OpenRoomRequested) -> None:
+        await self._act(self.session.open_room())
+
+    def action_open_room(self) -> None:
+        """The host: back to the waiting room, to change the rules or the seats before
+        the next match (the match-over dialog's `o`, the table's, the command palette)."""
+        self.post_message(OpenRoomRequested())
 
     async def on_take_seat_requested(self, message: TakeSeatRequested) -> None:
         await self._act(self.session.take_seat())
@@ -677,6 +724,12 @@ class Ono99App(TerminalApp):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
+        if self.session.may_open_room:
+            yield SystemCommand(
+                "Waiting room",
+                "Back to the waiting room: change the rules or the seats before the next match",
+                self.action_open_room,
+            )
         yield SystemCommand(
             "Turn alert", "Ring the bell and set the title on your turn (on/off, remembered)",
             self.action_toggle_turn_alert,

@@ -65,6 +65,11 @@ class RematchRequested(Message):
     """The player wants another match (the host starts it; others say they are ready)."""
 
 
+class OpenRoomRequested(Message):
+    """The host, a match over, takes the table back to the waiting room (to change the
+    rules or the seats before the next match)."""
+
+
 # --- the waiting room asks the app (which holds the connection) -------------------------
 
 

@@ -50,12 +50,12 @@ class SessionApp(App[None]):
 
     def can_leave_table(self, room: Screen[Any]) -> bool:
         """May the player leave the table shown on `room` for the lobby they joined it from,
-        right under it? (Not at the host's own table, nor in solo: no lobby to go back to.)"""
+        under it? (Not at the host's own table, nor in solo: no lobby to go back to.)"""
         stack = self.screen_stack
         if self.joined_from is None or room not in stack or self.session.taking_seat:
             return False
-        below = stack.index(room) - 1
-        return below >= 0 and stack[below] is self.joined_from
+        # Right under it, or under the table the room was opened over after a match.
+        return self.joined_from in stack[:stack.index(room)]
 
 
 def watch_session(node: DOMNode, part: Callable[[TableSession], object],

@@ -1,7 +1,7 @@
 """Who may use the web door: the password login, its session cookie, the Origin check.
 
 Pure functions and a small token book, no aiohttp: the server (`ono99tui.web.server`)
-applies them to each request.
+applies them to each request (and `netproto.limits.GuessThrottle` to each password).
 """
 
 from __future__ import annotations
@@ -68,45 +68,3 @@ class LoginBook:
     def valid(self, token: object) -> bool:
         """Whether *token* was issued here and not yet forgotten."""
         return isinstance(token, str) and token in self._tokens
-
-
-# After a wrong password, the next try from the same address is refused for this long.
-WRONG_PASSWORD_PAUSE = 1.0
-# Addresses remembered before the ones whose pause is over are forgotten.
-MAX_THROTTLED = 1024
-
-
-class LoginThrottle:
-    """One password guess at a time per address, and a pause after each wrong one.
-
-    `begin` is called before a login's password is read and says whether it may be tried;
-    `finish` records the outcome. A guess while another from the same address is being
-    checked, or within `pause` seconds after a wrong one, is refused without a look at its
-    password: guessing from one machine is held to one try a second, while players on
-    other machines log in as usual.
-    """
-
-    def __init__(self, pause: float = WRONG_PASSWORD_PAUSE, limit: int = MAX_THROTTLED) -> None:
-        self.pause = pause
-        self._limit = limit
-        self._busy: set[str] = set()
-        self._paused_until: dict[str, float] = {}
-
-    def begin(self, address: str, now: float) -> bool:
-        """Whether a login from *address* may be tried now (it then counts as in flight)."""
-        if address in self._busy or self._paused_until.get(address, 0.0) > now:
-            return False
-        self._busy.add(address)
-        return True
-
-    def finish(self, address: str, right: bool, now: float) -> None:
-        """Record the outcome of the login `begin` let through."""
-        self._busy.discard(address)
-        if right:
-            self._paused_until.pop(address, None)
-            return
-        self._paused_until[address] = now + self.pause
-        if len(self._paused_until) > self._limit:
-            self._paused_until = {a: t for a, t in self._paused_until.items() if t > now}
-            while len(self._paused_until) > self._limit:  # all still paused: oldest first
-                del self._paused_until[next(iter(self._paused_until))]

@@ -7,6 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from netproto.limits import GuessPolicy
+
 # The Textual driver every game behind the door runs with (set in the child's environment;
 # textual-serve's own choice, Textual's stock web driver, would bypass the project's: no
 # hang-up detection, no screen diffing — ui/web_driver.py has both).
@@ -16,6 +18,25 @@ TEXTUAL_DRIVER = "ono99tui.ui.web_driver:WebTableDriver"
 # the cell count: a 3000×1500 request cost 122 MB and 30 MB sent in 12 s with no cap.
 MAX_COLUMNS = 240
 MAX_ROWS = 80
+
+
+@dataclass(frozen=True)
+class HttpLimits:
+    """How many connections the web door holds before they play, and for how long
+    (`ono99tui.web.guard`; docs/WEB.md "Limits")."""
+
+    # Connections not running a game, from one address and in all: a browser opens up to
+    # six at once to one host, and a few tabs share them.
+    per_address: int = 16
+    in_all: int = 128
+    # A request's headers must be in this long after its first byte (the first request:
+    # after the connection opened); a kept-alive connection waits this long for the next
+    # request; a request is served within this long (the game's websocket excepted).
+    header_timeout: float = 10.0
+    idle_timeout: float = 15.0
+    request_timeout: float = 30.0
+    # Descriptors kept free for the table (None: a quarter of the limit, at least 128).
+    descriptor_reserve: int | None = None
 
 
 class WebDoorConfigError(ValueError):
@@ -46,6 +67,9 @@ class WebDoorConfig:
     idle_timeout: float = 30 * 60.0
     # The page's title: the table's name.
     title: str = "ONO 99"
+    http: HttpLimits = field(default_factory=HttpLimits)
+    # Password guesses, per address and in all (`netproto.limits.GuessThrottle`).
+    guesses: GuessPolicy = field(default_factory=GuessPolicy)
     # Tests swap the game for a probe; None runs `join_command`.
     command: Callable[[str], Sequence[str]] | None = None
     extra_env: Mapping[str, str] = field(default_factory=dict)
@@ -65,6 +89,8 @@ class WebDoorConfig:
             raise WebDoorConfigError("the web idle timeout must not be negative")
         if not 0 <= self.port <= 65535:
             raise WebDoorConfigError(f"not a port number: {self.port}")
+        if self.http.per_address < 1 or self.http.in_all < 1:
+            raise WebDoorConfigError("the web door must hold at least one connection")
 
     def game_argv(self, player: str) -> list[str]:
         """The command line of the game for *player* (an argument list: no shell)."""

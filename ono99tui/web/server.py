@@ -7,14 +7,19 @@ Roboto Mono fonts) and its `AppService`, subclassed in `game_process`. The route
 door's own:
 
 - `GET /`: the login page (with a password and no login yet), else the game's page;
-- `POST /login`: the password (one try at a time per address, a pause after a wrong one);
-  a right one sets an HttpOnly, SameSite=Strict cookie;
+- `POST /login`: the password (one try at a time per address, and waits that grow after
+  wrong ones, per address and in all: `netproto.limits.GuessThrottle`); a right one sets an
+  HttpOnly, SameSite=Strict cookie;
 - `POST /seat`: a tab's player name gives it a seat id (or a kept id is checked);
 - `GET /ws/{seat}`: the game's websocket; refused with 403 at the handshake unless its
   Origin is this door (as the browser reached it) and it carries a login and a seat;
 - `GET /static/{file}`: the page's files, by name from a fixed list (no listings);
 - `GET /table.json`: the port of the table behind the door, for `ono99 join http://…/`
   (`table_behind`; no login: the port is no secret).
+
+Every connection goes through a `ConnectionGuard` (`ono99tui.web.guard`) before aiohttp
+sees it: caps per address and in all, header, idle and request timeouts, a reserve of file
+descriptors for the table, and aiohttp's error lines made one per cause a minute.
 """
 
 from __future__ import annotations
@@ -22,6 +27,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,15 +38,12 @@ import textual_serve
 from aiohttp import web
 
 from netproto.addresses import parse_address
-from ono99tui.web.access import (
-    LOGIN_COOKIE,
-    LoginBook,
-    LoginThrottle,
-    password_matches,
-    same_origin,
-)
+from netproto.limits import GuessThrottle, address_key
+from netproto.server import quiet_accept_errors
+from ono99tui.web.access import LOGIN_COOKIE, LoginBook, password_matches, same_origin
 from ono99tui.web.config import WebDoorConfig
 from ono99tui.web.game_process import capped_size, game_environment
+from ono99tui.web.guard import ConnectionGuard, QuietHttpLog
 from ono99tui.web.seats import SeatBook, SeatError
 from ono99tui.web.session import CLOSE_DOOR_CLOSED, CLOSE_DOOR_FULL, CLOSE_REPLACED, WebSession
 from ono99tui.web.table_behind import TABLE_PATH, door_answer
@@ -75,16 +80,27 @@ WEBSOCKET_HEARTBEAT = 15.0
 class WebDoor:
     """The web door onto one table: start, then close (see the module doc)."""
 
-    def __init__(self, config: WebDoorConfig) -> None:
+    def __init__(self, config: WebDoorConfig,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         config.validate()
         self.config = config
+        # The door's limits and timers read this clock (tests may pass a fake one).
+        self.clock = clock
         self.seats = SeatBook(config.players_dir)
         self.logins = LoginBook()
-        self.throttle = LoginThrottle()
+        self.guesses = GuessThrottle(config.guesses, now=clock())
+        self.guard = ConnectionGuard(config.http, clock)
+        # aiohttp's request handlers log here: each failed request through the guard's
+        # quiet log. A logger of this door's own (not in logging's registry), so that two
+        # doors in one process never count each other's lines.
+        self._http_log = logging.Logger("ono99tui.web.http")
+        self._http_log.parent = log
+        self._http_log.addFilter(QuietHttpLog(self.guard.quiet_log))
         self.sessions: dict[str, WebSession] = {}
         self._handlers: set[asyncio.Task[Any]] = set()
         self._closing = False
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.Server | None = None
         self._port = 0
         self._templates = jinja2.Environment(
             loader=jinja2.FileSystemLoader(_HERE / "templates"), autoescape=True)
@@ -94,7 +110,7 @@ class WebDoor:
     def make_app(self) -> web.Application:
         """The aiohttp application with the door's routes."""
         app = web.Application(client_max_size=MAX_REQUEST_BYTES,
-                              middlewares=[self._security_headers])
+                              middlewares=[self.guard.middleware(), self._security_headers])
         app.add_routes([
             web.get("/", self.handle_index),
             web.post("/login", self.handle_login),
@@ -108,18 +124,26 @@ class WebDoor:
     async def start(self) -> None:
         """Start listening (raises OSError when the port cannot be had)."""
         self.config.players_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-        runner = web.AppRunner(self.make_app(), access_log=None, handle_signals=False)
+        runner = web.AppRunner(self.make_app(), access_log=None, handle_signals=False,
+                               logger=self._http_log)
         await runner.setup()
-        site = web.TCPSite(runner, self.config.bind_host or None, self.config.port,
-                           reuse_address=True)
+        server = runner.server
+        assert server is not None  # made by setup()
+        loop = asyncio.get_running_loop()
+        quiet_accept_errors(loop)
         try:
-            await site.start()
+            # aiohttp's low-level server, behind the guard (no TCPSite: it would hand each
+            # connection to aiohttp unchecked).
+            self._listener = await loop.create_server(
+                self.guard.protocol_factory(server), self.config.bind_host or None,
+                self.config.port, reuse_address=True, backlog=128)
         except BaseException:
             await runner.cleanup()
             raise
         self._runner = runner
-        addresses = runner.addresses
-        self._port = int(addresses[0][1]) if addresses else self.config.port
+        sockets = self._listener.sockets
+        self._port = int(sockets[0].getsockname()[1]) if sockets else self.config.port
+        self.guard.start()
         log.info("web door listening on port %d", self._port)
 
     @property
@@ -133,12 +157,15 @@ class WebDoor:
         """Stop accepting, end every session (their games are hung up on, so the seats are
         held as for a drop) and stop listening."""
         self._closing = True
+        if self._listener is not None:
+            self._listener.close()
         for session in list(self.sessions.values()):
             session.end(CLOSE_DOOR_CLOSED, "the table has closed")
         if self._handlers:
             await asyncio.gather(*list(self._handlers), return_exceptions=True)
         if self._runner is not None:
             await self._runner.cleanup()
+        self.guard.stop()
 
     async def __aenter__(self) -> WebDoor:
         await self.start()
@@ -188,19 +215,31 @@ class WebDoor:
             raise web.HTTPSeeOther("/")
         if not self._from_this_door(request):
             raise web.HTTPForbidden(text="this form must be sent from the door's own page")
-        address = request.remote or ""
-        loop = asyncio.get_running_loop()
-        if not self.throttle.begin(address, loop.time()):
+        transport = request.transport
+        address = address_key(transport.get_extra_info("peername") if transport else None)
+        wait = self.guesses.begin(address, self.clock())
+        for _ in range(3):  # a turn in line is waited out, not refused
+            if not self.guesses.short_wait(address, wait):
+                break
+            await asyncio.sleep(wait)
+            wait = self.guesses.begin(address, self.clock())
+        if wait > 0:
+            # Not read: trying it is the guess the wait is for.
+            self.guard.quiet_log(logging.WARNING, "guess-throttled",
+                                 "web door: refused a password from %s unread: too many "
+                                 "wrong ones", address)
             return self._page("login.html", status=429,
-                              error="Too many tries: wait a moment, then try again.")
+                              error=f"Too many tries: wait {math.ceil(wait)} s, then try "
+                                    f"again.")
         right = False
         try:
             form = await request.post()
             right = password_matches(form.get("password"), self.config.password or "")
         finally:
-            self.throttle.finish(address, right, loop.time())
+            self.guesses.finish(address, right, self.clock())
         if not right:
-            log.info("wrong web door password from %s", address)
+            self.guard.quiet_log(logging.WARNING, "wrong-password",
+                                 "wrong web door password from %s", address)
             return self._page("login.html", status=403, error="Wrong password.")
         response = web.HTTPSeeOther("/")
         response.set_cookie(LOGIN_COOKIE, self.logins.issue(), httponly=True,
@@ -282,6 +321,8 @@ class WebDoor:
             session = WebSession(websocket, self.config.game_argv(seat.name), env, size,
                                  self.config.idle_timeout, seat.name)
             self.sessions[seat.seat_id] = session
+            # A game: the session cap and the heartbeat bound this connection now.
+            self.guard.playing(request.transport)
             try:
                 await session.run()
             finally:

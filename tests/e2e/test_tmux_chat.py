@@ -25,7 +25,7 @@ def host_and_guest(tmux: TmuxSession, tmp_path: Path) -> int:
                 "--player", "ana", "--seats", "2", "--seed", "3",
                 "--mdns-interface", "127.0.0.1"])
     port = tmux.wait_for(r"ono99 join 127\.0\.0\.1:(\d+)", timeout=30).group(1)
-    tmux.wait_for(r"\(you, host\)", timeout=30)
+    tmux.wait_for(r"\(you\)\s+host", timeout=30)
     tmux.env["ONO99_CONFIG_DIR"] = str(tmp_path / "guest-config")
     guest = tmux.new_window([*ONO99, "join", f"127.0.0.1:{port}", "--name", "gus"])
     tmux.wait_for(r"gus\s+\(you\)", pane=guest, timeout=30)

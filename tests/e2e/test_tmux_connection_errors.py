@@ -69,7 +69,9 @@ def test_a_host_stopped_mid_match_is_waited_for_and_the_joiner_plays_on(
     tmux.start(host)
     tmux.wait_for(r'"event": "listening"', timeout=30)
     joiner = tmux.new_window([*ONO99, "join", f"127.0.0.1:{port}", "--name", "zoe"])
-    tmux.wait_for(r"zoe \(you\)", pane=joiner, timeout=30)  # dealt: at the table
+    tmux.wait_for(r"zoe \(you\)", pane=joiner, timeout=30)
+    # Dealt: at the table (the waiting room shows "zoe (you)" too).
+    tmux.wait_for(r"Draw pile", pane=joiner, timeout=30)
     os.kill(tmux.program_pid(0), signal.SIGTERM)
     tmux.wait_for(r"\[exit 0\]", pane=0, timeout=20)
     tmux.wait_for(r"reconnecting", pane=joiner, timeout=30)

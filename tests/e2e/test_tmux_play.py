@@ -104,7 +104,7 @@ def test_host_and_join_in_two_terminals_to_the_end(tmux: TmuxSession, tmp_path: 
                 "--seats", "3", "--bots", "1", "--bot-delay", "0", "--seed", "3",
                 "--mdns-interface", "127.0.0.1"])
     port = tmux.wait_for(r"ono99 join 127\.0\.0\.1:(\d+)", timeout=30).group(1)
-    tmux.wait_for(r"\(you, host\)", timeout=30)
+    tmux.wait_for(r"\(you\)\s+host", timeout=30)
 
     tmux.env["ONO99_CONFIG_DIR"] = str(tmp_path / "guest-config")
     guest = tmux.new_window([*ONO99, "join", f"127.0.0.1:{port}", "--name", "gus"])
@@ -128,7 +128,7 @@ def test_a_killed_host_withdraws_its_table(tmux: TmuxSession, tmp_path: Path) ->
     name = f"sigterm {tmp_path.name[-6:]}"
     tmux.start([*ONO99, "host", "--bind", "127.0.0.1", "--port", "0", "--name", name,
                 "--mdns-interface", "127.0.0.1"])
-    tmux.wait_for(r"\(you, host\)", timeout=30)
+    tmux.wait_for(r"\(you\)\s+host", timeout=30)
     lobby = tmux.new_window([*ONO99, "join", "--name", "lee", "--mdns-interface", "127.0.0.1"])
     tmux.wait_for(re.escape(name), pane=lobby, timeout=30)
     os.kill(tmux.program_pid(0), signal.SIGTERM)

@@ -14,6 +14,7 @@ from netproto.messages import (
     Hello,
     Lobby,
     Move,
+    OpenRoom,
     Ping,
     Ready,
     SeatInfo,
@@ -120,6 +121,7 @@ def seated_pair(phase: str) -> tuple[Connection, Connection]:
 @pytest.mark.parametrize(("phase", "crossing"), [
     ("waiting", Move(seq=3, move={"type": "play"})),  # chosen just before the match ended
     ("playing", Ready()),  # sent just as the host dealt the rematch
+    ("playing", OpenRoom()),  # the host opened the room just as everyone's ready dealt
 ])
 def test_messages_that_crossed_a_state_change_are_refused_but_not_charged(
         phase: str, crossing: object) -> None:
@@ -137,6 +139,17 @@ def test_messages_that_crossed_a_state_change_are_refused_but_not_charged(
                                  * 4)
     assert events[-1] == ConnectionClosed("too-many-errors", "more than 3 bad messages",
                                           by_peer=False)
+
+
+def test_the_host_may_open_the_room_from_the_lobby_and_a_spectator_may_not() -> None:
+    client, server = seated_pair("finished")
+    assert transfer(client, server, OpenRoom()) == [OpenRoom()]
+    assert OpenRoom.from_wire({"kind": "open_room"}) == OpenRoom()
+    watcher, its_server = pair()
+    transfer(watcher, its_server, Hello(proto=PROTOCOL_VERSION, name="Sam", spectate=True))
+    transfer(its_server, watcher, Welcome(proto=PROTOCOL_VERSION, role="spectator"))
+    events = its_server.receive_data(encode_frame(OpenRoom().to_wire()))
+    assert isinstance(events[0], Violation) and its_server.errors == 1
 
 
 def test_a_spectators_move_is_charged() -> None:

@@ -147,7 +147,7 @@ async def test_moves_crossing_the_end_of_a_match_never_add_up_to_a_close(
 async def test_handshake_timeout_and_connection_cap(
         echo_server: tuple[Server, EchoTable]) -> None:
     # The cap counts established connections (past the handshake): 16 seated players fill
-    # the server, and the 17th connection is refused at once.
+    # the server, and the 17th connection's hello is refused at once.
     server, _ = echo_server
     seated = []
     for number in range(16):
@@ -156,6 +156,7 @@ async def test_handshake_timeout_and_connection_cap(
         assert (await peer.next())["kind"] == "welcome"
         seated.append(peer)
     refused = await RawPeer.open(server.port)
+    await refused.send(hello_wire("P16"))
     frames = await refused.until_closed()
     assert frames == [{"kind": "bye", "code": "server-full",
                        "reason": "this server takes at most 16 connections"}]

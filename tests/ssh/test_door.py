@@ -211,7 +211,8 @@ def test_invite_line_names_port_player_and_host() -> None:
 async def test_connections_beyond_the_bound_are_closed(door_config, door_factory) -> None:
     from contextlib import AsyncExitStack
 
-    # max_sessions=1 bounds connections (authenticated or not) at 2 * 1 + 4 = 6.
+    # max_sessions=1 bounds connections logged in at 2 * 1 + 4 = 6: the 7th is refused at
+    # its login (those not logged in have limits of their own: test_door_limits.py).
     async with door_factory(door_config, max_sessions=1) as door, AsyncExitStack() as stack:
         for _ in range(6):
             await stack.enter_async_context(connect(door))

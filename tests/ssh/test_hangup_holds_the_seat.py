@@ -24,6 +24,8 @@ pytestmark = pytest.mark.tmux
 
 TERMINAL_ENV = {"TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": os.environ.get("HOME", "/root")}
 OWN_SEAT = r"tess \(you\)"
+# The table's title: the waiting room shows "tess (you)" and box corners too.
+AT_THE_TABLE = r"Draw pile"
 
 
 def hand_labels(screen: str) -> str:
@@ -67,11 +69,13 @@ def test_a_killed_tmux_pane_holds_the_seat_and_join_again_finds_the_hand(
     join = [sys.executable, "-m", "ono99tui", "join", f"127.0.0.1:{table}", "--name", "tess"]
     pane.start(join, env)
     pane.wait_for(OWN_SEAT)
+    pane.wait_for(AT_THE_TABLE)
     pane.wait_for(r"[╰▄┗]")
     before = hand_labels(pane.screen())
 
     pane.respawn(join, env)  # tmux kills the pane's program with SIGHUP, then runs it anew
     own_line = pane.wait_for(rf".*{OWN_SEAT}.*").group(0)
+    pane.wait_for(AT_THE_TABLE)
     pane.wait_for(r"[╰▄┗]")
     resumed = pane.screen()
     assert "spectat" not in resumed.lower() and "tess 2" not in resumed
@@ -92,6 +96,7 @@ def test_a_killed_ssh_client_holds_the_seat_and_join_again_finds_the_hand(
             [sys.executable, "-m", "ono99tui", "join", f"127.0.0.1:{table}", "--name", "tess"])
         pane.start(join, TERMINAL_ENV)
         pane.wait_for(OWN_SEAT)
+        pane.wait_for(AT_THE_TABLE)
         pane.wait_for(r"[╰▄┗]")
         before = hand_labels(pane.screen())
 
@@ -106,6 +111,7 @@ def test_a_killed_ssh_client_holds_the_seat_and_join_again_finds_the_hand(
 
         pane.respawn(join, TERMINAL_ENV)
         own_line = pane.wait_for(rf".*{OWN_SEAT}.*").group(0)
+        pane.wait_for(AT_THE_TABLE)
         pane.wait_for(r"[╰▄┗]")
         resumed = pane.screen()
         assert "spectat" not in resumed.lower() and "resign" not in own_line.lower()

@@ -214,7 +214,7 @@ def test_waiting_room_marks_a_resigned_seat_as_watching() -> None:
     seats = list(lobby.seats)
     seats[1] = LobbySeatInfo(1, seats[1].name, "resigned", False, True)
     rows = seat_rows(replace(lobby, seats=tuple(seats)), 0, "*")
-    assert "out of the match: watching" in rows[1][1].plain
+    assert "out, watching" in rows[1][1].plain
     assert "watching" not in rows[0][1].plain
 
 
@@ -249,6 +249,30 @@ def test_a_player_named_you_reads_in_the_second_person() -> None:
         "ana busted and is choosing a discard.", False)
 
 
+def test_a_long_name_gives_way_to_the_marks_after_it_in_the_waiting_room() -> None:
+    # Played at 80x24: "Alexandra-the-host  (yo" — the name took the column and cut
+    # "(you)"; and the host's own row said "not ready", though the host has no ready key.
+    from dataclasses import replace
+
+    from ono99tui.ui.screens.waiting_room import PLAYER_COLUMN_WIDTH, seat_rows
+
+    lobby = lobby_for(3, bots=(2,))
+    seats = (replace(lobby.seats[0], name="Alexandra-the-host-xx", ready=False),
+             replace(lobby.seats[1], name="Bartholomew Fitzgerald", ready=False),
+             replace(lobby.seats[2], name="Normal bot with a name"))
+    lobby = replace(lobby, seats=seats)
+    rows = seat_rows(lobby, 1, "*")
+    labels = [row[1].plain for row in rows]
+    assert all(len(label) <= PLAYER_COLUMN_WIDTH for label in labels), labels
+    assert labels[1].endswith("\u2026  (you)") and labels[1].startswith("Bartholomew")
+    assert labels[2].endswith("\u2026  (* bot)")
+    assert labels[0] == "Alexandra-the-host-xx"  # a name that fits is not cut
+    assert [row[2].plain for row in rows] == ["host", "not ready", "ready"]
+    ascii_rows = seat_rows(lobby, 1, "*", ascii_glyphs=True)
+    assert ascii_rows[1][1].plain.endswith("...  (you)")
+    assert len(ascii_rows[1][1].plain) <= PLAYER_COLUMN_WIDTH
+
+
 async def test_the_seat_named_you_is_not_marked_you_twice() -> None:
     from dataclasses import replace
 
@@ -266,8 +290,8 @@ async def test_the_seat_named_you_is_not_marked_you_twice() -> None:
     assert "you" in lines[0] and "(you)" not in lines[0]
     assert "bob" in lines[1]
     rows = seat_rows(solo, 0, "*")
-    assert "(host)" in rows[0][1].plain and "you, host" not in rows[0][1].plain
-    assert "(you, host)" in seat_rows(lobby, 0, "*")[0][1].plain  # ana is still marked
+    assert rows[0][1].plain == "you" and rows[0][2].plain == "host"
+    assert seat_rows(lobby, 0, "*")[0][1].plain == "ana  (you)"  # ana is still marked
 
 
 async def test_the_elimination_toast_agrees_with_a_player_named_you() -> None:

@@ -194,25 +194,38 @@ async def test_a_late_enter_on_a_round_dialog_does_not_close_the_match_dialog() 
         assert isinstance(app.screen, MatchEndScreen)
 
 
+@pytest.mark.parametrize("host", [False, True], ids=["player", "host-with-room"])
 @pytest.mark.parametrize("size", [(61, 19), (40, 12), (80, 24)])
 async def test_the_match_over_dialog_keeps_its_buttons_and_keys_where_it_is_short(
-        size: tuple[int, int]) -> None:
+        size: tuple[int, int], host: bool) -> None:
     # Played at 61x19 after a long match: the table of rounds pushed Rematch and Quit off
-    # the foot of the dialog, cut off where the terminal ends.
+    # the foot of the dialog, cut off where the terminal ends. And the host's third
+    # button, "Waiting room (o)", pushed Quit off its right edge at 80x24.
+    from dataclasses import replace
+
     from test_standings_snapshots import long_match, play_out
     from textual.widgets import Button
 
+    from netproto.messages import Welcome
+    from ono99tui.ui.messages import TableItem
     from ono99tui.ui.screens.confirm_quit import ConfirmQuitScreen
 
     match = long_match()
     app = RecordingApp()
     async with app.run_test(size=size) as pilot:
-        await open_local(app, pilot, match, lobby_for(3, bots=(1, 2)))
+        if host:  # a table that knows `open_room`, this app its host
+            app.post_message(TableItem(Welcome(proto=1, role="player", seat=0, token="t",
+                                              host=True, table={"name": "den", "room": True})))
+        await open_local(app, pilot, match, lobby_for(3, bots=(2,)))
         await play_out(pilot, match, chunk=40)
         await wait_until(pilot, lambda: isinstance(app.screen, MatchEndScreen))
+        app.post_message(TableItem(replace(lobby_for(3, bots=(2,)), phase="finished")))
+        await wait_until(pilot, lambda: app.session.lobby is not None and app.session.lobby.phase == "finished")
         await pilot.pause()
         dialog = app.screen
-        for button in dialog.query(Button):
+        shown = [button for button in dialog.query(Button) if button.display]
+        assert ("open-room" in [button.id for button in shown]) is host
+        for button in shown:
             geometry = dialog.find_widget(button)
             assert geometry.visible_region == geometry.region, (button.id, geometry)
             assert dialog.region.contains_region(geometry.region), (button.id, geometry)

@@ -58,3 +58,15 @@ def test_the_screens_use_the_same_words() -> None:
 def test_unknown_modes_are_shown_as_they_are() -> None:
     assert scoring_label("golf") == "golf" and ono99_effect("wild") == "wild"
 
+
+
+def test_the_help_page_names_the_scoring_as_the_waiting_room_does() -> None:
+    # Read at 80x24: "Scoring: points-lowest" on the help page (the engine's name) and
+    # "points, lowest wins" in the waiting room named one setting twice.
+    from ono99tui.ui.screens.help import rules_sections
+
+    for mode in Scoring:
+        rules = preset("1980").replace(scoring=mode)
+        options = dict(rules_sections(rules))["This table's options"]
+        line = next(line for line in options.splitlines() if line.startswith("Scoring: "))
+        assert line.startswith(f"Scoring: {SCORING_WORDS[mode].label}"), line

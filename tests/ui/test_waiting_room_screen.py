@@ -115,7 +115,9 @@ async def test_players_see_the_room_read_only_and_say_ready(tmp_path: Path) -> N
             assert host.session.lobby is not None
             await wait_until(host_pilot, lambda: host.session.lobby.seats[1].ready, what="host sees it")
             table = screen.query_one("#seats", DataTable)
-            assert "you" in str(table.get_row_at(1)[1]) and "host" in str(table.get_row_at(0)[1])
+            assert "you" in str(table.get_row_at(1)[1])
+            # The host's status says who deals, not "not ready": the host has no ready key.
+            assert str(table.get_row_at(0)[2]) == "host"
             assert guest.session.lobby.phase == "waiting" and len(guest.session.lobby.seats) == 2
             await pilot.press("r")
             await wait_until(pilot, lambda: not guest.session.lobby.seats[1].ready, what="not ready")
@@ -200,3 +202,9 @@ def test_a_table_with_no_host_says_how_it_deals_in_each_phase() -> None:
         "Press r when ready: the next game starts with 3 seats, all ready (2 now).")
     assert table_deals_when(lobby(TablePhase.WAITING, host_seat=0)) is None  # the host starts it
     assert table_deals_when(lobby(TablePhase.WAITING, start_when=None)) is None
+    # The room its operator opened again after a match (and left): a rematch's rule.
+    from dataclasses import replace
+    reopened = replace(lobby(TablePhase.WAITING), results={"matches_won": [0, 1],
+                                                           "matches_played": [1, 1]})
+    assert table_deals_when(reopened, ask_ready=True) == (
+        "Press r when ready: the next game starts with 3 seats, all ready (2 now).")

@@ -14,6 +14,7 @@ import aiohttp
 import pytest
 from web_helpers import PASSWORD, alive
 
+from netproto.limits import GuessPolicy
 from ono99tui.web.access import LOGIN_COOKIE
 from ono99tui.web.config import MAX_COLUMNS, MAX_ROWS, WebDoorConfig
 from ono99tui.web.server import WebDoor
@@ -107,16 +108,20 @@ async def test_a_wrong_password_gets_the_login_page_again_and_no_cookie(door: We
             assert response.status == 401
 
 
-async def test_a_guess_right_after_a_wrong_password_is_turned_away_unread(door: WebDoor) -> None:
-    door.throttle.pause = 600.0  # far longer than the test: the second try is inside it
-    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as client:
+async def test_a_guess_right_after_a_wrong_password_is_turned_away_unread(
+        door_config: WebDoorConfig) -> None:
+    # Far longer than the test: the second try is inside the pause.
+    config = replace(door_config, guesses=GuessPolicy(free_per_address=0, first_pause=600.0,
+                                                          max_pause=600.0))
+    async with WebDoor(config) as door, aiohttp.ClientSession(
+            cookie_jar=aiohttp.CookieJar(unsafe=True)) as client:
         async with client.post(f"{base(door)}/login", data={"password": "not it"},
                                headers=origin(door), allow_redirects=False) as response:
             assert response.status == 403
         async with client.post(f"{base(door)}/login", data={"password": PASSWORD},
                                headers=origin(door), allow_redirects=False) as response:
             assert response.status == 429 and "Set-Cookie" not in response.headers
-            assert "Too many tries" in await response.text()
+            assert "Too many tries: wait 600 s" in await response.text()
 
 
 async def test_a_login_from_another_site_is_refused(door: WebDoor) -> None:

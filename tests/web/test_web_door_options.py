@@ -12,7 +12,7 @@ from ono99tui.cli import build_parser
 from ono99tui.commands.host import HostArgumentsError, host_options_from_args
 from ono99tui.config import CONFIG_DIR_ENV
 from ono99tui.web import host_door, web_url
-from ono99tui.web.access import LoginBook, LoginThrottle, password_matches, same_origin
+from ono99tui.web.access import LoginBook, password_matches, same_origin
 from ono99tui.web.config import MAX_COLUMNS, MAX_ROWS
 from ono99tui.web.game_process import capped_size
 from ono99tui.web.host_door import WebDoorOptions
@@ -115,28 +115,6 @@ def test_logins_and_passwords() -> None:
     assert not book.valid(None) and not book.valid("guess")
     assert password_matches("pw", "pw") and not password_matches("PW", "pw")
     assert not password_matches(None, "pw") and not password_matches("", "")
-
-
-def test_password_guesses_from_one_address_are_one_at_a_time_with_a_pause_after_a_wrong_one() -> None:
-    throttle = LoginThrottle(pause=1.0)
-    assert throttle.begin("10.0.0.5", now=100.0)
-    assert not throttle.begin("10.0.0.5", now=100.0)  # one in flight already
-    assert throttle.begin("10.0.0.6", now=100.0)  # another machine is not held up
-    throttle.finish("10.0.0.5", right=False, now=100.2)
-    assert not throttle.begin("10.0.0.5", now=101.1)
-    assert throttle.begin("10.0.0.5", now=101.2)
-    throttle.finish("10.0.0.5", right=True, now=101.3)
-    assert throttle.begin("10.0.0.5", now=101.3)  # a right one leaves no pause
-
-
-def test_the_throttle_forgets_addresses_within_its_limit() -> None:
-    throttle = LoginThrottle(pause=1.0, limit=2)
-    for number in range(4):
-        address = f"10.0.0.{number}"
-        assert throttle.begin(address, now=float(number))
-        throttle.finish(address, right=False, now=float(number))
-    assert throttle.begin("10.0.0.0", now=3.5) and throttle.begin("10.0.0.1", now=3.5)
-    assert not throttle.begin("10.0.0.3", now=3.5)
 
 
 def test_sizes_are_capped_and_junk_is_80_by_24() -> None:

@@ -13,6 +13,7 @@ from ono99tui.game import Card, Rules, Scoring, preset
 from ono99tui.ui.rule_labels import (
     ONO99_WORDS,
     preset_label,
+    scoring_label,
     scoring_rule,
     switch_setting,
 )
@@ -30,6 +31,7 @@ d              draw your card (late-draw rule only: before the next player plays
 PgUp / PgDn    scroll the log (up/down a line, Home the match before, End the newest)
 w              matches won at this table (once the match is over: its results)
 r              rematch (once the match is over)
+o              the host: back to the waiting room to change the rules (match over)
 k              the host: set or stop the turn clock, in the middle of a match too
 t              take a free seat for the next match (watching, once the match is over)
 c              say something to the table (one line; spectators too, if the host lets them)
@@ -80,7 +82,8 @@ def rules_sections(rules: Rules) -> list[tuple[str, str]]:
     options = [
         f"Highest total allowed: {max_total}",
         switch_setting("negative_totals", rules),
-        f"Scoring: {rules.scoring}"
+        # The words the waiting room's drop-down names the mode with: one name for it.
+        f"Scoring: {scoring_label(rules.scoring)}"
         + (f", {rules.tokens} tokens each" if rules.scoring == Scoring.TOKENS else "")
         + (f", target {rules.target}" if rules.scoring.counts_points else ""),
         switch_setting("late_draw_penalty", rules),
@@ -126,6 +129,8 @@ class HelpScreen(OwnModal[None]):
         if self._shown_rules is not None:
             return self._shown_rules
         session = self.app.session
-        if session.view is not None:
-            return session.view.rules
-        return session.options.rules or preset()
+        view, lobby = session.view, session.lobby
+        # In the waiting room the next match's rules, not those of the match before it.
+        if view is not None and (lobby is None or lobby.phase != "waiting"):
+            return view.rules
+        return session.options.rules or (view.rules if view is not None else preset())

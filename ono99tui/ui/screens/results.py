@@ -10,13 +10,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Static
 
-from netproto.messages import Lobby
+from netproto.messages import Lobby, SeatKind
 from ono99tui.client.free_seats import free_seats_text, seats_free
 from ono99tui.client.names import seat_name
 from ono99tui.client.options import options_from_wire
 from ono99tui.client.session import TableSession
 from ono99tui.game import PlayerView, RoundEnded
-from ono99tui.ui.messages import RematchRequested, TakeSeatRequested
+from ono99tui.ui.messages import OpenRoomRequested, RematchRequested, TakeSeatRequested
 from ono99tui.ui.present import bust_lines, bust_notice, matches_played, matches_won, winners_text
 from ono99tui.ui.screens.bust import held_line
 from ono99tui.ui.screens.own_modal import OwnModal
@@ -43,6 +43,28 @@ def rematch_status(is_host: bool, lobby: Lobby | None) -> str:
         return (f"Ready: the rematch starts when {start_when} seats are taken "
                 "and everyone is ready...")
     return "Ready: waiting for the host to start the rematch..."
+
+
+def rematch_readiness(lobby: Lobby | None) -> str:
+    """Who has said ready for the rematch, as the host who deals it is told ("" before the
+    table says the match is over, or with nobody but bots to wait for)."""
+    if lobby is None or lobby.phase != "finished":
+        return ""
+    people = [seat for seat in lobby.seats
+              if seat.seat != lobby.host_seat and seat.kind == SeatKind.HUMAN]
+    if not people:
+        return ""
+    ready = [seat.name for seat in people if seat.connected and seat.ready]
+    waiting = [seat.name for seat in people if seat.connected and not seat.ready]
+    gone = [seat.name for seat in people if not seat.connected]
+    if not waiting and not gone:
+        return "Everyone is ready for the rematch: r deals it."
+    parts = [f"Ready for the rematch: {', '.join(ready) or 'nobody yet'}."]
+    if waiting:
+        parts.append(f"Not yet: {', '.join(waiting)}.")
+    if gone:
+        parts.append(f"Gone, not dealt in: {', '.join(gone)}.")
+    return " ".join(parts)
 
 
 def seat_offer_status(lobby: Lobby | None, *, may_take: bool) -> str:
@@ -257,6 +279,8 @@ class MatchEndScreen(_Dialog):
         # A player asks for the rematch; a spectator (who may not say ready) takes a seat.
         Binding("r", "rematch", "Rematch"),
         Binding("t", "take_seat", "Take a seat"),
+        # The host: back to the waiting room, to change the rules before the next match.
+        Binding("o", "open_room", "Waiting room"),
         Binding("escape", "dismiss", "Back to the table"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -267,6 +291,8 @@ class MatchEndScreen(_Dialog):
         super().__init__()
         # Opened by the table's rematch key: ask for the rematch at once.
         self._rematch_at_once = rematch
+        # The rematch was asked for: its status line says so from then on.
+        self._rematch_asked = False
 
     def compose(self) -> ComposeResult:
         session = self.app.session
@@ -299,11 +325,22 @@ class MatchEndScreen(_Dialog):
                         yield Button("Take a seat (t)", variant="primary", id="take-seat")
                     else:
                         yield Button("Rematch (r)", variant="primary", id="rematch")
+                        # Shown to the host once the table says the match is over.
+                        yield Button(self._room_label(), id="open-room")
                     yield Button("Quit (q)", id="quit")
         yield Footer()
 
     def _spectating(self) -> bool:
         return self.app.session.spectating
+
+    def _room_label(self) -> str:
+        # Under 50 columns two buttons fill the row: the short word.
+        return "Room (o)" if self.app.size.width < 50 else "Waiting room (o)"
+
+    def on_resize(self) -> None:
+        found = self.query("#open-room")
+        if found:
+            found.first(Button).label = self._room_label()
 
     def _may_take_seat(self) -> bool:
         return self.app.session.may_take_seat
@@ -318,6 +355,7 @@ class MatchEndScreen(_Dialog):
         # The table sends the match's last view first and the lobby with the matches won
         # just after: show them when they come.
         watch_session(self, lambda session: session.lobby, self._show_matches_won, init=False)
+        watch_session(self, lambda session: session.lobby, self._show_host_actions)
         self.set_class(self._spectating(), "-spectating")
         if self._spectating():
             # Whether a seat may be free comes with the lobby that says the match is over.
@@ -337,6 +375,23 @@ class MatchEndScreen(_Dialog):
         found = self.query("#standings")
         if view is not None and found:
             found.first(Static).update(self._places(view))
+
+    def _show_host_actions(self, lobby: Lobby | None) -> None:
+        """The host's dialog: who is ready for the rematch (the host deals it, and only the
+        players were told that they wait for the host), and the way to the waiting room."""
+        may_open = self.app.session.may_open_room
+        self.set_class(may_open, "-may-open-room")
+        found = self.query("#open-room")
+        if found:
+            button = found.first(Button)
+            button.display = may_open
+            if not may_open and button.has_focus:
+                self.set_focus(None)
+        status = self.query("#rematch-status")  # (none while the dialog is closing)
+        if (status and self.app.session.is_host and not self._spectating()
+                and not self._rematch_asked):
+            status.first(Static).update(rematch_readiness(lobby))
+        self.refresh_bindings()
 
     def _show_seat_offer(self, lobby: Lobby | None) -> None:
         """A spectator's dialog: the "Take a seat" button where a seat may be free, and
@@ -363,6 +418,8 @@ class MatchEndScreen(_Dialog):
             return not self._spectating()
         if action == "take_seat":
             return self._spectating() and self._may_take_seat()
+        if action == "open_room":
+            return self.app.session.may_open_room
         return True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -370,6 +427,8 @@ class MatchEndScreen(_Dialog):
             self.action_rematch()
         elif event.button.id == "take-seat":
             self.action_take_seat()
+        elif event.button.id == "open-room":
+            self.action_open_room()
         else:
             self.app.exit()
 
@@ -378,8 +437,13 @@ class MatchEndScreen(_Dialog):
         if self._spectating():
             return  # opened by the table's key as the table made this app a spectator
         waiting = rematch_status(self.app.session.is_host, self.app.session.lobby)
+        self._rematch_asked = True
         self.query_one("#rematch-status", Static).update(waiting)
         self.post_message(RematchRequested())
+
+    def action_open_room(self) -> None:
+        """The host: back to the waiting room, to change the rules or the seats first."""
+        self.post_message(OpenRoomRequested())
 
     def action_take_seat(self) -> None:
         """A spectator: join the table again asking for a seat for the next match."""

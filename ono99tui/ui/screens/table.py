@@ -38,7 +38,13 @@ if TYPE_CHECKING:
 from ono99tui.client.outputs import LogCleared
 from ono99tui.client.story import LogAppended, LogForgotten, MatchPageOpened
 from ono99tui.ui.log_lines import log_entries
-from ono99tui.ui.messages import AddBotRequested, MoveChosen, TakeSeatRequested, WantSeatToggled
+from ono99tui.ui.messages import (
+    AddBotRequested,
+    MoveChosen,
+    OpenRoomRequested,
+    TakeSeatRequested,
+    WantSeatToggled,
+)
 from ono99tui.ui.screens.talk_screen import TALK_BINDINGS, TalkScreen
 from ono99tui.ui.session_app import SessionApp, watch_session
 from ono99tui.ui.turn_wait import TurnWait
@@ -89,6 +95,8 @@ class TableScreen(TalkScreen):
         Binding("end", "log_newest", "Log: newest", show=False),
         # After the match-over dialog was closed (Esc): the rematch, and the results again.
         Binding("r", "rematch", "Rematch"),
+        # The host: back to the waiting room, to change the rules before the next match.
+        Binding("o", "open_room", "Waiting room"),
         # A spectator's instead: a seat for the next match, where one may be free.
         Binding("t", "take_seat", "Take a seat"),
         # The host, the match over, with a seat empty (a player left): a bot for the next.
@@ -112,7 +120,8 @@ class TableScreen(TalkScreen):
         self._swap_open = False
         self._draw_open = False
         # (swap, draw, out or watching, match over, may chat, may take a seat now / after
-        # the match, host, may add a bot, hints allowed) as the Footer last showed them.
+        # the match, host, may add a bot, hints allowed, may open the waiting room) as the
+        # Footer last showed them.
         self._keys_shown: tuple[bool, ...] | None = None
         # How long the table has waited on the current move (the host's clock reminder).
         self._turn_wait = TurnWait()
@@ -225,7 +234,8 @@ class TableScreen(TalkScreen):
         session = self.app.session
         keys = (can_swap(view), must_draw(view), out, view.phase == "match_over",
                 session.may_chat, session.may_take_seat, session.may_want_seat,
-                session.is_host, self._may_add_bot(), session.hints_allowed)
+                session.is_host, self._may_add_bot(), session.hints_allowed,
+                session.may_open_room)
         if keys != self._keys_shown:
             self._keys_shown = keys
             self._swap_open, self._draw_open = keys[:2]
@@ -358,6 +368,8 @@ class TableScreen(TalkScreen):
         if action == "add_bot":
             return self._match_over() and self._may_add_bot()
         session = self.app.session
+        if action == "open_room":
+            return self._match_over() and session.may_open_room
         if action == "take_seat":  # now, or (mid-match) as soon as the match ends
             if self._match_over():
                 return session.may_take_seat
@@ -414,6 +426,11 @@ class TableScreen(TalkScreen):
             from ono99tui.ui.screens.results import MatchEndScreen
 
             self.app.push_screen(MatchEndScreen(rematch=True))
+
+    def action_open_room(self) -> None:
+        """The host, the match over (its dialog closed): back to the waiting room."""
+        if self._match_over():
+            self.post_message(OpenRoomRequested())
 
     def _may_add_bot(self) -> bool:
         """The host, connected, at a table with a seat empty (a player left after the

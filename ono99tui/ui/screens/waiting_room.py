@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -47,8 +48,16 @@ if TYPE_CHECKING:
 
 DEFAULT_BOT = "normal"
 NARROW_WIDTH = 76
-# Fixed, so the seat list fits beside the rules at 80 columns whatever the names.
-PLAYER_COLUMN_WIDTH = 23
+# Fixed, so the seat list fits beside the rules at 80 columns whatever the names: a long
+# name is cut (with an ellipsis) so that what follows it, "(you)", stays whole.
+PLAYER_COLUMN_WIDTH = 21
+STATUS_COLUMN_WIDTH = 9
+# Stacked (narrow), the seats have the whole width: a name and its marks in full, up to
+# this (the longest name, 24, and "(you, ⚙ bot)").
+WIDEST_PLAYER_COLUMN = 37
+# What a row takes besides the player's column when stacked: the screen's padding and the
+# table's border (4), the number column and the status column, each with its cell padding.
+_ROW_BESIDE_PLAYER = 4 + (1 + 2) + (STATUS_COLUMN_WIDTH + 2) + 2
 
 
 class RuleCheckbox(Checkbox):
@@ -68,8 +77,10 @@ class RuleCheckbox(Checkbox):
         return "]" if current_glyphs(self).ascii else "▌"
 
 
-def seat_rows(lobby: Lobby, you: int | None, bot_mark: str) -> list[tuple[Text, Text, Text]]:
-    """One (seat, player, status) row per seat of the table, empty seats included."""
+def seat_rows(lobby: Lobby, you: int | None, bot_mark: str, *, ascii_glyphs: bool = False,
+              width: int = PLAYER_COLUMN_WIDTH) -> list[tuple[Text, Text, Text]]:
+    """One (seat, player, status) row per seat of the table, empty seats included; each
+    player's label fits `width` cells."""
     by_index = {seat.seat: seat for seat in lobby.seats}
     capacity = max(lobby.capacity, len(lobby.seats))
     rows: list[tuple[Text, Text, Text]] = []
@@ -79,32 +90,62 @@ def seat_rows(lobby: Lobby, you: int | None, bot_mark: str) -> list[tuple[Text, 
         if seat is None:
             rows.append((number, Text("(empty seat)", style="dim"), Text("")))
             continue
-        rows.append((number, _player_label(seat, lobby, you, bot_mark), _status(seat)))
+        rows.append((number, _player_label(seat, you, bot_mark, width, ascii_glyphs),
+                     _status(seat, lobby)))
     return rows
 
 
-def _player_label(seat: SeatInfo, lobby: Lobby, you: int | None, bot_mark: str) -> Text:
-    label = Text(seat.name)  # plain Text: a name is never read as markup
+def _player_label(seat: SeatInfo, you: int | None, bot_mark: str, width: int,
+                  ascii_glyphs: bool) -> Text:
     extras = []
     if seat.kind == SeatKind.BOT:
         extras.append(f"{bot_mark} bot")
     elif seat.kind == SeatKind.RESIGNED:
-        extras.append("out of the match: watching")
+        extras.append("out, watching")
     if seat.seat == you and seat.name.strip().casefold() != "you":
         extras.append("you")
-    if seat.seat == lobby.host_seat:
-        extras.append("host")
-    if extras:
-        label.append(f"  ({', '.join(extras)})", style="dim")
+    # Two spaces: the name ends visibly where the marks begin (and the room never reads
+    # "ana (you)" as the table's seat list does).
+    suffix = f"  ({', '.join(extras)})" if extras else ""
+    room = max(1, width - cell_len(suffix))
+    name = seat.name
+    if cell_len(name) > room:  # the name gives way: what follows it says who is who
+        ellipsis = "..." if ascii_glyphs else "\u2026"
+        name = set_cell_size(name, max(1, room - cell_len(ellipsis))).rstrip() + ellipsis
+    label = Text(name)  # plain Text: a name is never read as markup
+    if suffix:
+        label.append(suffix, style="dim")
     return label
 
 
-def _status(seat: SeatInfo) -> Text:
+def _status(seat: SeatInfo, lobby: Lobby) -> Text:
     if not seat.connected:
         return Text("away", style="bold")
+    if seat.seat == lobby.host_seat:
+        # The host deals (s) and has no ready key: "not ready" would say they hold it up.
+        return Text("host", style="bold")
     if seat.ready:
         return Text("ready", style="bold")
     return Text("not ready", style="dim")
+
+
+def after_a_match(lobby: Lobby) -> bool:
+    """Is this the waiting room its host opened again after a match (the table has
+    counted a finished match), rather than the one before the first?"""
+    return lobby.phase == "waiting" and bool(lobby.results.get("matches_played"))
+
+
+def standings_line(lobby: Lobby) -> str:
+    """The matches each player has won at this table, for the room opened after a match:
+    the table keeps counting across a change of rules ("" before any match is over)."""
+    from ono99tui.ui.present import matches_won
+
+    won = matches_won(lobby.results, len(lobby.seats))
+    if won is None or not after_a_match(lobby):
+        return ""
+    names = ", ".join(f"{seat.name} {won[seat.seat]}" for seat in lobby.seats
+                      if 0 <= seat.seat < len(won))
+    return f"Matches won here: {names}. The count goes on whatever the rules."
 
 
 def rules_summary(rules: Rules | None) -> str:
@@ -127,8 +168,9 @@ def table_deals_when(lobby: Lobby, *, ask_ready: bool = False) -> str | None:
     if lobby.host_seat is not None or start_when is None:
         return None
     taken = len(lobby.seats)
-    if lobby.phase == "finished":
-        # A rematch (or a newcomer's first game here) also waits for everyone's ready.
+    if lobby.phase == "finished" or after_a_match(lobby):
+        # A rematch (or a newcomer's first game here, or the room its operator opened
+        # again after a match) also waits for everyone's ready.
         rule = f"the next game starts with {start_when} seats, all ready ({taken} now)."
         return f"Press r when ready: {rule}" if ask_ready else rule[0].upper() + rule[1:]
     return f"The game starts by itself when {start_when} seats are taken ({taken} now)."
@@ -163,6 +205,8 @@ class WaitingRoomScreen(TalkScreen):
         self.lobby: Lobby | None = None
         # Whether the bot level select has been set from the table's (see _show_bot_level).
         self._bot_level_shown = False
+        # The player column's width, as the seat table was last laid out.
+        self._player_width = PLAYER_COLUMN_WIDTH
 
     # --- layout -----------------------------------------------------------------------------
 
@@ -175,6 +219,8 @@ class WaitingRoomScreen(TalkScreen):
             with Horizontal(id="room-body"):
                 with Vertical(id="seats-panel"):
                     yield DataTable(id="seats", cursor_type="row", show_header=False)
+                    # After a match: the evening's standings, which a change of rules keeps.
+                    yield Static("", id="standings")
                     yield Static("", id="spectators")
                     # Table talk before the deal (c opens the prompt).
                     chat = EventLog(id="room-chat")
@@ -224,10 +270,16 @@ class WaitingRoomScreen(TalkScreen):
                          id="bot-kind", compact=True)
 
     def on_mount(self) -> None:
-        seats = self.query_one("#seats", DataTable)
-        seats.add_column("#", key="number", width=2)
-        seats.add_column("Player", key="player", width=PLAYER_COLUMN_WIDTH)
-        seats.add_column("Status", key="status", width=9)
+        if self not in self.app.screen_stack:
+            # Closed before it was built (the next match dealt just as the room opened
+            # again after a match): its widgets may never come, nor be needed.
+            return
+        if not self.query("#seats"):
+            # Mounted before its widgets (pushed while the app was busy with another
+            # screen): follow the table once they are there.
+            self.call_after_refresh(self.on_mount)
+            return
+        self._add_seat_columns(PLAYER_COLUMN_WIDTH)
         self.watch(self.app, "glyphs", self._glyphs_changed, init=True)
         # The session keeps the table's lobby current; follow it, and the talk heard.
         watch_session(self, lambda session: session.lobby, self._lobby_changed)
@@ -243,9 +295,26 @@ class WaitingRoomScreen(TalkScreen):
         if self.lobby is not None:
             self.show_lobby(self.lobby)
 
+    def _add_seat_columns(self, player_width: int) -> None:
+        seats = self.query_one("#seats", DataTable)
+        seats.add_column("#", key="number", width=1)
+        seats.add_column("Player", key="player", width=player_width)
+        seats.add_column("Status", key="status", width=STATUS_COLUMN_WIDTH)
+        self._player_width = player_width
+
+    def _player_column_width(self) -> int:
+        """Side by side with the rules the seats have a fixed width; stacked, the width of
+        the screen (so a name is cut only where it must be)."""
+        width = self.size.width
+        if width >= NARROW_WIDTH or width <= 0:
+            return PLAYER_COLUMN_WIDTH
+        return max(PLAYER_COLUMN_WIDTH, min(WIDEST_PLAYER_COLUMN, width - _ROW_BESIDE_PLAYER))
+
     def on_resize(self, event: events.Resize) -> None:
         """Below 76 columns the seats and the rules stack instead of sitting side by side."""
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
+        if self.lobby is not None and self._player_column_width() != self._player_width:
+            self._show_seats(self.lobby, current_glyphs(self).bot)
 
     def _lobby_changed(self, lobby: Lobby | None) -> None:
         if lobby is None:
@@ -293,6 +362,10 @@ class WaitingRoomScreen(TalkScreen):
             Text(f"Waiting room{': ' + name if name else ''}  ({role})")
         )
         self._show_seats(lobby, glyphs.bot)
+        standings = standings_line(lobby)
+        found = self.query_one("#standings", Static)
+        found.display = bool(standings)
+        found.update(Text(standings))  # plain Text: it holds players' names
         self.query_one("#spectators", Static).update(
             f"{lobby.spectators} watching" if lobby.spectators else ""
         )
@@ -319,8 +392,13 @@ class WaitingRoomScreen(TalkScreen):
 
     def _show_seats(self, lobby: Lobby, bot_mark: str) -> None:
         table = self.query_one("#seats", DataTable)
-        rows = seat_rows(lobby, self.my_seat_number, bot_mark)
+        width = self._player_column_width()
+        rows = seat_rows(lobby, self.my_seat_number, bot_mark,
+                         ascii_glyphs=current_glyphs(self).ascii, width=width)
         cursor = table.cursor_row
+        if width != self._player_width:  # the terminal's width changed the layout
+            table.clear(columns=True)
+            self._add_seat_columns(width)
         table.clear()
         for index, row in enumerate(rows):
             table.add_row(*row, key=str(index))
@@ -407,15 +485,16 @@ class WaitingRoomScreen(TalkScreen):
         if dealing is not None and not self.is_host:
             # A headless table: nobody seated runs it; it deals by itself.
             return dealing
+        game = "the next match" if after_a_match(lobby) else "the game"
         if self.is_host:
             if taken < 2:
                 return "Add a bot (b) or wait for players; s starts with two or more."
-            return "s starts the game" + (
+            return f"s starts {game}" + (
                 f" (not ready yet: {', '.join(waiting_for)})." if waiting_for
                 else "; everyone is ready."
             )
         you = "You are ready" if mine and mine.ready else "Press r when you are ready"
-        return f"{you}. The host starts the game."
+        return f"{you}. The host starts {game}."
 
     def set_status(self, text: str) -> None:
         """The one-line status under the panels."""
@@ -495,33 +574,56 @@ class WaitingRoomScreen(TalkScreen):
         return next((seat for seat in self.lobby.seats if seat.seat == row), None)
 
     # --- the host changes the rules -------------------------------------------------------
+    #
+    # Only a change the host made counts. A drop-down or box reports its first value once
+    # it is mounted, after `show_lobby` may already have set it to the table's: a room
+    # opened again after a match (where the host's rights are known at once) sent the
+    # defaults back to the table, and a 1980 table was dealt the 2022 rules. So an event
+    # whose value the widget no longer holds, or that the table has already, sends nothing.
+
+    def _table_has(self, option: str, value: object) -> bool:
+        """Does the table already have `value` for the rule `option` (or "name": preset)?"""
+        rules = self.app.session.options.rules
+        return rules is not None and getattr(rules, option, None) == value
 
     @on(Select.Changed, "#opt-preset")
     def _preset_changed(self, event: Select.Changed) -> None:
-        if self.is_host and isinstance(event.value, str):
+        if (self.is_host and isinstance(event.value, str) and event.value == event.select.value
+                and not self._table_has("name", event.value)):
             self.post_message(OptionsChangeRequested("change the preset", preset=event.value))
 
     @on(Select.Changed, "#opt-scoring, #opt-ono99_card")
     def _choice_changed(self, event: Select.Changed) -> None:
-        if self.is_host and isinstance(event.value, str) and event.select.id:
+        if (self.is_host and isinstance(event.value, str) and event.select.id
+                and event.value == event.select.value):
+            option = event.select.id.removeprefix("opt-")
             # str(): the mode's plain string (the Select holds the StrEnum member).
-            self._set_rule(event.select.id.removeprefix("opt-"), str(event.value))
+            if not self._table_has(option, str(event.value)):
+                self._set_rule(option, str(event.value))
 
     @on(Checkbox.Changed, "#table-hints")
     def _hints_changed(self, event: Checkbox.Changed) -> None:
-        if self.is_host and self.lobby is not None:
+        lobby = self.lobby
+        if (self.is_host and lobby is not None and event.value == event.checkbox.value
+                and (lobby.options.get("hints") is True) != event.value):
             word = "allow" if event.value else "stop"
             self.post_message(OptionsChangeRequested(f"{word} hints",
                                                      table={"hints": event.value}))
 
     @on(Checkbox.Changed)
     def _switch_changed(self, event: Checkbox.Changed) -> None:
-        if self.is_host and event.checkbox.id and event.checkbox.id.startswith("opt-"):
-            self._set_rule(event.checkbox.id.removeprefix("opt-"), event.value)
+        box = event.checkbox
+        if (self.is_host and box.id and box.id.startswith("opt-")
+                and event.value == box.value):
+            option = box.id.removeprefix("opt-")
+            if not self._table_has(option, event.value):
+                self._set_rule(option, event.value)
 
     @on(Checkbox.Changed, "#spectator-chat")
     def _spectator_chat_changed(self, event: Checkbox.Changed) -> None:
-        if self.is_host:
+        lobby = self.lobby
+        if (self.is_host and lobby is not None and event.value == event.checkbox.value
+                and (lobby.options.get("spectator_chat", True) is not False) != event.value):
             self.post_message(OptionsChangeRequested(
                 "change spectators' chat", table={"spectator_chat": event.value}))
 
