@@ -28,7 +28,7 @@ def seats(*, ready: bool) -> tuple[SeatInfo, ...]:
             SeatInfo(2, "Normal bot", "bot", True, True))
 
 
-def welcomed(seat: int) -> Welcomed:
+def welcomed(seat: int) -> TableItem:
     return TableItem(Welcome(proto=1, role="player", seat=seat, token="t", host=seat == 0,
                             table={"name": "Kitchen", "room": True, "chat": True}))
 
