@@ -32,7 +32,10 @@ HOST_KEY = "host-key-of-the-room-test"
 
 
 def text_of(app: Ono99App, selector: str) -> str:
-    return str(app.screen.query_one(selector, Static).render())
+    """The text of `selector` on the screen on top ("" while that screen is still being
+    built: a wait may ask between the push and the compose)."""
+    found = app.screen.query(selector)
+    return str(found.first(Static).render()) if found else ""
 
 
 def offers(app: Ono99App, action: str) -> bool | None:
