@@ -52,8 +52,8 @@ from netproto.client import ClientSettings, TableClient
 from netproto.connection import State
 from netproto.messages import View
 from netproto.refind import TableRefinder
-from ono99tui.bot_player import BotPlayerError, play_matches
 from ono99tui.bots import make_bot
+from ono99tui.client.bot_player import BotPlayerError, play_matches
 from ono99tui.game import MATCH_OVER, MoveError, preset, view
 from ono99tui.game.codec import view_from_wire
 from ono99tui.host.journal import replay

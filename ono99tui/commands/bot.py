@@ -41,10 +41,10 @@ def run(args: argparse.Namespace) -> int:
     from netproto.client import ClientError, TableClient
     from netproto.interfaces import InterfaceError, resolve_interfaces
     from netproto.refind import refinder_for
-    from ono99tui.bot_player import BotPlayerError, play_matches
     from ono99tui.bots import UnknownBot, make_bot
+    from ono99tui.client.bot_player import BotPlayerError, play_matches
+    from ono99tui.client.connect_errors import connect_error_text
     from ono99tui.commands.player_option import PlayerNameError, checked_player_name
-    from ono99tui.connect_errors import connect_error_text
 
     try:
         name = checked_player_name(args.name, "--player/--name")

@@ -11,16 +11,9 @@ drive it with a fake clock.
 from __future__ import annotations
 
 from netproto.limits import TokenBucket
+from ono99tui.table_protocol import EMOTES
 
-# Quick emotes: the name that goes on the wire, and the words everyone sees. Names are
-# stable (a client may show its own words for them); the words are what `chat.text` says.
-EMOTES: dict[str, str] = {
-    "hello": "Hello!",
-    "nice-play": "Nice play!",
-    "oops": "Oops!",
-    "your-turn": "Your turn!",
-    "good-game": "Good game!",
-}
+__all__ = ["CHAT_BURST", "CHAT_PER_SECOND", "EMOTES", "TalkLimiter"]
 
 CHAT_BURST = 5
 CHAT_PER_SECOND = 0.5

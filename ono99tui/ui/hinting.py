@@ -2,7 +2,8 @@
 app from the player's own view and the public events it was sent (`bots.hints.advise`,
 the hard bot's search), never from anything hidden.
 
-`SeenEvents` keeps the events of the current deal as they arrive; `work_out_hint` (slow:
+The session's story keeps the events of the current deal as they arrive
+(`ono99tui.client.story.SeenEvents`); `work_out_hint` (slow:
 run it on a worker thread, never on the UI's) turns a view and those events into a
 `Hint`, plain values the hint panel shows. Whether the table allows hints at all is its
 `lobby.options.hints` (an honour setting: this app hides its key when it is off).
@@ -54,27 +55,6 @@ class Hint:
     reason: str
     measures: str  # MEASURES' key
     deals: int  # the deals tried per card
-
-
-class SeenEvents:
-    """The public events of the current deal as this player was sent them (a new deal
-    starts a new list): what `work_out_hint` may know besides the view."""
-
-    def __init__(self) -> None:
-        self.events: list[Event] = []
-
-    def add(self, events: Iterable[Event]) -> None:
-        """Take in one view's events, in order."""
-        from ono99tui.game import RoundDealt
-
-        for event in events:
-            if type(event) is RoundDealt:
-                self.events.clear()
-            self.events.append(event)
-
-    def clear(self) -> None:
-        """Forget everything (another table, or a new match)."""
-        self.events.clear()
 
 
 def move_name(move: Move, view: PlayerView) -> str:

@@ -1,12 +1,12 @@
 """Messages up to the app: from the connection worker, and from screens asking for actions.
 
 Screens never use the app's connection: they post a request (`MoveChosen`,
-`ReadyRequested`, `StartRequested`...), which the app sends to the table, reporting a
-failure to send in words (the table's own refusals come back as `ServerRefused`).
+`ReadyRequested`, `StartRequested`...), which the app hands to its client session
+(`ono99tui.client.session`) and sends as the session says, reporting a failure to send in
+words (the table's own refusals come back through the session as notices).
 
-The worker is the only code that reads the network. It turns what the `TableClient`
-yields into these messages, decoding the game payloads with the engine's codec, so every
-handler in the app deals with typed values and never with wire maps.
+The worker is the only code that reads the network. It posts each item the `TableClient`
+yields as a `TableItem`; the session decodes it.
 """
 
 from __future__ import annotations
@@ -16,102 +16,32 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 if TYPE_CHECKING:  # the app loads the protocol and the engine after its first frame
-    from netproto.messages import Chat, Lobby, Welcome
-    from ono99tui.game import Event, Move, PlayerView
-    from ono99tui.ui.catch_up import History
+    from ono99tui.game import Move
 
 
-class TableMessage(Message):
-    """Base of everything the connection worker reports.
+class TableItem(Message):
+    """Something the table's `TableClient` yielded (a welcome, a lobby, a view, a refusal,
+    talk, the link dropping, coming back or ending), for the app to hand to its session.
 
-    `connection` numbers the connection it came from (set by the worker): a message from
-    a connection the app has since replaced is dropped. None: not from a worker (accepted).
+    `connection` numbers the connection it came from (`TableSession.connect`): an item
+    from a connection the app has since replaced is stale. None: cannot be stale.
     """
 
-    connection: int | None = None
-
-
-class Welcomed(TableMessage):
-    """The table accepted us (first connection or resume)."""
-
-    def __init__(self, welcome: Welcome) -> None:
+    def __init__(self, item: object, connection: int | None = None) -> None:
         super().__init__()
-        self.welcome = welcome
+        self.item = item
+        self.connection = connection
 
 
-class LobbyUpdated(TableMessage):
-    """The table's public state changed: seats, names, phase, options, spectators."""
+class ConnectFailure(Message):
+    """The connection never reached the table (or failed past its start); `reason` says
+    why in words."""
 
-    def __init__(self, lobby: Lobby) -> None:
-        super().__init__()
-        self.lobby = lobby
-
-
-class ViewUpdated(TableMessage):
-    """A new view of the match, with the events that led to it (oldest first).
-
-    `clock_deadline`: when the table's turn clock runs, (the seat it runs for, the moment
-    on this machine's `time.monotonic()` clock its time is up), worked out on arrival.
-    `history`: in the first view after a (re)join, the match before `events`
-    (`ono99tui.ui.catch_up`); `bad_history`: why the history that came with it could not
-    be read (the view is shown without it).
-    """
-
-    def __init__(self, seq: int, view: PlayerView, events: tuple[Event, ...],
-                 clock_deadline: tuple[int, float] | None = None, *,
-                 history: History | None = None, bad_history: str | None = None) -> None:
-        super().__init__()
-        self.seq = seq
-        self.view = view
-        self.events = events
-        self.clock_deadline = clock_deadline
-        self.history = history
-        self.bad_history = bad_history
-
-
-class ServerRefused(TableMessage):
-    """The table refused something we sent; `reason` is in words, `code` for programs."""
-
-    def __init__(self, code: str, reason: str, ref: str | None = None) -> None:
+    def __init__(self, code: str, reason: str, connection: int | None = None) -> None:
         super().__init__()
         self.code = code
         self.reason = reason
-        self.ref = ref
-
-
-class ChatReceived(TableMessage):
-    """Someone at the table said something (as the table sent it: the app cleans it again
-    before showing it)."""
-
-    def __init__(self, chat: Chat) -> None:
-        super().__init__()
-        self.chat = chat
-
-
-class ConnectionDropped(TableMessage):
-    """The link dropped; the client is reconnecting with the resume token if `will_retry`."""
-
-    def __init__(self, reason: str, will_retry: bool) -> None:
-        super().__init__()
-        self.reason = reason
-        self.will_retry = will_retry
-
-
-class ConnectionResumed(TableMessage):
-    """The seat was resumed after a drop."""
-
-    def __init__(self, attempts: int) -> None:
-        super().__init__()
-        self.attempts = attempts
-
-
-class ConnectionEnded(TableMessage):
-    """The session is over for good (or never started); `reason` says why, in words."""
-
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__()
-        self.code = code
-        self.reason = reason
+        self.connection = connection
 
 
 class MoveChosen(Message):
@@ -195,4 +125,9 @@ class LeaveRequested(Message):
 
 class TakeSeatRequested(Message):
     """A spectator wants to play the next match at this table: the app says goodbye as a
-    spectator and joins the same table again asking for a seat (see `Ono99App.take_seat`)."""
+    spectator and joins the same table again asking for a seat (`TableSession.take_seat`)."""
+
+
+class WantSeatToggled(Message):
+    """A spectator asks (or stops asking), mid-match, for a seat as soon as the match ends
+    (`TableSession.want_seat`)."""

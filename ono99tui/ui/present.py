@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from netproto.messages import SeatInfo as LobbySeat
 from netproto.messages import SeatKind
+from ono99tui.client.names import agreeing, seat_name, verb
 from ono99tui.game import (
     Busted,
     Card,
@@ -69,38 +70,6 @@ def face_for(card: Card, rules: Rules) -> CardFace:
         return CardFace("hold", "", title, "total +0", "Hold")
     word = {"dead": "dead 99", "tens": "99", "set99": "sets 99"}.get(rules.ono99_card, "99")
     return CardFace("ono99", "99", title, ono99_effect(rules.ono99_card), word)
-
-
-def seat_name(seat: int, seats: Sequence[LobbySeat]) -> str:
-    """The name sitting in `seat`, or "seat N" before the lobby has told us."""
-    for info in seats:
-        if info.seat == seat:
-            return info.name
-    return f"seat {seat + 1}"
-
-
-def names_of(view: PlayerView, seats: Sequence[LobbySeat]) -> list[str]:
-    """Every seat's name, in seat order (the log says "ana played 7", even to ana)."""
-    return [seat_name(seat, seats) for seat in range(view.seats)]
-
-
-YOU = "you"  # the solo player's default name, and the word for the viewer
-
-
-def is_named_you(name: str) -> bool:
-    """Does this name read as "you"? (`ono99 solo`'s default name: a seat line must not say
-    "you (you)", nor a log line "you starts".)"""
-    return name.strip().casefold() == YOU
-
-
-def agreeing(subject: str, third_person: str, second_person: str) -> str:
-    """The form of a verb that agrees with a seat's name: "starts" for ana, "start" for you."""
-    return second_person if is_named_you(subject) else third_person
-
-
-def verb(subject: str, third_person: str, second_person: str) -> str:
-    """ "ana starts" / "you start": a seat's name with the verb that agrees with it."""
-    return f"{subject} {agreeing(subject, third_person, second_person)}"
 
 
 def obligation_card_name(view: PlayerView) -> str:

@@ -1,31 +1,13 @@
-"""Table talk on the player's side: the emote keys, who is muted, and the lines the log shows.
+"""Table talk in the terminal: a line of talk cut to fit a toast.
 
-The table (`ono99tui.host.chat`) knows the emotes by name; here each has a key at the
-table (5 to 9, beside the card keys 1 to 4). Muting is this player's own business: the
-names muted live in the app for the session and nothing about them goes to the table.
-Everything that came over the network is cleaned again here (`clean_chat_text`, the
-table's own cleaner) before the log shows it, as plain text.
+Who is muted, the emote keys and the cleaning of what was said are the session's
+(`ono99tui.client.talk`); here only what depends on how Textual wraps a toast.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from rich.cells import cell_len, set_cell_size
 from textual.content import Content
-
-from netproto.chat_text import EmptyChat, clean_chat_text
-from netproto.messages import Chat
-from ono99tui.host.chat import EMOTES
-from ono99tui.ui.widgets.log import LogEntry, chat_entry
-
-# (key, emote name), in the order the hint lists them.
-EMOTE_KEYS: tuple[tuple[str, str], ...] = (
-    ("5", "hello"), ("6", "nice-play"), ("7", "oops"), ("8", "your-turn"), ("9", "good-game"),
-)
-# Names heard that the mute list offers besides the seats: the most recent this many (a
-# stream of spectators under new names must not grow the list without end).
-MAX_HEARD = 32
 
 
 def toast_text(text: str, width: int, lines: int, *, ascii_glyphs: bool = False) -> str:
@@ -40,36 +22,3 @@ def toast_text(text: str, width: int, lines: int, *, ascii_glyphs: bool = False)
     while cut and len(Content(cut + ellipsis).wrap(width)) > lines:
         cut = cut[:-1].rstrip()
     return cut + ellipsis
-
-
-def emote_hint() -> str:
-    """The emote keys in words, for the chat prompt and the help."""
-    return " ".join(f"{key} {EMOTES[name]}" for key, name in EMOTE_KEYS)
-
-
-@dataclass
-class Talk:
-    """This session's talk: the names muted, and the names heard (to offer for muting)."""
-
-    muted: set[str] = field(default_factory=set)
-    heard: list[str] = field(default_factory=list)
-
-    def entry(self, chat: Chat) -> LogEntry | None:
-        """The log line for `chat`, or None when its sender is muted or nothing printable
-        is left of it."""
-        try:
-            name = clean_chat_text(chat.name)
-            text = clean_chat_text(chat.text)
-        except EmptyChat:
-            return None
-        if name in self.heard:
-            self.heard.remove(name)
-        self.heard.append(name)
-        del self.heard[:-MAX_HEARD]
-        if name in self.muted:
-            return None
-        return chat_entry(name, text)
-
-    def set_muted(self, names: set[str]) -> None:
-        """Mute exactly `names` from now on."""
-        self.muted = set(names)

@@ -12,8 +12,8 @@ from host_table_helpers import FAST_CLIENT, serve
 
 from netproto.client import Disconnected, TableClient
 from netproto.messages import Error, Lobby, View
-from ono99tui.bot_player import play_matches
 from ono99tui.bots import make_bot
+from ono99tui.client.bot_player import play_matches
 from ono99tui.commands import host as host_command
 from ono99tui.game import MATCH_OVER, Play
 from ono99tui.game.codec import move_to_wire, view_from_wire

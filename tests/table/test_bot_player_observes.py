@@ -13,9 +13,9 @@ from foreign_servers import rogue_table, serving
 from host_table_helpers import FAST_CLIENT, serve
 
 from netproto.client import TableClient
-from ono99tui.bot_player import play_matches
 from ono99tui.bots import Bot, make_bot
 from ono99tui.bots.hard import HardBot
+from ono99tui.client.bot_player import play_matches
 from ono99tui.game import Move, PlayerView
 from ono99tui.host.server import TableServer
 

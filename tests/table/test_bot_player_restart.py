@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from netproto.client import ClientSettings, TableClient
-from ono99tui.bot_player import BotPlayerError, play_matches
 from ono99tui.bots import make_bot
+from ono99tui.client.bot_player import BotPlayerError, play_matches
 
 # Two seats, one of them the table's own bot: the network bot must move for a match to end.
 TABLE = ("--seats", "2", "--bots", "1", "--bot-delay", "0.05", "--seed", "4")

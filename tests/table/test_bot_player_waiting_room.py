@@ -10,8 +10,8 @@ import asyncio
 from host_table_helpers import FAST_CLIENT, FAST_LIMITS, config
 
 from netproto.client import TableClient
-from ono99tui.bot_player import play_matches
 from ono99tui.bots import make_bot
+from ono99tui.client.bot_player import play_matches
 from ono99tui.game import preset
 from ono99tui.game.codec import rules_to_wire
 from ono99tui.host.outputs import TableSummary

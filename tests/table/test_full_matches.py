@@ -9,8 +9,8 @@ import pytest
 from host_table_helpers import FAST_CLIENT, PRESETS, serve
 
 from netproto.client import TableClient
-from ono99tui.bot_player import play_matches
 from ono99tui.bots import make_bot
+from ono99tui.client.bot_player import play_matches
 from ono99tui.game import MATCH_OVER
 from ono99tui.host.journal import replay
 

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from netproto.client import ClientSettings, TableClient
-from ono99tui.bot_player import BotPlayerError, BotReport, play_matches
 from ono99tui.bots import make_bot
+from ono99tui.client.bot_player import BotPlayerError, BotReport, play_matches
 from ono99tui.game import MATCH_OVER, view
 from ono99tui.game.codec import view_from_wire
 from ono99tui.host.journal import replay

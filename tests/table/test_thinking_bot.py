@@ -20,8 +20,8 @@ from host_table_helpers import FAST_CLIENT, serve
 import ono99tui.bots
 from netproto.client import TableClient
 from netproto.messages import Pong, View
-from ono99tui.bot_player import play_matches
 from ono99tui.bots import Bot, make_bot
+from ono99tui.client.bot_player import play_matches
 from ono99tui.game import Move, PlayerView
 from ono99tui.game.codec import view_from_wire
 from ono99tui.host.server import TableServer

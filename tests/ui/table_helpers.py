@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
+from table_items import lobby_updated, view_updated
 from textual.pilot import Pilot
 
 from netproto.client import TableClient
@@ -20,7 +21,7 @@ from ono99tui.game import PlayerView, Rules, State, apply, legal_moves, start_ma
 from ono99tui.game.events import Event
 from ono99tui.host.server import TableServer
 from ono99tui.ui.app import Ono99App
-from ono99tui.ui.messages import LobbyUpdated, MoveChosen, ViewUpdated
+from ono99tui.ui.messages import MoveChosen
 from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.widgets.cards import HandView
 
@@ -111,16 +112,16 @@ class LocalMatch:
     async def show(self, app: Ono99App, pilot: Pilot[Any]) -> None:
         """Post the viewer's view with the events since the last one, and let it render."""
         self.seq += 1
-        app.post_message(ViewUpdated(self.seq, self.view(), self.pending))
+        app.post_message(view_updated(self.seq, self.view(), self.pending))
         self.pending = ()
         await pilot.pause()
 
 
 async def open_local(app: Ono99App, pilot: Pilot[Any], match: LocalMatch, lobby: Lobby) -> None:
     """Give the app a lobby and the match's first view."""
-    app.post_message(LobbyUpdated(lobby))
+    app.post_message(lobby_updated(lobby))
     await match.show(app, pilot)
-    await wait_until(pilot, lambda: app.view is not None and app._table_screen() is not None)
+    await wait_until(pilot, lambda: app.session.view is not None and app._table_screen() is not None)
 
 
 class RecordingApp(Ono99App):

@@ -43,8 +43,8 @@ async def at_the_finished_table(app: BotAsker, pilot: Pilot[Any], lobby: Lobby) 
     match = LocalMatch(preset("2022"), 2, 3)
     match.run_until(lambda state: state.phase == MATCH_OVER)
     await open_local(app, pilot, match, lobby)
-    app.connection_state = "connected"
-    await wait_until(pilot, lambda: app.view is not None and app.view.phase == MATCH_OVER)
+    app.session.connection_state = "connected"
+    await wait_until(pilot, lambda: app.session.view is not None and app.session.view.phase == MATCH_OVER)
     while app.screen is not app._table_screen():  # the match-over dialog: Esc to the table
         await pilot.press("escape")
         await pilot.pause()
@@ -75,7 +75,7 @@ async def test_no_bot_key_at_a_full_table_for_a_player_or_mid_match() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         match = LocalMatch(preset("2022"), 2, 3)
         await open_local(app, pilot, match, dataclasses.replace(lobby_for(2), capacity=3))
-        app.connection_state = "connected"
+        app.session.connection_state = "connected"
         await pilot.press("b")
         await pilot.pause()
         assert app.bots_asked == [] and "b" not in shown_keys(app)

@@ -39,29 +39,29 @@ async def test_the_app_finds_its_table_on_another_port_and_shows_its_hand(
     app = Ono99App(start_screen=lobby, ascii_glyphs=False, sixteen_colours=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen)
-                         and app.view is not None, timeout=30, what="the match dealt")
-        assert app.client is not None and app.welcome is not None
-        token, seat, seq_at_kill = app.client.token, app.welcome.seat, app.view_seq
+                         and app.session.view is not None, timeout=30, what="the match dealt")
+        assert app.client is not None and app.session.welcome is not None
+        token, seat, seq_at_kill = app.client.token, app.session.welcome.seat, app.session.view_seq
 
         await asyncio.to_thread(first.kill)
-        await wait_until(pilot, lambda: app.connection_state == "reconnecting", timeout=10,
+        await wait_until(pilot, lambda: app.session.connection_state == "reconnecting", timeout=10,
                          what="the drop noticed")
         second = host_process(*table, env=env, advertise=True)
         assert second.port != first.port
         await asyncio.to_thread(second.start)
-        await wait_until(pilot, lambda: app.connection_state == "connected"
-                         and app.view_seq > seq_at_kill, timeout=30,
+        await wait_until(pilot, lambda: app.session.connection_state == "connected"
+                         and app.session.view_seq > seq_at_kill, timeout=30,
                          what="the seat resumed at the new port")
 
         client = app.client
-        assert client is not None and app.welcome is not None
-        assert (client.port, client.token, app.welcome.seat) == (second.port, token, seat)
+        assert client is not None and app.session.welcome is not None
+        assert (client.port, client.token, app.session.welcome.seat) == (second.port, token, seat)
         # A new app joining the table at its new address would get the seat back too.
         kept = ResumeTokens(tmp_path / "config").get(table_key(LOOPBACK, second.port, "ana"))
         assert kept == token
-        assert isinstance(app.screen, TableScreen) and app.view is not None
-        assert app.view.hand  # mid-match: the player holds cards
+        assert isinstance(app.screen, TableScreen) and app.session.view is not None
+        assert app.session.view.hand  # mid-match: the player holds cards
         await wait_until(pilot, lambda: len(app.screen.query_one(HandView).cards)
-                         == len(app.view.hand) if app.view else False,
+                         == len(app.session.view.hand) if app.session.view else False,
                          what="the hand drawn")
         app.exit()

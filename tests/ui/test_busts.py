@@ -171,7 +171,7 @@ async def test_the_match_end_rounds_table_marks_who_was_out() -> None:
         await match.show(app, pilot)
         await wait_until(pilot, lambda: isinstance(app.screen, MatchEndScreen))
         rounds = str(app.screen.query_one("#rounds Static").content).splitlines()
-        first_out = app.out_order[0]
+        first_out = app.session.story.out_order[0]
         assert rounds[-1].split()[1 + first_out] == "out"
         winner = match.state.winners[0]
         assert rounds[-1].split()[1 + winner] != "out"

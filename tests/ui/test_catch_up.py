@@ -1,4 +1,4 @@
-"""The app taking in a (re)joined view's history (`ono99tui.ui.catch_up`), with matches the
+"""The app taking in a (re)joined view's history (`ono99tui.client.catch_up`), with matches the
 engine plays in the test (no network: every view exactly repeatable).
 
 What it must do: show what it missed as if it had watched (log, round results, busts),
@@ -22,9 +22,12 @@ from table_helpers import (
     record_notices,
     wait_until,
 )
+from table_items import chat_received, lobby_updated, view_updated
 from textual.pilot import Pilot
 
 from netproto.messages import Chat
+from ono99tui.client.catch_up import BadHistory, History, history_from_wire, unseen_from
+from ono99tui.client.names import names_of
 from ono99tui.game import (
     MATCH_OVER,
     Event,
@@ -36,10 +39,8 @@ from ono99tui.game import (
     preset,
 )
 from ono99tui.game.codec import event_to_wire
-from ono99tui.ui.catch_up import BadHistory, History, history_from_wire, unseen_from
 from ono99tui.ui.glyphs import glyphs_for
-from ono99tui.ui.messages import ChatReceived, LobbyUpdated, ViewUpdated
-from ono99tui.ui.present import event_line, names_of
+from ono99tui.ui.present import event_line
 from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.widgets.log import EventLog
 
@@ -71,7 +72,7 @@ async def rejoin(app: RecordingApp, pilot: Pilot[Any], match: LocalMatch,
                  abridged: int = 0) -> None:
     """Post the first view after a (re)join: its `history`, then its own `events`."""
     match.seq += 1
-    app.post_message(ViewUpdated(match.seq, match.view(), events,
+    app.post_message(view_updated(match.seq, match.view(), events,
                                  history=History(history, abridged)))
     await pilot.pause()
 
@@ -94,20 +95,20 @@ async def test_a_rejoined_view_fills_the_log_and_results_quietly() -> None:
     app = RecordingApp()
     notices = record_notices(app)
     async with app.run_test(size=(100, 30)) as pilot:
-        app.post_message(LobbyUpdated(LOBBY))
-        app.post_message(ViewUpdated(0, match.view(), (), history=History(story)))
+        app.post_message(lobby_updated(LOBBY))
+        app.post_message(view_updated(0, match.view(), (), history=History(story)))
         match.pending = ()
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         await pilot.pause()
         assert app.log_lines == lines_of(story, match)
-        assert app.round_results == [e for e in story if isinstance(e, RoundEnded)]
-        assert app.round_busts is not None and len(app.round_busts.lines) >= 2
-        assert app.matches_started == 1
+        assert app.session.story.round_results == [e for e in story if isinstance(e, RoundEnded)]
+        assert app.session.story.busts is not None and len(app.session.story.busts.chunks) >= 2
+        assert app.session.story.matches_started == 1
         assert notices == [] and isinstance(app.screen, TableScreen)  # no dialog, no toast
         assert all(line in log_widget_text(app) for line in app.log_lines)
         # What a hint may know: the events of the round in progress, from its deal.
         deals = [i for i, e in enumerate(story) if isinstance(e, RoundDealt)]
-        assert app.seen.events == list(story[deals[-1]:])
+        assert app.session.story.seen.events == list(story[deals[-1]:])
 
 
 async def test_what_the_app_already_showed_is_not_shown_again() -> None:
@@ -136,7 +137,7 @@ async def test_what_the_app_already_showed_is_not_shown_again() -> None:
 def _all_events(app: RecordingApp, lost: tuple[Event, ...]) -> tuple[Event, ...]:
     """The match so far as the table tells it: what it sent the app (the app's `seen`
     holds the round in progress; earlier rounds are not needed here) then `lost`."""
-    return (*app.seen.events, *lost)
+    return (*app.session.story.seen.events, *lost)
 
 
 async def test_a_missing_timed_out_after_a_restart_is_no_difference() -> None:
@@ -154,7 +155,7 @@ async def test_a_missing_timed_out_after_a_restart_is_no_difference() -> None:
         lost = match.pending
         match.pending = ()
         # A restarted table's account lacks the table's own timed_out events.
-        story = (*(e for e in app.seen.events if not isinstance(e, TimedOut)), *lost)
+        story = (*(e for e in app.session.story.seen.events if not isinstance(e, TimedOut)), *lost)
         await rejoin(app, pilot, match, story)
         assert app.log_lines == shown + lines_of(lost, match)
 
@@ -166,7 +167,7 @@ async def test_the_tables_account_replaces_one_that_differs_and_talk_stays() -> 
     app = RecordingApp()
     async with app.run_test(size=(100, 30)) as pilot:
         await open_local(app, pilot, base, LOBBY)
-        app.post_message(ChatReceived(Chat(name="bob", text="good luck all", seat=1)))
+        app.post_message(chat_received(Chat(name="bob", text="good luck all", seat=1)))
         for _ in range(10):
             base.step()
             await base.show(app, pilot)
@@ -177,13 +178,13 @@ async def test_the_tables_account_replaces_one_that_differs_and_talk_stays() -> 
         for _ in range(12):
             other.step(lambda state, seat: rng.choice(legal_moves(state, seat)))
         story = other.pending
-        assert story[:len(deal)] == deal and story != tuple(app.seen.events)
-        other.pending, other.seq = (), app.view_seq
+        assert story[:len(deal)] == deal and story != tuple(app.session.story.seen.events)
+        other.pending, other.seq = (), app.session.view_seq
         await rejoin(app, pilot, other, story)
         talk = [line for line in app.log_lines if "good luck all" in line]
         assert len(talk) == 1 and app.log_lines[0] == talk[0]  # kept, at the top
         assert app.log_lines[1:] == lines_of(story, other)
-        assert app.matches_started == 1
+        assert app.session.story.matches_started == 1
         assert [row for row in log_rows(app) if row.startswith("──")] == []
         assert log_widget_text(app) == " ".join(app.log_lines)
 
@@ -198,7 +199,7 @@ async def test_an_account_from_a_later_round_replaces_the_lines_and_keeps_the_pa
         second = played_1980(seed=8, steps=0)
         second.seq = first.seq
         await second.show(app, pilot)  # the rematch: "Match 2"
-        app.post_message(ChatReceived(Chat(name="bob", text="again!", seat=1)))
+        app.post_message(chat_received(Chat(name="bob", text="again!", seat=1)))
         for _ in range(5):
             second.step()
             await second.show(app, pilot)
@@ -207,7 +208,7 @@ async def test_an_account_from_a_later_round_replaces_the_lines_and_keeps_the_pa
         story = other.pending[deals[1]:]  # from the second round's deal on
         other.pending, other.seq = (), second.seq
         await rejoin(app, pilot, other, story)
-        assert app.matches_started == 2
+        assert app.session.story.matches_started == 2
         assert app.log_lines == ["» bob: again!", *lines_of(story, other)]
         rows = log_rows(app)
         assert rows.count("── Match 2 ──") == 1
@@ -227,7 +228,7 @@ async def test_a_replaced_second_match_keeps_the_first_on_the_page_before() -> N
         for _ in range(8):
             second.step()
             await second.show(app, pilot)
-        assert app.matches_started == 2
+        assert app.session.story.matches_started == 2
         other = played_1980(seed=8, steps=0)
         rng = random.Random(5)
         for _ in range(10):
@@ -235,7 +236,7 @@ async def test_a_replaced_second_match_keeps_the_first_on_the_page_before() -> N
         story = other.pending
         other.pending, other.seq = (), second.seq
         await rejoin(app, pilot, other, story)
-        assert app.matches_started == 2
+        assert app.session.story.matches_started == 2
         assert app.log_lines == lines_of(story, other)
         rows = log_rows(app)
         assert rows.count("── Match 2 ──") == 1
@@ -249,12 +250,12 @@ async def test_a_finished_match_then_a_new_ones_history_opens_a_new_page() -> No
     app = RecordingApp()
     async with app.run_test(size=(100, 30)) as pilot:
         await open_local(app, pilot, first, LOBBY)
-        assert any(isinstance(e, MatchEnded) for e in app.seen.events)
+        assert any(isinstance(e, MatchEnded) for e in app.session.story.seen.events)
         second = played_1980(seed=8, steps=15)
         story = second.pending
         second.pending, second.seq = (), first.seq
         await rejoin(app, pilot, second, story)  # back (a spectator, say) in the rematch
-        assert app.matches_started == 2
+        assert app.session.story.matches_started == 2
         assert app.log_lines == lines_of(story, second)
         rows = log_rows(app)
         assert rows.count("── Match 2 ──") == 1
@@ -272,13 +273,13 @@ async def test_shortened_rounds_are_said_once_at_the_top() -> None:
     match.pending = ()
     app = RecordingApp()
     async with app.run_test(size=(100, 30)) as pilot:
-        app.post_message(LobbyUpdated(LOBBY))
-        app.post_message(ViewUpdated(0, match.view(), (), history=History(short, 2)))
+        app.post_message(lobby_updated(LOBBY))
+        app.post_message(view_updated(0, match.view(), (), history=History(short, 2)))
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         await pilot.pause()
         assert app.log_lines[0] == "Rounds 1\u20132 in short: their deals, busts and results only"
         assert app.log_lines[1:] == lines_of(short, match)
-        assert len(app.round_results) >= 2
+        assert len(app.session.story.round_results) >= 2
 
 
 async def test_a_history_that_cannot_be_read_is_said_and_changes_nothing_else() -> None:
@@ -292,10 +293,10 @@ async def test_a_history_that_cannot_be_read_is_said_and_changes_nothing_else() 
         events = match.pending
         match.pending = ()
         match.seq += 1
-        app.post_message(ViewUpdated(match.seq, match.view(), events,
-                                     bad_history="its event 1 is not one: unknown event kind"))
+        app.post_message(view_updated(match.seq, match.view(), events,
+                                     bad_history="no-such-event"))
         await pilot.pause()
-        assert app.view == match.view()  # the view is shown
+        assert app.session.view == match.view()  # the view is shown
         assert app.log_lines == shown + lines_of(events, match)  # its events, nothing more
         assert any("could not be read" in notice and "unknown event kind" in notice
                    for notice in notices)

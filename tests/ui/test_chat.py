@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from lobby_helpers import running_table, wait_for_condition, wait_until
 from table_helpers import LocalMatch, lobby_for, open_local, record_notices
+from table_items import chat_received
 from test_chat_snapshots import talking_app
 from test_match_over_loopback import joined_app
 from textual.widgets import OptionList
@@ -22,7 +23,8 @@ from ono99tui.game import preset
 from ono99tui.host.chat import CHAT_BURST, EMOTES
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.host_app import host_app
-from ono99tui.ui.messages import ChatReceived, ChatRequested
+from ono99tui.ui.log_lines import log_entries
+from ono99tui.ui.messages import ChatRequested
 from ono99tui.ui.screens.chat_prompt import ChatPrompt
 from ono99tui.ui.screens.mute import MuteScreen
 from ono99tui.ui.screens.table import TableScreen
@@ -59,9 +61,9 @@ async def test_two_players_talk_in_the_waiting_room_and_at_the_table(tmp_path: P
         async with ana.run_test(size=(80, 24)), \
                 bob.run_test(size=(80, 24)) as bob_pilot:
             await wait_for_condition(
-                lambda: ana.lobby is not None and len(ana.lobby.seats) == 2, what="two seats")
+                lambda: ana.session.lobby is not None and len(ana.session.lobby.seats) == 2, what="two seats")
             await wait_until(bob_pilot, lambda: isinstance(bob.screen, WaitingRoomScreen)
-                             and bob.may_chat, what="bob in the waiting room")
+                             and bob.session.may_chat, what="bob in the waiting room")
             await say(bob, bob_pilot, "hi [b]ana[/b]")
             await wait_for_condition(lambda: talk_lines(ana) == ["» bob: hi [b]ana[/b]"],
                                      what="bob's line in ana's waiting room")
@@ -98,9 +100,9 @@ async def test_a_muted_player_is_not_heard_by_who_muted_them(tmp_path: Path) -> 
         async with ana.run_test(size=(80, 24)), bob.run_test(size=(80, 24)) as bob_pilot, \
                 cy.run_test(size=(80, 24)):
             await wait_for_condition(
-                lambda: ana.lobby is not None and len(ana.lobby.seats) == 3, what="three seats")
-            await wait_for_condition(lambda: bob.lobby is not None and len(bob.lobby.seats) == 3
-                                     and all(app.may_chat for app in (ana, bob, cy)),
+                lambda: ana.session.lobby is not None and len(ana.session.lobby.seats) == 3, what="three seats")
+            await wait_for_condition(lambda: bob.session.lobby is not None and len(bob.session.lobby.seats) == 3
+                                     and all(app.session.may_chat for app in (ana, bob, cy)),
                                      what="bob sees three seats; everyone may talk")
             await bob_pilot.press("m")
             await wait_until(bob_pilot, lambda: isinstance(bob.screen, MuteScreen),
@@ -111,7 +113,7 @@ async def test_a_muted_player_is_not_heard_by_who_muted_them(tmp_path: Path) -> 
             marks = [str(option.prompt) for option in bob.screen.query_one(OptionList).options]
             assert marks == ["[x] ana  muted", "[ ] cy"]
             await bob_pilot.press("escape")
-            assert bob.talk.muted == {"ana"}
+            assert bob.session.talk.muted == {"ana"}
             ana.post_message(ChatRequested(text="bob cannot hear this"))
             cy.post_message(ChatRequested(text="but everyone hears cy"))
             await wait_for_condition(lambda: talk_lines(bob) == ["» cy: but everyone hears cy"],
@@ -124,7 +126,7 @@ async def test_a_muted_player_is_not_heard_by_who_muted_them(tmp_path: Path) -> 
                              what="the mute list again")
             await bob_pilot.press("space")
             await bob_pilot.press("escape")
-            assert bob.talk.muted == set()
+            assert bob.session.talk.muted == set()
             ana.post_message(ChatRequested(text="hello again"))
             await wait_for_condition(lambda: talk_lines(bob)[-1:] == ["» ana: hello again"],
                                      what="ana heard again")
@@ -136,8 +138,8 @@ async def test_too_fast_is_told_to_slow_down_and_the_table_goes_on(tmp_path: Pat
         bob = joined_app(server.port, "bob", tmp_path / "bob")
         async with ana.run_test(size=(80, 24)), bob.run_test(size=(80, 24)) as bob_pilot:
             await wait_for_condition(
-                lambda: ana.lobby is not None and len(ana.lobby.seats) == 2, what="two seats")
-            await wait_until(bob_pilot, lambda: bob.may_chat, what="bob may chat")
+                lambda: ana.session.lobby is not None and len(ana.session.lobby.seats) == 2, what="two seats")
+            await wait_until(bob_pilot, lambda: bob.session.may_chat, what="bob may chat")
             ana.simulate_key("s")
             await wait_for_condition(
                 lambda: all(isinstance(app.screen, TableScreen) for app in (ana, bob)),
@@ -149,7 +151,7 @@ async def test_too_fast_is_told_to_slow_down_and_the_table_goes_on(tmp_path: Pat
                              what="slow down")
             await wait_for_condition(lambda: len(talk_lines(ana)) == CHAT_BURST,
                                      what="the burst reached ana")
-            assert bob.connection_state == "connected"
+            assert bob.session.connection_state == "connected"
             assert isinstance(bob.screen, TableScreen)
 
 
@@ -159,16 +161,16 @@ async def test_spectators_talk_unless_the_host_turns_it_off(tmp_path: Path) -> N
         eve = joined_app(server.port, "eve", tmp_path / "eve", spectate=True)
         async with ana.run_test(size=(80, 24)) as ana_pilot, \
                 eve.run_test(size=(80, 24)) as eve_pilot:
-            await wait_for_condition(lambda: eve.lobby is not None and ana.lobby is not None
-                                     and ana.lobby.spectators == 1, what="eve watching")
-            await wait_until(eve_pilot, lambda: eve.may_chat, what="eve may chat")
+            await wait_for_condition(lambda: eve.session.lobby is not None and ana.session.lobby is not None
+                                     and ana.session.lobby.spectators == 1, what="eve watching")
+            await wait_until(eve_pilot, lambda: eve.session.may_chat, what="eve may chat")
             await say(eve, eve_pilot, "go ana")
             await wait_for_condition(lambda: talk_lines(ana) == ["» eve: go ana"],
                                      what="eve heard")
             box = ana.screen.query_one("#spectator-chat")
             box.focus()
             await ana_pilot.press("space")
-            await wait_until(eve_pilot, lambda: not eve.may_chat, what="eve's chat off")
+            await wait_until(eve_pilot, lambda: not eve.session.may_chat, what="eve's chat off")
             await eve_pilot.press("c")
             assert not isinstance(eve.screen, ChatPrompt)
             # eve still reads the players.
@@ -186,7 +188,10 @@ async def test_talk_in_a_waiting_room_too_small_for_its_pane_comes_as_a_notice(
         bob = joined_app(server.port, "bob", tmp_path / "bob")
         async with ana.run_test(size=(80, 24)), bob.run_test(size=(61, 19)) as bob_pilot:
             await wait_until(bob_pilot, lambda: isinstance(bob.screen, WaitingRoomScreen)
-                             and bob.may_chat, what="bob in the waiting room")
+                             and bob.session.may_chat, what="bob in the waiting room")
+            # Laid out with its seats: the pane is clipped away (before that, it was not).
+            await wait_until(bob_pilot, lambda: isinstance(bob.screen, WaitingRoomScreen)
+                             and not bob.screen.talk_in_sight(), what="the pane out of sight")
             notices = record_notices(bob)
             ana.post_message(ChatRequested(text="can you read me"))
             await wait_for_condition(lambda: talk_lines(bob) == ["» ana: can you read me"],
@@ -208,12 +213,12 @@ async def test_a_long_line_of_talk_makes_a_short_toast_over_a_narrow_table(
     async with app.run_test(size=size, notifications=True) as pilot:
         await open_local(app, pilot, LocalMatch(preset("2022"), 3, seed=21),
                          lobby_for(3, bots=(2,)))
-        app.connection_state = "connected"
+        app.session.connection_state = "connected"
         notices = record_notices(app)
-        app.post_message(ChatReceived(Chat(name="bob", text=text, seat=1)))
+        app.post_message(chat_received(Chat(name="bob", text=text, seat=1)))
         await wait_until(pilot, lambda: len(app.screen.query(Toast)) == 1, what="the toast")
         await pilot.pause()
         toast = app.screen.query_one(Toast)
         assert toast.region.height <= 1 + lines, toast.region  # the title and the lines
         assert notices[-1].endswith("…") and f"» bob: {text}".startswith(notices[-1][:-1])
-        assert app.log_entries[-1].text(False) == f"» bob: {text}"  # the log has it all
+        assert log_entries(app.session.story.items)[-1].text(False) == f"» bob: {text}"  # the log has it all

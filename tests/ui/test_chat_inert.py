@@ -18,12 +18,12 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
 from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, wait_until
+from table_items import chat_received
 
 from netproto.chat_text import EmptyChat, clean_chat_text
 from netproto.messages import MAX_CHAT_TEXT, Chat
 from ono99tui.game import preset
 from ono99tui.ui.app import Ono99App
-from ono99tui.ui.messages import ChatReceived
 from ono99tui.ui.widgets.log import EventLog
 
 # Pieces that have broken terminals and TUIs before, mixed in with any characters at all.
@@ -70,7 +70,7 @@ async def changed_cells(text: str) -> tuple[set[tuple[int, int]], set[tuple[int,
         log.clear()  # an empty log: the line cannot scroll older lines around
         await pilot.pause()
         before = cells(app)
-        app.post_message(ChatReceived(Chat(name="bob", text=text, seat=1)))
+        app.post_message(chat_received(Chat(name="bob", text=text, seat=1)))
         await wait_until(pilot, lambda: any(entry.chat for entry in log._entries))
         await pilot.pause()
         after = cells(app)

@@ -5,11 +5,12 @@ and colours, so the pictures repeat exactly. Update with `pytest --snapshot-upda
 from __future__ import annotations
 
 from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, wait_until
+from table_items import chat_received
 
 from netproto.messages import PROTOCOL_VERSION, Chat, Welcome
 from ono99tui.game import preset
 from ono99tui.ui.app import Ono99App
-from ono99tui.ui.messages import ChatReceived
+from ono99tui.ui.log_lines import log_entries
 from ono99tui.ui.screens.chat_prompt import ChatPrompt
 from ono99tui.ui.screens.mute import MuteScreen
 
@@ -17,8 +18,9 @@ from ono99tui.ui.screens.mute import MuteScreen
 def talking_app(**options: object) -> Ono99App:
     """An app seated at a table that talks (its welcome says so), with no connection."""
     app = RecordingApp(**options)
-    app.welcome = Welcome(proto=PROTOCOL_VERSION, role="player", seat=0,
-                          table={"name": "den", "capacity": 3, "preset": "2022", "chat": True})
+    app.session.welcome = Welcome(proto=PROTOCOL_VERSION, role="player", seat=0,
+                                  table={"name": "den", "capacity": 3, "preset": "2022",
+                                         "chat": True})
     return app
 
 
@@ -29,11 +31,11 @@ def with_talk(*, then: str | None = None):
         for _ in range(4):
             match.step()
         await open_local(app, pilot, match, lobby_for(3, bots=(2,)))
-        app.connection_state = "connected"
+        app.session.connection_state = "connected"
         for chat in (Chat(name="bob", text="good luck [b]all[/b]", seat=1),
                      Chat(name="ana", text="Nice play!", seat=0, emote="nice-play")):
-            app.post_message(ChatReceived(chat))
-        await wait_until(pilot, lambda: len([e for e in app.log_entries if e.chat]) == 2)
+            app.post_message(chat_received(chat))
+        await wait_until(pilot, lambda: len([e for e in log_entries(app.session.story.items) if e.chat]) == 2)
         await match.show(app, pilot)  # the Footer follows the view: "c Chat" shows
         if then == "prompt":
             await pilot.press("c")

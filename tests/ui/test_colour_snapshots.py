@@ -21,6 +21,7 @@ from textual.pilot import Pilot
 
 from ono99tui.game import Card, position, preset
 from ono99tui.ui.app import Ono99App
+from ono99tui.ui.messages import TableItem
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 
@@ -68,7 +69,7 @@ def room(app_class: type[Ono99App], *, sixteen: bool) -> Ono99App:
 
 def focus_on(widget_id: str) -> Any:
     async def run_before(pilot: Pilot[Any]) -> None:
-        pilot.app.lobby = room_lobby(you=0)
+        pilot.app.post_message(TableItem(room_lobby(you=0)))
         await pilot.pause()
         pilot.app.screen.query_one(widget_id).focus()
         await pilot.pause()

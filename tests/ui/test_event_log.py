@@ -16,21 +16,17 @@ from table_helpers import (
     screen_text,
     wait_until,
 )
+from table_items import lobby_updated
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 
-from netproto.client import TableClient
+from netproto.client import Disconnected, Reconnected, TableClient
 from netproto.messages import Welcome
 from ono99tui.commands.solo import solo_config
 from ono99tui.game import MATCH_OVER, Card, Played, legal_moves, preset, start_match
 from ono99tui.host.server import TableServer
 from ono99tui.ui.app import Ono99App
-from ono99tui.ui.messages import (
-    ConnectionDropped,
-    ConnectionResumed,
-    LobbyUpdated,
-    Welcomed,
-)
+from ono99tui.ui.messages import TableItem
 from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen
 from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.widgets.log import EventLog
@@ -186,14 +182,14 @@ async def test_after_a_drop_the_log_says_what_a_bot_played_for_you() -> None:
     app = RecordingApp()
     async with app.run_test(size=(80, 24)) as pilot:
         await open_local(app, pilot, match, lobby_for(4))
-        app.post_message(ConnectionDropped("link lost", will_retry=True))
+        app.post_message(TableItem(Disconnected("link lost", will_retry=True)))
         await pilot.pause()
         mine = []
         while len(mine) < 2:  # the stand-in plays for seat 0 twice meanwhile
             for event in match.step():
                 if isinstance(event, Played) and event.seat == 0:
                     mine.append(event.card.label(match.state.rules))
-        app.post_message(ConnectionResumed(1))
+        app.post_message(TableItem(Reconnected(1)))
         await match.show(app, pilot)
         expected = f"While you were away a bot played for you: {', '.join(mine)}"
         assert app.log_lines[-1] == expected
@@ -218,7 +214,7 @@ async def test_a_new_connection_that_resumes_a_seat_says_what_was_played() -> No
             if isinstance(event, Played) and event.seat == 0]
     app = RecordingApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        app.post_message(Welcomed(Welcome(proto=1, role="player", seat=0, token="t")))
+        app.post_message(TableItem(Welcome(proto=1, role="player", seat=0, token="t")))
         await open_local(app, pilot, match, lobby_for(4))  # a lobby with a match under way
         assert app.log_lines[-1] == f"While you were away a bot played for you: {', '.join(mine)}"
 
@@ -241,8 +237,8 @@ async def test_a_player_seated_before_the_deal_is_told_of_no_stand_in() -> None:
         match.step()
     app = RecordingApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        app.post_message(Welcomed(Welcome(proto=1, role="player", seat=0, token="t")))
-        app.post_message(LobbyUpdated(replace(lobby_for(4), phase="waiting")))
+        app.post_message(TableItem(Welcome(proto=1, role="player", seat=0, token="t")))
+        app.post_message(lobby_updated(replace(lobby_for(4), phase="waiting")))
         await open_local(app, pilot, match, lobby_for(4))
         assert any(line.startswith("ana played") for line in app.log_lines)
         assert not any(line.startswith("While you were away") for line in app.log_lines)
@@ -288,15 +284,15 @@ async def test_over_a_real_table_the_log_says_what_the_stand_in_played() -> None
                        sixteen_colours=False)
         try:
             async with app.run_test(size=(80, 24)) as pilot:
-                await wait_until(pilot, lambda: app.view is not None and bool(app.view.legal_moves))
-                seat = app.view.seat
+                await wait_until(pilot, lambda: app.session.view is not None and bool(app.session.view.legal_moves))
+                seat = app.session.view.seat
                 moves_before = sum(1 for move in server.table.journal[-1].moves if move["seat"] == seat)
                 await proxy.go_down()
                 await wait_until(pilot, lambda: sum(
                     1 for move in server.table.journal[-1].moves if move["seat"] == seat)
                     >= moves_before + 2)  # the stand-in has played twice for ana
                 await proxy.come_back()
-                await wait_until(pilot, lambda: app.connection_state == "connected")
+                await wait_until(pilot, lambda: app.session.connection_state == "connected")
                 await wait_until(pilot, lambda: any(
                     line.startswith("While you were away a bot played for you: ")
                     for line in app.log_lines))

@@ -27,6 +27,7 @@ from textual.widget import Widget
 from netproto.discovery import DiscoveredTable, TableChange, TableEvent
 from ono99tui.game import MATCH_OVER, Card, position, preset
 from ono99tui.ui.app import Ono99App
+from ono99tui.ui.messages import TableItem
 from ono99tui.ui.screens.chat_prompt import ChatPrompt
 from ono99tui.ui.screens.confirm_quit import ConfirmQuitScreen
 from ono99tui.ui.screens.lobby import LobbyScreen
@@ -103,7 +104,7 @@ def waiting_room(sixteen: bool, tmp_path: Path):
                    ascii_glyphs=False, sixteen_colours=sixteen)
 
     async def before(pilot: Pilot[Any]) -> None:
-        app.lobby = room_lobby(you=0)
+        app.post_message(TableItem(room_lobby(you=0)))
         await pilot.pause()
 
     return app, before

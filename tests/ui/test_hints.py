@@ -23,9 +23,10 @@ from table_helpers import (
 )
 
 from netproto.messages import Lobby
+from ono99tui.client.story import SeenEvents
 from ono99tui.game import preset
 from ono99tui.ui import hinting
-from ono99tui.ui.hinting import Hint, HintRow, SeenEvents
+from ono99tui.ui.hinting import Hint, HintRow
 from ono99tui.ui.screens.hint import HintScreen
 from ono99tui.ui.screens.table import TableScreen
 
@@ -54,7 +55,7 @@ async def test_no_hint_key_where_the_table_does_not_allow_hints() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         match = my_turn()
         await open_local(app, pilot, match, lobby_for(4, bots=(1, 2, 3)))  # no hints option
-        assert not app.hints_allowed and "h" not in footer_keys(app)
+        assert not app.session.hints_allowed and "h" not in footer_keys(app)
         await pilot.press("h")
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)
@@ -99,8 +100,8 @@ async def test_solo_shows_a_hint_worked_out_off_the_ui_thread(
     async with start_solo_table(bots=2, seed=11) as server:
         app = solo(server, bots=2)
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: app.view is not None and app.hints_allowed)
-            await wait_until(pilot, lambda: app.view.turn == app.view.seat
+            await wait_until(pilot, lambda: app.session.view is not None and app.session.hints_allowed)
+            await wait_until(pilot, lambda: app.session.view.turn == app.session.view.seat
                              and first_playable(app) is not None)
             threads: list[str] = []
             work = hinting.work_out_hint
@@ -114,7 +115,7 @@ async def test_solo_shows_a_hint_worked_out_off_the_ui_thread(
             await wait_until(pilot, lambda: isinstance(app.screen, HintScreen))
             assert threads and threads[0] != threading.main_thread().name
             hint = app.screen.hint
-            view = app.view
+            view = app.session.view
             playable = {move for move in view.legal_moves if type(move).__name__ != "Draw"}
             assert len(hint.rows) == len(playable)
             assert sum(row.suggested for row in hint.rows) == 1
@@ -133,7 +134,7 @@ async def test_a_key_in_the_panel_plays_that_card() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         match = my_turn()
         await open_local(app, pilot, match, hints_lobby())
-        view = app.view
+        view = app.session.view
         hint = hinting.work_out_hint(view, (), budget_s=0.002)
         app.push_screen(HintScreen(hint, about=view))
         await wait_until(pilot, lambda: isinstance(app.screen, HintScreen))
@@ -154,13 +155,13 @@ async def test_a_key_with_no_playable_card_in_the_panel_only_rings() -> None:
         one_card = replace(HINT, rows=HINT.rows[:1])  # only key "2" plays
         rings: list[bool] = []
         app.bell = lambda: rings.append(True)  # type: ignore[method-assign]
-        app.push_screen(HintScreen(one_card, about=app.view))
+        app.push_screen(HintScreen(one_card, about=app.session.view))
         await wait_until(pilot, lambda: isinstance(app.screen, HintScreen))
-        plays = app.view.plays
+        plays = app.session.view.plays
         await pilot.press("3")
         await pilot.pause()
         assert rings == [True] and isinstance(app.screen, HintScreen)
-        assert app.view.plays == plays
+        assert app.session.view.plays == plays
 
 
 async def test_the_panel_closes_when_the_position_it_is_about_is_gone() -> None:
@@ -168,7 +169,7 @@ async def test_the_panel_closes_when_the_position_it_is_about_is_gone() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         match = my_turn()
         await open_local(app, pilot, match, hints_lobby())
-        app.push_screen(HintScreen(HINT, about=app.view))
+        app.push_screen(HintScreen(HINT, about=app.session.view))
         await wait_until(pilot, lambda: isinstance(app.screen, HintScreen))
         match.step()  # played for the player (a stand-in): the turn has passed
         await match.show(app, pilot)
@@ -257,22 +258,22 @@ async def test_a_hint_at_three_players_in_a_four_seat_table(
                              seed=seed) as server:
         app = host_app(server, player="hal")
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: app.lobby is not None and app.is_host)
+            await wait_until(pilot, lambda: app.session.lobby is not None and app.session.is_host)
             for _ in range(2):
                 await pilot.press("b")
                 await pilot.pause()
-            await wait_until(pilot, lambda: len(app.lobby.seats) == 3)
+            await wait_until(pilot, lambda: len(app.session.lobby.seats) == 3)
             await pilot.press("s")  # three of four seats taken: deal now
-            await wait_until(pilot, lambda: app.view is not None
-                             and app.view.turn == app.view.seat and first_playable(app) is not None)
+            await wait_until(pilot, lambda: app.session.view is not None
+                             and app.session.view.turn == app.session.view.seat and first_playable(app) is not None)
             await pilot.press("h")
             await wait_until(pilot, lambda: isinstance(app.screen, HintScreen))
             hint = app.screen.hint
             # The hint counts the three in the match: it is the one the engine's own view
             # of the table gives, with the events the app was sent.
             state = server.table.state
-            assert app.view.seats == 3 and state is not None and state.seats == 3
-            assert hint == fixed(engine_view(state, app.view.seat), app.seen.events)
+            assert app.session.view.seats == 3 and state is not None and state.seats == 3
+            assert hint == fixed(engine_view(state, app.session.view.seat), app.session.story.seen.events)
             # The card suggested is one with the highest chance shown.
             shown = {row.card: int(f"{row.win:.0%}"[:-1]) for row in hint.rows}
             suggested = next(row for row in hint.rows if row.suggested)

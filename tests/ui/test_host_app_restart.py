@@ -43,12 +43,12 @@ async def test_the_hosts_app_is_back_in_its_seat_after_a_restart(
         nonlocal first_seq
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
-                             and app.lobby is not None and len(app.lobby.seats) == 4,
+                             and app.session.lobby is not None and len(app.session.lobby.seats) == 4,
                              what="the waiting room with three bots")
             await pilot.press("s")
             await wait_until(pilot, lambda: isinstance(app.screen, TableScreen)
-                             and app.view is not None, what="the match dealt")
-            first_seq = app.view_seq
+                             and app.session.view is not None, what="the match dealt")
+            first_seq = app.session.view_seq
             # Stopped by a signal, not by its person: the match stays unfinished in the
             # journal, to be taken up (quitting the app would end it for good).
             os.kill(os.getpid(), signal.SIGTERM)
@@ -61,13 +61,13 @@ async def test_the_hosts_app_is_back_in_its_seat_after_a_restart(
     async def second_run(app: Ono99App) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_until(pilot, lambda: isinstance(app.screen, TableScreen)
-                             and app.view is not None, what="the table, not a waiting room")
-            assert app.welcome is not None
-            assert (app.welcome.role, app.welcome.seat, app.welcome.host) == ("player", 3, True)
+                             and app.session.view is not None, what="the table, not a waiting room")
+            assert app.session.welcome is not None
+            assert (app.session.welcome.role, app.session.welcome.seat, app.session.welcome.host) == ("player", 3, True)
             # Views numbered on from the first run's, of the match taken up (its deal).
-            assert app.view_seq > first_seq
-            assert app.view is not None and app.view.seat == 3
-            assert app.view.round_no == view(replay_point(point).state, 3).round_no
+            assert app.session.view_seq > first_seq
+            assert app.session.view is not None and app.session.view.seat == 3
+            assert app.session.view.round_no == view(replay_point(point).state, 3).round_no
             # The person who started the host is told a match was taken up, and how not to.
             notices = [str(note.message) for note in app._notifications]
             assert any(f"Took up the unfinished match from this table's journal (2022 rules; "
@@ -94,11 +94,11 @@ async def test_a_host_who_closes_the_table_mid_match_ends_the_match_for_good(
     async def close_mid_match(app: Ono99App) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
-                             and app.lobby is not None and len(app.lobby.seats) == 4,
+                             and app.session.lobby is not None and len(app.session.lobby.seats) == 4,
                              what="the waiting room with three bots")
             await pilot.press("s")
             await wait_until(pilot, lambda: isinstance(app.screen, TableScreen)
-                             and app.view is not None, what="the match dealt")
+                             and app.session.view is not None, what="the match dealt")
             await pilot.press("q")
             await wait_until(pilot, lambda: isinstance(app.screen, ConfirmQuitScreen),
                              what="the close dialog")
@@ -116,8 +116,8 @@ async def test_a_host_who_closes_the_table_mid_match_ends_the_match_for_good(
     async def next_evening(app: Ono99App) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
-                             and app.lobby is not None, what="a fresh waiting room")
-            assert app.lobby is not None and app.lobby.phase == "waiting"
+                             and app.session.lobby is not None, what="a fresh waiting room")
+            assert app.session.lobby is not None and app.session.lobby.phase == "waiting"
             notices = [str(note.message) for note in app._notifications]
             assert not any("Took up" in note for note in notices), notices
             app.exit()

@@ -32,24 +32,24 @@ async def test_the_app_shows_the_new_table_after_a_host_restart() -> None:
             async with app.run_test(size=(80, 24)) as pilot:
                 # Play a few cards, so that this session's view numbers are past the new
                 # table's first ones.
-                while app.view_seq < 5:
+                while app.session.view_seq < 5:
                     await wait_until(pilot, lambda: first_playable(app) is not None
-                                     or (app.view is not None and app.view.phase != "playing"))
+                                     or (app.session.view is not None and app.session.view.phase != "playing"))
                     playable = first_playable(app)
                     if playable is None:
                         break  # the match ended first: its views are numbered far enough
-                    before = app.view_seq
+                    before = app.session.view_seq
                     await pilot.press(str(playable + 1))
-                    await wait_until(pilot, lambda before=before: app.view_seq > before)
-                old = app.view_seq
+                    await wait_until(pilot, lambda before=before: app.session.view_seq > before)
+                old = app.session.view_seq
                 assert old >= 3
 
                 await proxy.go_down()  # the host dies; another comes up at its address
                 proxy.target_port = second.port
                 await proxy.come_back()
-                await wait_until(pilot, lambda: app.view_seq < old, timeout=30)
+                await wait_until(pilot, lambda: app.session.view_seq < old, timeout=30)
                 assert app.client is not None and app.client.view is not None
-                assert app.view_seq == app.client.view.seq
+                assert app.session.view_seq == app.client.view.seq
                 assert [seat.name for seat in second.table.seats][-1] == "ana"
         finally:
             await proxy.stop()
@@ -80,24 +80,24 @@ async def test_a_new_seat_after_a_finished_match_goes_to_the_waiting_room() -> N
                        sixteen_colours=False)  # as `ono99 join` and the host's app open
         try:
             async with app.run_test(size=(80, 24)) as pilot:
-                while app.view is None or app.view.phase != "match_over":
+                while app.session.view is None or app.session.view.phase != "match_over":
                     await wait_until(pilot, lambda: first_playable(app) is not None
-                                     or (app.view is not None
-                                         and app.view.phase == "match_over"), timeout=30)
+                                     or (app.session.view is not None
+                                         and app.session.view.phase == "match_over"), timeout=30)
                     playable = first_playable(app)
                     if playable is not None:
-                        before = app.view_seq
+                        before = app.session.view_seq
                         await pilot.press(str(playable + 1))
-                        await wait_until(pilot, lambda before=before: app.view_seq > before
-                                         or (app.view is not None
-                                             and app.view.phase == "match_over"))
+                        await wait_until(pilot, lambda before=before: app.session.view_seq > before
+                                         or (app.session.view is not None
+                                             and app.session.view.phase == "match_over"))
                 await proxy.go_down()  # the host dies; it comes back without the match
                 proxy.target_port = second.port
                 await proxy.come_back()
                 await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
-                                 and app.lobby is not None and app.lobby.phase == "waiting",
+                                 and app.session.lobby is not None and app.session.lobby.phase == "waiting",
                                  timeout=30)
-                assert app.view is None and app._table_screen() is None
+                assert app.session.view is None and app._table_screen() is None
                 assert [seat.name for seat in second.table.seats][-1] == "ana"
         finally:
             await proxy.stop()

@@ -54,8 +54,8 @@ async def play_at_the_keyboard(app: Ono99App, pilot: Pilot[Any], until: Any) -> 
         if isinstance(app.screen, RoundEndScreen):
             await pilot.press("enter")
         key = key_for(app)
-        if key is not None and isinstance(app.screen, TableScreen) and pressed_at != app.view_seq:
-            pressed_at = app.view_seq
+        if key is not None and isinstance(app.screen, TableScreen) and pressed_at != app.session.view_seq:
+            pressed_at = app.session.view_seq
             await pilot.press(key)
         await pilot.pause(0.01)
     raise AssertionError(f"the match did not get there in time (on {app.screen})")
@@ -77,10 +77,10 @@ async def test_names_at_the_table_and_in_the_results_are_shown_literally() -> No
                        sixteen_colours=False)
         notices = record_notices(app)
         async with app.run_test(size=(80, 24), notifications=True) as pilot:
-            await wait_until(pilot, lambda: app.lobby is not None)  # seated first: seat 1
+            await wait_until(pilot, lambda: app.session.lobby is not None)  # seated first: seat 1
             async with opponent(server.port, CLOSER), contextlib.AsyncExitStack() as later:
-                await wait_until(pilot, lambda: app.lobby is not None
-                                 and len(app.lobby.seats) == 2)
+                await wait_until(pilot, lambda: app.session.lobby is not None
+                                 and len(app.session.lobby.seats) == 2)
                 await pilot.pause()
                 room = screen_text(app)
                 assert f"Waiting room: {CLICK}  (" in room
@@ -88,7 +88,7 @@ async def test_names_at_the_table_and_in_the_results_are_shown_literally() -> No
                 # The third seat: the table deals.
                 await later.enter_async_context(opponent(server.port, BOLD))
                 await wait_until(pilot, lambda: isinstance(app.screen, TableScreen)
-                                 and app.view is not None)
+                                 and app.session.view is not None)
                 await pilot.pause()
                 table = screen_text(app)
                 assert f"{ESCAPED} (you)" in table and f"  {CLOSER}  " in table
@@ -101,7 +101,7 @@ async def test_names_at_the_table_and_in_the_results_are_shown_literally() -> No
                 await wait_until(pilot, lambda: notice in screen_text(app), timeout=3)
 
                 await play_at_the_keyboard(
-                    app, pilot, lambda: app.view is not None and app.view.phase == MATCH_OVER)
+                    app, pilot, lambda: app.session.view is not None and app.session.view.phase == MATCH_OVER)
                 await wait_until(pilot, lambda: isinstance(app.screen, MatchEndScreen))
                 await pilot.pause()
                 results = screen_text(app)
@@ -138,7 +138,7 @@ async def test_a_table_named_like_markup_in_the_lobby_and_its_waiting_room(
 
             await pilot.press("enter")  # join: the table is full, so watch
             await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
-                             and app.lobby is not None)
+                             and app.session.lobby is not None)
             toast = f"{name} is full or already playing: you are watching."
             assert toast in notices
             await wait_until(pilot, lambda: app.screen.query(Toast))
@@ -187,7 +187,7 @@ async def test_names_in_the_round_and_match_tables_are_shown_literally() -> None
         app = Ono99App(seated, start_screen=WaitingRoomScreen, ascii_glyphs=False,
                        sixteen_colours=False)
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: app.lobby is not None)  # seated first: seat 1
+            await wait_until(pilot, lambda: app.session.lobby is not None)  # seated first: seat 1
             async with opponent(server.port, CLOSER), opponent(server.port, BOLD):
                 await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
                 await play_at_the_keyboard(app, pilot,

@@ -14,8 +14,8 @@ from lobby_helpers import running_table
 
 from netproto.addresses import Address
 from netproto.discovery import DiscoveredTable, TableInfo, TableState
+from ono99tui.client.joining import JoinError, JoinRequest, connect
 from ono99tui.config import ResumeTokens
-from ono99tui.ui.joining import JoinError, JoinRequest, connect
 
 
 def _free_closed_port() -> int:
@@ -162,7 +162,7 @@ async def test_an_address_that_is_not_a_table_is_skipped_for_the_next_one() -> N
 )
 def test_os_errors_are_said_in_words(cause: OSError | None, words: str) -> None:
     from netproto.client import Unreachable
-    from ono99tui.connect_errors import connect_error_text
+    from ono99tui.client.connect_errors import connect_error_text
 
     reason = "no answer within 5 s" if cause is None else str(cause.strerror)
     error = Unreachable("unreachable", reason, "10.1.2.3", 9099, cause)
@@ -171,7 +171,7 @@ def test_os_errors_are_said_in_words(cause: OSError | None, words: str) -> None:
 
 def test_host_names_and_quoted_answers_in_words() -> None:
     from netproto.client import Unreachable, WrongProtocol
-    from ono99tui.connect_errors import connect_error_text
+    from ono99tui.client.connect_errors import connect_error_text
 
     unknown = socket.gaierror(socket.EAI_NONAME, "Name or service not known")
     assert connect_error_text(Unreachable("unreachable", "", "tabel", 9099, unknown)) == (

@@ -32,7 +32,7 @@ from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 
 
 def seat_names(app: Ono99App) -> list[str]:
-    return [seat.name for seat in app.lobby.seats] if app.lobby else []
+    return [seat.name for seat in app.session.lobby.seats] if app.session.lobby else []
 
 
 def client_seat_names(client: TableClient) -> list[str]:
@@ -73,13 +73,13 @@ async def test_a_player_hosting_a_keyless_table_leaves_it_running_for_the_others
         async with app.run_test(size=(80, 24)) as pilot:
             cy = await seated_first_then_cy(pilot, app, server.port)
             try:
-                assert app.lobby is not None and app.lobby.host_seat == app.lobby.you == 0
+                assert app.session.lobby is not None and app.session.lobby.host_seat == app.session.lobby.you == 0
                 assert app.screen.check_action("leave", ()) is True
                 await pilot.press("l")
                 await wait_until(pilot, lambda: app.screen is lobby, what="the lobby")
                 assert not any(isinstance(s, ConfirmQuitScreen) for s in app.screen_stack)
                 assert "You left the table" in str(lobby.query_one("#lobby-status", Static).render())
-                assert app.lobby is None and app.is_running
+                assert app.session.lobby is None and app.is_running
                 await wait_until(pilot, lambda: client_seat_names(cy) == ["cy"], what="bob's seat freed")
                 assert cy.lobby is not None and cy.lobby.host_seat == cy.lobby.you == 0  # cy hosts now
                 assert cy.closed is None and cy.lobby.phase == "waiting"
@@ -99,8 +99,8 @@ async def test_a_player_hosting_a_keyless_table_is_told_the_match_goes_on_if_the
             cy = await seated_first_then_cy(pilot, app, server.port)
             try:
                 await wait_until(pilot, lambda: isinstance(app.screen, TableScreen)
-                                 and app.view is not None, what="the match")
-                assert app.lobby is not None and app.lobby.host_seat == app.lobby.you
+                                 and app.session.view is not None, what="the match")
+                assert app.session.lobby is not None and app.session.lobby.host_seat == app.session.lobby.you
                 await pilot.press("q")
                 await wait_until(pilot, lambda: isinstance(app.screen, ConfirmQuitScreen),
                                  what="the dialog")
@@ -138,7 +138,7 @@ async def test_solo_has_no_leave_key() -> None:
         app = solo(server, bots=2)
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_until(pilot, lambda: isinstance(app.screen, TableScreen)
-                             and app.view is not None, what="the match")
+                             and app.session.view is not None, what="the match")
             assert "l" not in app.screen.active_bindings
             await pilot.press("l")
             await pilot.pause()

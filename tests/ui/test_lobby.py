@@ -91,8 +91,8 @@ async def test_lobby_follows_a_real_advertised_table_and_joins_it(tmp_path: Path
                 assert f"127.0.0.1:{server.port}" in status(app, "#table-detail")
                 await pilot.press("enter")
                 await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
-                                 and app.lobby is not None, what="the waiting room")
-                assert [seat.name for seat in app.lobby.seats] == [
+                                 and app.session.lobby is not None, what="the waiting room")
+                assert [seat.name for seat in app.session.lobby.seats] == [
                     "Greedy bot", "Random bot", "amy", "bob"]
                 assert app.client is not None and app.client.seat == 3
                 assert load_settings(tmp_path).player_name == "bob"
@@ -121,8 +121,8 @@ async def test_typed_address_with_password_prompt(tmp_path: Path) -> None:
             assert "not right" in str(app.screen.query_one("#password-wrong", Static).render())
             await pilot.press(*"open sesame", "enter")
             await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
-                             and app.lobby is not None, what="the waiting room")
-            assert app.lobby.seats[0].name == "ana"
+                             and app.session.lobby is not None, what="the waiting room")
+            assert app.session.lobby.seats[0].name == "ana"
         assert load_settings(tmp_path).last_address == f"127.0.0.1:{server.port}"
 
 
@@ -179,15 +179,15 @@ async def test_join_address_from_the_command_line_goes_straight_in(tmp_path: Pat
         app = Ono99App(start_screen=lobby, ascii_glyphs=True)
         async with app.run_test() as pilot:
             await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
-                             and app.lobby is not None, what="the waiting room")
+                             and app.session.lobby is not None, what="the waiting room")
             assert app.client is not None and app.client.role == "spectator"
-            assert app.lobby.spectators == 1
+            assert app.session.lobby.spectators == 1
 
 
 async def test_a_failed_join_from_the_command_line_lists_the_tables(tmp_path: Path) -> None:
     # `ono99 join HOST:PORT` started before the host listened: "Could not join", and the
     # list under "Tables on your network" stayed empty for good (found by play-testing).
-    from ono99tui.ui.joining import Address
+    from ono99tui.client.joining import Address
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -242,7 +242,7 @@ async def test_a_full_table_seats_a_newcomer_as_a_spectator(tmp_path: Path) -> N
         app = Ono99App(start_screen=lobby, ascii_glyphs=True)
         async with app.run_test() as pilot:
             await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
-                             and app.lobby is not None, what="the waiting room")
+                             and app.session.lobby is not None, what="the waiting room")
             assert app.client is not None and app.client.role == "spectator"
             assert any("you are watching" in str(note.message) for note in app._notifications)
             assert "(watching)" in str(app.screen.query_one("#room-title", Static).render())
@@ -255,7 +255,7 @@ async def test_joining_a_port_that_is_not_a_table_says_so_within_two_seconds(tmp
 
     from foreign_servers import answers_like_http, serving, stays_silent
 
-    from ono99tui.ui.joining import Address
+    from ono99tui.client.joining import Address
 
     for handler, why in ((stays_silent, "no answer within 2 s"),
                          (answers_like_http, "a web server answered")):
@@ -313,8 +313,8 @@ async def test_a_web_door_s_address_typed_joins_the_table_behind_it(tmp_path: Pa
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("a", *f"http://127.0.0.1:{web_port}/", "enter")
             await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
-                             and app.lobby is not None, what="the waiting room")
-            assert app.lobby.seats[0].name == "ana"
+                             and app.session.lobby is not None, what="the waiting room")
+            assert app.session.lobby.seats[0].name == "ana"
         # Remembered as the table's own address: what to type next time.
         assert load_settings(tmp_path).last_address == f"127.0.0.1:{server.port}"
 

@@ -17,6 +17,7 @@ from netproto.messages import Lobby, SeatInfo
 from ono99tui.game import preset
 from ono99tui.game.codec import rules_to_wire
 from ono99tui.ui.app import Ono99App
+from ono99tui.ui.messages import TableItem
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 
@@ -71,7 +72,7 @@ def room_app(*, you: int | None, ascii_glyphs: bool) -> Ono99App:
 
 def set_lobby(you: int | None) -> Any:
     async def run_before(pilot: Pilot[Any]) -> None:
-        pilot.app.lobby = room_lobby(you=you)
+        pilot.app.post_message(TableItem(room_lobby(you=you)))
         await pilot.pause()
 
     return run_before

@@ -32,7 +32,7 @@ def joined_app(port: int, name: str, config: Path, *, spectate: bool = False) ->
 
 def key_for(app: Ono99App) -> str | None:
     """The key a player presses for their first legal move now, if they have one."""
-    view = app.view
+    view = app.session.view
     if view is None or view.seat is None or not view.legal_moves:
         return None
     move = view.legal_moves[0]
@@ -53,15 +53,15 @@ async def play_until_the_end(players: list[tuple[Ono99App, Pilot[Any]]]) -> None
     """
     acted: dict[int, int] = {}
     for _ in range(40000):
-        if all(app.view is not None and app.view.phase == MATCH_OVER for app, _ in players):
+        if all(app.session.view is not None and app.session.view.phase == MATCH_OVER for app, _ in players):
             return
         for index, (app, _pilot) in enumerate(players):
             if isinstance(app.screen, RoundEndScreen):
                 app.simulate_key("enter")
             key = key_for(app)
             if key is not None and isinstance(app.screen, TableScreen) \
-                    and acted.get(index) != app.view_seq:
-                acted[index] = app.view_seq
+                    and acted.get(index) != app.session.view_seq:
+                acted[index] = app.session.view_seq
                 app.simulate_key(key)
         await asyncio.sleep(0.005)
     raise AssertionError("the match did not end in time")
@@ -82,12 +82,12 @@ async def test_host_and_two_joined_players_play_a_match_while_someone_watches(
                 cy.run_test(size=(80, 24)) as cy_pilot:
             players = [(host, host_pilot), (bob, bob_pilot), (cy, cy_pilot)]
             await wait_for_condition(
-                lambda: host.lobby is not None and len(host.lobby.seats) == 3, what="three seats")
+                lambda: host.session.lobby is not None and len(host.session.lobby.seats) == 3, what="three seats")
             # Several apps share this loop: keys go in with simulate_key (see play_until_the_end).
             for app, _pilot in players[1:]:
                 assert isinstance(app.screen, WaitingRoomScreen)
                 app.simulate_key("r")
-            await wait_for_condition(lambda: all(s.ready for s in host.lobby.seats[1:]),
+            await wait_for_condition(lambda: all(s.ready for s in host.session.lobby.seats[1:]),
                                      what="both guests ready")
             host.simulate_key("s")
             await wait_for_condition(
@@ -99,16 +99,16 @@ async def test_host_and_two_joined_players_play_a_match_while_someone_watches(
             async with eve.run_test(size=(80, 24)) as eve_pilot:
                 await wait_until(eve_pilot, lambda: isinstance(eve.screen, TableScreen),
                                  what="the spectator at the table")
-                assert eve.view is not None and eve.view.seat is None
-                assert eve.view.hand == ()
+                assert eve.session.view is not None and eve.session.view.seat is None
+                assert eve.session.view.hand == ()
 
                 await play_until_the_end(players)
-                winners = {app.view.winners for app, _ in players}
+                winners = {app.session.view.winners for app, _ in players}
                 assert len(winners) == 1 and len(winners.pop()) == 1
-                await wait_until(eve_pilot, lambda: eve.view.phase == MATCH_OVER,
+                await wait_until(eve_pilot, lambda: eve.session.view.phase == MATCH_OVER,
                                  what="the spectator sees the end")
-                assert eve.view.winners == host.view.winners
+                assert eve.session.view.winners == host.session.view.winners
                 for app, pilot in [*players, (eve, eve_pilot)]:
                     await wait_until(pilot, lambda app=app: isinstance(app.screen, MatchEndScreen),
                                      what="the match-end screen")
-            assert [seat.name for seat in host.lobby.seats] == ["ana", "bob", "cy"]
+            assert [seat.name for seat in host.session.lobby.seats] == ["ana", "bob", "cy"]

@@ -43,9 +43,9 @@ async def test_a_second_press_before_the_answer_sends_nothing() -> None:
         notices = record_notices(app)
         try:
             async with app.run_test(size=(80, 24)) as pilot:
-                await wait_until(pilot, lambda: app.view is not None and bool(app.view.legal_moves)
+                await wait_until(pilot, lambda: app.session.view is not None and bool(app.session.view.legal_moves)
                                  and first_playable(app) is not None)
-                before = app.view_seq
+                before = app.session.view_seq
                 key = str(first_playable(app) + 1)
                 proxy.hold()  # the table's answer is on its way, slowly
                 await pilot.press(key)
@@ -54,7 +54,7 @@ async def test_a_second_press_before_the_answer_sends_nothing() -> None:
                 await pilot.click(CardWidget)  # and a click, for good measure
                 await pilot.pause()
                 proxy.release()
-                await wait_until(pilot, lambda: app.view_seq > before)
+                await wait_until(pilot, lambda: app.session.view_seq > before)
                 # The table's answer to a second move, if one had gone, was held back with
                 # the view and came through with it.
                 await pilot.pause(0.2)
@@ -112,7 +112,7 @@ async def test_a_move_that_crossed_a_change_is_news_not_an_error(
                 assert bob is not None
                 bob_plays = asyncio.create_task(_play_whenever_asked(bob))
                 await wait_until(pilot, lambda: first_playable(app) is not None
-                                 and app.lobby is not None and app.lobby.phase == "playing")
+                                 and app.session.lobby is not None and app.session.lobby.phase == "playing")
                 proxy.hold()  # what the table says to ana from now on is slow to arrive
                 bob_plays.cancel()
                 await bob.close()  # gone for good: the table takes bob out of the match

@@ -7,6 +7,7 @@ import random
 import pytest
 from table_helpers import lobby_for
 
+from ono99tui.client.names import names_of
 from ono99tui.game import (
     Busted,
     Card,
@@ -34,7 +35,6 @@ from ono99tui.ui.present import (
     face_for,
     last_card_text,
     limit_text,
-    names_of,
     obligation_line,
     prompt,
     prompt_forms,

@@ -22,8 +22,8 @@ HOST_KEY = "host-key-of-the-quit-tests"
 
 async def quit_dialog_text(app: Ono99App, pilot: Pilot[Any]) -> tuple[str, str]:
     """Wait for the match on the table screen, press q; the dialog's question and text."""
-    await wait_until(pilot, lambda: isinstance(app.screen, TableScreen) and app.view is not None
-                     and app.lobby is not None, what="the match")
+    await wait_until(pilot, lambda: isinstance(app.screen, TableScreen) and app.session.view is not None
+                     and app.session.lobby is not None, what="the match")
     await pilot.press("q")
     await wait_until(pilot, lambda: isinstance(app.screen, ConfirmQuitScreen), what="the dialog")
     question, explanation = (str(app.screen.query_one(f"#{part}", Static).render())
@@ -47,7 +47,7 @@ async def test_the_host_quitting_closes_the_table_for_everyone() -> None:
     async with running_table(name="den", capacity=2, start_when=2, host_key=HOST_KEY) as server:
         app = host_app(server, player="ana")
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: app.lobby is not None, what="the waiting room")
+            await wait_until(pilot, lambda: app.session.lobby is not None, what="the waiting room")
             server.table.add_bot("greedy")
             question, explanation = await quit_dialog_text(app, pilot)
     assert question == "Close the table?"
@@ -85,10 +85,10 @@ async def test_the_host_leaving_the_waiting_room_with_others_seated_is_asked_fir
     async with running_table(name="den", capacity=3, host_key=HOST_KEY) as server:
         app = host_app(server, player="ana")
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: app.lobby is not None, what="the waiting room")
+            await wait_until(pilot, lambda: app.session.lobby is not None, what="the waiting room")
             guest = await TableClient.connect("127.0.0.1", server.port, name="bob")
             try:
-                await wait_until(pilot, lambda: app.lobby is not None and len(app.lobby.seats) == 2,
+                await wait_until(pilot, lambda: app.session.lobby is not None and len(app.session.lobby.seats) == 2,
                                  what="bob in the waiting room")
                 await pilot.press("q")
                 await wait_until(pilot, lambda: isinstance(app.screen, ConfirmQuitScreen), what="the dialog")
@@ -111,9 +111,9 @@ async def test_the_host_alone_with_bots_quits_the_waiting_room_at_once() -> None
     async with running_table(name="den", capacity=3, host_key=HOST_KEY) as server:
         app = host_app(server, player="ana")
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: app.lobby is not None, what="the waiting room")
+            await wait_until(pilot, lambda: app.session.lobby is not None, what="the waiting room")
             server.table.add_bot("greedy")
-            await wait_until(pilot, lambda: app.lobby is not None and len(app.lobby.seats) == 2,
+            await wait_until(pilot, lambda: app.session.lobby is not None and len(app.session.lobby.seats) == 2,
                              what="the bot in the waiting room")
             await pilot.press("q")
             await wait_until(pilot, lambda: not app.is_running, what="the app to quit")

@@ -25,13 +25,14 @@ from table_helpers import (
 from textual.pilot import Pilot
 
 from netproto.client import ClientSettings, TableClient
+from ono99tui.client.names import names_of
 from ono99tui.commands.solo import solo_config
 from ono99tui.game import Event
 from ono99tui.game.codec import event_from_wire
 from ono99tui.host.server import TableServer
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.glyphs import glyphs_for
-from ono99tui.ui.present import event_line, names_of
+from ono99tui.ui.present import bust_lines, event_line
 from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.widgets.log import EventLog
 
@@ -57,9 +58,16 @@ def app_for(connect: Callable[[], Any]) -> Ono99App:
 
 
 def my_turn(app: Ono99App) -> bool:
-    return (isinstance(app.screen, TableScreen) and app.view is not None
-            and bool(app.view.legal_moves) and app.connection_state == "connected")
+    return (isinstance(app.screen, TableScreen) and app.session.view is not None
+            and bool(app.session.view.legal_moves) and app.session.connection_state == "connected")
 
+
+
+def bust_lines_of(app: Ono99App) -> dict[int, list[str]]:
+    """Each finished round's bust lines, as its round-end dialog shows them."""
+    return {number: [line for chunk in chunks
+                     for line in bust_lines(chunk.events, chunk.names, chunk.viewer)]
+            for number, chunks in app.session.story.busts.chunks.items()}
 
 async def play_until(app: Ono99App, pilot: Pilot[Any], done: Callable[[], bool]) -> None:
     """Play the first playable card at each turn (closing the round dialogs and bust
@@ -72,18 +80,18 @@ async def play_until(app: Ono99App, pilot: Pilot[Any], done: Callable[[], bool])
         if done():
             return
         index = first_playable(app)
-        before = app.view_seq
+        before = app.session.view_seq
         await pilot.press("s" if index is None else str(index + 1))
-        await wait_until(pilot, lambda before=before: app.view_seq > before)
+        await wait_until(pilot, lambda before=before: app.session.view_seq > before)
     raise AssertionError(f"never got there: {app.screen!r} {app.log_lines[-8:]}")
 
 
 def story_lines(server: TableServer, app: Ono99App) -> list[str]:
     """The log lines the table's whole account of the match makes for `app`'s seat."""
-    assert app.view is not None and app.lobby is not None
-    names = names_of(app.view, app.lobby.seats)
+    assert app.session.view is not None and app.session.lobby is not None
+    names = names_of(app.session.view, app.session.lobby.seats)
     events: list[Event] = [event_from_wire(wire) for wire in server.table.core.match_events]
-    lines = [event_line(event, names, app.view, glyphs_for(False)) for event in events]
+    lines = [event_line(event, names, app.session.view, glyphs_for(False)) for event in events]
     return [line for line in lines if line is not None]
 
 
@@ -101,14 +109,14 @@ async def test_an_app_resuming_the_seat_anew_shows_the_match_so_far() -> None:
 
             first = app_for(through_proxy)
             async with first.run_test(size=(100, 30)) as pilot:
-                await play_until(first, pilot, lambda: len(first.round_results) >= 1
+                await play_until(first, pilot, lambda: len(first.session.story.round_results) >= 1
                                  and sum("ana played" in line for line in first.log_lines) >= 5)
                 assert first.client is not None and first.client.token is not None
                 token = first.client.token
-                lines, results = list(first.log_lines), list(first.round_results)
-                busts = dict(first.round_busts.lines) if first.round_busts else {}
+                lines, results = list(first.log_lines), list(first.session.story.round_results)
+                busts = bust_lines_of(first)
                 await proxy.go_down()  # the laptop closed: the table holds the seat
-                await wait_until(pilot, lambda: first.connection_state != "connected")
+                await wait_until(pilot, lambda: first.session.connection_state != "connected")
         finally:
             await proxy.stop()
         assert any("BUSTED" in line for line in lines) and busts
@@ -121,10 +129,10 @@ async def test_an_app_resuming_the_seat_anew_shows_the_match_so_far() -> None:
         async with second.run_test(size=(100, 30)) as pilot:
             await wait_until(pilot, lambda: my_turn(second))
             await pilot.pause()
-            assert second.welcome is not None and second.welcome.seat == 0
+            assert second.session.welcome is not None and second.session.welcome.seat == 0
             assert second.log_lines == lines  # each event once, as the first app showed it
-            assert second.round_results == results
-            assert second.round_busts is not None and second.round_busts.lines == busts
+            assert second.session.story.round_results == results
+            assert bust_lines_of(second) == busts
             # The table screen, with the log on it: no round dialog, no toast of the past.
             assert isinstance(second.screen, TableScreen)
             assert notices == []
@@ -161,14 +169,14 @@ async def test_views_lost_with_a_dropped_link_reach_the_log_once() -> None:
                 await wait_until(pilot, lambda: seat.seq >= sent + 2
                                  and server.table.core.state is not None
                                  and 0 in _acting(server))
-                assert app.view_seq == sent
+                assert app.session.view_seq == sent
                 # The app has not seen the end of the story the table has told.
                 told = story_lines(server, app)
                 assert len(app.log_lines) < len(told) and told[:len(app.log_lines)] == app.log_lines
                 proxy.cut()  # the link dies with them
                 proxy.release()
-                await wait_until(pilot, lambda: app.view_seq == seat.seq
-                                 and app.connection_state == "connected")
+                await wait_until(pilot, lambda: app.session.view_seq == seat.seq
+                                 and app.session.connection_state == "connected")
                 await pilot.pause()
                 assert app.log_lines == told == story_lines(server, app)
         finally:
@@ -201,18 +209,18 @@ async def test_after_the_host_restarts_from_its_journal_the_log_is_whole_and_sin
 
     app = app_for(join)
     async with app.run_test(size=(100, 30)) as pilot:
-        await play_until(app, pilot, lambda: len(app.round_results) >= 1
+        await play_until(app, pilot, lambda: len(app.session.story.round_results) >= 1
                          and sum("ana played" in line for line in app.log_lines) >= 4)
-        lines, results = list(app.log_lines), list(app.round_results)
-        seq = app.view_seq
+        lines, results = list(app.log_lines), list(app.session.story.round_results)
+        seq = app.session.view_seq
         first.kill()
-        await wait_until(pilot, lambda: app.connection_state == "reconnecting")
+        await wait_until(pilot, lambda: app.session.connection_state == "reconnecting")
         second = host_process(*options, env=env)
         second.port = first.port
         await asyncio.to_thread(second.start)
-        await wait_until(pilot, lambda: app.view_seq > seq and my_turn(app), timeout=30)
+        await wait_until(pilot, lambda: app.session.view_seq > seq and my_turn(app), timeout=30)
         await pilot.pause()
-        assert app.log_lines == lines and app.round_results == results
+        assert app.log_lines == lines and app.session.story.round_results == results
         assert app.client is not None and app.client.token is not None
         token = app.client.token
 
@@ -225,5 +233,5 @@ async def test_after_the_host_restarts_from_its_journal_the_log_is_whole_and_sin
         async with fresh.run_test(size=(100, 30)) as fresh_pilot:
             await wait_until(fresh_pilot, lambda: my_turn(fresh), timeout=30)
             await fresh_pilot.pause()
-            assert fresh.log_lines == lines and fresh.round_results == results
+            assert fresh.log_lines == lines and fresh.session.story.round_results == results
             assert notices == [] and isinstance(fresh.screen, TableScreen)

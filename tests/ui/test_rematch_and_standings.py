@@ -33,7 +33,7 @@ async def test_after_esc_on_the_match_over_dialog_the_table_offers_the_rematch()
     async with start_solo_table(bots=2, seed=11) as server:
         app = solo(server, bots=2)
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: app.view is not None)
+            await wait_until(pilot, lambda: app.session.view is not None)
             await play_to_the_end(app, pilot)
             await pilot.press("escape")
             assert isinstance(app.screen, TableScreen)
@@ -46,9 +46,9 @@ async def test_after_esc_on_the_match_over_dialog_the_table_offers_the_rematch()
             assert isinstance(app.screen, MatchEndScreen)
             await pilot.press("escape")
             await pilot.press("r")  # the solo player holds the host rights: it deals at once
-            await wait_until(pilot, lambda: app.view.phase != MATCH_OVER)
+            await wait_until(pilot, lambda: app.session.view.phase != MATCH_OVER)
             await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
-            assert app.view.round_no == 1
+            assert app.session.view.round_no == 1
             assert len(server.table.journal) == 2
             assert "Rematch" not in screen_text(app).splitlines()[-1]
 
@@ -57,20 +57,20 @@ async def test_matches_won_on_the_dialog_and_on_a_key_at_the_table() -> None:
     async with start_solo_table(bots=2, seed=11) as server:
         app = solo(server, bots=2)
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: app.view is not None)
+            await wait_until(pilot, lambda: app.session.view is not None)
             await play_to_the_end(app, pilot)
             # The count comes with the table's lobby, just after the last view.
             # The count comes with the table's lobby, just after the last view: matches
             # won and played at this table (the evening's standings).
             await wait_until(pilot, lambda: "Won here" in dialog_text(app))
-            winner = app.view.winners[0]
-            names = [seat.name for seat in app.lobby.seats]
+            winner = app.session.view.winners[0]
+            names = [seat.name for seat in app.session.lobby.seats]
             rows = [line for line in dialog_text(app).splitlines()
                     if line[:2] in ("1.", "2.", "3.")]
             assert rows[0].startswith(f"1. {names[winner]} ")
             assert [row.split()[-2:] for row in rows] == [["1", "1"], ["0", "1"], ["0", "1"]]
             await pilot.press("r")
-            await wait_until(pilot, lambda: app.view.phase != MATCH_OVER
+            await wait_until(pilot, lambda: app.session.view.phase != MATCH_OVER
                              and isinstance(app.screen, TableScreen))
             await pilot.press("w")  # mid-match: the matches won so far
             assert isinstance(app.screen, StandingsScreen)
@@ -167,7 +167,7 @@ async def test_esc_on_the_match_over_dialog_leads_to_the_table_not_an_old_round(
         while match.state.phase != MATCH_OVER:  # nobody presses Enter on any dialog
             match.step(lambda state, seat: match.rng.choice(legal_moves(state, seat)))
             await match.show(app, pilot)
-        assert len(app.round_results) >= 2
+        assert len(app.session.story.round_results) >= 2
         assert isinstance(app.screen, MatchEndScreen)
         await pilot.press("escape")
         assert isinstance(app.screen, TableScreen)
@@ -207,20 +207,20 @@ async def test_the_match_over_dialog_keeps_its_buttons_and_keys_where_it_is_shor
     from textual.widgets import Button
 
     from netproto.messages import Welcome
-    from ono99tui.ui.messages import LobbyUpdated, Welcomed
+    from ono99tui.ui.messages import TableItem
     from ono99tui.ui.screens.confirm_quit import ConfirmQuitScreen
 
     match = long_match()
     app = RecordingApp()
     async with app.run_test(size=size) as pilot:
         if host:  # a table that knows `open_room`, this app its host
-            app.post_message(Welcomed(Welcome(proto=1, role="player", seat=0, token="t",
+            app.post_message(TableItem(Welcome(proto=1, role="player", seat=0, token="t",
                                               host=True, table={"name": "den", "room": True})))
         await open_local(app, pilot, match, lobby_for(3, bots=(2,)))
         await play_out(pilot, match, chunk=40)
         await wait_until(pilot, lambda: isinstance(app.screen, MatchEndScreen))
-        app.post_message(LobbyUpdated(replace(lobby_for(3, bots=(2,)), phase="finished")))
-        await wait_until(pilot, lambda: app.lobby is not None and app.lobby.phase == "finished")
+        app.post_message(TableItem(replace(lobby_for(3, bots=(2,)), phase="finished")))
+        await wait_until(pilot, lambda: app.session.lobby is not None and app.session.lobby.phase == "finished")
         await pilot.pause()
         dialog = app.screen
         shown = [button for button in dialog.query(Button) if button.display]

@@ -58,8 +58,8 @@ async def test_the_results_keep_the_matchs_names_when_a_seat_is_freed() -> None:
         app = Ono99App(connect, start_screen=TableScreen, ascii_glyphs=False,
                        sixteen_colours=False)
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: app.lobby is not None
-                             and len(app.lobby.seats) == 2, what="the last lobby")
+            await wait_until(pilot, lambda: app.session.lobby is not None
+                             and len(app.session.lobby.seats) == 2, what="the last lobby")
             await pilot.pause()
             assert "Match over: cy wins." in screen_text(app)
             await pilot.press("w")  # the match's results again

@@ -17,7 +17,8 @@ from table_helpers import record_notices, screen_text, wait_until
 
 from netproto.client import HandshakeRefused, TableClient
 from netproto.messages import PROTOCOL_VERSION, UNREADABLE, Chat, Error, Lobby, View, Welcome
-from ono99tui.ui.app import Ono99App, shown_welcome
+from ono99tui.client.session import shown_welcome
+from ono99tui.ui.app import Ono99App
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 
 TABLE_NAME = "\x1b]0;pwn\x07Den\x9b31m of\u202e thieves\r\n"
@@ -116,8 +117,8 @@ def a_view_with_a_huge_bad_card() -> dict[str, object]:
 
 
 async def test_a_view_the_app_cannot_read_is_reported_in_a_few_clean_words() -> None:
+    from ono99tui.client.wire_text import MAX_SHOWN_REASON
     from ono99tui.ui.screens.table import TableScreen
-    from ono99tui.ui.wire_text import MAX_SHOWN_REASON
 
     long_refusal = {"kind": "error", "code": "bad-move",
                     "reason": "no\x1b[2J " + "way " * 120 + "\u202eend"}
@@ -134,7 +135,7 @@ async def test_a_view_the_app_cannot_read_is_reported_in_a_few_clean_words() -> 
             await wait_until(pilot, lambda: len(notices) >= 2)
             await pilot.pause()
             shown = screen_text(app)
-            assert app.is_running and app.view is None
+            assert app.is_running and app.session.view is None
     bad_view = next(n for n in notices if "cannot read" in n)
     assert bad_view.startswith("the table sent a view this app cannot read (hand")
     assert bad_view.endswith("…)") and "AAAA" in bad_view and "BBBB" not in bad_view
@@ -171,7 +172,7 @@ async def test_a_hostile_history_is_refused_with_a_notice_and_the_view_shown() -
         app = Ono99App(connect, ascii_glyphs=False, sixteen_colours=False)
         notices = record_notices(app)
         async with app.run_test(size=(100, 30)) as pilot:
-            await wait_until(pilot, lambda: app.view is not None and bool(notices))
+            await wait_until(pilot, lambda: app.session.view is not None and bool(notices))
             await pilot.pause()
             lines = list(app.log_lines)
             shown = screen_text(app)
@@ -197,7 +198,7 @@ async def test_a_history_that_is_not_a_list_leaves_the_view_out_and_nothing_else
 
         app = Ono99App(connect, ascii_glyphs=False, sixteen_colours=False)
         async with app.run_test(size=(100, 30)) as pilot:
-            await wait_until(pilot, lambda: app.view_seq == 3)
+            await wait_until(pilot, lambda: app.session.view_seq == 3)
             lines = list(app.log_lines)
     # The bad message was refused where it was decoded (netproto: bad-message, logged);
     # the views around it came through, and the log holds the deal once.

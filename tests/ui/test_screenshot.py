@@ -11,7 +11,7 @@ from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, recor
 
 from ono99tui.config import CONFIG_DIR_ENV
 from ono99tui.game import preset
-from ono99tui.ui.app import screenshot_directory
+from ono99tui.ui.terminal_app import screenshot_directory
 
 
 @pytest.fixture

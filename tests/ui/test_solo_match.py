@@ -20,7 +20,7 @@ async def play_to_the_end(app, pilot) -> int:
         await wait_until(
             pilot,
             lambda: isinstance(app.screen, (MatchEndScreen, RoundEndScreen))
-            or (app.view is not None and bool(app.view.legal_moves) and app.connection_state == "connected"),
+            or (app.session.view is not None and bool(app.session.view.legal_moves) and app.session.connection_state == "connected"),
         )
         if isinstance(app.screen, RoundEndScreen):
             await pilot.press("enter")
@@ -28,7 +28,7 @@ async def play_to_the_end(app, pilot) -> int:
         if isinstance(app.screen, MatchEndScreen):
             break
         index = first_playable(app)
-        before = app.view_seq
+        before = app.session.view_seq
         if index is None:
             await pilot.press("s")  # the only move left with no playable card: swap four ONO 99
         else:
@@ -47,7 +47,7 @@ async def play_to_the_end(app, pilot) -> int:
             played += 1
         await wait_until(
             pilot,
-            lambda before=before: app.view_seq > before or isinstance(app.screen, MatchEndScreen),
+            lambda before=before: app.session.view_seq > before or isinstance(app.screen, MatchEndScreen),
         )
     return played
 
@@ -56,19 +56,19 @@ async def test_solo_match_is_played_to_its_end_and_a_rematch_deals_again() -> No
     async with start_solo_table(bots=2, seed=11) as server:
         app = solo(server, bots=2)
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: app.view is not None)
+            await wait_until(pilot, lambda: app.session.view is not None)
             assert isinstance(app.screen_stack[1], TableScreen)
             played = await play_to_the_end(app, pilot)
             assert played >= 1
-            assert app.view.phase == MATCH_OVER
-            assert app.view.winners
+            assert app.session.view.phase == MATCH_OVER
+            assert app.session.view.winners
             assert "Match over" in "\n".join(str(s.content) for s in app.screen.query("Static"))
             assert any("played" in line for line in app.log_lines)
 
             await pilot.press("r")  # rematch: the player sat first, so hosts and starts it
-            await wait_until(pilot, lambda: app.view.phase != MATCH_OVER)
+            await wait_until(pilot, lambda: app.session.view.phase != MATCH_OVER)
             await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
-            assert app.view.round_no == 1
+            assert app.session.view.round_no == 1
             assert server.table.journal and len(server.table.journal) == 2
 
 
@@ -79,10 +79,10 @@ async def test_solo_1980_tokens_match_shows_round_ends() -> None:
     async with TableServer(config) as server:
         app = solo(server, bots=1)
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: app.view is not None)
+            await wait_until(pilot, lambda: app.session.view is not None)
             await play_to_the_end(app, pilot)
-            assert len(app.round_results) >= 2
-            assert [r.round_no for r in app.round_results] == list(range(1, len(app.round_results) + 1))
+            assert len(app.session.story.round_results) >= 2
+            assert [r.round_no for r in app.session.story.round_results] == list(range(1, len(app.session.story.round_results) + 1))
             text = "\n".join(str(s.content) for s in app.screen.query("Static"))
             # The per-round table: a header naming the players, then one row per round.
             header = next(line for line in text.splitlines() if line.startswith("Round "))

@@ -10,10 +10,11 @@ from dataclasses import replace
 from typing import Any
 
 from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, wait_until
+from table_items import lobby_updated
 from textual.pilot import Pilot
 
 from ono99tui.game import MATCH_OVER, legal_moves, preset, start_match
-from ono99tui.ui.messages import LobbyUpdated
+from ono99tui.ui.messages import TableItem
 from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen, StandingsScreen
 
 
@@ -36,9 +37,9 @@ async def play_out(pilot: Pilot[Any], match: LocalMatch, chunk: int = 10) -> Non
             await pilot.press("enter")
 
 
-def won(results: list[int], played: list[int]) -> LobbyUpdated:
+def won(results: list[int], played: list[int]) -> TableItem:
     """The table's lobby after a match, with the matches won and played so far."""
-    return LobbyUpdated(replace(lobby_for(3, bots=(1, 2)), phase="finished",
+    return lobby_updated(replace(lobby_for(3, bots=(1, 2)), phase="finished",
                                 results={"matches_won": results, "matches_played": played}))
 
 
@@ -76,7 +77,7 @@ def test_matches_won_on_w_in_the_next_match(snap_compare) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         match = LocalMatch(preset("1980"), 3, seed=7)
         await open_local(pilot.app, pilot, match, lobby_for(3, bots=(1, 2)))
-        pilot.app.post_message(LobbyUpdated(replace(lobby_for(3, bots=(1, 2)),
+        pilot.app.post_message(lobby_updated(replace(lobby_for(3, bots=(1, 2)),
                                                     results={"matches_won": [1, 0, 2],
                                                              "matches_played": [3, 3, 2]})))
         await pilot.pause()

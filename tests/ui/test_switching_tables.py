@@ -6,18 +6,18 @@ from pathlib import Path
 
 from lobby_helpers import running_table, wait_until
 from table_helpers import first_playable
+from table_items import view_updated
 from textual.widgets import Input
 
 from netproto.addresses import Address
 from ono99tui.ui.app import Ono99App
-from ono99tui.ui.messages import ViewUpdated
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 
 
 def seat_names(app: Ono99App) -> list[str]:
-    return [seat.name for seat in app.lobby.seats] if app.lobby else []
+    return [seat.name for seat in app.session.lobby.seats] if app.session.lobby else []
 
 
 async def test_leave_a_table_join_another_and_play_there(tmp_path: Path) -> None:
@@ -31,11 +31,11 @@ async def test_leave_a_table_join_another_and_play_there(tmp_path: Path) -> None
                              and seat_names(app) == ["bob"], what="the first table's room")
             first.table.add_bot("greedy")  # the first table deals: views of its match arrive
             # Bob's turn: the first table waits for him, so no further view comes.
-            await wait_until(pilot, lambda: isinstance(app.screen, TableScreen) and app.view is not None
-                             and bool(app.view.legal_moves) and first_playable(app) is not None,
+            await wait_until(pilot, lambda: isinstance(app.screen, TableScreen) and app.session.view is not None
+                             and bool(app.session.view.legal_moves) and first_playable(app) is not None,
                              what="the first table's match, shown")
             first_connection = app.client
-            first_view = app.view
+            first_view = app.session.view
             app.pop_screen()  # back in the first table's waiting room (its match goes on)
             await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen), what="the room")
             await pilot.press("l")
@@ -47,19 +47,19 @@ async def test_leave_a_table_join_another_and_play_there(tmp_path: Path) -> None
             await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
                              and seat_names(app) == ["bob"], what="the second table's room")
             # Nothing of the first table is left: no view, no match in progress, new client.
-            assert app.view is None and app.view_seq == -1 and not app.in_game()
+            assert app.session.view is None and app.session.view_seq == -1 and not app.session.in_game
             assert app.client is not first_connection
             # A view the first table's connection reported late (it was still queued when
             # the player switched tables) must not hide the second table's first views.
-            late = ViewUpdated(50, first_view, ())
+            late = view_updated(50, first_view, ())
             late.connection = 1
             app.post_message(late)
             await pilot.pause()
-            assert app.view is None
+            assert app.session.view is None
             second.table.add_bot("greedy")  # the second seat is taken: the table deals
 
             await wait_until(pilot, lambda: isinstance(app.screen, TableScreen)
-                             and app.view is not None and first_playable(app) is not None,
+                             and app.session.view is not None and first_playable(app) is not None,
                              what="bob's turn at the second table")
             assert app.client is not None and app.client.port == second.port
             await pilot.press(str(first_playable(app) + 1))

@@ -26,7 +26,7 @@ from ono99tui.ui.screens.results import MatchEndScreen
 def host_at_a_talking_table(**options: object) -> RecordingApp:
     """The host's app at a table that talks (its welcome says so), with no connection."""
     app = RecordingApp(**options)
-    app.welcome = Welcome(proto=PROTOCOL_VERSION, role="player", seat=0, host=True,
+    app.session.welcome = Welcome(proto=PROTOCOL_VERSION, role="player", seat=0, host=True,
                           table={"name": "den", "capacity": 4, "preset": "2022", "chat": True})
     return app
 
@@ -44,7 +44,7 @@ async def test_the_host_s_footer_keeps_quit_with_every_key_shown() -> None:
     app = host_at_a_talking_table()
     async with app.run_test(size=(80, 24)) as pilot:
         await open_local(app, pilot, match, host_lobby(4))
-        app.connection_state = "connected"  # the clock and chat keys need the table
+        app.session.connection_state = "connected"  # the clock and chat keys need the table
         app.screen.refresh_bindings()
         await pilot.pause()
         footer = screen_text(app).splitlines()[-1]

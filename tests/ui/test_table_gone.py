@@ -13,9 +13,10 @@ from lobby_helpers import running_table, wait_until
 from textual.pilot import Pilot
 from textual.widgets import Button, Static
 
+from ono99tui.client.joining import Address
+from ono99tui.client.session import TABLE_GONE
 from ono99tui.game import RoundEnded
-from ono99tui.ui.app import TABLE_GONE, Ono99App
-from ono99tui.ui.joining import Address
+from ono99tui.ui.app import Ono99App
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.results import RoundEndScreen
 from ono99tui.ui.screens.table import TableScreen
@@ -45,7 +46,7 @@ def lobby_status(app: Ono99App) -> str:
 
 async def in_the_waiting_room(pilot: Pilot[Any], app: Ono99App) -> None:
     await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
-                     and app.lobby is not None, what="the waiting room")
+                     and app.session.lobby is not None, what="the waiting room")
 
 
 async def test_closed_while_waiting_l_goes_back_to_the_lobby(tmp_path: Path) -> None:
@@ -63,7 +64,7 @@ async def test_closed_while_waiting_l_goes_back_to_the_lobby(tmp_path: Path) -> 
             await wait_until(pilot, lambda: app.screen is lobby, what="the lobby")
             assert len(app.screen_stack) == 2  # Textual's default screen, then the lobby
             assert lobby_status(app).startswith("The host closed the table. Pick another")
-            assert app.lobby is None and app.view is None and app.client is None
+            assert app.session.lobby is None and app.session.view is None and app.client is None
             assert app.is_running
 
 
@@ -73,7 +74,7 @@ async def test_closed_during_a_match_behind_a_results_dialog(tmp_path: Path) -> 
         async with app.run_test(size=(80, 24)) as pilot:
             await in_the_waiting_room(pilot, app)
             await pilot.press("b")  # ana is seated first: she is the table's host
-            await wait_until(pilot, lambda: len(app.lobby.seats) == 2, what="the bot")
+            await wait_until(pilot, lambda: len(app.session.lobby.seats) == 2, what="the bot")
             await pilot.press("s")
             await wait_until(pilot, lambda: isinstance(app.screen, TableScreen), what="the table")
             app.push_screen(RoundEndScreen(RoundEnded(1, (0, 0), (0, 0), (3, 2))))
@@ -86,8 +87,8 @@ async def test_closed_during_a_match_behind_a_results_dialog(tmp_path: Path) -> 
                                    ["Back to the lobby (l)", "Quit (q)"])
             await pilot.click("#lobby")
             await wait_until(pilot, lambda: app.screen is lobby, what="the lobby")
-            assert not app.screen.query(TableScreen) and app.view is None
-            assert not app.in_game()
+            assert not app.screen.query(TableScreen) and app.session.view is None
+            assert not app.session.in_game
 
 
 async def test_straight_to_a_table_then_back_to_browsing_the_lobby(tmp_path: Path) -> None:
@@ -116,7 +117,7 @@ async def test_without_a_lobby_the_only_way_on_is_quit(tmp_path: Path) -> None:
         app = Ono99App(connect, start_screen=WaitingRoomScreen, ascii_glyphs=False,
                        sixteen_colours=False)
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: app.lobby is not None, what="the table")
+            await wait_until(pilot, lambda: app.session.lobby is not None, what="the table")
             await server.stop()
             await wait_until(pilot, lambda: isinstance(app.screen, TableGoneScreen),
                              what="the table-gone dialog")

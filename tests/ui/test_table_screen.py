@@ -16,6 +16,7 @@ from table_helpers import (
     screen_text,
     wait_until,
 )
+from table_items import lobby_updated, view_updated
 
 from ono99tui.game import (
     DISCARDING,
@@ -32,7 +33,6 @@ from ono99tui.game import (
     position,
     preset,
 )
-from ono99tui.ui.messages import LobbyUpdated, ViewUpdated
 from ono99tui.ui.screens.bust import BustScreen
 from ono99tui.ui.screens.confirm_quit import ConfirmQuitScreen
 from ono99tui.ui.screens.help import HelpScreen
@@ -180,11 +180,11 @@ async def test_the_turn_clock_counts_down_on_the_seat_to_play_and_warns_at_ten_s
     app = RecordingApp()
     notices = record_notices(app)
     async with app.run_test(size=(100, 30)) as pilot:
-        app.post_message(LobbyUpdated(lobby_for(3, you=me)))
+        app.post_message(lobby_updated(lobby_for(3, you=me)))
         # The table said 12.6 s were left when it sent the view.
-        app.post_message(ViewUpdated(1, match.view(), match.pending,
+        app.post_message(view_updated(1, match.view(), match.pending,
                                      (me, time.monotonic() + 12.6)))
-        await wait_until(pilot, lambda: app.view is not None and app._table_screen() is not None)
+        await wait_until(pilot, lambda: app.session.view is not None and app._table_screen() is not None)
 
         def line(seat: int) -> str:
             return str(app.screen.query(SeatLine)[seat].render().plain)
@@ -195,15 +195,15 @@ async def test_the_turn_clock_counts_down_on_the_seat_to_play_and_warns_at_ten_s
         await wait_until(pilot, lambda: line(me).rstrip().endswith(" 12s"))
         assert not [n for n in notices if "seconds left" in n]
         # At ten seconds or fewer on the player's own turn: one warning, not one per tick.
-        app.post_message(ViewUpdated(2, match.view(), (), (me, time.monotonic() + 10.4)))
+        app.post_message(view_updated(2, match.view(), (), (me, time.monotonic() + 10.4)))
         await wait_until(pilot, lambda: any("seconds left" in n for n in notices))
         await wait_until(pilot, lambda: line(me).rstrip().endswith(" 10s"))
         assert len([n for n in notices if "seconds left" in n]) == 1
         # A view without a clock (the turn moved to a bot, say): no seconds on any seat.
-        app.post_message(ViewUpdated(3, match.view(), ()))
+        app.post_message(view_updated(3, match.view(), ()))
         await wait_until(pilot, lambda: not line(me).rstrip().endswith("s"))
         # The time ran out: the player is told, and so is the log.
-        app.post_message(ViewUpdated(4, match.view(), (TimedOut(me, 2),)))
+        app.post_message(view_updated(4, match.view(), (TimedOut(me, 2),)))
         await wait_until(pilot, lambda: any("Your time ran out (2 in a row)" in n
                                             for n in notices))
         assert any("ran out of time (2 in a row)" in entry for entry in app.log_lines)
@@ -356,7 +356,7 @@ async def test_match_end_screen_standings_and_rematch_request() -> None:
         winner = match.state.winners[0]
         assert standings[0] == f"1. {names[winner]}"
         assert standings[1:] == [f"{place}. {names[seat]}" for place, seat in enumerate(reversed(out), 2)]
-        assert app.in_game() is False
+        assert app.session.in_game is False
         await pilot.press("q")  # the match is over: no question asked
         await pilot.pause()
     assert not app.is_running
@@ -367,11 +367,10 @@ async def test_spectator_view_has_no_hand_and_says_watching() -> None:
     app = RecordingApp()
     async with app.run_test(size=(80, 24)) as pilot:
         from ono99tui.game import spectator_view
-        from ono99tui.ui.messages import LobbyUpdated, ViewUpdated
 
-        app.post_message(LobbyUpdated(lobby_for(3, spectators=1)))
-        app.post_message(ViewUpdated(1, spectator_view(match.state), match.pending))
-        await wait_until(pilot, lambda: app.view is not None)
+        app.post_message(lobby_updated(lobby_for(3, spectators=1)))
+        app.post_message(view_updated(1, spectator_view(match.state), match.pending))
+        await wait_until(pilot, lambda: app.session.view is not None)
         assert hand(app).cards == []
         assert str(app.screen.query_one("#prompt").content).startswith("Watching:")
         assert app.screen.check_action("choose", (0,)) is False
@@ -379,7 +378,7 @@ async def test_spectator_view_has_no_hand_and_says_watching() -> None:
         assert "1-4" not in screen_text(app).splitlines()[-1]  # the Footer offers no play
         assert "Swap" not in screen_text(app).splitlines()[-1]  # ... nor a swap
         assert app.screen.check_action("swap", ()) is False
-        assert app.in_game() is False
+        assert app.session.in_game is False
         assert not any(line.info.is_you for line in app.screen.query(SeatLine))
 
 
@@ -513,7 +512,7 @@ async def test_a_player_out_of_the_match_is_offered_no_play_keys() -> None:
         await pilot.pause()
         assert app.screen.check_action("choose", (0,)) is False
         assert "1-4" not in screen_text(app).splitlines()[-1]
-        assert "Chat" in screen_text(app).splitlines()[-1] or not app.may_chat
+        assert "Chat" in screen_text(app).splitlines()[-1] or not app.session.may_chat
 
 
 async def test_a_player_out_of_the_match_is_offered_no_hint() -> None:
@@ -532,7 +531,7 @@ async def test_a_player_out_of_the_match_is_offered_no_hint() -> None:
         while not isinstance(app.screen, TableScreen):
             await pilot.press("enter")
         await pilot.pause()
-        assert app.hints_allowed
+        assert app.session.hints_allowed
         assert app.screen.check_action("hint", ()) is False
         assert "Hint" not in screen_text(app).splitlines()[-1]
 

@@ -29,6 +29,7 @@ from ono99tui.game.state import MATCH_OVER
 from ono99tui.host.server import TableServer
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.host_app import host_app
+from ono99tui.ui.messages import TableItem
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.password_prompt import PasswordPrompt
 from ono99tui.ui.screens.results import MatchEndScreen
@@ -59,7 +60,7 @@ def seat_button(app: Ono99App) -> Button | None:
 
 def watching(app: Ono99App) -> bool:
     """Is the app's connection a spectator's?"""
-    return app.welcome is not None and app.welcome.role == "spectator"
+    return app.session.welcome is not None and app.session.welcome.role == "spectator"
 
 
 def raw_errors(notices: list[str]) -> list[str]:
@@ -69,13 +70,13 @@ def raw_errors(notices: list[str]) -> list[str]:
 
 async def watch_a_match_to_its_end(app: Ono99App, pilot: Any, go: asyncio.Event) -> None:
     """The app joined mid-match and watches; the players then finish the match."""
-    await wait_until(pilot, lambda: isinstance(app.screen, TableScreen) and app.view is not None,
+    await wait_until(pilot, lambda: isinstance(app.screen, TableScreen) and app.session.view is not None,
                      what="the latecomer watching the match", timeout=20)
-    assert watching(app) and app.view is not None and app.view.seat is None
+    assert watching(app) and app.session.view is not None and app.session.view.seat is None
     go.set()
     await wait_until(pilot, lambda: isinstance(app.screen, MatchEndScreen)
-                     and app.view is not None and app.view.phase == MATCH_OVER
-                     and app.lobby is not None and app.lobby.phase == "finished",
+                     and app.session.view is not None and app.session.view.phase == MATCH_OVER
+                     and app.session.lobby is not None and app.session.lobby.phase == "finished",
                      what="the match over, as the spectator sees it", timeout=30)
     await pilot.pause()
 
@@ -84,9 +85,9 @@ async def ready_and_dealt_in(app: Ono99App, pilot: Any, *, seat: int) -> None:
     """The seated latecomer says ready (r) and is dealt the next match in seat `seat`."""
     await pilot.press("r")
     await wait_until(pilot, lambda: isinstance(app.screen, TableScreen)
-                     and app.view is not None and app.view.phase != MATCH_OVER,
+                     and app.session.view is not None and app.session.view.phase != MATCH_OVER,
                      what="the next match dealt to the latecomer", timeout=20)
-    assert app.view is not None and app.view.seat == seat and len(app.view.hand) > 0
+    assert app.session.view is not None and app.session.view.seat == seat and len(app.session.view.hand) > 0
 
 
 @dataclass
@@ -143,7 +144,7 @@ async def test_a_latecomer_takes_a_seat_after_the_match_and_plays_the_next(
                 await pilot.press("t", "t")
                 await wait_until(pilot, lambda: isinstance(cy.screen, WaitingRoomScreen)
                                  and cy.client is not None and cy.client.role == "player"
-                                 and cy.lobby is not None and cy.lobby.you is not None,
+                                 and cy.session.lobby is not None and cy.session.lobby.you is not None,
                                  what="the spectator seated in the waiting room")
                 assert cy.client is not None and cy.client.seat == 2
                 assert [seat.name for seat in server.table.seats] == ["ann", "bob", "cy"]
@@ -187,23 +188,23 @@ async def test_a_seat_taken_meanwhile_leaves_them_watching_and_says_so(tmp_path:
         cy, pilot, notices = late.app, late.pilot, late.notices
         server = late.server
         go = late.go
-        assert cy.lobby is not None
-        one_free = cy.lobby
+        assert cy.session.lobby is not None
+        one_free = cy.session.lobby
         async with player(server.port, "dan", go):
-            await wait_until(pilot, lambda: cy.lobby is not None
-                             and len(cy.lobby.seats) == 3, what="dan seated")
+            await wait_until(pilot, lambda: cy.session.lobby is not None
+                             and len(cy.session.lobby.seats) == 3, what="dan seated")
             await pilot.pause()
             button = seat_button(cy)
             assert button is not None and not button.display  # the dialog follows
             # The lobby that said a seat was free crosses dan's taking it on the
             # wire: the spectator asks for a seat the table no longer has.
-            cy.lobby = replace(one_free)
+            cy.post_message(TableItem(replace(one_free)))
             await pilot.pause()
             assert "t" in shown_keys(cy)
             notices.clear()
             await pilot.press("t")
             await wait_until(pilot, lambda: isinstance(cy.screen, WaitingRoomScreen)
-                             and cy.lobby is not None and len(cy.lobby.seats) == 3,
+                             and cy.session.lobby is not None and len(cy.session.lobby.seats) == 3,
                              what="back in the waiting room")
             assert cy.client is not None and cy.client.role == "spectator"
             assert f"127.0.0.1:{server.port} is full or already playing: you are watching." \
@@ -229,7 +230,7 @@ async def test_a_spectator_in_the_waiting_room_of_a_password_table_takes_a_seat(
                 cy.screen.query_one(Input).value = "pw"
                 await pilot.press("enter")
                 await wait_until(pilot, lambda: isinstance(cy.screen, WaitingRoomScreen)
-                                 and cy.lobby is not None, what="watching the waiting room")
+                                 and cy.session.lobby is not None, what="watching the waiting room")
                 await pilot.pause()
                 assert watching(cy)
                 text = screen_text(cy)
@@ -242,7 +243,7 @@ async def test_a_spectator_in_the_waiting_room_of_a_password_table_takes_a_seat(
                 # The password goes with the new hello: no prompt this time.
                 await wait_until(pilot, lambda: cy.screen is not first_room
                                  and isinstance(cy.screen, WaitingRoomScreen)
-                                 and cy.lobby is not None and cy.lobby.you == 1,
+                                 and cy.session.lobby is not None and cy.session.lobby.you == 1,
                                  what="seated")
                 await pilot.pause()
                 assert cy.client is not None and cy.client.role == "player"
@@ -265,7 +266,7 @@ async def test_a_table_gone_meanwhile_sends_them_back_to_the_lobby_saying_why(
                 cy = Ono99App(start_screen=lobby, ascii_glyphs=False)
                 async with cy.run_test(size=(80, 24)) as pilot:
                     await wait_until(pilot, lambda: isinstance(cy.screen, WaitingRoomScreen)
-                                     and cy.lobby is not None, what="watching")
+                                     and cy.session.lobby is not None, what="watching")
                     await pilot.pause()
                     # The table's address stops answering; the spectator's link still works.
                     assert proxy._server is not None
@@ -275,7 +276,7 @@ async def test_a_table_gone_meanwhile_sends_them_back_to_the_lobby_saying_why(
                     await pilot.pause()
                     status = "Could not take a seat: nothing is listening at 127.0.0.1:"
                     assert status in screen_text(cy)
-                    assert cy.client is None and cy.lobby is None and cy.welcome is None
+                    assert cy.client is None and cy.session.lobby is None and cy.session.welcome is None
                     assert not server.table.spectators  # the spectator said goodbye
         finally:
             await proxy.stop()
@@ -292,15 +293,15 @@ async def test_the_hosts_own_app_made_a_spectator_takes_its_seat_and_host_rights
             notices = record_notices(app)
             async with app.run_test(size=(80, 24), notifications=True) as pilot:
                 await watch_a_match_to_its_end(app, pilot, go)
-                assert not app.is_host
+                assert not app.session.is_host
                 assert "t" in shown_keys(app) and "r" not in shown_keys(app)
                 await pilot.press("t")
                 await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
-                                 and app.lobby is not None and app.lobby.you is not None,
+                                 and app.session.lobby is not None and app.session.lobby.you is not None,
                                  what="the host seated again")
                 await pilot.pause()
                 assert app.client is not None and app.client.role == "player"
-                assert app.is_host and app.lobby is not None and app.lobby.you == 2
+                assert app.session.is_host and app.session.lobby is not None and app.session.lobby.you == 2
                 # The waiting room it opened on, with the invitation.
                 assert len(app.screen_stack) == 2
                 assert "Others join with: ono99 join" in screen_text(app)
@@ -320,17 +321,17 @@ async def test_a_seat_whose_player_has_gone_counts_as_free_after_the_match(
             cy = joined_app(server.port, "cy", tmp_path / "cy")
             async with cy.run_test(size=(80, 24)) as pilot:
                 await wait_until(pilot, lambda: isinstance(cy.screen, TableScreen)
-                                 and cy.view is not None, what="cy watching")
+                                 and cy.session.view is not None, what="cy watching")
                 await bob.close("gone home")  # mid-match: a bot plays the seat on
-                await wait_until(pilot, lambda: cy.lobby is not None
-                                 and not cy.lobby.seats[1].connected, what="bob gone")
+                await wait_until(pilot, lambda: cy.session.lobby is not None
+                                 and not cy.session.lobby.seats[1].connected, what="bob gone")
                 await watch_a_match_to_its_end(cy, pilot, go)
-                assert cy.lobby is not None and len(cy.lobby.seats) == 2
+                assert cy.session.lobby is not None and len(cy.session.lobby.seats) == 2
                 assert "Watching: 1 seat is free." in screen_text(cy)
                 assert "t" in shown_keys(cy)
                 await pilot.press("t")
                 await wait_until(pilot, lambda: isinstance(cy.screen, WaitingRoomScreen)
-                                 and cy.lobby is not None and cy.lobby.you is not None,
+                                 and cy.session.lobby is not None and cy.session.lobby.you is not None,
                                  what="seated in bob's stead")
                 assert [seat.name for seat in server.table.seats] == ["ann", "cy"]
 
@@ -357,7 +358,7 @@ async def test_at_a_table_of_bots_a_latecomer_takes_a_bots_seat_for_the_next_mat
                 await pilot.press("t")
                 await wait_until(pilot, lambda: isinstance(cy.screen, WaitingRoomScreen)
                                  and cy.client is not None and cy.client.role == "player"
-                                 and cy.lobby is not None and cy.lobby.you is not None,
+                                 and cy.session.lobby is not None and cy.session.lobby.you is not None,
                                  what="the latecomer seated in the waiting room")
                 assert [seat.name for seat in server.table.seats] == [
                     "Greedy bot", "ann", "cy"]
@@ -379,24 +380,24 @@ async def test_t_mid_match_takes_a_seat_the_moment_the_match_ends(tmp_path: Path
             notices = record_notices(cy)
             async with cy.run_test(size=(80, 24), notifications=True) as pilot:
                 await wait_until(pilot, lambda: isinstance(cy.screen, TableScreen)
-                                 and cy.view is not None and watching(cy),
+                                 and cy.session.view is not None and watching(cy),
                                  what="the latecomer watching the match", timeout=20)
                 assert "t" in shown_keys(cy)
                 await pilot.press("t", "t")  # asked, then changed their mind
-                assert not cy.seat_wanted
+                assert not cy.session.seat_wanted
                 assert "You keep watching after this match." in notices
                 await pilot.press("t")
-                assert cy.seat_wanted
+                assert cy.session.seat_wanted
                 assert any(note.startswith("You take a seat as soon as this match ends")
                            for note in notices)
 
                 go.set()
                 await wait_until(pilot, lambda: isinstance(cy.screen, WaitingRoomScreen)
                                  and cy.client is not None and cy.client.role == "player"
-                                 and cy.lobby is not None and cy.lobby.you is not None,
+                                 and cy.session.lobby is not None and cy.session.lobby.you is not None,
                                  what="the latecomer seated as the match ended", timeout=30)
                 assert [seat.name for seat in server.table.seats] == ["ann", "bob", "cy"]
-                assert not cy.seat_wanted
+                assert not cy.session.seat_wanted
                 for client in (ann, bob):
                     await client.ready(True)
                 await ready_and_dealt_in(cy, pilot, seat=2)
@@ -413,15 +414,15 @@ async def test_t_mid_match_with_no_seat_free_at_the_end_says_so_and_keeps_watchi
             notices = record_notices(cy)
             async with cy.run_test(size=(80, 24), notifications=True) as pilot:
                 await wait_until(pilot, lambda: isinstance(cy.screen, TableScreen)
-                                 and cy.view is not None and watching(cy),
+                                 and cy.session.view is not None and watching(cy),
                                  what="the latecomer watching the match", timeout=20)
                 await pilot.press("t")
-                assert cy.seat_wanted
+                assert cy.session.seat_wanted
                 go.set()
                 await wait_until(pilot, lambda: "No seat is free for the next match: you are "
                                  "still watching." in notices,
                                  what="told no seat is free", timeout=30)
-                assert watching(cy) and not cy.seat_wanted
+                assert watching(cy) and not cy.session.seat_wanted
                 assert [seat.name for seat in server.table.seats] == ["ann", "bob"]
 
 
@@ -442,8 +443,8 @@ async def test_who_sits_down_between_matches_is_told_to_the_table(tmp_path: Path
                     await wait_until(pilot, lambda: told in notices, what="told of dan")
                     await pilot.press("t")  # cy takes the other bot's seat: not told
                     await wait_until(pilot, lambda: cy.client is not None
-                                     and cy.client.role == "player" and cy.lobby is not None
-                                     and cy.lobby.you is not None, what="cy seated")
+                                     and cy.client.role == "player" and cy.session.lobby is not None
+                                     and cy.session.lobby.you is not None, what="cy seated")
                     await pilot.pause()
                     assert [seat.name for seat in server.table.seats] == ["ann", "dan", "cy"]
                     assert not any(note.startswith("cy takes") for note in notices)

@@ -10,8 +10,8 @@ import pytest
 from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, wait_until
 
 from ono99tui import config
+from ono99tui.client.turn_alert import TITLE_IDLE, TITLE_YOUR_TURN
 from ono99tui.game import MATCH_OVER, Card, legal_moves, position, preset
-from ono99tui.ui.turn_alert import TITLE_IDLE, TITLE_YOUR_TURN
 
 C = Card
 
@@ -104,7 +104,7 @@ async def test_the_switch_is_in_the_palette_and_remembered(own_config: Path) -> 
 
 
 def test_a_damaged_settings_file_leaves_the_alert_on(own_config: Path) -> None:
-    from ono99tui.ui.turn_alert import TurnAlert
+    from ono99tui.client.turn_alert import TurnAlert
 
     own_config.mkdir()
     (own_config / config.SETTINGS_FILE).write_text("{damaged")
@@ -112,17 +112,18 @@ def test_a_damaged_settings_file_leaves_the_alert_on(own_config: Path) -> None:
 
 
 async def test_a_spectator_hears_no_bell() -> None:
+    from table_items import lobby_updated, view_updated
+
     from ono99tui.game import spectator_view
-    from ono99tui.ui.messages import LobbyUpdated, ViewUpdated
 
     match = LocalMatch(preset("2022"), 3, seed=1)
     app = BellApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        app.post_message(LobbyUpdated(lobby_for(3, spectators=1)))
+        app.post_message(lobby_updated(lobby_for(3, spectators=1)))
         seq = 0
         while match.state.phase != MATCH_OVER:
             seq += 1
-            app.post_message(ViewUpdated(seq, spectator_view(match.state), match.pending))
+            app.post_message(view_updated(seq, spectator_view(match.state), match.pending))
             match.pending = ()
             await pilot.pause()
             match.step(lambda state, seat: match.rng.choice(legal_moves(state, seat)))

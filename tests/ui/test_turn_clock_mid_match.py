@@ -30,22 +30,22 @@ async def test_the_host_starts_a_clock_for_a_player_who_walked_away(tmp_path: Pa
             None, config_directory=tmp_path, name="bob",
             join_address=Address("127.0.0.1", server.port)))
         async with host.run_test(size=(80, 24)) as pilot, guest.run_test(size=(80, 24)) as gp:
-            await wait_until(pilot, lambda: host.lobby is not None
-                             and len(host.lobby.seats) == 2, what="both seats")
+            await wait_until(pilot, lambda: host.session.lobby is not None
+                             and len(host.session.lobby.seats) == 2, what="both seats")
             await pilot.press("s")
             await wait_until(pilot, lambda: isinstance(host.screen, TableScreen)
-                             and host.view is not None, what="the deal")
+                             and host.session.view is not None, what="the deal")
             # Bob never plays: when it is Ana's turn she plays, until the table waits on Bob.
             for _ in range(8):
-                table_view = host.view
+                table_view = host.session.view
                 assert table_view is not None
                 if table_view.turn != table_view.seat:
                     break
-                seq = host.view_seq
+                seq = host.session.view_seq
                 await pilot.press("1", "2", "3", "4")
-                await wait_until(pilot, lambda seq=seq: host.view_seq > seq, what="Ana's move")
-            assert host.view is not None and host.view.turn == 1
-            assert host.clock_deadline is None  # no clock: the table would wait for good
+                await wait_until(pilot, lambda seq=seq: host.session.view_seq > seq, what="Ana's move")
+            assert host.session.view is not None and host.session.view.turn == 1
+            assert host.session.clock_deadline is None  # no clock: the table would wait for good
             await pilot.press("k")
             await wait_until(pilot, lambda: isinstance(host.screen, TurnTimePrompt),
                              what="the prompt")
@@ -55,10 +55,10 @@ async def test_the_host_starts_a_clock_for_a_player_who_walked_away(tmp_path: Pa
             assert isinstance(host.screen, TurnTimePrompt)
             field.value = "20"
             await pilot.press("enter")
-            await wait_until(pilot, lambda: host.clock_deadline is not None, what="the clock")
-            assert host.clock_deadline is not None and host.clock_deadline[0] == 1
+            await wait_until(pilot, lambda: host.session.clock_deadline is not None, what="the clock")
+            assert host.session.clock_deadline is not None and host.session.clock_deadline[0] == 1
             assert server.table.core.turn_seconds == 20.0
-            await wait_until(gp, lambda: guest.clock_deadline is not None,
+            await wait_until(gp, lambda: guest.session.clock_deadline is not None,
                              what="Bob's app showing his clock")
             # Off again: Escape changes nothing, an empty line stops the clock.
             await pilot.press("k")
@@ -71,7 +71,7 @@ async def test_the_host_starts_a_clock_for_a_player_who_walked_away(tmp_path: Pa
                              what="the prompt a third time")
             host.screen.query_one(Input).value = ""
             await pilot.press("enter")
-            await wait_until(pilot, lambda: host.clock_deadline is None, what="no clock")
+            await wait_until(pilot, lambda: host.session.clock_deadline is None, what="no clock")
             assert server.table.core.turn_seconds is None
 
 
@@ -83,9 +83,9 @@ async def test_only_the_host_gets_the_clock_key(tmp_path: Path) -> None:
             join_address=Address("127.0.0.1", server.port)))
         async with host.run_test(size=(80, 24)) as pilot, guest.run_test(size=(80, 24)) as gp:
             await wait_until(gp, lambda: isinstance(guest.screen, TableScreen)
-                             and guest.view is not None, what="the deal")
+                             and guest.session.view is not None, what="the deal")
             await wait_until(pilot, lambda: isinstance(host.screen, TableScreen)
-                             and host.view is not None, what="the host's table")
+                             and host.session.view is not None, what="the host's table")
             # (check_action is asked through each app's own pilot: with two apps in one
             # test, `screen.app` is whichever app ran last.)
             await gp.press("k")

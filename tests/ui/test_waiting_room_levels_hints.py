@@ -32,30 +32,30 @@ async def test_the_host_picks_a_bot_level_and_allows_hints(tmp_path: Path) -> No
             None, config_directory=tmp_path, name="bob",
             join_address=Address("127.0.0.1", server.port)))
         async with host.run_test(size=(80, 24)) as pilot, guest.run_test(size=(80, 24)) as gp:
-            await wait_until(gp, lambda: guest.lobby is not None and len(guest.lobby.seats) == 2,
+            await wait_until(gp, lambda: guest.session.lobby is not None and len(guest.session.lobby.seats) == 2,
                              what="both seats")
-            await wait_until(pilot, lambda: host.lobby is not None
-                             and len(host.lobby.seats) == 2, what="the host's room")
+            await wait_until(pilot, lambda: host.session.lobby is not None
+                             and len(host.session.lobby.seats) == 2, what="the host's room")
             screen = room(host)
             level = screen.query_one("#bot-kind", Select)
             options = [str(label) for label, _ in level._options]  # what the host picks from
             assert options[: len(LEVEL_NAMES)] == list(LEVEL_NAMES) and level.value == "normal"
             level.value = "easy"
             await pilot.press("b")
-            await wait_until(pilot, lambda: [s.name for s in host.lobby.seats][-1] == "Easy bot",
+            await wait_until(pilot, lambda: [s.name for s in host.session.lobby.seats][-1] == "Easy bot",
                              what="the easy bot")
 
             hints = screen.query_one("#table-hints", Checkbox)
-            assert hints.value is False and host.lobby.options["hints"] is False
+            assert hints.value is False and host.session.lobby.options["hints"] is False
             hints.focus()
             await pilot.press("space")
-            await wait_until(pilot, lambda: host.lobby.options["hints"] is True, what="hints on")
+            await wait_until(pilot, lambda: host.session.lobby.options["hints"] is True, what="hints on")
             seen = room(guest).query_one("#table-hints", Checkbox)
             await wait_until(gp, lambda: seen.value is True, what="the player sees it")
             assert seen.disabled  # only the host may switch it
             await gp.press("tab", "space")  # nothing a player presses changes the table
             await pilot.pause(0.2)
-            assert host.lobby.options["hints"] is True
+            assert host.session.lobby.options["hints"] is True
 
 
 async def test_the_bot_level_starts_at_the_tables_own_level() -> None:
@@ -65,16 +65,16 @@ async def test_the_bot_level_starts_at_the_tables_own_level() -> None:
                              takeover_bot="hard") as server:
         host = host_app(server, player="ana")
         async with host.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: host.lobby is not None
-                             and len(host.lobby.seats) == 1, what="the host's room")
-            assert host.lobby is not None and host.lobby.options["bot_level"] == "hard"
+            await wait_until(pilot, lambda: host.session.lobby is not None
+                             and len(host.session.lobby.seats) == 1, what="the host's room")
+            assert host.session.lobby is not None and host.session.lobby.options["bot_level"] == "hard"
             level = room(host).query_one("#bot-kind", Select)
             await wait_until(pilot, lambda: level.value == "hard", what="the table's level")
             await pilot.press("b")
-            await wait_until(pilot, lambda: [s.name for s in host.lobby.seats][-1] == "Hard bot",
+            await wait_until(pilot, lambda: [s.name for s in host.session.lobby.seats][-1] == "Hard bot",
                              what="a hard bot")
             level.value = "easy"  # the host's own choice then stays, lobby after lobby
             await pilot.press("b")
-            await wait_until(pilot, lambda: [s.name for s in host.lobby.seats][-1] == "Easy bot",
+            await wait_until(pilot, lambda: [s.name for s in host.session.lobby.seats][-1] == "Easy bot",
                              what="an easy bot")
             assert level.value == "easy"

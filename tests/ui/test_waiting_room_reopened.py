@@ -32,7 +32,10 @@ HOST_KEY = "host-key-of-the-room-test"
 
 
 def text_of(app: Ono99App, selector: str) -> str:
-    return str(app.screen.query_one(selector, Static).render())
+    """The text of `selector` on the screen on top ("" while that screen is still being
+    built: a wait may ask between the push and the compose)."""
+    found = app.screen.query(selector)
+    return str(found.first(Static).render()) if found else ""
 
 
 def offers(app: Ono99App, action: str) -> bool | None:
@@ -57,10 +60,10 @@ def at_table(app: Ono99App) -> bool:
 
 
 async def deal_first_match(host: Ono99App, bob: Ono99App) -> None:
-    await wait_for_condition(lambda: host.lobby is not None and len(host.lobby.seats) == 3,
+    await wait_for_condition(lambda: host.session.lobby is not None and len(host.session.lobby.seats) == 3,
                              what="three seats")
     bob.simulate_key("r")
-    await wait_for_condition(lambda: host.lobby.seats[1].ready, what="bob ready")
+    await wait_for_condition(lambda: host.session.lobby.seats[1].ready, what="bob ready")
     host.simulate_key("s")
     await wait_for_condition(lambda: at_table(host) and at_table(bob), what="the deal")
 
@@ -69,7 +72,7 @@ async def match_over(players: list[tuple[Ono99App, Pilot[Any]]]) -> None:
     await play_until_the_end(players)
     for app, _ in players:
         await wait_for_condition(lambda app=app: isinstance(app.screen, MatchEndScreen)
-                                 and app.lobby is not None and app.lobby.phase == "finished",
+                                 and app.session.lobby is not None and app.session.lobby.phase == "finished",
                                  what="the match-over dialog")
 
 
@@ -80,7 +83,7 @@ async def test_the_host_reopens_the_room_changes_the_preset_and_deals(tmp_path: 
         async with host.run_test(size=(80, 24)) as host_pilot, \
                 bob.run_test(size=(80, 24)) as bob_pilot:
             players = [(host, host_pilot), (bob, bob_pilot)]
-            await wait_for_condition(lambda: host.lobby is not None, what="the host's seat")
+            await wait_for_condition(lambda: host.session.lobby is not None, what="the host's seat")
             server.table.add_bot("greedy")
             await deal_first_match(host, bob)
             await match_over(players)
@@ -104,7 +107,7 @@ async def test_the_host_reopens_the_room_changes_the_preset_and_deals(tmp_path: 
             assert any(isinstance(screen, TableScreen) for screen in bob.screen_stack)
             assert not any(isinstance(screen, MatchEndScreen) for screen in bob.screen_stack)
             # Bob's ready was for the old rules; he is told, and says it again later.
-            assert bob.lobby.seats[1].ready is False
+            assert bob.session.lobby.seats[1].ready is False
             await wait_until(bob_pilot, lambda: any("opened the waiting room" in note.message
                                                     for note in bob._notifications),
                              what="bob told why")
@@ -114,8 +117,8 @@ async def test_the_host_reopens_the_room_changes_the_preset_and_deals(tmp_path: 
             room = host.screen
             assert isinstance(room, WaitingRoomScreen)
             room.query_one("#opt-preset", Select).value = "1980"
-            await wait_for_condition(lambda: bob.table_rules is not None
-                                     and bob.table_rules.name == "1980", what="bob sees 1980")
+            await wait_for_condition(lambda: bob.session.options.rules is not None
+                                     and bob.session.options.rules.name == "1980", what="bob sees 1980")
             await wait_until(bob_pilot, lambda: "preset 1980" in text_of(bob, "#rules-summary"),
                              what="the room shows it")
             # The rules page in the room is the next match's.
@@ -126,20 +129,20 @@ async def test_the_host_reopens_the_room_changes_the_preset_and_deals(tmp_path: 
             bob.simulate_key("escape")
             await wait_until(bob_pilot, lambda: in_room(bob), what="back in the room")
             bob.simulate_key("r")
-            await wait_for_condition(lambda: host.lobby.seats[1].ready, what="bob ready again")
+            await wait_for_condition(lambda: host.session.lobby.seats[1].ready, what="bob ready again")
             # A change after bob said ready takes his ready back, and he is told why.
             server.table.set_options({"rules": {"target": 150}})
             await wait_until(bob_pilot, lambda: any("changed the rules" in note.message
                                                     for note in bob._notifications),
                              what="bob told his ready was taken back")
-            assert bob.lobby.seats[1].ready is False
+            assert bob.session.lobby.seats[1].ready is False
             bob.simulate_key("r")
-            await wait_for_condition(lambda: host.lobby.seats[1].ready, what="bob ready again")
+            await wait_for_condition(lambda: host.session.lobby.seats[1].ready, what="bob ready again")
             await wait_until(host_pilot, lambda: "everyone is ready" in
                              text_of(host, "#room-status"), what="the host sees it")
             host.simulate_key("s")
             await wait_for_condition(lambda: at_table(host) and at_table(bob), what="match 2")
-            assert bob.view is not None and bob.view.rules.name == "1980"
+            assert bob.session.view is not None and bob.session.view.rules.name == "1980"
             assert server.table.journal[-1].rules["name"] == "1980"
             log = bob.screen.query_one(EventLog)
             assert any("Match 2" in line for line in log.lines)  # match 1 is above it
@@ -158,7 +161,7 @@ async def test_the_host_reopens_the_room_changes_the_preset_and_deals(tmp_path: 
             assert "preset 1980" in text_of(host, "#rules-summary")
             host.simulate_key("s")  # dealt without bob's ready: the host deals
             await wait_for_condition(lambda: at_table(host) and at_table(bob), what="match 3")
-            assert bob.view.rules.name == "1980" and server.table.journal[-1].rules["name"] == "1980"
+            assert bob.session.view.rules.name == "1980" and server.table.journal[-1].rules["name"] == "1980"
             assert len(server.table.journal) == 3
 
 
@@ -169,7 +172,7 @@ async def test_a_spectator_goes_to_the_room_and_takes_a_seat_there(tmp_path: Pat
         async with host.run_test(size=(80, 24)) as host_pilot, \
                 bob.run_test(size=(80, 24)) as bob_pilot:
             players = [(host, host_pilot), (bob, bob_pilot)]
-            await wait_for_condition(lambda: host.lobby is not None, what="the host's seat")
+            await wait_for_condition(lambda: host.session.lobby is not None, what="the host's seat")
             server.table.add_bot("greedy")
             await deal_first_match(host, bob)
             eve = joined_app(server.port, "eve", tmp_path / "eve", spectate=True)
@@ -177,7 +180,7 @@ async def test_a_spectator_goes_to_the_room_and_takes_a_seat_there(tmp_path: Pat
                 await wait_until(eve_pilot, lambda: isinstance(eve.screen, TableScreen),
                                  what="eve watching")
                 await match_over(players)
-                await wait_until(eve_pilot, lambda: eve.view.phase == MATCH_OVER,
+                await wait_until(eve_pilot, lambda: eve.session.view.phase == MATCH_OVER,
                                  what="eve sees the end")
                 # The palette offers the room to the host alone.
                 names = [command.title for command in host.get_system_commands(host.screen)]
@@ -192,12 +195,12 @@ async def test_a_spectator_goes_to_the_room_and_takes_a_seat_there(tmp_path: Pat
                 # A newcomer's seat: the bot gives its seat up for eve, as before a match.
                 eve.simulate_key("t")
                 await wait_for_condition(
-                    lambda: host.lobby is not None
-                    and [seat.name for seat in host.lobby.seats] == ["ana", "bob", "eve"],
+                    lambda: host.session.lobby is not None
+                    and [seat.name for seat in host.session.lobby.seats] == ["ana", "bob", "eve"],
                     what="eve seated")
-                await wait_until(eve_pilot, lambda: in_room(eve) and eve.lobby is not None
-                                 and eve.lobby.you == 2, what="eve's seat in the room")
-                assert eve.view is None  # no view of the match that is over
+                await wait_until(eve_pilot, lambda: in_room(eve) and eve.session.lobby is not None
+                                 and eve.session.lobby.you == 2, what="eve's seat in the room")
+                assert eve.session.view is None  # no view of the match that is over
 
 
 async def test_a_room_opened_and_dealt_from_at_once_leaves_the_player_at_the_table(
@@ -211,14 +214,14 @@ async def test_a_room_opened_and_dealt_from_at_once_leaves_the_player_at_the_tab
         async with host.run_test(size=(80, 24)) as host_pilot, \
                 bob.run_test(size=(80, 24)) as bob_pilot:
             players = [(host, host_pilot), (bob, bob_pilot)]
-            await wait_for_condition(lambda: host.lobby is not None, what="the host's seat")
+            await wait_for_condition(lambda: host.session.lobby is not None, what="the host's seat")
             server.table.add_bot("greedy")
             await deal_first_match(host, bob)
             await match_over(players)
             server.table.open_room()
             server.table.set_options({"preset": "1980"})
             server.table.start()
-            await wait_for_condition(lambda: bob.view is not None and bob.view.rules.name == "1980"
+            await wait_for_condition(lambda: bob.session.view is not None and bob.session.view.rules.name == "1980"
                                      and at_table(bob), what="bob at the 1980 table")
             await bob_pilot.pause(0.3)
             assert at_table(bob)
@@ -235,14 +238,14 @@ async def test_only_a_finished_match_gives_way_to_the_room() -> None:
     from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local
 
     from ono99tui.game import preset
-    from ono99tui.ui.messages import LobbyUpdated
+    from ono99tui.ui.messages import TableItem
 
     app = RecordingApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        app.post_message(LobbyUpdated(replace(lobby_for(3), phase="waiting")))
+        app.post_message(TableItem(replace(lobby_for(3), phase="waiting")))
         await pilot.pause()
         await open_local(app, pilot, LocalMatch(preset("2022"), 3, seed=3), lobby_for(3))
-        app.post_message(LobbyUpdated(replace(lobby_for(3), phase="waiting")))
+        app.post_message(TableItem(replace(lobby_for(3), phase="waiting")))
         await pilot.pause(0.2)
         assert not any(isinstance(screen, WaitingRoomScreen) for screen in app.screen_stack)
         assert isinstance(app.screen, TableScreen)

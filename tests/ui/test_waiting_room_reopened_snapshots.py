@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from netproto.messages import Lobby, SeatInfo, Welcome
 from ono99tui.game import MATCH_OVER, preset
 from ono99tui.game.codec import rules_to_wire
-from ono99tui.ui.messages import LobbyUpdated, Welcomed
+from ono99tui.ui.messages import TableItem
 from ono99tui.ui.screens.results import MatchEndScreen
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 
@@ -28,8 +28,8 @@ def seats(*, ready: bool) -> tuple[SeatInfo, ...]:
             SeatInfo(2, "Normal bot", "bot", True, True))
 
 
-def welcomed(seat: int) -> Welcomed:
-    return Welcomed(Welcome(proto=1, role="player", seat=seat, token="t", host=seat == 0,
+def welcomed(seat: int) -> TableItem:
+    return TableItem(Welcome(proto=1, role="player", seat=seat, token="t", host=seat == 0,
                             table={"name": "Kitchen", "room": True, "chat": True}))
 
 
@@ -45,16 +45,16 @@ async def match_played(pilot: Pilot[Any], you: int) -> None:
     await wait_until(pilot, lambda: isinstance(app.screen, MatchEndScreen))
 
 
-def finished(you: int, *, ready: bool) -> LobbyUpdated:
-    return LobbyUpdated(Lobby(
+def finished(you: int, *, ready: bool) -> TableItem:
+    return TableItem(Lobby(
         phase="finished", seats=seats(ready=ready), host_seat=0, you=you, capacity=4,
         options={"preset": "2022", "rules": rules_to_wire(preset("2022"))},
         results={"matches_won": [1, 0, 0], "matches_played": [1, 1, 1]}))
 
 
-def reopened(you: int) -> LobbyUpdated:
+def reopened(you: int) -> TableItem:
     rules = preset("1980").replace(scoring="points-lowest", target=150)
-    return LobbyUpdated(Lobby(
+    return TableItem(Lobby(
         phase="waiting", seats=seats(ready=False), host_seat=0, you=you, capacity=4,
         options={"preset": "1980", "rules": rules_to_wire(rules), "turn_seconds": None,
                  "spectator_chat": True, "hints": False},

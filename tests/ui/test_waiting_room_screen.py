@@ -20,7 +20,7 @@ HOST_KEY = "the-host-key-for-tests"
 
 
 def seat_names(app: Ono99App) -> list[str]:
-    return [seat.name for seat in app.lobby.seats] if app.lobby else []
+    return [seat.name for seat in app.session.lobby.seats] if app.session.lobby else []
 
 
 def room(app: Ono99App) -> WaitingRoomScreen:
@@ -30,8 +30,8 @@ def room(app: Ono99App) -> WaitingRoomScreen:
 
 
 def rules(app: Ono99App) -> dict[str, object]:
-    assert app.lobby is not None
-    return app.lobby.options["rules"]
+    assert app.session.lobby is not None
+    return app.session.lobby.options["rules"]
 
 
 async def test_host_adds_and_removes_bots_changes_rules_and_starts(tmp_path: Path) -> None:
@@ -45,14 +45,14 @@ async def test_host_adds_and_removes_bots_changes_rules_and_starts(tmp_path: Pat
 
             await pilot.press("b")
             await wait_until(pilot, lambda: len(seat_names(app)) == 2, what="the bot")
-            assert app.lobby.seats[1].kind == "bot"
+            assert app.session.lobby.seats[1].kind == "bot"
             await pilot.press("down", "x")  # remove the highlighted bot
             await wait_until(pilot, lambda: seat_names(app) == ["ana"], what="the removal")
             await pilot.press("x")  # on the host's own seat: refused locally, in words
             assert "Highlight a bot" in str(screen.query_one("#room-status", Static).render())
 
             screen.query_one("#opt-preset", Select).value = "1980"
-            await wait_until(pilot, lambda: app.lobby.options["preset"] == "1980", what="preset")
+            await wait_until(pilot, lambda: app.session.lobby.options["preset"] == "1980", what="preset")
             assert rules(app)["scoring"] == "tokens"
             screen.query_one("#opt-scoring", Select).value = "points-lowest"
             await wait_until(pilot, lambda: rules(app)["scoring"] == "points-lowest",
@@ -63,19 +63,19 @@ async def test_host_adds_and_removes_bots_changes_rules_and_starts(tmp_path: Pat
             await pilot.press("enter")
             await wait_until(pilot, lambda: rules(app)["target"] == 150, what="the target")
             turn_time = screen.query_one("#opt-turn_seconds", Input)
-            assert turn_time.value == "" and app.lobby.options["turn_seconds"] is None
+            assert turn_time.value == "" and app.session.lobby.options["turn_seconds"] is None
             turn_time.focus()
             turn_time.value = "45"
             await pilot.press("enter")
-            await wait_until(pilot, lambda: app.lobby.options["turn_seconds"] == 45.0,
+            await wait_until(pilot, lambda: app.session.lobby.options["turn_seconds"] == 45.0,
                              what="the turn time")
             turn_time.value = ""  # empty: no clock
             await pilot.press("enter")
-            await wait_until(pilot, lambda: app.lobby.options["turn_seconds"] is None,
+            await wait_until(pilot, lambda: app.session.lobby.options["turn_seconds"] is None,
                              what="no turn clock")
             turn_time.value = "20"
             await pilot.press("enter")
-            await wait_until(pilot, lambda: app.lobby.options["turn_seconds"] == 20.0,
+            await wait_until(pilot, lambda: app.session.lobby.options["turn_seconds"] == 20.0,
                              what="the turn time again")
             late_draw = screen.query_one("#opt-late_draw_penalty", Checkbox)
             late_draw.focus()
@@ -86,15 +86,15 @@ async def test_host_adds_and_removes_bots_changes_rules_and_starts(tmp_path: Pat
 
             await pilot.press("escape", "s")  # one player only: the table refuses, in words
             await pilot.pause(0.2)
-            assert app.lobby.phase == "waiting"
+            assert app.session.lobby.phase == "waiting"
             await pilot.press("b", "s")
-            await wait_until(pilot, lambda: app.view is not None, what="the deal")
-            assert app.view.rules.scoring == "points-lowest" and app.view.rules.target == 150
-            await wait_until(pilot, lambda: app.clock_deadline is not None
-                             or app.view.turn != app.view.seat, what="the clock or the bot")
-            if app.view.turn == app.view.seat:  # the host's own turn is timed: 20 s
-                seat, due = app.clock_deadline
-                assert seat == app.view.seat and 0 < due - time.monotonic() <= 20.0
+            await wait_until(pilot, lambda: app.session.view is not None, what="the deal")
+            assert app.session.view.rules.scoring == "points-lowest" and app.session.view.rules.target == 150
+            await wait_until(pilot, lambda: app.session.clock_deadline is not None
+                             or app.session.view.turn != app.session.view.seat, what="the clock or the bot")
+            if app.session.view.turn == app.session.view.seat:  # the host's own turn is timed: 20 s
+                seat, due = app.session.clock_deadline
+                assert seat == app.session.view.seat and 0 < due - time.monotonic() <= 20.0
 
 
 async def test_players_see_the_room_read_only_and_say_ready(tmp_path: Path) -> None:
@@ -111,16 +111,16 @@ async def test_players_see_the_room_read_only_and_say_ready(tmp_path: Path) -> N
             assert guest.screen.check_action("start", ()) is False
             await pilot.press("s", "b")  # host-only keys do nothing for a player
             await pilot.press("r")
-            await wait_until(pilot, lambda: guest.lobby.seats[1].ready, what="ready")
-            assert host.lobby is not None
-            await wait_until(host_pilot, lambda: host.lobby.seats[1].ready, what="host sees it")
+            await wait_until(pilot, lambda: guest.session.lobby.seats[1].ready, what="ready")
+            assert host.session.lobby is not None
+            await wait_until(host_pilot, lambda: host.session.lobby.seats[1].ready, what="host sees it")
             table = screen.query_one("#seats", DataTable)
             assert "you" in str(table.get_row_at(1)[1])
             # The host's status says who deals, not "not ready": the host has no ready key.
             assert str(table.get_row_at(0)[2]) == "host"
-            assert guest.lobby.phase == "waiting" and len(guest.lobby.seats) == 2
+            assert guest.session.lobby.phase == "waiting" and len(guest.session.lobby.seats) == 2
             await pilot.press("r")
-            await wait_until(pilot, lambda: not guest.lobby.seats[1].ready, what="not ready")
+            await wait_until(pilot, lambda: not guest.session.lobby.seats[1].ready, what="not ready")
 
 
 async def test_a_player_leaves_for_the_lobby_and_joins_again(tmp_path: Path) -> None:
@@ -153,7 +153,7 @@ async def test_a_guest_at_a_headless_table_is_offered_no_host_controls(tmp_path:
             await wait_until(pilot, lambda: seat_names(guest) == ["Greedy bot", "bob"],
                              what="seats")
             screen = room(guest)
-            assert guest.lobby is not None and guest.lobby.host_seat is None
+            assert guest.session.lobby is not None and guest.session.lobby.host_seat is None
             assert not screen.is_host and "(player)" in str(
                 screen.query_one("#room-title", Static).render())
             for action in ("start", "add_bot", "remove_bot"):

@@ -16,8 +16,8 @@ from textual.containers import Vertical
 from textual.widgets import Input, Static
 
 from netproto.messages import MAX_CHAT_TEXT
+from ono99tui.client.talk import emote_hint
 from ono99tui.ui.screens.own_modal import OwnModal
-from ono99tui.ui.talk import emote_hint
 
 
 class ChatPrompt(OwnModal[str | None]):

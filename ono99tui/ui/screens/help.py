@@ -18,11 +18,11 @@ from ono99tui.ui.rule_labels import (
     switch_setting,
 )
 from ono99tui.ui.screens.own_modal import OwnModal
+from ono99tui.ui.session_app import SessionApp
 
 if TYPE_CHECKING:
     from textual import getters
 
-    from ono99tui.ui.app import Ono99App
 
 KEYS = """\
 1-4            play (or discard) that card; arrows + Enter work too, so does a click
@@ -105,7 +105,7 @@ class HelpScreen(OwnModal[None]):
 
     CSS_PATH = "help.tcss"
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
-        app = getters.app(Ono99App)
+        app = getters.app(SessionApp)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark,f1", "dismiss", "Close")
     ]
@@ -128,8 +128,9 @@ class HelpScreen(OwnModal[None]):
     def _rules(self) -> Rules:
         if self._shown_rules is not None:
             return self._shown_rules
-        view, lobby = self.app.view, self.app.lobby
+        session = self.app.session
+        view, lobby = session.view, session.lobby
         # In the waiting room the next match's rules, not those of the match before it.
         if view is not None and (lobby is None or lobby.phase != "waiting"):
             return view.rules
-        return self.app.table_rules or (view.rules if view is not None else preset())
+        return session.options.rules or (view.rules if view is not None else preset())

@@ -22,6 +22,7 @@ from textual.widgets import Footer, Static
 from ono99tui.game import PlayerView
 from ono99tui.ui.glyphs import current_glyphs
 from ono99tui.ui.hinting import MEASURES, Hint
+from ono99tui.ui.session_app import SessionApp, watch_session
 
 CARD_WIDTH = 18
 
@@ -84,9 +85,9 @@ class HintScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self.set_class(current_glyphs(self).ascii, "-ascii")
         self.query_one("#hint").border_title = "Hint (Esc to close)"
-        if self.about is not None and hasattr(self.app, "view"):  # follow the game's views
+        if self.about is not None and isinstance(self.app, SessionApp):  # follow the views
             # init: a view may have come between the push and this mount.
-            self.watch(self.app, "view", self._view_changed, init=True)
+            watch_session(self, lambda session: session.view, self._view_changed)
 
     def _view_changed(self, view: PlayerView | None) -> None:
         if view is not self.about:

@@ -6,7 +6,7 @@ without saying goodbye stays advertised for minutes, but is shown dimmed as "no 
 soon as its port stops answering (and normal again if it answers again). A typed
 `HOST[:PORT]` reaches a table when multicast is blocked. The player's name is
 remembered in the config directory. Joining connects here, asks for the password when the
-table wants one, then hands the connected client to the app (`Ono99App.follow_table`),
+table wants one, then hands the connected client up to the app (`LobbyScreen.Joined`),
 which opens the table's waiting room.
 """
 
@@ -23,6 +23,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, Static
 
@@ -34,17 +35,16 @@ from netproto.errors import BadName
 from netproto.names import clean_name
 from netproto.reachability import PROBE_INTERVAL_SECONDS, ReachabilityWatch
 from netproto.refind import refinder_for
+from ono99tui.client.joining import JoinError, JoinRequest, connect, keep_seat
 from ono99tui.config import ConfigError, ResumeTokens, Settings, load_settings, save_settings
 from ono99tui.ssh import ssh_command_line
 from ono99tui.ui.glyphs import Glyphs
-from ono99tui.ui.joining import JoinError, JoinRequest, connect, keep_seat
 from ono99tui.ui.screens.password_prompt import PasswordPrompt
+from ono99tui.ui.session_app import SessionApp
 from ono99tui.web import web_url
 
 if TYPE_CHECKING:
     from textual import getters
-
-    from ono99tui.ui.app import Ono99App
 
 # (key, header, width): fixed widths keep the list steady as tables come and go, and fit
 # 80 columns with the border and cell padding.
@@ -97,7 +97,28 @@ class LobbyScreen(Screen[None]):
     CSS_PATH = "lobby.tcss"
     AUTO_FOCUS = "#tables"
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
-        app = getters.app(Ono99App)
+        app = getters.app(SessionApp)
+
+    class Joined(Message):
+        """The lobby connected to a table: the app follows `client` and shows the table's
+        waiting room. `request` is what joined it (a spectator taking a seat joins again
+        with it); `lobby` is where leaving the table comes back to."""
+
+        def __init__(self, lobby: LobbyScreen, client: TableClient,
+                     request: JoinRequest | None) -> None:
+            super().__init__()
+            self.lobby = lobby
+            self.connected = client
+            self.request = request
+
+    class JoinFailed(Message):
+        """Joining again for a spectator taking a seat failed (the table is gone, or the
+        password prompt was cancelled): the app comes back here, saying `status`."""
+
+        def __init__(self, lobby: LobbyScreen, status: str) -> None:
+            super().__init__()
+            self.lobby = lobby
+            self.status = status
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "join", "Join"),
@@ -475,8 +496,8 @@ class LobbyScreen(Screen[None]):
         """Connect to the table; ask for its password if it wants one; hand over the client.
 
         `taking_seat`: the app asks, for a spectator of this table who wants a seat now
-        (`Ono99App.take_seat`), the table's screens still shown; a failure takes the player
-        back here (`Ono99App.seat_not_taken`), where it is said.
+        (`TableSession.take_seat`), the table's screens still shown; a failure takes the
+        player back here (`JoinFailed`), where it is said.
         """
         if self.host_key is not None and request.host_key is None:
             request = replace(request, host_key=self.host_key)
@@ -502,7 +523,7 @@ class LobbyScreen(Screen[None]):
             # would be read as markup (a stray "[/]" raised MarkupError and ended the app).
             self.notify(error.reason, title=title, severity="error", markup=False)
             if taking_seat:  # back here from the table's screens (it lists the tables)
-                self.app.seat_not_taken(self, f"{title}: {error.reason}")
+                self.post_message(self.JoinFailed(self, f"{title}: {error.reason}"))
                 return
             # Gone straight to an address that failed (`ono99 join HOST:PORT` before the
             # table was up, or a typo): the list under "Tables on your network" must fill
@@ -527,7 +548,7 @@ class LobbyScreen(Screen[None]):
         the player leaves the table. `request` is what joined it (a spectator taking a
         seat joins again with it).
         """
-        self.app.follow_table(client, self, request)
+        self.post_message(self.Joined(self, client, request))
 
     def table_moved(self, client: TableClient) -> None:
         """The table joined from here was found again at another address (its host came
@@ -541,7 +562,7 @@ class LobbyScreen(Screen[None]):
                 status = f"Not joined: {request.label} needs a password."
                 self.set_status(status)
                 if taking_seat:
-                    self.app.seat_not_taken(self, status)
+                    self.post_message(self.JoinFailed(self, status))
             else:
                 self.start_join(request.with_password(password), taking_seat=taking_seat)
 

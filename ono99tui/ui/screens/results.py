@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -11,36 +11,34 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Static
 
 from netproto.messages import Lobby, SeatKind
+from ono99tui.client.free_seats import free_seats_text, seats_free
+from ono99tui.client.names import seat_name
+from ono99tui.client.options import options_from_wire
+from ono99tui.client.session import TableSession
 from ono99tui.game import PlayerView, RoundEnded
-from ono99tui.ui.free_seats import free_seats_text, seats_free
-from ono99tui.ui.messages import RematchRequested, TakeSeatRequested
-from ono99tui.ui.present import matches_played, matches_won, seat_name, winners_text
+from ono99tui.ui.messages import OpenRoomRequested, RematchRequested, TakeSeatRequested
+from ono99tui.ui.present import bust_lines, bust_notice, matches_played, matches_won, winners_text
 from ono99tui.ui.screens.bust import held_line
 from ono99tui.ui.screens.own_modal import OwnModal
+from ono99tui.ui.session_app import SessionApp, watch_session
 
 if TYPE_CHECKING:
     from textual import getters
 
-    from ono99tui.ui.app import Ono99App
 
-
-def _match_lobby(app: Any) -> Lobby | None:
+def _names(session: TableSession, view: PlayerView) -> list[str]:
     # The seats as the match was played (a seat freed after it renumbers later lobbies).
-    return getattr(app, "match_lobby", None)
-
-
-def _names(app: Any, view: PlayerView) -> list[str]:
-    lobby = _match_lobby(app)
+    lobby = session.match_lobby
     seats = lobby.seats if lobby is not None else ()
     return [seat_name(seat, seats) for seat in range(view.seats)]
 
 
 def rematch_status(is_host: bool, lobby: Lobby | None) -> str:
     """What a player who asked for a rematch is told while it comes."""
-    start_when = lobby.options.get("start_when") if lobby is not None else None
+    start_when = options_from_wire(lobby.options).start_when if lobby is not None else None
     if is_host:
         return "Starting the rematch..."
-    if lobby is not None and lobby.host_seat is None and type(start_when) is int:
+    if lobby is not None and lobby.host_seat is None and start_when is not None:
         # A headless table: it deals once enough seats are taken and everyone is ready.
         return (f"Ready: the rematch starts when {start_when} seats are taken "
                 "and everyone is ready...")
@@ -94,9 +92,6 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
-def _eliminated_per_round(app: Any) -> Mapping[int, Sequence[bool]] | None:
-    recorded = getattr(app, "round_busts", None)
-    return recorded.eliminated if recorded is not None else None
 
 
 def round_table(view: PlayerView, names: Sequence[str], result: RoundEnded) -> str:
@@ -190,13 +185,13 @@ def wins_table(names: Sequence[str], won: Sequence[int],
                   [(names[seat], str(won[seat]), str(played[seat])) for seat in order])
 
 
-def _matches_won(app: Any, seats: int) -> list[int] | None:
-    lobby = _match_lobby(app)
+def _matches_won(session: TableSession, seats: int) -> list[int] | None:
+    lobby = session.match_lobby
     return matches_won(lobby.results, seats) if lobby is not None else None
 
 
-def _matches_played(app: Any, seats: int) -> list[int] | None:
-    lobby = _match_lobby(app)
+def _matches_played(session: TableSession, seats: int) -> list[int] | None:
+    lobby = session.match_lobby
     return matches_played(lobby.results, seats) if lobby is not None else None
 
 
@@ -225,7 +220,7 @@ class RoundEndScreen(_Dialog):
 
     CSS_PATH = "results.tcss"
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
-        app = getters.app(Ono99App)
+        app = getters.app(SessionApp)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,escape,space", "dismiss", "Continue", key_display="Enter")
     ]
@@ -235,15 +230,19 @@ class RoundEndScreen(_Dialog):
         self.result = result
 
     def compose(self) -> ComposeResult:
-        view: PlayerView | None = getattr(self.app, "view", None)
+        session = self.app.session
+        view = session.view
         with Vertical(classes="results"):
             yield Static(f"Round {self.result.round_no} is over", classes="results-title",
                          markup=False)
-            recorded = getattr(self.app, "round_busts", None)
-            busts = recorded.lines.get(self.result.round_no, ()) if recorded is not None else ()
-            yours = recorded.yours.get(self.result.round_no) if recorded is not None else None
-            if yours is not None:  # the bust that ended the round was the player's own
-                busts = [*busts, held_line(yours)]
+            recorded = session.story.busts
+            busts = [line for chunk in recorded.chunks.get(self.result.round_no, ())
+                     for line in bust_lines(chunk.events, chunk.names, chunk.viewer)]
+            yours = recorded.yours.get(self.result.round_no)
+            notice = (None if yours is None
+                      else bust_notice(yours.events, yours.before, yours.after, self.app.glyphs))
+            if notice is not None:  # the bust that ended the round was the player's own
+                busts = [*busts, held_line(notice)]
             if busts:
                 yield Static(
                     "\n".join(busts), id="round-busts", classes="results-table", markup=False
@@ -251,7 +250,7 @@ class RoundEndScreen(_Dialog):
             if view is not None:
                 # markup=False on every table of names: players' names may hold brackets.
                 yield Static(
-                    round_table(view, _names(self.app, view), self.result),
+                    round_table(view, _names(session, view), self.result),
                     classes="results-table", markup=False,
                 )
             yield Button("Continue (Enter)", variant="primary", id="continue")
@@ -266,7 +265,7 @@ class MatchEndScreen(_Dialog):
 
     CSS_PATH = "results.tcss"
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
-        app = getters.app(Ono99App)
+        app = getters.app(SessionApp)
     # Under 50 columns the dialog fills the width, and the scrollbar it has where it is
     # also short would leave the buttons too little: it keeps less padding there.
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [  # type: ignore[misc]
@@ -296,21 +295,22 @@ class MatchEndScreen(_Dialog):
         self._rematch_asked = False
 
     def compose(self) -> ComposeResult:
-        view: PlayerView | None = getattr(self.app, "view", None)
+        session = self.app.session
+        view = session.view
         with Vertical(classes="results"):
             if view is None:
                 yield Static("The match is over", classes="results-title", markup=False)
             else:
-                lobby = _match_lobby(self.app)
+                lobby = session.match_lobby
                 seats = lobby.seats if lobby is not None else ()
-                names = _names(self.app, view)
+                names = _names(session, view)
                 yield Static(f"Match over: {winners_text(view, seats)}!", classes="results-title",
                              markup=False)
                 yield Static(
                     self._places(view), id="standings", classes="results-table", markup=False
                 )
-                rounds = rounds_table(view, names, getattr(self.app, "round_results", ()),
-                                      _eliminated_per_round(self.app))
+                rounds = rounds_table(view, names, session.story.round_results,
+                                      session.story.busts.eliminated)
                 if rounds:
                     with VerticalScroll(id="rounds"):
                         yield Static(rounds, classes="results-table", markup=False)
@@ -331,7 +331,7 @@ class MatchEndScreen(_Dialog):
         yield Footer()
 
     def _spectating(self) -> bool:
-        return bool(getattr(self.app, "spectating", False))
+        return self.app.session.spectating
 
     def _room_label(self) -> str:
         # Under 50 columns two buttons fill the row: the short word.
@@ -343,23 +343,23 @@ class MatchEndScreen(_Dialog):
             found.first(Button).label = self._room_label()
 
     def _may_take_seat(self) -> bool:
-        may = getattr(self.app, "may_take_seat", None)
-        return bool(may()) if may is not None else False
+        return self.app.session.may_take_seat
 
     def _places(self, view: PlayerView) -> str:
-        order = standings(view, getattr(self.app, "out_order", ()))
-        return places_table(_names(self.app, view), order, _matches_won(self.app, view.seats),
-                            _matches_played(self.app, view.seats))
+        session = self.app.session
+        order = standings(view, session.story.out_order)
+        return places_table(_names(session, view), order, _matches_won(session, view.seats),
+                            _matches_played(session, view.seats))
 
     def on_mount(self) -> None:
         # The table sends the match's last view first and the lobby with the matches won
         # just after: show them when they come.
-        self.watch(self.app, "lobby", self._show_matches_won, init=False)
-        self.watch(self.app, "lobby", self._show_host_actions, init=True)
+        watch_session(self, lambda session: session.lobby, self._show_matches_won, init=False)
+        watch_session(self, lambda session: session.lobby, self._show_host_actions)
         self.set_class(self._spectating(), "-spectating")
         if self._spectating():
             # Whether a seat may be free comes with the lobby that says the match is over.
-            self.watch(self.app, "lobby", self._show_seat_offer, init=True)
+            watch_session(self, lambda session: session.lobby, self._show_seat_offer)
         # The first focusable widget takes the focus, as Textual's own auto-focus would give
         # it, but without scrolling to it: that scrolled a short dialog past who won.
         # (A spectator offered no seat gets no focus: Enter must not land on Quit.)
@@ -371,7 +371,7 @@ class MatchEndScreen(_Dialog):
             self.action_rematch()
 
     def _show_matches_won(self, _: object) -> None:
-        view: PlayerView | None = getattr(self.app, "view", None)
+        view = self.app.session.view
         found = self.query("#standings")
         if view is not None and found:
             found.first(Static).update(self._places(view))
@@ -379,7 +379,7 @@ class MatchEndScreen(_Dialog):
     def _show_host_actions(self, lobby: Lobby | None) -> None:
         """The host's dialog: who is ready for the rematch (the host deals it, and only the
         players were told that they wait for the host), and the way to the waiting room."""
-        may_open = bool(getattr(self.app, "may_open_room", False))
+        may_open = self.app.session.may_open_room
         self.set_class(may_open, "-may-open-room")
         found = self.query("#open-room")
         if found:
@@ -388,7 +388,7 @@ class MatchEndScreen(_Dialog):
             if not may_open and button.has_focus:
                 self.set_focus(None)
         status = self.query("#rematch-status")  # (none while the dialog is closing)
-        if (status and self.app.is_host and not self._spectating()
+        if (status and self.app.session.is_host and not self._spectating()
                 and not self._rematch_asked):
             status.first(Static).update(rematch_readiness(lobby))
         self.refresh_bindings()
@@ -396,7 +396,7 @@ class MatchEndScreen(_Dialog):
     def _show_seat_offer(self, lobby: Lobby | None) -> None:
         """A spectator's dialog: the "Take a seat" button where a seat may be free, and
         what the seats are, in words."""
-        if getattr(self.app, "taking_seat", False):
+        if self.app.session.taking_seat:
             return  # "Taking a seat..." stays until the table's screens make way
         may_take = self._may_take_seat()
         found = self.query("#take-seat")
@@ -419,7 +419,7 @@ class MatchEndScreen(_Dialog):
         if action == "take_seat":
             return self._spectating() and self._may_take_seat()
         if action == "open_room":
-            return bool(getattr(self.app, "may_open_room", False))
+            return self.app.session.may_open_room
         return True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -436,14 +436,14 @@ class MatchEndScreen(_Dialog):
         """Ask for another match with the same table."""
         if self._spectating():
             return  # opened by the table's key as the table made this app a spectator
-        waiting = rematch_status(self.app.is_host, getattr(self.app, "lobby", None))
+        waiting = rematch_status(self.app.session.is_host, self.app.session.lobby)
         self._rematch_asked = True
         self.query_one("#rematch-status", Static).update(waiting)
         self.post_message(RematchRequested())
 
     def action_open_room(self) -> None:
         """The host: back to the waiting room, to change the rules or the seats first."""
-        self.app.action_open_room()
+        self.post_message(OpenRoomRequested())
 
     def action_take_seat(self) -> None:
         """A spectator: join the table again asking for a seat for the next match."""
@@ -462,16 +462,20 @@ class StandingsScreen(_Dialog):
     CSS_PATH = "results.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,space,w", "dismiss", "Close")]
 
+    if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
+        app = getters.app(SessionApp)
+
     def compose(self) -> ComposeResult:
-        view: PlayerView | None = getattr(self.app, "view", None)
-        won = _matches_won(self.app, view.seats) if view is not None else None
+        session = self.app.session
+        view = session.view
+        won = _matches_won(session, view.seats) if view is not None else None
         with Vertical(classes="results"):
             yield Static("Matches won at this table", classes="results-title", markup=False)
             if view is None or won is None:
                 text = "No match has ended at this table yet."
             else:
-                text = wins_table(_names(self.app, view), won,
-                                  _matches_played(self.app, view.seats))
+                text = wins_table(_names(session, view), won,
+                                  _matches_played(session, view.seats))
             yield Static(text, id="wins", classes="results-table", markup=False)
             yield Button("Close (Esc)", variant="primary", id="close")
 

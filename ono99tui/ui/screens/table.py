@@ -1,8 +1,9 @@
 """The table screen: your hand, the running total, every seat and the story of the match.
 
-It watches `app.view` and `app.lobby` and hands display values down to its widgets, which
-update in place: an opponent's move repaints the total, two seat lines, the prompt and
-one log line, and nothing else. Choices go up as `MoveChosen` messages; the app sends them.
+It follows the session's view and lobby (`app.session`) and hands display values down to
+its widgets, which update in place: an opponent's move repaints the total, two seat lines,
+the prompt and one log line, and nothing else. Choices go up as `MoveChosen` messages; the
+app hands them to the session.
 
 Layout: seats | total | log across the middle, the prompt and the hand below, the Footer
 last. Below 80 columns the log is hidden; below 24 rows cards and total shrink to one line;
@@ -31,12 +32,21 @@ from textual.worker import Worker, WorkerState
 if TYPE_CHECKING:
     from textual import getters
 
-    from netproto.messages import Lobby
     from ono99tui.game import PlayerView
-    from ono99tui.ui.app import Ono99App
+    from ono99tui.ui.session_app import LogSignal
 
-from ono99tui.ui.messages import AddBotRequested, MoveChosen, TakeSeatRequested
+from ono99tui.client.outputs import LogCleared
+from ono99tui.client.story import LogAppended, LogForgotten, MatchPageOpened
+from ono99tui.ui.log_lines import log_entries
+from ono99tui.ui.messages import (
+    AddBotRequested,
+    MoveChosen,
+    OpenRoomRequested,
+    TakeSeatRequested,
+    WantSeatToggled,
+)
 from ono99tui.ui.screens.talk_screen import TALK_BINDINGS, TalkScreen
+from ono99tui.ui.session_app import SessionApp, watch_session
 from ono99tui.ui.turn_wait import TurnWait
 from ono99tui.ui.widgets.banner import ConnectionBanner
 from ono99tui.ui.widgets.cards import CardWidget, HandView
@@ -52,7 +62,7 @@ class TableScreen(TalkScreen):
 
     CSS_PATH = "table.tcss"
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
-        app = getters.app(Ono99App)
+        app = getters.app(SessionApp)
     # Textual repaints the whole screen when the focus moves (about 15 KB at 80x24) though
     # only the two cards whose focus style changes need it, and `set_focus` refreshes
     # those. Every arrow key costs a player over SSH; so no full repaint here.
@@ -153,10 +163,11 @@ class TableScreen(TalkScreen):
         self._following = True
         log = self.query_one(EventLog)
         self.watch(self.app, "glyphs", self._show_glyphs)
-        for entry in getattr(self.app, "log_entries", ()):
+        for entry in log_entries(self.app.session.story.items):
             log.add(entry)
-        self.watch(self.app, "view", self._show, init=False)
-        self.watch(self.app, "lobby", self._show, init=False)
+        self.app.log_changed.subscribe(self, self._log_changed, immediate=True)
+        watch_session(self, lambda session: session.view, self._show, init=False)
+        watch_session(self, lambda session: session.lobby, self._show, init=False)
         self._show()
         # The turn clock counts down between views (each view says how long is left).
         self.set_interval(0.5, self._show_seats)
@@ -166,12 +177,12 @@ class TableScreen(TalkScreen):
 
     @property
     def current_view(self) -> PlayerView | None:
-        """The view the screen shows (the app's)."""
-        return getattr(self.app, "view", None)
+        """The view the screen shows (the session's)."""
+        return self.app.session.view
 
     def _seats(self) -> Sequence[Any]:
-        # After the match, the seats it was played by (see Ono99App.match_lobby).
-        lobby: Lobby | None = getattr(self.app, "match_lobby", None)
+        # After the match, the seats it was played by (see TableSession.match_lobby).
+        lobby = self.app.session.match_lobby
         return lobby.seats if lobby is not None else ()
 
     def on_unmount(self) -> None:
@@ -220,10 +231,11 @@ class TableScreen(TalkScreen):
         hand.show(card_slots(view), verb="discards" if discarding else "plays")
         self._follow_turn(view, act, hand)
         out = view.seat is None or view.eliminated[view.seat]
+        session = self.app.session
         keys = (can_swap(view), must_draw(view), out, view.phase == "match_over",
-                self.app.may_chat, self.app.may_take_seat(), self.app.may_want_seat(),
-                self.app.is_host, self._may_add_bot(), self.app.hints_allowed,
-                self.app.may_open_room)
+                session.may_chat, session.may_take_seat, session.may_want_seat,
+                session.is_host, self._may_add_bot(), session.hints_allowed,
+                session.may_open_room)
         if keys != self._keys_shown:
             self._keys_shown = keys
             self._swap_open, self._draw_open = keys[:2]
@@ -247,9 +259,9 @@ class TableScreen(TalkScreen):
             return
         from ono99tui.ui.present import clock_seconds_left, clock_warning, seat_infos
 
-        deadline = self.app.clock_deadline
+        deadline = self.app.session.clock_deadline
         clock = clock_seconds_left(deadline, time.monotonic())
-        lobby: Lobby | None = getattr(self.app, "lobby", None)
+        lobby = self.app.session.lobby
         if self.query_one(SeatList).show(seat_infos(view, self._seats(), clock),
                                          lobby.spectators if lobby else 0):
             self._show_through_dialogs()
@@ -276,30 +288,32 @@ class TableScreen(TalkScreen):
         if self._following and self._was_my_turn:
             self._focus_a_playable_card()
 
-    def add_log_lines(self, lines: Sequence[str | LogEntry]) -> None:
-        """Append lines to the event log (the app calls this as events arrive)."""
+    def _log_changed(self, change: LogSignal) -> None:
+        """The session's story changed (`app.log_changed`): lines at the end, a new match's
+        page, the match in progress dropped for the table's account, or a fresh log."""
         if not self._following or not self.is_attached:
-            return  # `_follow_app` will show the app's whole log (or the screen is closed)
+            return  # `_follow_app` will show the whole story (or the screen is closed)
+        log = self.query_one(EventLog)
+        if isinstance(change, LogAppended):
+            self.add_log_lines(log_entries(change.items))
+        elif isinstance(change, MatchPageOpened):
+            log.start_match(f"Match {change.number}")
+        elif isinstance(change, LogForgotten):
+            log.forget_match(len(log_entries(change.items)), change.page)
+        elif isinstance(change, LogCleared):
+            log.clear()
+
+    def add_log_lines(self, lines: Sequence[str | LogEntry]) -> None:
+        """Append lines to the event log."""
+        if not self._following or not self.is_attached:
+            return
         log = self.query_one(EventLog)
         for line in lines:
             log.add(line)
 
-    def start_log_match(self, title: str) -> None:
-        """A new match: the log turns to a fresh page headed `title` (the app calls this)."""
-        if self._following and self.is_attached:
-            self.query_one(EventLog).start_match(title)
-
-    def forget_log_match(self, entries: int, page_opened: bool) -> None:
-        """Drop the match in progress from the log: its last `entries` lines and, if its
-        deal opened a page (`page_opened`), the page's separator (the app calls this when
-        the table's account of the match replaces its own)."""
-        if self._following and self.is_attached:
-            self.query_one(EventLog).forget_match(entries, page_opened)
-
-    def clear_log(self) -> None:
-        """Empty the log (the app calls this when it connects to another table)."""
-        if self._following and self.is_attached:
-            self.query_one(EventLog).clear()
+    def talk_in_sight(self) -> bool:
+        """Talk shows in the log, which is hidden under 80 columns."""
+        return not self.has_class("-narrow")
 
     def _show_glyphs(self, glyphs: Any) -> None:
         if self._following and self.is_attached:
@@ -327,7 +341,7 @@ class TableScreen(TalkScreen):
     def _awaiting_answer(self) -> bool:
         """Is a move of ours on its way to the table? Then the view shown is about to be
         outdated, and play keys and clicks are ignored (quietly) until the answer comes."""
-        return bool(getattr(self.app, "move_in_flight", False))
+        return self.app.session.move_in_flight
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         view = self.current_view
@@ -353,24 +367,25 @@ class TableScreen(TalkScreen):
             return self._match_over() and view is not None and view.seat is not None
         if action == "add_bot":
             return self._match_over() and self._may_add_bot()
+        session = self.app.session
         if action == "open_room":
-            return self._match_over() and self.app.may_open_room
+            return self._match_over() and session.may_open_room
         if action == "take_seat":  # now, or (mid-match) as soon as the match ends
             if self._match_over():
-                return self.app.may_take_seat()
-            return self.app.may_want_seat()
+                return session.may_take_seat
+            return session.may_want_seat
         if action in ("chat", "emote"):
-            return self.app.may_chat
+            return session.may_chat
         if action == "turn_clock":
-            return (self.app.is_host and self.app.hosting != "solo" and view is not None
-                    and not self._match_over() and self.app.connection_state == "connected")
+            return (session.is_host and session.hosting != "solo" and view is not None
+                    and not self._match_over() and session.connection_state == "connected")
         if action == "mute":
-            return self.app.welcome is not None and self.app.hosting != "solo"
+            return session.welcome is not None and session.hosting != "solo"
         if action in ("hint", "hint_refused"):
             # Nothing to advise a spectator or a player out of the match (no cards).
             playing = (view is not None and view.seat is not None
                        and not view.eliminated[view.seat] and not self._match_over())
-            return playing and self.app.hints_allowed == (action == "hint")
+            return playing and session.hints_allowed == (action == "hint")
         return True
 
     def _match_over(self) -> bool:
@@ -415,14 +430,15 @@ class TableScreen(TalkScreen):
     def action_open_room(self) -> None:
         """The host, the match over (its dialog closed): back to the waiting room."""
         if self._match_over():
-            self.app.action_open_room()
+            self.post_message(OpenRoomRequested())
 
     def _may_add_bot(self) -> bool:
         """The host, connected, at a table with a seat empty (a player left after the
         match); not in solo, whose seats are all the host's own choice."""
-        lobby: Lobby | None = getattr(self.app, "lobby", None)
-        return (self.app.is_host and self.app.hosting != "solo" and lobby is not None
-                and self.app.connection_state == "connected"
+        session = self.app.session
+        lobby = session.lobby
+        return (session.is_host and session.hosting != "solo" and lobby is not None
+                and session.connection_state == "connected"
                 and len(lobby.seats) < lobby.capacity)
 
     def action_add_bot(self) -> None:
@@ -430,18 +446,18 @@ class TableScreen(TalkScreen):
         in the seat a player left."""
         if not (self._match_over() and self._may_add_bot()):
             return
-        lobby: Lobby | None = getattr(self.app, "lobby", None)
-        level = lobby.options.get("bot_level") if lobby is not None else None
-        self.post_message(AddBotRequested(level if isinstance(level, str) else "normal"))
+        level = self.app.session.options.bot_level
+        self.post_message(AddBotRequested(level or "normal"))
 
     def action_take_seat(self) -> None:
         """A spectator, the match over (its dialog closed): join the table again asking
         for a seat for the next match. Mid-match: ask for one as soon as it ends."""
+        session = self.app.session
         if self._match_over():
-            if self.app.may_take_seat():
+            if session.may_take_seat:
                 self.post_message(TakeSeatRequested())
-        elif self.app.may_want_seat():
-            self.app.want_seat()
+        elif session.may_want_seat:
+            self.post_message(WantSeatToggled())
 
     def action_standings(self) -> None:
         """The match's results when it is over; otherwise the matches won at this table."""
@@ -455,8 +471,7 @@ class TableScreen(TalkScreen):
         from ono99tui.ui.messages import OptionsChangeRequested
         from ono99tui.ui.screens.turn_time_prompt import TurnTime, TurnTimePrompt
 
-        lobby = getattr(self.app, "lobby", None)
-        current = lobby.options.get("turn_seconds") if lobby is not None else None
+        current = self.app.session.options.turn_seconds
 
         def chosen(answer: TurnTime | None) -> None:
             if answer is not None:
@@ -464,15 +479,16 @@ class TableScreen(TalkScreen):
                     "change the turn time", table={"turn_seconds": answer.seconds}))
 
         self.app.push_screen(
-            TurnTimePrompt(current if isinstance(current, int | float) else None), chosen)
+            TurnTimePrompt(current), chosen)
 
     def _remind_of_the_clock(self) -> None:
         # The host is told once per move that has kept the table waiting a minute with no
         # clock (ono99tui/ui/turn_wait.py).
         view = self.current_view
-        if view is None or not self.app.is_host or self.app.hosting == "solo":
+        session = self.app.session
+        if view is None or not session.is_host or session.hosting == "solo":
             return
-        name = self._turn_wait.check(view, self._seats(), self.app.clock_deadline is not None,
+        name = self._turn_wait.check(view, self._seats(), session.clock_deadline is not None,
                                      time.monotonic())
         if name is not None:
             self.notify(f"The table has waited a minute for {name}, with no turn clock: "
@@ -486,7 +502,7 @@ class TableScreen(TalkScreen):
         """Work out a hint for this turn on a worker thread (the search takes a moment;
         the table stays live), then show it in the hint panel."""
         view = self.current_view
-        if not self.app.hints_allowed:
+        if not self.app.session.hints_allowed:
             self.notify("Hints are off at this table: the host decides.", severity="warning")
             return
         if view is None or view.seat is None or view.turn != view.seat or not view.legal_moves:
@@ -494,7 +510,7 @@ class TableScreen(TalkScreen):
             return
         from ono99tui.ui.hinting import work_out_hint
 
-        events = tuple(self.app.seen.events)
+        events = tuple(self.app.session.story.seen.events)
         self._hint_view = view
         self.run_worker(partial(work_out_hint, view, events), name="hint", group="hint",
                         thread=True, exclusive=True, exit_on_error=False)

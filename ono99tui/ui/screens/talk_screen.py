@@ -8,13 +8,12 @@ from typing import TYPE_CHECKING
 from textual.binding import Binding
 from textual.screen import Screen
 
+from ono99tui.client.talk import EMOTE_KEYS
 from ono99tui.ui.messages import ChatRequested
-from ono99tui.ui.talk import EMOTE_KEYS
+from ono99tui.ui.session_app import SessionApp
 
 if TYPE_CHECKING:
     from textual import getters
-
-    from ono99tui.ui.app import Ono99App
 
 # c the one-line prompt, 5-9 the quick emotes (beside the card keys), m the mute list. The
 # Footer shows only c (room at 80 columns); the prompt's hint names the others.
@@ -30,16 +29,21 @@ class TalkScreen(Screen[None]):
     """A screen whose player may talk to the table (its BINDINGS splice `TALK_BINDINGS`)."""
 
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
-        app = getters.app(Ono99App)
+        app = getters.app(SessionApp)
 
-    def action_chat(self) -> None:
-        """Open the one-line chat prompt."""
-        self.app.open_chat_prompt()
+    def talk_in_sight(self) -> bool:
+        """Does this screen show table talk where the player can read it now? (A line of
+        talk that no screen shows comes as a toast too.)"""
+        return False
+
+    async def action_chat(self) -> None:
+        """Open the one-line chat prompt (the app's)."""
+        await self.app.run_action("chat")
 
     def action_emote(self, emote: str) -> None:
         """Send a quick emote to everyone at the table."""
         self.post_message(ChatRequested(emote=emote))
 
-    def action_mute(self) -> None:
-        """Mute or unmute people at the table, for this player only."""
-        self.app.open_mute_list()
+    async def action_mute(self) -> None:
+        """Mute or unmute people at the table, for this player only (the app's list)."""
+        await self.app.run_action("mute")

@@ -22,8 +22,10 @@ from textual.widgets import Checkbox, DataTable, Footer, Input, Label, Select, S
 
 from netproto.messages import Lobby, SeatInfo, SeatKind
 from ono99tui.bots import BOT_CHOICES
+from ono99tui.client.free_seats import free_seats_text, seats_free
+from ono99tui.client.options import options_from_wire
+from ono99tui.client.story import SaidItem
 from ono99tui.game import ONO99_MODES, PRESET_NAMES, SCORING_MODES, Rules, Scoring
-from ono99tui.ui.free_seats import free_seats_text, seats_free
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
 from ono99tui.ui.messages import (
     AddBotRequested,
@@ -36,13 +38,13 @@ from ono99tui.ui.messages import (
 )
 from ono99tui.ui.rule_labels import ONO99_WORDS, RULE_SWITCHES, SCORING_WORDS, scoring_label
 from ono99tui.ui.screens.talk_screen import TALK_BINDINGS, TalkScreen
+from ono99tui.ui.session_app import SessionApp, watch_session
 from ono99tui.ui.widgets.banner import ConnectionBanner
-from ono99tui.ui.widgets.log import EventLog, LogEntry
+from ono99tui.ui.widgets.log import EventLog, chat_entry
 
 if TYPE_CHECKING:
     from textual import getters
 
-    from ono99tui.ui.app import Ono99App
 
 DEFAULT_BOT = "normal"
 NARROW_WIDTH = 76
@@ -162,8 +164,8 @@ def table_deals_when(lobby: Lobby, *, ask_ready: bool = False) -> str | None:
     """How a table with no host seated deals by itself (a headless table's
     `--start-when`, in `lobby.options`), in words; None when a host starts the game.
     `ask_ready`: the reader has yet to say ready for the next game."""
-    start_when = lobby.options.get("start_when")
-    if lobby.host_seat is not None or type(start_when) is not int:
+    start_when = options_from_wire(lobby.options).start_when
+    if lobby.host_seat is not None or start_when is None:
         return None
     taken = len(lobby.seats)
     if lobby.phase == "finished" or after_a_match(lobby):
@@ -180,7 +182,7 @@ class WaitingRoomScreen(TalkScreen):
     CSS_PATH = "waiting_room.tcss"
     AUTO_FOCUS = "#seats"
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
-        app = getters.app(Ono99App)
+        app = getters.app(SessionApp)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "toggle_ready", "Ready"),
@@ -279,8 +281,9 @@ class WaitingRoomScreen(TalkScreen):
             return
         self._add_seat_columns(PLAYER_COLUMN_WIDTH)
         self.watch(self.app, "glyphs", self._glyphs_changed, init=True)
-        # The app's connection worker keeps `app.lobby` current; follow it.
-        self.watch(self.app, "lobby", self._lobby_changed, init=True)
+        # The session keeps the table's lobby current; follow it, and the talk heard.
+        watch_session(self, lambda session: session.lobby, self._lobby_changed)
+        self.app.talk_heard.subscribe(self, self._heard, immediate=True)
 
     def _glyphs_changed(self, glyphs: Glyphs) -> None:
         # ASCII mode: no box drawing in borders, no triangles on the drop-downs.
@@ -333,7 +336,7 @@ class WaitingRoomScreen(TalkScreen):
         """This player's seat (None for a spectator or before the table answered)."""
         if self.lobby is not None and self.lobby.you is not None:
             return self.lobby.you
-        welcome = self.app.welcome
+        welcome = self.app.session.welcome
         return welcome.seat if welcome is not None else None
 
     @property
@@ -345,7 +348,7 @@ class WaitingRoomScreen(TalkScreen):
         return next((s for s in self.lobby.seats if s.seat == number), None)
 
     def _table_name(self) -> str:
-        welcome = self.app.welcome
+        welcome = self.app.session.welcome
         name = welcome.table.get("name") if welcome is not None else None
         return name if isinstance(name, str) else ""
 
@@ -366,14 +369,15 @@ class WaitingRoomScreen(TalkScreen):
         self.query_one("#spectators", Static).update(
             f"{lobby.spectators} watching" if lobby.spectators else ""
         )
-        rules = self.app.table_rules
+        options = self.app.session.options
+        rules = options.rules
         self.query_one("#rules-summary", Static).update(Text(rules_summary(rules)))
         if rules is not None:
             self._show_options(rules)
-        self._show_turn_time(lobby.options.get("turn_seconds"))
-        self._show_spectator_chat(lobby.options.get("spectator_chat", True) is not False)
-        self._show_hints(lobby.options.get("hints") is True)
-        self._show_bot_level(lobby.options.get("bot_level"))
+        self._show_turn_time(options.turn_seconds)
+        self._show_spectator_chat(options.spectator_chat)
+        self._show_hints(options.hints)
+        self._show_bot_level(options.bot_level)
         self._set_editable(self.is_host)
         self.set_status(self._status_line(lobby))
         self.refresh_bindings()
@@ -446,11 +450,14 @@ class WaitingRoomScreen(TalkScreen):
             with box.prevent(Checkbox.Changed):
                 box.value = allowed
 
-    def add_chat(self, entry: LogEntry) -> bool:
-        """Show a line of talk (the app calls this while this screen is up); False when
-        the talk pane has no room on this terminal, so nobody sees it there."""
+    def _heard(self, said: SaidItem) -> None:
+        """A line of talk (`app.talk_heard`): into the talk pane."""
+        if self.is_attached:
+            self.query_one("#room-chat", EventLog).add(chat_entry(said.name, said.text))
+
+    def talk_in_sight(self) -> bool:
+        """False when the talk pane has no room on this terminal, so nobody sees it there."""
         log = self.query_one("#room-chat", EventLog)
-        log.add(entry)
         # On a short terminal the pane is laid out below the seats and clipped away:
         # only the part inside its clip is in sight.
         try:
@@ -472,7 +479,7 @@ class WaitingRoomScreen(TalkScreen):
         dealing = table_deals_when(lobby, ask_ready=mine is not None and not mine.ready)
         if self.my_seat_number is None:
             free = free_seats_text(lobby)
-            if seats_free(lobby) and self.app.may_take_seat():
+            if seats_free(lobby) and self.app.session.may_take_seat:
                 free += " (t takes one)" if seats_free(lobby) > 1 else " (t takes it)"
             return f"Watching: {free}. " + (dealing or "The game starts when the host says.")
         if dealing is not None and not self.is_host:
@@ -501,12 +508,12 @@ class WaitingRoomScreen(TalkScreen):
             # The host says "go" with s; being "ready" means nothing for them.
             return self.my_seat_number is not None and not self.is_host
         if action == "take_seat":
-            return self.my_seat_number is None and self.app.may_take_seat()
+            return self.my_seat_number is None and self.app.session.may_take_seat
         if action == "leave":
             # Only a player who came from the lobby has somewhere to go back to.
             return self.app.can_leave_table(self)
         if action in ("chat", "emote"):
-            return self.app.may_chat
+            return self.app.session.may_chat
         return True
 
     # --- requests to the table (the app sends them) ---------------------------------------
@@ -518,8 +525,8 @@ class WaitingRoomScreen(TalkScreen):
 
     def action_take_seat(self) -> None:
         """A spectator: join the table again asking for a seat (the app does it: see
-        `Ono99App.take_seat`); this room makes way for the new connection's."""
-        if self.my_seat_number is None and self.app.may_take_seat():
+        `TableSession.take_seat`); this room makes way for the new connection's."""
+        if self.my_seat_number is None and self.app.session.may_take_seat:
             self.set_status("Taking a seat...")
             self.post_message(TakeSeatRequested())
 
@@ -553,7 +560,7 @@ class WaitingRoomScreen(TalkScreen):
 
     def action_leave(self) -> None:
         """Give up the seat (or stop watching) and go back to the lobby to pick another table
-        (the app does it: see `Ono99App.on_leave_requested`)."""
+        (the app does it, on `LeaveRequested`)."""
         self.post_message(LeaveRequested())
 
     def action_focus_seats(self) -> None:
@@ -576,7 +583,7 @@ class WaitingRoomScreen(TalkScreen):
 
     def _table_has(self, option: str, value: object) -> bool:
         """Does the table already have `value` for the rule `option` (or "name": preset)?"""
-        rules = self.app.table_rules
+        rules = self.app.session.options.rules
         return rules is not None and getattr(rules, option, None) == value
 
     @on(Select.Changed, "#opt-preset")
@@ -627,7 +634,7 @@ class WaitingRoomScreen(TalkScreen):
         if not self.is_host or not field.id or not field.value.strip():
             return
         option = field.id.removeprefix("opt-")
-        rules = self.app.table_rules
+        rules = self.app.session.options.rules
         current = getattr(rules, option) if rules is not None else None
         try:
             value = int(field.value)
@@ -649,7 +656,7 @@ class WaitingRoomScreen(TalkScreen):
             self.set_status("turn time: type whole seconds, or leave it empty for no clock")
             return
         wanted = float(seconds) if seconds > 0 else None  # 0 or empty: no clock
-        if wanted != self.lobby.options.get("turn_seconds"):
+        if wanted != self.app.session.options.turn_seconds:
             self.post_message(OptionsChangeRequested(
                 "change the turn time", table={"turn_seconds": wanted}))
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from ono99tui.ui.session_app import SessionApp, watch_session
+
 _TEXT = {
     "connecting": "Connecting to the table...",
     "reconnecting": "Connection lost - reconnecting with your seat's resume token...",
@@ -35,14 +37,15 @@ class ConnectionBanner(Static):
     state: reactive[str] = reactive("offline")
 
     def on_mount(self) -> None:
-        if hasattr(self.app, "connection_state"):
-            self.watch(self.app, "connection_state", self._follow)
+        if isinstance(self.app, SessionApp):
+            watch_session(self, lambda session: session.connection_state, self._follow)
 
     def _follow(self, state: str) -> None:
         self.state = state
 
     def watch_state(self, state: str) -> None:
-        watching = bool(getattr(self.app, "spectating", False))
+        app = self.app
+        watching = isinstance(app, SessionApp) and app.session.spectating
         text = (_WATCHING_TEXT.get(state) if watching else None) or _TEXT.get(state, "")
         self.update(text)
         self.set_class(bool(text), "-shown")

@@ -26,8 +26,8 @@ import tempfile
 from pathlib import Path
 
 from netproto.client import TableClient
-from ono99tui.bot_player import play_matches
 from ono99tui.bots import make_bot
+from ono99tui.client.bot_player import play_matches
 from ono99tui.game import PRESET_NAMES
 from ono99tui.host.journal_file import JOURNAL_VERSION
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass, replace
 from netproto.addresses import Address
 from netproto.client import ClientSettings, ConnectFailed, HandshakeRefused, TableClient
 from netproto.discovery import DiscoveredTable
+from ono99tui.client.connect_errors import connect_error_text
+from ono99tui.client.wire_text import shown_reason
 from ono99tui.config import ConfigError, ResumeTokens, table_key
-from ono99tui.connect_errors import connect_error_text
-from ono99tui.ui.wire_text import shown_reason
 
 
 class JoinError(Exception):

@@ -86,9 +86,13 @@ class TurnAlert:
     def follow(self, before: PlayerView | None, after: PlayerView) -> tuple[bool, str | None]:
         """(ring the bell?, the new terminal title or None to leave it) as `after` replaces
         `before` on screen."""
+        return self.take(alert_due(before, after), title_for(after))
+
+    def take(self, due: bool, title: str) -> tuple[bool, str | None]:
+        """(ring the bell?, the new terminal title or None to leave it), given whether the
+        session says the alert is `due` and the title it says the view has now."""
         if not self.enabled:
             return False, None
-        title = title_for(after)
         changed = title if title != self.title else None
         self.title = title
-        return alert_due(before, after), changed
+        return due, changed

@@ -1,10 +1,16 @@
 """A bot that plays over the network like any other client (`ono99 bot`, load tests).
 
+It stands on the same client session as the terminal app (`ono99tui.client.session`):
+every item the table sends goes through a `TableSession`, which decides what a view,
+a refusal or a new seat means (which refusals only crossed the table's change of state on
+the wire, forgetting view numbers when the table gives a new seat, taking in a (re)joined
+view's history once); the bot only chooses moves and answers the rematch.
+
 The bot chooses on a thread of its own (`choose_off_loop`), within `think_seconds`, so that
 a search bot's thinking never stops the client answering the table's pings; past the
-budget the greedy choice is sent. Every view's public events reach the bot's `observe` in
-order, on that same thread (so never while a choice that overran its budget still reads
-what the bot observed), as they do for the table's own bots.
+budget the greedy choice is sent. The public events the session takes in reach the bot's
+`observe` in order, on that same thread (so never while a choice that overran its budget
+still reads what the bot observed), as they do for the table's own bots.
 """
 
 from __future__ import annotations
@@ -12,26 +18,23 @@ from __future__ import annotations
 import contextlib
 import logging
 import random
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from netproto.client import Closed, Disconnected, NotConnected, TableClient
+from netproto.client import Closed, Disconnected, NotConnected, Reconnected, TableClient
 from netproto.connection import State
-from netproto.messages import Error, Lobby, TablePhase, View, Welcome
+from netproto.messages import Error, Lobby, TablePhase, View
 from ono99tui.bots import Bot, GreedyBot
 from ono99tui.bots.thinking import choose_off_loop
+from ono99tui.client.outputs import EventsTaken, Output, Send
+from ono99tui.client.session import TableSession, crossed_on_the_wire
 from ono99tui.game import Event
-from ono99tui.game.codec import event_from_wire, move_to_wire, view_from_wire
 
 log = logging.getLogger(__name__)
 
 # The most the bot thinks over one move before the greedy choice is sent instead.
 DEFAULT_THINK_SECONDS = 2.0
-
-# Errors a well-behaved client can still get: a move in flight when the view changed
-# (e.g. the late-draw race), or an action that crossed a phase change.
-HARMLESS_ERROR_CODES = frozenset({"stale-seq", "unexpected-message"})
-
 
 _GREEDY = GreedyBot()
 
@@ -45,23 +48,14 @@ def _observe(bot: Bot, events: list[Event]) -> None:
         log.exception("the bot could not take in the table's events")
 
 
-def observe_later(bot: Bot, item: View, thread: ThreadPoolExecutor) -> None:
-    """Queue the public events of `item` for `bot` on its one thinking thread: in order,
-    before its next choice, never beside a choice still running."""
-    try:
-        # The first view after a (re)join carries the match so far (`history`): a bot that
-        # resumed its seat from a new process, or after a host restart, knows the deal's
-        # discard pile again. Told from the match's first deal on, the bot's account of the
-        # deal is rebuilt whole (each deal starts it afresh), whatever it had seen before.
-        wire = [*(item.history or ()), *item.events]
-        events = [event_from_wire(event) for event in wire]
-    except ValueError as error:
-        # A view the bot cannot read is refused at `act`; its events are simply not known
-        # (the search then treats the discard pile as unseen).
-        log.warning("events not read: %s", error)
-        return
-    if events:
-        thread.submit(_observe, bot, events)
+def observe_taken(bot: Bot, outputs: Sequence[Output], thread: ThreadPoolExecutor) -> None:
+    """Queue the public events the session took in (its `EventsTaken`) for `bot` on its one
+    thinking thread: in order, before its next choice, never beside a choice still running.
+    A (re)joined view's history reaches it too, so a bot that resumed its seat from a new
+    process, or after a host restart, knows the deal's discard pile again."""
+    for output in outputs:
+        if isinstance(output, EventsTaken):
+            thread.submit(_observe, bot, list(output.events))
 
 
 class BotPlayerError(Exception):
@@ -107,49 +101,51 @@ async def _play(client: TableClient, bot: Bot, matches: int, rng: random.Random,
     if client.role != "player":
         await client.close()
         raise BotPlayerError("the table is full or playing: the bot was seated as a spectator")
-    acted_on = -1
+    session = TableSession()
+    connection, _ = session.connect()
+    # The view (and seat) acted on: a view repeated after a resume is acted on again (the
+    # move sent before the drop may never have arrived).
+    acted_on: tuple[int, int] | None = None
 
-    async def act(latest: View) -> None:
+    def take(item: object) -> None:
+        observe_taken(bot, session.receive(item, 0.0, connection), thread)
+
+    async def act() -> None:
         nonlocal acted_on
-        if latest.seq <= acted_on:
+        view = session.view
+        if view is None or client.state is not State.SEATED:
             return
-        acted_on = latest.seq
-        player_view = view_from_wire(latest.view)
-        report.seat = player_view.seat
-        if not player_view.legal_moves:
+        report.seat = view.seat
+        if (session.views_taken, session.view_seq) == acted_on or not view.legal_moves:
             return
-        fallback = _GREEDY.choose(player_view, rng)
-        move, _ = await choose_off_loop(bot, player_view, rng, budget=think_seconds,
+        acted_on = (session.views_taken, session.view_seq)
+        fallback = _GREEDY.choose(view, rng)
+        move, _ = await choose_off_loop(bot, view, rng, budget=think_seconds,
                                         fallback=fallback, executor=thread)
-        try:
-            await client.send_move(move_to_wire(move), seq=latest.seq)
-        except NotConnected:
-            return  # after the resume a fresh view comes and the bot plays then
-        report.moves += 1
+        for output in session.play(move):
+            if isinstance(output, Send):
+                try:
+                    await client.send(output.message)
+                except NotConnected:
+                    session.not_sent(output.message)
+                    return  # after the resume a fresh view comes and the bot plays then
+                report.moves += 1
 
-    # The caller may already have read the view that says it is our turn. If views are
-    # still queued, they come through the loop below, in order, and the first of them may
-    # carry the match so far (history): acting before they are observed chose without it.
-    catch_up = False
-    if client.view is not None and client.state is State.SEATED:
-        if client.queued:
-            catch_up = True  # act once the queue is drained (below)
-        else:
-            observe_later(bot, client.view, thread)
-            await act(client.view)
-    phase = client.lobby.phase if client.lobby is not None else None
-    token = client.token
+    # What the caller already read (the handshake's welcome, a lobby, a view) is taken in
+    # first; while items are still queued they come through the loop below instead, in
+    # order (the first view may carry the match so far).
+    if not client.queued:
+        for known in (client.welcome, client.lobby, client.view):
+            if known is not None:
+                take(known)
+        await act()
+    phase = session.lobby.phase if session.lobby is not None else None
     async for item in client:
-        if isinstance(item, Welcome):
-            if item.token != token:
-                # A new seat (the host restarted without our match, or our token expired):
-                # the table numbers its views from 1 again, so forget the old numbers.
-                token, acted_on = item.token, -1
-        elif isinstance(item, View):
-            observe_later(bot, item, thread)  # every view's events, the older ones too
+        take(item)
+        if isinstance(item, View):
             # Act only on the newest view: an older one would only earn a stale-seq error.
-            if item is client.view and client.state is State.SEATED:
-                await act(item)
+            if item is client.view:
+                await act()
         elif isinstance(item, Lobby):
             if phase == TablePhase.PLAYING and item.phase == TablePhase.FINISHED:
                 report.matches += 1
@@ -163,25 +159,22 @@ async def _play(client: TableClient, bot: Bot, matches: int, rng: random.Random,
             # stayed silent there would hold up a table that deals once all are ready).
             # Only answer the newest lobby: a rematch may already be under way.
             if (item.phase != TablePhase.PLAYING and item.you is not None
-                    and item is client.lobby and client.state is State.LOBBY):
-                seat = item.seats[item.you]
-                if not seat.ready:
-                    with contextlib.suppress(NotConnected):
-                        await client.ready()
+                    and item is client.lobby and client.state is State.LOBBY
+                    and not item.seats[item.you].ready):
+                for output in session.ready(True):
+                    if isinstance(output, Send):
+                        with contextlib.suppress(NotConnected):
+                            await client.send(output.message)
             phase = item.phase
         elif isinstance(item, Error):
-            if item.code not in HARMLESS_ERROR_CODES:
+            if not crossed_on_the_wire(item.code, item.ref):
                 await client.close("refused")
                 raise BotPlayerError(f"the table refused: {item.code}: {item.reason}")
             report.stale += 1
         elif isinstance(item, Disconnected):
             report.reconnects += 1
+        elif isinstance(item, Reconnected):
+            acted_on = None
         elif isinstance(item, Closed):
             raise BotPlayerError(f"the session ended early: {item.code}: {item.reason}")
-        if catch_up and not client.queued:
-            # What was queued at the start is observed: the newest view now (act does
-            # nothing if the loop already acted on it).
-            catch_up = False
-            if client.view is not None and client.state is State.SEATED:
-                await act(client.view)
     raise BotPlayerError("the session ended early")

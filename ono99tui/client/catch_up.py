@@ -59,7 +59,7 @@ def history_from_wire(wire: Sequence[object], abridged: int) -> History:
 def unseen_from(seen: Sequence[Event], story: Sequence[Event]) -> int | None:
     """Where in `story` (a (re)joined view's history, then its events: the match so far)
     the events begin that the app has not taken in, given `seen`, the events of the round
-    in progress as the app took them in (from its deal on: `hinting.SeenEvents`).
+    in progress as the app took them in (from its deal on: `story.SeenEvents`).
 
     0 when the app saw nothing of the match. None when the two do not tell the same match
     (the app saw this round from its middle, or the table's account differs: another match,
