@@ -64,6 +64,10 @@ class WebDoorConfig:
     password: str | None = None
     open_access: bool = False
     max_sessions: int = 8
+    # Phone pages' seats at once (each a `TableSession` in this process, well under 2 MB:
+    # docs/WEB.md "Figures"), and how long a page may be away before its seat hangs up.
+    max_phones: int = 200
+    phone_linger: float = 90.0
     idle_timeout: float = 30 * 60.0
     # The page's title: the table's name.
     title: str = "ONO 99"
