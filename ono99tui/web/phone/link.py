@@ -127,6 +127,7 @@ class PhoneSeat:
         self.ended = False
         self._pending_log: list[tuple[int, str, str]] = []  # sentences the page has not had
         self._log_reset = False  # the log was cleared: the page is sent it whole
+        self._pong = False  # the page asked whether the door is there
 
     # --- the table --------------------------------------------------------------------
 
@@ -303,6 +304,9 @@ class PhoneSeat:
                 try:
                     intent = read_intent(message.data)
                     await self._send(self._apply(intent))
+                    if self._pong:
+                        self._pong = False
+                        await self._frame({"t": "pong"})
                 except PageError as error:
                     await self._frame(error.frame())
         finally:
@@ -352,6 +356,7 @@ class PhoneSeat:
         session = self.session
         kind = intent.kind
         if kind == "ping":
+            self._pong = True
             return []
         if kind in ("play", "discard", "swap", "draw"):
             return self._move(intent)

@@ -24,6 +24,11 @@
   let audio = null;
   let lastTitle = "";
   let resultsClosed = null;
+  let heard = 0; // when the door was last heard: a socket silent for long is dead
+  // The page asks every PING_MS; a socket that has said nothing for DEAD_MS is given up
+  // (a lost Wi-Fi leaves it open and silent) and the page connects again.
+  const PING_MS = 5000;
+  const DEAD_MS = 12000;
 
   function t(key, params) {
     let text = key in M ? M[key] : key;
@@ -95,13 +100,15 @@
     if (ended || (socket && socket.readyState <= 1)) return;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     socket = new WebSocket(`${scheme}//${location.host}/phone/ws/${encodeURIComponent(seat)}`);
-    socket.onopen = () => { retry = 0; };
+    socket.onopen = () => { retry = 0; heard = Date.now(); };
     socket.onmessage = (message) => {
+      heard = Date.now();
       let frame;
       try { frame = JSON.parse(message.data); } catch (_) { return; }
       receive(frame);
     };
     socket.onclose = (event) => {
+      if (socket !== event.target) return; // an old socket given up already
       socket = null;
       if (event.code === 4001) return end(t("ended.replaced"), false);
       if (event.code === 4010) return end(t("ended.closed"), false);
@@ -110,6 +117,17 @@
       // Back off, but come back at once when the page is shown or the network returns.
       retryTimer = setTimeout(connect, Math.min(8000, 500 * 2 ** retry++));
     };
+  }
+
+  // The link is gone (the network went, or the socket fell silent): say so and try again.
+  function dropped() {
+    const old = socket;
+    socket = null;
+    if (old) { old.onclose = null; try { old.close(); } catch (_) { /* closed already */ } }
+    S.conn = "reconnecting";
+    drawConn();
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(connect, Math.min(8000, 500 * 2 ** retry++));
   }
 
   function send(frame) {
@@ -152,6 +170,8 @@
         break;
       case "turn":
         turnSignal(frame);
+        break;
+      case "pong":
         break;
       case "gone":
         end(`${frame.headline} ${frame.detail}`, false);
@@ -243,7 +263,9 @@
     drawConn();
     const game = S.game;
     const room = S.room;
-    const inRoom = room && room.phase === "waiting";
+    // The waiting room; or, between matches, the table's seats for one who was not
+    // seated in the match just played (a spectator who took a seat as it ended).
+    const inRoom = room && (room.phase === "waiting" || (room.phase === "finished" && !game));
     $("game").hidden = !game || inRoom;
     $("room").hidden = !(inRoom && !S.watching) || TV;
     $("watch").hidden = !(S.watching && !TV);
@@ -533,6 +555,12 @@
       if (!document.hidden) { connect(); if (lastTitle) document.title = lastTitle; }
     });
     window.addEventListener("online", connect);
+    window.addEventListener("offline", () => dropped());
+    setInterval(() => {
+      if (!socket || socket.readyState !== 1) return;
+      if (Date.now() - heard > DEAD_MS) dropped();
+      else socket.send('{"t":"ping"}');
+    }, PING_MS);
   }
 
   async function main() {
