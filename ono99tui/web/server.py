@@ -122,6 +122,7 @@ class WebDoor:
         app.add_routes([
             web.get("/", self.handle_index),
             web.get("/terminal", self.handle_terminal),
+            web.get("/tv", self.handle_tv),
             web.get("/phone/ws/{seat}", self.handle_phone_websocket),
             web.post("/login", self.handle_login),
             web.post("/seat", self.handle_seat),
@@ -225,6 +226,12 @@ class WebDoor:
             return self._page("login.html", next="/")
         return self._page("phone.html")
 
+    async def handle_tv(self, request: web.Request) -> web.Response:
+        """The table view for a shared screen: the phone page as a spectator's."""
+        if not self._logged_in(request):
+            return self._page("login.html", next="/tv")
+        return self._page("phone.html", view="tv")
+
     async def handle_terminal(self, request: web.Request) -> web.Response:
         """The login page, or the terminal app's page once logged in."""
         if not self._logged_in(request):
@@ -263,7 +270,8 @@ class WebDoor:
             self.guard.quiet_log(logging.WARNING, "wrong-password",
                                  "wrong web door password from %s", address)
             return self._page("login.html", status=403, error="Wrong password.")
-        response = web.HTTPSeeOther("/terminal" if form.get("next") == "/terminal" else "/")
+        wanted = form.get("next")
+        response = web.HTTPSeeOther(wanted if wanted in ("/terminal", "/tv") else "/")
         response.set_cookie(LOGIN_COOKIE, self.logins.issue(), httponly=True,
                             samesite="Strict", path="/")
         raise response
@@ -339,7 +347,8 @@ class WebDoor:
         try:
             if phone is None or phone.ended:
                 phone = PhoneSeat(seat, self.seats, self.config.table_address,
-                                  linger=self.config.phone_linger, on_ended=self._phone_ended)
+                                  linger=self.config.phone_linger, on_ended=self._phone_ended,
+                                  spectate=request.query.get("watch") == "1")
                 self.phones[seat.seat_id] = phone
                 phone.start()
             await phone.attach(websocket)

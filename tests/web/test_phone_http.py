@@ -47,7 +47,7 @@ async def frame(socket: aiohttp.ClientWebSocketResponse, kind: str) -> dict[str,
 
 
 async def test_the_phone_socket_is_checked_and_answers_bad_requests(host: WebHost) -> None:
-    base = host.url.rstrip("/")
+    base = host.base.rstrip("/")
     client = await logged_in(base)
     stranger = aiohttp.ClientSession()
     try:

@@ -45,14 +45,14 @@ def test_every_screen_passes_axe_and_fits_320_px(browser: Any, host: WebHost) ->
     with phone_context(browser, width=320, height=640) as (first, outside), \
             phone_context(browser, width=320, height=640) as (second, _):
         ana, bea = Phone(first.new_page()), Phone(second.new_page())
-        ana.page.goto(host.url)
+        ana.page.goto(host.base)
         ana.page.fill("#password", PASSWORD)
         ana.page.click("button[type=submit]")
         ana.page.wait_for_selector("#name", state="visible")
         found += violations(ana, "name form")
         ana.page.fill("#name", LONG_NAME)
         ana.page.tap("#join button[type=submit]")
-        bea.open(host.url, RTL_NAME)
+        bea.open(host.base, RTL_NAME)
         wait_for_hand(ana)
         wait_for_hand(bea)
         for phone in (ana, bea):

@@ -79,7 +79,7 @@ def test_two_phones_and_a_bot_play_a_whole_match_by_tapping(browser: Any, tmp_pa
                                                             preset: str) -> None:
     table = start_host(tmp_path, "--rules", preset)
     try:
-        with phones(browser, table.url, "ana", "bea") as ([ana, bea], _):
+        with phones(browser, table.base, "ana", "bea") as ([ana, bea], _):
             wait_for_hand(ana)
             wait_for_hand(bea)
             play_until([ana, bea], lambda: ana.match_over() and bea.match_over())
@@ -94,7 +94,7 @@ def test_two_phones_and_a_bot_play_a_whole_match_by_tapping(browser: Any, tmp_pa
 
 
 def test_a_reload_mid_match_finds_the_same_hand(browser: Any, host: WebHost) -> None:
-    with phones(browser, host.url, "ana", "bea") as ([ana, bea], _):
+    with phones(browser, host.base, "ana", "bea") as ([ana, bea], _):
         wait_for_hand(ana)
         play_until([ana, bea], lambda: ana.taps >= 2 and not ana.visible(
             "#hand button.card[aria-disabled=false]"))
@@ -108,7 +108,7 @@ def test_a_reload_mid_match_finds_the_same_hand(browser: Any, host: WebHost) -> 
 
 
 def test_a_frozen_page_catches_up_when_shown_again(browser: Any, host: WebHost) -> None:
-    with phones(browser, host.url, "ana", "bea") as ([ana, bea], [context, _]):
+    with phones(browser, host.base, "ana", "bea") as ([ana, bea], [context, _]):
         wait_for_hand(ana)
         wait_for_hand(bea)
         # Locked when it is not ana's turn, so that the others play while it is.
@@ -127,7 +127,7 @@ def test_a_frozen_page_catches_up_when_shown_again(browser: Any, host: WebHost) 
 
 
 def test_twenty_seconds_offline_then_back(browser: Any, host: WebHost) -> None:
-    with phones(browser, host.url, "ana", "bea") as ([ana, bea], [ana_context, _]):
+    with phones(browser, host.base, "ana", "bea") as ([ana, bea], [ana_context, _]):
         wait_for_hand(ana)
         wait_for_hand(bea)
         ana_context.set_offline(True)
@@ -146,10 +146,10 @@ def test_twenty_seconds_offline_then_back(browser: Any, host: WebHost) -> None:
 
 
 def test_a_third_phone_takes_a_seat_between_matches(browser: Any, host: WebHost) -> None:
-    with phones(browser, host.url, "ana", "bea") as ([ana, bea], _):
+    with phones(browser, host.base, "ana", "bea") as ([ana, bea], _):
         wait_for_hand(ana)
         wait_for_hand(bea)
-        with phones(browser, host.url, "cid") as ([cid], _):
+        with phones(browser, host.base, "cid") as ([cid], _):
             cid.page.wait_for_selector("#want-seat", state="visible")  # the match is on
             assert cid.hand() == []
             cid.page.tap("#want-seat")
@@ -168,3 +168,22 @@ def test_a_third_phone_takes_a_seat_between_matches(browser: Any, host: WebHost)
             # The rematch is dealt to three people: the bot's seat is cid's now.
             assert "cid" in cid.page.inner_text("#seats .seat.-you")
             assert "bot" not in cid.page.inner_text("#seats")
+
+
+def test_the_table_view_follows_a_match(browser: Any, host: WebHost) -> None:
+    with phones(browser, host.base, "ana", "bea") as ([ana, bea], _):
+        with phone_context(browser, width=1280, height=720) as (screen, outside):
+            tv = Phone(screen.new_page())
+            tv.page.goto(host.base + "tv")
+            tv.page.fill("#password", PASSWORD)
+            tv.page.click("button[type=submit]")
+            tv.page.wait_for_selector("#total-value", state="visible")
+            assert tv.page.locator("#hand button").count() == 0  # a spectator: no hand
+            play_until([ana, bea], lambda: tv.total() not in ("", "0") and ana.total() == tv.total())
+            assert "ana" in tv.page.inner_text("#seats") and "bea" in tv.page.inner_text("#seats")
+            play_until([ana, bea], lambda: ana.match_over() and bea.match_over())
+            tv.page.wait_for_selector("#results", state="visible")
+            assert tv.page.text_content("#results-title") == "The match is over"
+            assert not tv.visible("#rematch")
+            assert tv.axe() == []
+        assert outside.urls == []

@@ -61,7 +61,7 @@ from ono99tui.game import Discard, Draw, Play, RoundEnded, Scoring, SwapFour
 from ono99tui.i18n import _
 from ono99tui.web.phone.intents import Intent, PageError, read_intent
 from ono99tui.web.phone.state import page_state
-from ono99tui.web.phone.words import event_sentence, unplayable_reason
+from ono99tui.web.phone.words import event_sentence, isolated, unplayable_reason
 from ono99tui.web.seats import Seat, SeatBook
 
 log = logging.getLogger("ono99tui.web.phone")
@@ -82,7 +82,8 @@ def story_sentence(item: StoryItem) -> tuple[str, str] | None:
         text = event_sentence(item.event, item.names, item.view.rules, item.view.seat)
         return None if text is None else ("event", text)
     if isinstance(item, SaidItem):
-        return "said", _("{name}: {text}").format(name=item.name, text=item.text)
+        return "said", _("{name}: {text}").format(name=isolated(item.name),
+                                                    text=isolated(item.text))
     if isinstance(item, AbridgedItem):
         return "event", _("The first {n} rounds are told in short.").format(n=item.rounds)
     if isinstance(item, StandInItem):
@@ -106,14 +107,17 @@ class PhoneSeat:
 
     def __init__(self, seat: Seat, seats: SeatBook, table_address: str, *,
                  linger: float = DEFAULT_LINGER, on_ended: Callable[[PhoneSeat], None],
+                 spectate: bool = False,
                  clock: Callable[[], float] = time.monotonic) -> None:
+        # `spectate`: a table view (/tv), which only watches.
+        self.spectate = spectate
         self.seat = seat
         self.seats = seats
         self.address = parse_address(table_address)
         self.linger = linger
         self.clock = clock
         self._on_ended = on_ended
-        self.session = TableSession(can_rejoin=True)
+        self.session = TableSession(can_rejoin=not spectate)
         self.client: TableClient | None = None
         self.websocket: web.WebSocketResponse | None = None
         self._sent: dict[str, Any] = {}  # the parts of the state the page has
@@ -172,7 +176,8 @@ class PhoneSeat:
         try:
             client = await TableClient.connect(
                 self.address.host, self.address.port, name=self.seat.name,
-                token=None if seat_asked else self.seat_token)
+                spectate=self.spectate and not seat_asked,
+                token=None if seat_asked or self.spectate else self.seat_token)
         except (ConnectFailed, HandshakeRefused) as error:
             await self._carry_out(self.session.connect_failed(error.code, error.reason,
                                                               connection))
@@ -213,8 +218,8 @@ class PhoneSeat:
             elif isinstance(output, Log):
                 self._log_change(output.change)
             elif isinstance(output, Heard) and not self.session.table_shown:
-                self._add_log("said", _("{name}: {text}").format(name=output.said.name,
-                                                                  text=output.said.text))
+                self._add_log("said", _("{name}: {text}").format(
+                    name=isolated(output.said.name), text=isolated(output.said.text)))
             elif isinstance(output, LogCleared):
                 self._clear_log()
             elif isinstance(output, Notice):

@@ -40,6 +40,12 @@ from ono99tui.game.state import DISCARDING, MATCH_OVER
 from ono99tui.i18n import _
 
 
+def isolated(name: str) -> str:
+    """`name` between Unicode's first-strong isolate marks, so that a right-to-left name
+    inside a left-to-right sentence (or the other way) keeps the sentence's order."""
+    return f"\u2068{name}\u2069"
+
+
 def _obligation(rules: Rules) -> str:
     return _("Double Play") if rules.deck == "1980" else _("Play 2")
 
@@ -52,7 +58,8 @@ def event_sentence(event: Event, names: Sequence[str], rules: Rules,
     def name(seat: int) -> str:
         if seat == viewer:
             return _("You")
-        return names[seat] if 0 <= seat < len(names) else _("Seat {n}").format(n=seat + 1)
+        return isolated(names[seat]) if 0 <= seat < len(names) else _("Seat {n}").format(
+            n=seat + 1)
 
     match event:
         case RoundDealt(round_no=round_no, starter=starter):

@@ -69,7 +69,7 @@
       sessionStorage.removeItem(SEAT_KEY);
     }
     if (TV) {
-      const answer = await post("/seat", { name: "TV", watch: true });
+      const answer = await post("/seat", { name: t("tv.title").slice(0, 24) });
       if (answer.ok) { sessionStorage.setItem(SEAT_KEY, answer.body.seat); return answer.body.seat; }
       throw new Error(answer.body.error || t("error.seat"));
     }
@@ -99,7 +99,8 @@
     clearTimeout(retryTimer);
     if (ended || (socket && socket.readyState <= 1)) return;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    socket = new WebSocket(`${scheme}//${location.host}/phone/ws/${encodeURIComponent(seat)}`);
+    const watch = TV ? "?watch=1" : "";
+    socket = new WebSocket(`${scheme}//${location.host}/phone/ws/${encodeURIComponent(seat)}${watch}`);
     socket.onopen = () => { retry = 0; heard = Date.now(); };
     socket.onmessage = (message) => {
       heard = Date.now();
@@ -270,6 +271,8 @@
     $("room").hidden = !(inRoom && !S.watching) || TV;
     $("watch").hidden = !(S.watching && !TV);
     $("chat").hidden = !(S.may && S.may.chat) || TV;
+    $("hand").hidden = TV;
+    if (TV && room && !game) $("connecting").textContent = t("tv.waiting");
     if (game && !inRoom) drawGame(game);
     if (room) drawRoom(room);
     drawWatch();
@@ -293,7 +296,7 @@
       return t("turn.yours");
     }
     if (game.turn === null) return "";
-    const other = S.watching ? t("turn.watching", { name: game.turn }) : t("turn.other", { name: game.turn });
+    const other = S.watching && !TV ? t("turn.watching", { name: game.turn }) : t("turn.other", { name: game.turn });
     return game.owes ? `${other} ${t("turn.owes", { name: game.owes[0], n: game.owes[1], card })}` : other;
   }
 
