@@ -22,6 +22,7 @@ from ono99tui.commands.game_options import (
     checked_bot_kind,
     checked_rules,
 )
+from ono99tui.commands.plain_option import add_plain_options
 from ono99tui.commands.player_option import add_player_option
 from ono99tui.commands.ssh_door_options import add_door_arguments, ssh_door_from_args
 from ono99tui.commands.web_door_options import add_web_door_arguments, web_door_from_args
@@ -147,6 +148,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_mdns_interface_option(parser)
     add_door_arguments(parser)
     add_web_door_arguments(parser)
+    add_plain_options(parser)
 
 
 def admin_password_from(args: argparse.Namespace, *, headless: bool = True) -> str | None:
@@ -250,6 +252,12 @@ def run(args: argparse.Namespace) -> int:
     except HostArgumentsError as error:
         print(f"ono99 host: {error}", file=sys.stderr)
         return error.status
+    from ono99tui.commands.plain_option import line_settings, wants_plain
+
+    if not args.headless and wants_plain(args):
+        from ono99tui.commands.host_plain import run_host_plain
+
+        return run_host_plain(options, player, line_settings(args))
     if not args.headless:
         from ono99tui.commands.host_with_app import run_host
 

@@ -33,6 +33,7 @@ from ono99tui.game import (
     PlayerView,
     Reshuffled,
     Resigned,
+    Reversed,
     RoundDealt,
     RoundEnded,
     Rules,
@@ -146,16 +147,18 @@ def winners_text(view: PlayerView, seats: Sequence[LobbySeat]) -> str:
 
 def event_line(event: Event, names: Sequence[str], view: PlayerView, arrow: str = "->", *,
                spoken: bool = False) -> str | None:
-    """One line for an event, or None for events not worth a line (draws; a reversal,
-    which the played Reverse and the direction line already show).
+    """One line for an event, or None for events not worth a line (draws; in the log a
+    reversal, which the played Reverse and the direction line already show).
 
     The log's form by default ("ana played 7 -> 57", with the glyph set's `arrow`); with
     `spoken`, a sentence for a screen reader or a braille line ("ana played 7. Total 57.").
     """
     text = _event_text(event, names, view, arrow, spoken)
-    if text is None or not spoken or text.endswith((".", "!", "?", ")")):
+    if text is None or not spoken:
         return text
-    return text + "."
+    if text[:4] == "you ":  # `ono99 solo`'s default name opens the sentence
+        text = "You " + text[4:]
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def _event_text(event: Event, names: Sequence[str], view: PlayerView, arrow: str,
@@ -178,6 +181,10 @@ def _event_text(event: Event, names: Sequence[str], view: PlayerView, arrow: str
             return _("{name} swapped four ONO 99 cards").format(name=name(seat))
         case Reshuffled(draw_pile_size=size):
             return _("Discards reshuffled: {size} to draw").format(size=size)
+        case Reversed(direction=direction) if spoken:
+            # The terminal shows the direction beside the table; a line mode must say it.
+            return (_("Play now goes in seat order.") if direction > 0
+                    else _("Play now goes against seat order."))
         case MissedDraw(seat=seat):
             return _("{name} missed a draw").format(name=name(seat))
         case ObligationCreated(seat=seat):
