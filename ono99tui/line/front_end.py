@@ -354,7 +354,7 @@ class LineFrontEnd:
             if view is not None:
                 writer.say_all(sentences.match_end_lines(
                     view, session.match_lobby, host=session.is_host,
-                    spectating=session.spectating), "turn")
+                    spectating=session.spectating, room=session.may_open_room), "turn")
         elif isinstance(output, TableGone):
             writer.say(output.headline, "alert")
             writer.say(output.explanation)
@@ -464,8 +464,8 @@ class LineFrontEnd:
         (but a move sent: the table's answer comes first), else when the player is asked
         for something."""
         writer, session = self.writer, self.session
-        if typed and session.move_in_flight and not self._asking_quit:
-            return
+        if typed and (session.move_in_flight or self._hinting) and not self._asking_quit:
+            return  # the table's answer (or the hint) comes first, then the prompt
         if (typed and not writer.prompt_open) or (writer.said_since_prompt and self.asks()):
             writer.prompt(self.prompt_text())
 
@@ -764,11 +764,13 @@ def _hint_lines(view: PlayerView, events: list[Event]) -> list[str]:
 
     def name(move: object) -> str:
         if isinstance(move, Play) and move.card in view.hand:
-            return _("card {number}, {card}").format(number=view.hand.index(move.card) + 1,
+            return _("Card {number}, {card}").format(number=view.hand.index(move.card) + 1,
                                                      card=Card(move.card).label(view.rules))
-        return _("the swap")
+        return _("The swap")
 
-    lines = [_("Hint: {move}.").format(move=name(advice.suggested)), advice.reason]
+    suggested = name(advice.suggested)
+    lines = [_("Hint: {move}.").format(move=suggested[0].lower() + suggested[1:]),
+             advice.reason]
     for card in advice.cards:
         lines.append(_("{move}: {win}% to win, next player busts {bust}%.").format(
             move=name(card.move), win=shown_percent(card.win),

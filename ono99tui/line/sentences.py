@@ -265,13 +265,17 @@ def emote_lines() -> list[str]:
 
 
 def match_end_lines(view: PlayerView, lobby: Lobby | None, *, host: bool,
-                    spectating: bool) -> list[str]:
-    """The match is over: who won, and what to type next."""
-    lines = [turn_line(view, lobby)]
+                    spectating: bool, room: bool = False) -> list[str]:
+    """The match is over (its last event said who won): how it ended for the viewer, and
+    what to type next (`room`: the host may open the waiting room)."""
+    won = winners_text(view, lobby.seats if lobby is not None else ())
+    lines = [(won[0].upper() + won[1:] if won.startswith("you ") else won) + "."]
     if spectating:
         lines.append(_("Type j to take a seat for the next match, or q to quit."))
-    elif host:
+    elif host and room:
         lines.append(_("Type m for a rematch, k for the waiting room, q to quit."))
+    elif host:
+        lines.append(_("Type m for a rematch, or q to quit."))
     else:
         lines.append(_("Type m when you are ready for a rematch, or q to quit."))
     return lines
