@@ -199,3 +199,13 @@ class HeadlessTable:
 def ono99(*arguments: str) -> list[str]:
     """The command line of `ono99 ARGUMENTS` with this interpreter."""
     return [sys.executable, "-m", "ono99tui", *arguments]
+
+
+def play_turns(player: PlainPlayer, turns: int, timeout: float = 60) -> None:
+    """Answer prompts until `turns` moves were made (other prompts are waited past)."""
+    made = 0
+    while made < turns:
+        text = player.prompt(timeout=timeout)
+        if text.startswith(("Play", "Discard", "Draw")):
+            answer(player, text)
+            made += 1
