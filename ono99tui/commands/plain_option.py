@@ -11,10 +11,12 @@ import argparse
 import os
 from typing import TYPE_CHECKING
 
+from ono99tui.line import PLAIN_ENV
+
 if TYPE_CHECKING:
     from ono99tui.line.start import LineSettings
 
-PLAIN_ENV = "ONO99_PLAIN"
+__all__ = ["PLAIN_ENV", "add_plain_options", "line_settings", "wants_plain"]
 
 
 def add_plain_options(parser: argparse.ArgumentParser) -> None:

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 
 from netproto.discovery import DiscoveredTable
 from netproto.messages import Lobby, SeatKind, TablePhase
-from ono99tui.client.free_seats import free_seats_text
 from ono99tui.client.names import names_of, seat_name
 from ono99tui.client.options import TableOptions
 from ono99tui.client.story import EventItem, SaidItem, StandInItem, StoryItem
@@ -195,11 +194,10 @@ def seat_lines(view: PlayerView, lobby: Lobby | None) -> list[str]:
 
 def room_lines(lobby: Lobby, options: TableOptions) -> list[str]:
     """`who` in the waiting room (or between matches): the seats, ready marks, the rules."""
-    lines = [_("Waiting room: {seats}.").format(seats=free_seats_text(lobby))]
+    lines = [_("Waiting room: {taken} of {capacity} seats taken.").format(
+        taken=len(lobby.seats), capacity=lobby.capacity)]
     for info in lobby.seats:
         marks = []
-        if info.seat == lobby.you:
-            marks.append(_("you"))
         if info.seat == lobby.host_seat:
             marks.append(_("host"))
         if info.kind == SeatKind.BOT:
@@ -210,8 +208,9 @@ def room_lines(lobby: Lobby, options: TableOptions) -> list[str]:
             marks.append(_("not ready"))
         if not info.connected:
             marks.append(_("away"))
+        name = _("{name} (you)").format(name=info.name) if info.seat == lobby.you else info.name
         lines.append(_("Seat {number}, {name}: {marks}.").format(
-            number=info.seat + 1, name=info.name, marks=", ".join(marks)))
+            number=info.seat + 1, name=name, marks=", ".join(marks)))
     if lobby.spectators:
         lines.append(ngettext("{count} person watching.", "{count} people watching.",
                               lobby.spectators).format(count=lobby.spectators))

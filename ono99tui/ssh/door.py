@@ -32,6 +32,7 @@ from netproto.admission import AdmissionPool
 from netproto.descriptors import DescriptorBudget
 from netproto.limits import GuessPolicy, GuessThrottle, QuietLog, address_key
 from ono99tui.config import CONFIG_DIR_ENV
+from ono99tui.line import PLAIN_ENV
 from ono99tui.ssh import ssh_command_line
 from ono99tui.ssh.host_key import fingerprint, load_or_create_host_key
 from ono99tui.ssh.session import DoorSession
@@ -41,8 +42,9 @@ log = logging.getLogger("ono99tui.ssh")
 
 # Variables of the host's environment the app needs to start; nothing else leaks through.
 _INHERITED_ENV = ("PATH", "HOME", "PYTHONPATH", "VIRTUAL_ENV", "ONO99_MDNS_INTERFACES", "TZ")
-# Variables an SSH client may send (OpenSSH: SendEnv) that decide colours and glyphs.
-_CLIENT_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "COLORTERM", "NO_COLOR")
+# Variables an SSH client may send (OpenSSH: SendEnv) that decide colours and glyphs, and
+# line mode (ONO99_PLAIN=1: docs/ACCESSIBILITY.md).
+_CLIENT_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "COLORTERM", "NO_COLOR", PLAIN_ENV)
 _DEFAULT_LANG = "C.UTF-8"
 MAX_PLAYER_NAME = 64
 
@@ -63,10 +65,12 @@ class DoorConfigError(ValueError):
     """The door's settings are unusable (for example, no way to let anyone in)."""
 
 
-def join_command(table_address: str, player: str) -> list[str]:
-    """The app a door session runs: `ono99 join` straight to this table as *player*."""
+def join_command(table_address: str, player: str, *, plain: bool = False) -> list[str]:
+    """The app a door session runs: `ono99 join` straight to this table as *player* (in
+    line mode when `plain`)."""
     # "--lobby-name=…" in one word: a user name starting with "-" must not read as an option.
-    return [sys.executable, "-m", "ono99tui", "join", table_address, f"--lobby-name={player}"]
+    command = [sys.executable, "-m", "ono99tui", "join", table_address, f"--lobby-name={player}"]
+    return [*command, "--plain"] if plain else command
 
 
 @dataclass(frozen=True)
@@ -440,11 +444,12 @@ class SSHDoor:
         self._players[player] = session
         return None
 
-    def child_argv(self, player: str) -> Sequence[str]:
-        """The command line of the app for *player*."""
+    def child_argv(self, player: str, *, plain: bool = False) -> Sequence[str]:
+        """The command line of the app for *player* (line mode when `plain`)."""
         if self.config.command is not None:
-            return list(self.config.command(player))
-        return join_command(self.config.table_address, player)
+            command = list(self.config.command(player))
+            return [*command, "--plain"] if plain else command
+        return join_command(self.config.table_address, player, plain=plain)
 
     def child_env(self, player: str, term: str, client_env: Mapping[str, str]) -> dict[str, str]:
         """The app's environment: a minimal one, plus what describes the player's terminal.
