@@ -252,7 +252,9 @@ def run(args: argparse.Namespace) -> int:
     except HostArgumentsError as error:
         print(f"ono99 host: {error}", file=sys.stderr)
         return error.status
-    from ono99tui.commands.plain_option import line_settings, wants_plain
+    from ono99tui.commands.plain_option import line_settings, use_high_contrast, wants_plain
+
+    use_high_contrast(args)
 
     if not args.headless and wants_plain(args):
         from ono99tui.commands.host_plain import run_host_plain

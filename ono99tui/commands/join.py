@@ -96,7 +96,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"ono99 join: {error}", file=sys.stderr)
             return 2
 
-    from ono99tui.commands.plain_option import line_settings, wants_plain
+    from ono99tui.commands.plain_option import line_settings, use_high_contrast, wants_plain
+
+    use_high_contrast(args)
 
     if wants_plain(args):
         import asyncio

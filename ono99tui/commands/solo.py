@@ -157,7 +157,9 @@ async def _play(args: argparse.Namespace, player: str | None) -> int:
         servers.append(await start_table(config, journal=journal))
         return servers[-1]
 
-    from ono99tui.commands.plain_option import line_settings, wants_plain
+    from ono99tui.commands.plain_option import line_settings, use_high_contrast, wants_plain
+
+    use_high_contrast(args)
 
     try:
         if wants_plain(args):

@@ -10,7 +10,3 @@ prompt is a line of its own ending in "> ". A front end of the client session
 Nothing here imports Textual (`tests/line/test_no_textual.py`); docs/ACCESSIBILITY.md.
 """
 
-# Line mode asked for by environment (`ono99 join`, `solo`, `host` read it; the SSH door
-# passes it through from OpenSSH's SendEnv), and the one command the SSH door accepts.
-PLAIN_ENV = "ONO99_PLAIN"
-PLAIN_COMMAND = "plain"

@@ -31,8 +31,8 @@ import asyncssh
 from netproto.admission import AdmissionPool
 from netproto.descriptors import DescriptorBudget
 from netproto.limits import GuessPolicy, GuessThrottle, QuietLog, address_key
+from ono99tui.access import HIGH_CONTRAST_ENV, PLAIN_ENV
 from ono99tui.config import CONFIG_DIR_ENV
-from ono99tui.line import PLAIN_ENV
 from ono99tui.ssh import ssh_command_line
 from ono99tui.ssh.host_key import fingerprint, load_or_create_host_key
 from ono99tui.ssh.session import DoorSession
@@ -43,8 +43,10 @@ log = logging.getLogger("ono99tui.ssh")
 # Variables of the host's environment the app needs to start; nothing else leaks through.
 _INHERITED_ENV = ("PATH", "HOME", "PYTHONPATH", "VIRTUAL_ENV", "ONO99_MDNS_INTERFACES", "TZ")
 # Variables an SSH client may send (OpenSSH: SendEnv) that decide colours and glyphs, and
-# line mode (ONO99_PLAIN=1: docs/ACCESSIBILITY.md).
-_CLIENT_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "COLORTERM", "NO_COLOR", PLAIN_ENV)
+# line mode and the high-contrast theme (ONO99_PLAIN=1, ONO99_HIGH_CONTRAST=1:
+# docs/ACCESSIBILITY.md).
+_CLIENT_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "COLORTERM", "NO_COLOR", PLAIN_ENV,
+               HIGH_CONTRAST_ENV)
 _DEFAULT_LANG = "C.UTF-8"
 MAX_PLAYER_NAME = 64
 

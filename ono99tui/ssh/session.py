@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import asyncssh
 
-from ono99tui.line import PLAIN_COMMAND, PLAIN_ENV
+from ono99tui.access import PLAIN_COMMAND, PLAIN_ENV
 from ono99tui.ssh.pty_child import INPUT_HIGH_WATER, PtyChild, TerminalSize
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ import pytest
 from plain_pty import HeadlessTable, PlainPlayer, line_env, play_until_over
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ssh"))
-from openssh_server import OpenSSHServer, missing_requirement, python_env  # noqa: E402
+from openssh_server import OpenSSHServer, missing_requirement, python_env
 
 pytestmark = [
     pytest.mark.ssh,
@@ -43,14 +43,14 @@ def door_table(tmp_path: Path):
                           "--ssh-port", "0", "--ssh-open", "--name", "Door")
     table.wait_for_event("listening")
     try:
-        yield table, table.wait_for_event("ssh-door")["port"]
+        yield table.wait_for_event("ssh-door")["port"]
     finally:
         table.stop()
 
 
 def test_the_door_s_plain_command_plays_a_whole_match_in_line_mode(door_table, tmp_path: Path
                                                                     ) -> None:
-    table, port = door_table
+    port = door_table
     player = PlainPlayer(door_ssh(port, "ana", "plain"), line_env(tmp_path, "ssh-ana"))
     try:
         player.expect("ONO 99, line mode.")
@@ -64,7 +64,7 @@ def test_the_door_s_plain_command_plays_a_whole_match_in_line_mode(door_table, t
 
 def test_the_door_takes_line_mode_from_the_environment_and_refuses_other_commands(
         door_table, tmp_path: Path) -> None:
-    table, port = door_table
+    port = door_table
     env = {**line_env(tmp_path, "ssh-bob"), "ONO99_PLAIN": "1"}
     player = PlainPlayer(door_ssh(port, "bob", send_env="ONO99_PLAIN"), env)
     try:
