@@ -38,15 +38,14 @@ from ono99tui.client.outputs import (
     Send,
     ShowBust,
     ShowMatchEnd,
-    ShowRoundEnd,
     ShowTable,
     TableGone,
     TurnSignal,
 )
 from ono99tui.client.session import TableSession
-from ono99tui.client.story import LogAppended, MatchPageOpened, SaidItem
+from ono99tui.client.story import EventItem, LogAppended, MatchPageOpened, SaidItem
 from ono99tui.client.wire_text import shown_reason
-from ono99tui.game import Discard, Draw, Event, Play, PlayerView, SwapFour
+from ono99tui.game import Discard, Draw, Event, Play, PlayerView, RoundEnded, SwapFour
 from ono99tui.game.state import MATCH_OVER
 from ono99tui.i18n import _
 from ono99tui.line import sentences
@@ -152,6 +151,8 @@ class LineFrontEnd:
         self._lobby_said: Lobby | None = None
         self._hinting = False
         self._hint_task: asyncio.Future[None] | None = None
+        # What was typed last sent something to the table, whose answer is said next.
+        self._sent = False
 
     # --- running ---------------------------------------------------------------------------
 
@@ -235,6 +236,7 @@ class LineFrontEnd:
     async def _take(self, item: _Input) -> None:
         if isinstance(item, _Typed):
             self.writer.input_taken()
+            self._sent = False
             await self._typed(item.line)
         elif isinstance(item, _Item):
             await self._from_table(item)
@@ -305,6 +307,7 @@ class LineFrontEnd:
                 problem = shown_reason(error.reason) or error.code
             except OSError as error:
                 problem = shown_reason(str(error))
+        self._sent = problem is None
         if problem is not None:
             self.session.not_sent(output.message)
             self.writer.say(_("{title}: {problem}").format(title=output.failure_title,
@@ -323,6 +326,11 @@ class LineFrontEnd:
                     line = sentences.story_line(story_item)
                     if line is not None:
                         writer.say(line)
+                    if isinstance(story_item, EventItem) and isinstance(story_item.event,
+                                                                        RoundEnded):
+                        # The round's standing, before the next round is dealt.
+                        writer.say_all(sentences.round_end_lines(
+                            story_item.event, story_item.view.rules, story_item.names))
         elif isinstance(output, Heard):
             writer.say(_("{name} says: {text}").format(name=output.said.name,
                                                        text=output.said.text), "talk")
@@ -344,11 +352,6 @@ class LineFrontEnd:
                     writer.say(_("You held {cards}.").format(cards=", ".join(notice.held)))
                 # What the bust cost (a token, the match, the round) is the next event's
                 # sentence: said once, there.
-        elif isinstance(output, ShowRoundEnd):
-            view = session.view
-            if view is not None:
-                writer.say_all(sentences.round_end_lines(output.result, view,
-                                                         session.match_lobby))
         elif isinstance(output, ShowMatchEnd):
             view = session.view
             if view is not None:
@@ -387,9 +390,12 @@ class LineFrontEnd:
         a change of the rules: the waiting room a screen shows, as it changes."""
         said = self._lobby_said
         self._lobby_said = after
-        if after.phase == TablePhase.PLAYING or (self.session.hosting == "solo"
-                                                 and after.phase == TablePhase.WAITING):
+        if self.session.hosting == "solo" and after.phase == TablePhase.WAITING:
             return  # (a solo table seats its bots and deals by itself)
+        if after.phase == TablePhase.PLAYING:
+            if said is not None and said.phase == TablePhase.PLAYING:
+                self._say_away_and_back(said, after)  # the seats stay, their people may not
+            return
         if said is None or said.phase != after.phase:
             if after.phase == TablePhase.WAITING:
                 self.writer.say_all(sentences.room_lines(after, self.session.options))
@@ -415,6 +421,15 @@ class LineFrontEnd:
         if said.options != after.options and self.session.options.rules is not None:
             self.writer.say(_("The rules are now preset {preset}: type r to hear them.").format(
                 preset=self.session.options.rules.name))
+
+    def _say_away_and_back(self, before: Lobby, after: Lobby) -> None:
+        was = {seat.seat: seat for seat in before.seats}
+        for seat in after.seats:
+            old = was.get(seat.seat)
+            if (old is not None and old.name == seat.name and old.connected != seat.connected
+                    and seat.seat != after.you):
+                self.writer.say(_("{name} is back.").format(name=seat.name) if seat.connected
+                                else _("{name} is away.").format(name=seat.name))
 
     def _say_how_to_start(self, lobby: Lobby) -> None:
         session = self.session
@@ -464,7 +479,9 @@ class LineFrontEnd:
         (but a move sent: the table's answer comes first), else when the player is asked
         for something."""
         writer, session = self.writer, self.session
-        if typed and (session.move_in_flight or self._hinting) and not self._asking_quit:
+        waiting = session.move_in_flight or self._hinting or (
+            self._sent and not writer.said_since_prompt)
+        if typed and waiting and not self._asking_quit:
             return  # the table's answer (or the hint) comes first, then the prompt
         if (typed and not writer.prompt_open) or (writer.said_since_prompt and self.asks()):
             writer.prompt(self.prompt_text())

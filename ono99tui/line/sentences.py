@@ -16,7 +16,17 @@ from netproto.messages import Lobby, SeatKind, TablePhase
 from ono99tui.client.names import names_of, seat_name
 from ono99tui.client.options import TableOptions
 from ono99tui.client.story import EventItem, SaidItem, StandInItem, StoryItem
-from ono99tui.game import Card, Discard, Draw, MatchEnded, Play, PlayerView, RoundEnded, Scoring
+from ono99tui.game import (
+    Card,
+    Discard,
+    Draw,
+    MatchEnded,
+    Play,
+    PlayerView,
+    RoundEnded,
+    Rules,
+    Scoring,
+)
 from ono99tui.game.state import MATCH_OVER
 from ono99tui.i18n import _, ngettext
 from ono99tui.line.commands import command_words
@@ -202,6 +212,8 @@ def room_lines(lobby: Lobby, options: TableOptions) -> list[str]:
             marks.append(_("host"))
         if info.kind == SeatKind.BOT:
             marks.append(_("bot"))
+        elif info.seat == lobby.host_seat and lobby.phase == TablePhase.WAITING:
+            pass  # the host deals: ready is not asked of them
         elif info.ready:
             marks.append(_("ready"))
         else:
@@ -280,16 +292,15 @@ def match_end_lines(view: PlayerView, lobby: Lobby | None, *, host: bool,
     return lines
 
 
-def round_end_lines(result: RoundEnded, view: PlayerView, lobby: Lobby | None) -> list[str]:
+def round_end_lines(result: RoundEnded, rules: Rules, names: Sequence[str]) -> list[str]:
     """A round of a tokens or points match is over: each seat's tokens or points."""
-    names = names_of(view, lobby.seats if lobby is not None else ())
     lines = []
     for seat, name in enumerate(names):
-        if view.rules.scoring == Scoring.TOKENS and seat < len(result.tokens):
+        if rules.scoring == Scoring.TOKENS and seat < len(result.tokens):
             lines.append(ngettext("{name}: {count} token left.", "{name}: {count} tokens left.",
                                   result.tokens[seat]).format(name=name,
                                                               count=result.tokens[seat]))
-        elif view.rules.scoring.counts_points and seat < len(result.scores):
+        elif rules.scoring.counts_points and seat < len(result.scores):
             lines.append(_("{name}: {points} this round, {score} in all.").format(
                 name=name, points=result.points[seat], score=result.scores[seat]))
     return lines
