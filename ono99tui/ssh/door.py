@@ -31,11 +31,11 @@ import asyncssh
 from netproto.admission import AdmissionPool
 from netproto.descriptors import DescriptorBudget
 from netproto.limits import GuessPolicy, GuessThrottle, QuietLog, address_key
-from ono99tui.config import CONFIG_DIR_ENV
 from ono99tui.ssh import ssh_command_line
 from ono99tui.ssh.host_key import fingerprint, load_or_create_host_key
 from ono99tui.ssh.session import DoorSession
 from ono99tui.ssh.user_names import accept_any_unicode_user_name
+from ono99tui.user_settings import CONFIG_DIR_ENV
 
 log = logging.getLogger("ono99tui.ssh")
 

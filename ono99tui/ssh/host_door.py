@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from netproto.addresses import Address, loopback_for
-from ono99tui.config import config_dir, ssh_host_key_path
 from ono99tui.host.doors import DoorError
+from ono99tui.user_settings import config_dir, ssh_host_key_path
 
 if TYPE_CHECKING:
     from ono99tui.ssh.door import DoorConfig, SSHDoor

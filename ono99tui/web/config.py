@@ -11,8 +11,8 @@ from netproto.limits import GuessPolicy
 
 # The Textual driver every game behind the door runs with (set in the child's environment;
 # textual-serve's own choice, Textual's stock web driver, would bypass the project's: no
-# hang-up detection, no screen diffing — ui/web_driver.py has both).
-TEXTUAL_DRIVER = "ono99tui.ui.web_driver:WebTableDriver"
+# hang-up detection, no screen diffing — ui/drivers/web.py has both).
+TEXTUAL_DRIVER = "ono99tui.ui.drivers.web:WebTableDriver"
 
 # The largest terminal a browser may ask for. The app's memory, CPU and bytes sent grow with
 # the cell count: a 3000×1500 request cost 122 MB and 30 MB sent in 12 s with no cap.

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from netproto.addresses import Address, loopback_for
-from ono99tui.config import config_dir
 from ono99tui.host.doors import DoorError
+from ono99tui.user_settings import config_dir
 from ono99tui.web import web_url
 from ono99tui.web.config import WebDoorConfig, WebDoorConfigError
 

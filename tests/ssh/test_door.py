@@ -281,7 +281,7 @@ async def test_the_hosts_invitation_shows_the_doors_fingerprint(door_config, doo
     # and the host's waiting room is where they can read which one is right.
     from ono99tui.host.hosting import HostedTable
     from ono99tui.host.server import TableServer
-    from ono99tui.host.settings import TableConfig
+    from ono99tui.host.table_config import TableConfig
     from ono99tui.host.with_app import invitation_for
     from ono99tui.ssh.host_door import OpenSSHDoor
 
