@@ -16,6 +16,11 @@ from typing import TYPE_CHECKING
 
 from netproto.lan.interfaces import add_mdns_interface_option
 from netproto.wire.constants import DEFAULT_PORT
+from ono99tui.commands.door_options import (
+    add_door_arguments,
+    ssh_door_from_args,
+    web_door_from_args,
+)
 from ono99tui.commands.game_options import (
     add_level_option,
     add_rules_option,
@@ -23,8 +28,6 @@ from ono99tui.commands.game_options import (
     checked_rules,
 )
 from ono99tui.commands.player_option import add_player_option
-from ono99tui.commands.ssh_door_options import add_door_arguments, ssh_door_from_args
-from ono99tui.commands.web_door_options import add_web_door_arguments, web_door_from_args
 
 if TYPE_CHECKING:
     from ono99tui.host.journal.table import JournalChoice
@@ -146,7 +149,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="do not advertise the table with mDNS")
     add_mdns_interface_option(parser)
     add_door_arguments(parser)
-    add_web_door_arguments(parser)
 
 
 def admin_password_from(args: argparse.Namespace, *, headless: bool = True) -> str | None:

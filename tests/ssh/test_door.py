@@ -223,7 +223,7 @@ async def test_connections_beyond_the_bound_are_closed(door_config, door_factory
 
 def test_the_join_command_keeps_odd_user_names_as_names() -> None:
     from ono99tui.cli import build_parser
-    from ono99tui.ssh.door import join_command
+    from ono99tui.host.door_settings import join_command
 
     argv = join_command("127.0.0.1:4099", "-rf --spectate")
     args = build_parser().parse_args(argv[3:])  # after: python -m ono99tui
