@@ -47,10 +47,10 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
-from netproto.chat_text import EmptyChat, clean_chat_text
-from netproto.errors import ApplicationError, BadPassword, BadToken, ServerFull
-from netproto.framing import MAX_FRAME_SIZE
-from netproto.messages import (
+from netproto.wire.chat_text import EmptyChat, clean_chat_text
+from netproto.wire.errors import ApplicationError, BadPassword, BadToken, ServerFull
+from netproto.wire.framing import MAX_FRAME_SIZE
+from netproto.wire.messages import (
     MAX_EVENTS,
     PROTOCOL_VERSION,
     AddBot,
@@ -71,8 +71,8 @@ from netproto.messages import (
     View,
     Welcome,
 )
-from netproto.names import MAX_NAME_LENGTH, clean_name
-from netproto.sessions import SessionRegistry
+from netproto.wire.names import MAX_NAME_LENGTH, clean_name
+from netproto.wire.sessions import SessionRegistry
 from ono99tui.bots import BOT_NAMES, Bot, GreedyBot, UnknownBot, bot_kind, level_of, make_bot
 from ono99tui.game import (
     MATCH_OVER,
@@ -90,7 +90,7 @@ from ono99tui.game import Move as GameMove
 from ono99tui.game import State as GameState
 from ono99tui.game.codec import event_to_wire, move_from_wire, move_to_wire, rules_to_wire
 from ono99tui.host.chat import EMOTES, TalkLimiter
-from ono99tui.host.journal import (
+from ono99tui.host.journal.records import (
     CLOSED_BY_HOST,
     MatchAbandoned,
     MatchDealt,
@@ -100,6 +100,7 @@ from ono99tui.host.journal import (
     SeatResigned,
     SeatResumed,
 )
+from ono99tui.host.journal.resume import HUMAN, ResumeError, ResumePoint, Standing, replay_point
 from ono99tui.host.match_history import MatchHistory, packed_size
 from ono99tui.host.outputs import (
     ArmTimer,
@@ -116,10 +117,9 @@ from ono99tui.host.outputs import (
     TurnTimeout,
     new_send,
 )
-from ono99tui.host.resume import HUMAN, ResumeError, ResumePoint, Standing, replay_point
 from ono99tui.host.rights import first_player_hosts, offered_key_grants_rights
 from ono99tui.host.seats import Seat
-from ono99tui.host.settings import (
+from ono99tui.host.table_config import (
     TableConfig,
     hints_from_options,
     rules_from_options,
@@ -140,7 +140,7 @@ log = logging.getLogger(__name__)
 
 WAITING, PLAYING, FINISHED = TablePhase.WAITING, TablePhase.PLAYING, TablePhase.FINISHED
 
-# Error codes the table answers with (netproto's own codes are in netproto.errors).
+# Error codes the table answers with (netproto's own codes are in netproto.wire.errors).
 TABLE_ERROR_CODES: dict[str, str] = {
     "not-host": "only the host may do this",
     "no-match": "no match is being played",

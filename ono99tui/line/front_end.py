@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 from netproto.client import ClientError, Closed, ConnectFailed, HandshakeRefused, Reconnected
-from netproto.messages import Lobby, SeatKind, TablePhase, View
+from netproto.wire.messages import Lobby, SeatKind, TablePhase, View
 from ono99tui.client.connect_errors import connect_error_text
 from ono99tui.client.outputs import (
     Heard,

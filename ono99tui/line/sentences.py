@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from netproto.discovery import DiscoveredTable
-from netproto.messages import Lobby, SeatKind, TablePhase
+from netproto.lan.discovery import DiscoveredTable
+from netproto.wire.messages import Lobby, SeatKind, TablePhase
 from ono99tui.client.names import names_of, seat_name
 from ono99tui.client.options import TableOptions
 from ono99tui.client.story import EventItem, SaidItem, StandInItem, StoryItem

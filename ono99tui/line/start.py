@@ -20,7 +20,7 @@ from ono99tui.line.sentences import table_list_lines
 
 if TYPE_CHECKING:
     from netproto.client import TableClient
-    from netproto.discovery import DiscoveredTable
+    from netproto.lan.discovery import DiscoveredTable
     from ono99tui.client.session import Hosting
     from ono99tui.host.hosting import HostedTable
     from ono99tui.host.options import HostOptions
@@ -97,7 +97,7 @@ async def join_plain(address: Address | None, *, name: str | None,
     connection takes the seat back."""
     from ono99tui.client.joining import JoinError, JoinRequest, connect
     from ono99tui.commands.player_option import remember_player_name, remembered_player_name
-    from ono99tui.config import ResumeTokens
+    from ono99tui.user_settings import ResumeTokens
 
     writer = _writer(settings)
     writer.say(_("ONO 99, line mode."))
@@ -107,8 +107,8 @@ async def join_plain(address: Address | None, *, name: str | None,
         if typed is None:
             writer.goodbye()
             return 0
-        from netproto.errors import BadName
-        from netproto.names import clean_name
+        from netproto.wire.errors import BadName
+        from netproto.wire.names import clean_name
 
         try:
             player = clean_name(typed)
@@ -119,7 +119,7 @@ async def join_plain(address: Address | None, *, name: str | None,
     if address is not None:
         request = JoinRequest.for_address(address, player, spectate=spectate)
     else:
-        from netproto.discovery import find_tables
+        from netproto.lan.discovery import find_tables
 
         if interfaces is None:
             writer.say(_("No network to look on: give the table's address."), "error")

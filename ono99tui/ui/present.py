@@ -1,7 +1,7 @@
 """From what the table sends (a PlayerView, the lobby's seats, events) to what widgets show.
 
 Pure functions: each turns engine values into the small display values the widgets take
-(`CardFace`, `CardSlot`, `SeatInfo`, strings). Keeping every "what does the player see"
+(`CardFace`, `CardSlot`, `SeatDisplay`, strings). Keeping every "what does the player see"
 decision here keeps the widgets dumb and this logic testable without a terminal. It is also
 the only UI module that loads the engine, which screens import once the first frame is on
 screen (see `ono99tui.ui.app`).
@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from netproto.messages import SeatInfo as LobbySeat
-from netproto.messages import SeatKind
+from netproto.wire.messages import SeatInfo as LobbySeat
+from netproto.wire.messages import SeatKind
 from ono99tui.client.names import agreeing, seat_name, verb
 from ono99tui.game import (
     Card,
@@ -28,7 +28,7 @@ from ono99tui.game import (
 from ono99tui.game.state import MATCH_OVER
 from ono99tui.ui.glyphs import Glyphs
 from ono99tui.ui.widgets.cards import CardFace, CardSlot
-from ono99tui.ui.widgets.seats import SeatInfo
+from ono99tui.ui.widgets.seats import SeatDisplay
 from ono99tui.words import events as words
 
 # The words themselves are `ono99tui.words.events`' (shared with the line mode); the
@@ -115,8 +115,8 @@ def clock_warning(view: PlayerView, clock: tuple[int, int] | None) -> bool:
 
 
 def seat_infos(view: PlayerView, seats: Sequence[LobbySeat],
-               clock: tuple[int, int] | None = None) -> list[SeatInfo]:
-    """One `SeatInfo` per seat, from the view's public facts and the lobby's names/marks;
+               clock: tuple[int, int] | None = None) -> list[SeatDisplay]:
+    """One `SeatDisplay` per seat, from the view's public facts and the lobby's names/marks;
     `clock`: (seat, seconds left) of the turn clock, shown while that seat's human plays."""
     by_seat = {info.seat: info for info in seats}
     scoring = view.rules.scoring
@@ -127,7 +127,7 @@ def seat_infos(view: PlayerView, seats: Sequence[LobbySeat],
     for seat in range(view.seats):
         lobby = by_seat.get(seat)
         infos.append(
-            SeatInfo(
+            SeatDisplay(
                 name=lobby.name if lobby else f"seat {seat + 1}",
                 cards=view.hand_sizes[seat],
                 is_you=seat == view.seat,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from netproto.messages import SeatInfo as LobbySeat
+from netproto.wire.messages import SeatInfo as LobbySeat
 from ono99tui.client.names import seat_name, verb
 from ono99tui.game import (
     Busted,

@@ -38,7 +38,7 @@ from ono99tui.game import (
     TimedOut,
     TokenLost,
 )
-from ono99tui.host.history import read_matches, replay_match
+from ono99tui.host.journal.history import read_matches, replay_match
 
 pytestmark = pytest.mark.slow
 

@@ -11,7 +11,7 @@ import pexpect
 import pytest
 from plain_pty import HeadlessTable, PlainPlayer, line_env, ono99, play_turns, play_until_over
 
-from ono99tui.host.history import read_matches
+from ono99tui.host.journal.history import read_matches
 
 pytestmark = pytest.mark.slow
 
