@@ -153,12 +153,17 @@ class LineFrontEnd:
         self._hint_task: asyncio.Future[None] | None = None
         # What was typed last sent something to the table, whose answer is said next.
         self._sent = False
+        self._echoed = True  # input comes from a terminal, which echoes it (`run` looks)
 
     # --- running ---------------------------------------------------------------------------
 
     async def run(self) -> int:
         """Play until the player quits (or the table is gone); the exit status."""
         self._loop = asyncio.get_running_loop()
+        try:
+            self._echoed = self.stdin.isatty()
+        except (OSError, ValueError):
+            self._echoed = False
         self.writer.say_all(self._intro)
         self.writer.say(_("Type ? for the commands."))
         self._start_connection(seat=False)
@@ -235,7 +240,7 @@ class LineFrontEnd:
 
     async def _take(self, item: _Input) -> None:
         if isinstance(item, _Typed):
-            self.writer.input_taken()
+            self.writer.input_taken(echoed=self._echoed)
             self._sent = False
             await self._typed(item.line)
         elif isinstance(item, _Item):

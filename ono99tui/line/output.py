@@ -114,9 +114,11 @@ class LineWriter:
         self.prompt_open = True
         self.said_since_prompt = False
 
-    def input_taken(self) -> None:
-        """The player pressed Enter: the terminal's echo ended the prompt's line."""
-        self.prompt_open = False
+    def input_taken(self, *, echoed: bool = True) -> None:
+        """The player pressed Enter: a terminal's echo ended the prompt's line (input from
+        a pipe is not echoed: the next line written ends it instead)."""
+        if echoed:
+            self.prompt_open = False
 
     def goodbye(self) -> None:
         """The program ends: the last line is ended, so the shell's prompt starts afresh."""

@@ -60,7 +60,7 @@ def _ask(writer: LineWriter, question: str) -> str | None:
     """Ask one question on its own prompt line; None at the end of input."""
     writer.prompt(question)
     line = sys.stdin.readline()
-    writer.input_taken()
+    writer.input_taken(echoed=sys.stdin.isatty())
     if not line:
         return None
     return line.strip()

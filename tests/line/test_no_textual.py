@@ -60,5 +60,5 @@ def test_a_solo_match_in_line_mode_never_loads_textual(tmp_path: Path) -> None:
     process.stdin.close()
     told += process.stdout.readlines()
     assert process.wait(timeout=60) == 0, process.stderr.read() if process.stderr else ""
-    assert any(line.startswith("Quit the game?") for line in told)
+    assert any(line.startswith("Quit the game?") for line in told), told
     assert told[-1] == "STATUS 0 []\n"
