@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import random
 import sys
 import threading
@@ -64,6 +65,8 @@ ClientFactory = Callable[[], Awaitable["TableClient"]]
 LAST_DEFAULT = 5
 # A hint's thinking budget, as the terminal's.
 HINT_SECONDS = 0.3
+# On a turn clock, the player is told once when this many seconds are left.
+CLOCK_WARNING_SECONDS = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,6 +392,23 @@ class LineFrontEnd:
         self._hand_told = told
         self.writer.say(sentences.turn_line(view, self.session.lobby), "turn")
         self.writer.say_all(sentences.hand_lines(view, self.session.lobby))
+        clock = self._seconds_left()
+        if clock is not None:
+            self.writer.say(sentences.clock_line(clock))
+            if clock > CLOCK_WARNING_SECONDS and self._loop is not None:
+                # A screen shows the seconds run down; a line says it once, in time to act.
+                self._loop.call_later(clock - CLOCK_WARNING_SECONDS, self._warn_clock, told)
+
+    def _warn_clock(self, told: tuple[int, int]) -> None:
+        if (self.session.views_taken, self.session.view_seq) == told and not self._done:
+            self._queue.put_nowait(_Told(sentences.clock_line(CLOCK_WARNING_SECONDS)))
+
+    def _seconds_left(self) -> int | None:
+        """Seconds the viewer has left to move, when a turn clock runs on their move."""
+        deadline, view = self.session.clock_deadline, self.session.view
+        if deadline is None or view is None or deadline[0] != view.seat:
+            return None
+        return max(0, math.ceil(deadline[1] - time.monotonic()))
 
     def _say_lobby_change(self, before: Lobby | None, after: Lobby) -> None:
         """Between matches, who sat down, left, said ready, went away or came back, and
@@ -633,6 +653,9 @@ class LineFrontEnd:
             self.writer.say(_("No match has been dealt yet."))
             return
         self.writer.say_all(sentences.table_lines(view, self.session.match_lobby))
+        clock = self._seconds_left()
+        if clock is not None and view.phase != MATCH_OVER:
+            self.writer.say(sentences.clock_line(clock))
 
     async def _do_hand(self, command: Command) -> None:
         view = self.session.view

@@ -37,6 +37,7 @@ from ono99tui.words.events import (
     cards_owed,
     event_line,
     limit_text,
+    matches_won,
     must_draw,
     obligation_card_name,
     stand_in_line,
@@ -142,6 +143,12 @@ def turn_line(view: PlayerView, lobby: Lobby | None) -> str:
             return _("Your turn: you owe {cards}.").format(cards=cards_owed(view.obligation_owed))
         return _("Your turn.")
     return _("{name} to play.").format(name=seat_name(view.turn, seats))
+
+
+def clock_line(seconds: int) -> str:
+    """The turn clock on the viewer's move."""
+    return ngettext("You have {count} second to play.", "You have {count} seconds to play.",
+                    seconds).format(count=seconds)
 
 
 def acting(view: PlayerView) -> bool:
@@ -281,6 +288,12 @@ def match_end_lines(view: PlayerView, lobby: Lobby | None, *, host: bool,
     what to type next (`room`: the host may open the waiting room)."""
     won = winners_text(view, lobby.seats if lobby is not None else ())
     lines = [(won[0].upper() + won[1:] if won.startswith("you ") else won) + "."]
+    if lobby is not None:
+        counts = matches_won(lobby.results, len(lobby.seats))
+        if counts is not None and sum(counts) > 1:  # after the first match: standings
+            lines.append(_("Matches won here: {standings}.").format(standings=", ".join(
+                f"{seat.name} {counts[seat.seat]}" for seat in lobby.seats
+                if 0 <= seat.seat < len(counts))))
     if spectating:
         lines.append(_("Type j to take a seat for the next match, or q to quit."))
     elif host and room:
