@@ -422,6 +422,9 @@ class LineFrontEnd:
                 self._say_away_and_back(said, after)  # the seats stay, their people may not
             return
         if said is None or said.phase != after.phase:
+            standings = sentences.standings_line(after)
+            if after.phase == TablePhase.FINISHED and standings is not None:
+                self.writer.say(standings)
             if after.phase == TablePhase.WAITING:
                 self.writer.say_all(sentences.room_lines(after, self.session.options))
                 self._say_how_to_start(after)
@@ -548,8 +551,7 @@ class LineFrontEnd:
             await handler(command)
             return
         intents = {
-            "rematch": session.rematch, "seat": self._seat, "start": session.start,
-            "room": session.open_room,
+            "rematch": session.rematch, "seat": self._seat, "room": session.open_room,
         }
         if word in intents:
             outputs = intents[word]()
@@ -735,6 +737,15 @@ class LineFrontEnd:
             names.add(name)
             self.writer.say(_("{name} is muted.").format(name=name))
         talk.set_muted(names)
+
+    async def _do_start(self, command: Command) -> None:
+        if not self._host_only():
+            return
+        lobby = self.session.lobby
+        if lobby is not None and lobby.phase == TablePhase.FINISHED:
+            self.writer.say(_("The match is over: m deals the rematch."), "error")
+            return
+        await self._carry_out(self.session.start())
 
     async def _do_bot(self, command: Command) -> None:
         if not self._host_only():

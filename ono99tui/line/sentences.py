@@ -288,12 +288,7 @@ def match_end_lines(view: PlayerView, lobby: Lobby | None, *, host: bool,
     what to type next (`room`: the host may open the waiting room)."""
     won = winners_text(view, lobby.seats if lobby is not None else ())
     lines = [(won[0].upper() + won[1:] if won.startswith("you ") else won) + "."]
-    if lobby is not None:
-        counts = matches_won(lobby.results, len(lobby.seats))
-        if counts is not None and sum(counts) > 1:  # after the first match: standings
-            lines.append(_("Matches won here: {standings}.").format(standings=", ".join(
-                f"{seat.name} {counts[seat.seat]}" for seat in lobby.seats
-                if 0 <= seat.seat < len(counts))))
+
     if spectating:
         lines.append(_("Type j to take a seat for the next match, or q to quit."))
     elif host and room:
@@ -303,6 +298,16 @@ def match_end_lines(view: PlayerView, lobby: Lobby | None, *, host: bool,
     else:
         lines.append(_("Type m when you are ready for a rematch, or q to quit."))
     return lines
+
+
+def standings_line(lobby: Lobby) -> str | None:
+    """The matches each player has won at this table, once more than one was played."""
+    counts = matches_won(lobby.results, len(lobby.seats))
+    if counts is None or sum(counts) < 2:
+        return None
+    return _("Matches won here: {standings}.").format(standings=", ".join(
+        f"{seat.name} {counts[seat.seat]}" for seat in lobby.seats
+        if 0 <= seat.seat < len(counts)))
 
 
 def round_end_lines(result: RoundEnded, rules: Rules, names: Sequence[str]) -> list[str]:
