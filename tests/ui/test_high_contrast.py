@@ -59,7 +59,10 @@ async def test_the_environment_chooses_the_theme_and_the_cards_read_well(
 
 
 def test_the_flag_asks_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("ONO99_HIGH_CONTRAST", raising=False)
+    # Set, then removed, through monkeypatch: whatever the flag sets is undone after the
+    # test (a variable monkeypatch never saw would stay, and recolour every later app).
+    monkeypatch.setenv("ONO99_HIGH_CONTRAST", "0")
+    monkeypatch.delenv("ONO99_HIGH_CONTRAST")
     use_high_contrast(build_parser().parse_args(["solo"]))
     assert "ONO99_HIGH_CONTRAST" not in os.environ
     use_high_contrast(build_parser().parse_args(["join", "--high-contrast"]))
