@@ -243,7 +243,8 @@ class LineFrontEnd:
 
     async def _take(self, item: _Input) -> None:
         if isinstance(item, _Typed):
-            self.writer.input_taken(echoed=self._echoed)
+            # Ctrl-D is not echoed: the next line written ends the prompt's line.
+            self.writer.input_taken(echoed=self._echoed and item.line is not None)
             self._sent = False
             await self._typed(item.line)
         elif isinstance(item, _Item):
@@ -343,7 +344,10 @@ class LineFrontEnd:
             writer.say(_("{name} says: {text}").format(name=output.said.name,
                                                        text=output.said.text), "talk")
         elif isinstance(output, Notice):
-            if not output.quiet_under_dialog:  # those repeat an event already said
+            if output.title == "Rules changed":  # the session's words name the app's key
+                writer.say(_("The host changed the rules of the next match: type r to hear "
+                             "them, then y when you are ready."))
+            elif not output.quiet_under_dialog:  # those repeat an event already said
                 writer.say(output.text, "error" if output.severity == "error" else "plain")
         elif isinstance(output, TurnSignal):
             if output.ring:
@@ -371,9 +375,13 @@ class LineFrontEnd:
             writer.say(output.explanation)
             self._done = True
         elif isinstance(output, RoomOpened):
-            writer.say(_("The waiting room is open again."), "turn")
-            if output.notice is not None:
-                writer.say(output.notice.text.replace("Press r", "Type y"))
+            if output.notice is None:  # the host opened it
+                writer.say(_("The waiting room is open again."), "turn")
+            elif session.spectating:
+                writer.say(_("The host opened the waiting room for the next match."), "turn")
+            else:
+                writer.say(_("The host opened the waiting room: the next match's rules may "
+                             "change. Type y when you are ready."), "turn")
             self._table_said = False
         elif isinstance(output, SeatedAnew):
             session.match_left()
@@ -551,7 +559,7 @@ class LineFrontEnd:
             await handler(command)
             return
         intents = {
-            "rematch": session.rematch, "seat": self._seat, "room": session.open_room,
+            "room": session.open_room,
         }
         if word in intents:
             outputs = intents[word]()
@@ -562,10 +570,33 @@ class LineFrontEnd:
             return
         raise AssertionError(f"no handler for {word}")  # every command word has one
 
+    async def _do_rematch(self, command: Command) -> None:
+        lobby = self.session.lobby
+        if lobby is None or lobby.phase != TablePhase.FINISHED:
+            self.writer.say(_("A rematch is for when a match is over."), "error")
+            return
+        await self._carry_out(self.session.rematch())
+
+    async def _do_seat(self, command: Command) -> None:
+        outputs = self._seat()
+        if outputs:
+            await self._carry_out(outputs)
+
     def _seat(self) -> list[Output]:
-        if self.session.may_want_seat:
-            return self.session.want_seat()
-        return self.session.take_seat()
+        session = self.session
+        if session.may_want_seat:
+            session.want_seat()  # (its notice names the app's key: said here instead)
+            self.writer.say(_("You take a seat as soon as this match ends, if one is free "
+                              "(j again to keep watching).") if session.seat_wanted
+                            else _("You keep watching after this match."))
+            return []
+        if not session.spectating:
+            self.writer.say(_("You have a seat already."), "error")
+            return []
+        outputs = session.take_seat()
+        if not outputs:
+            self.writer.say(_("No seat can be taken now."), "error")
+        return outputs
 
     def _playing_view(self) -> PlayerView | None:
         """The view a move may be chosen from, or None (said why)."""
