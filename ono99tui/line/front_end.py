@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
-import random
 import sys
 import threading
 import time
@@ -46,13 +45,15 @@ from ono99tui.client.outputs import (
 from ono99tui.client.session import TableSession
 from ono99tui.client.story import EventItem, LogAppended, MatchPageOpened, SaidItem
 from ono99tui.client.wire_text import shown_reason
-from ono99tui.game import Discard, Draw, Event, Play, PlayerView, RoundEnded, SwapFour
+from ono99tui.game import Discard, Draw, Play, PlayerView, RoundEnded, SwapFour
 from ono99tui.game.state import MATCH_OVER
 from ono99tui.i18n import _
 from ono99tui.line import sentences
 from ono99tui.line.commands import Command, CommandError, read_command, read_yes_no
+from ono99tui.line.hint import hint_lines
 from ono99tui.line.host_options import HostOptionError, option_change, option_lines
 from ono99tui.line.output import LineWriter
+from ono99tui.line.room_news import lobby_news
 from ono99tui.table_protocol import EMOTES
 from ono99tui.words.events import bust_notice, unplayable_reason
 
@@ -419,62 +420,12 @@ class LineFrontEnd:
         return max(0, math.ceil(deadline[1] - time.monotonic()))
 
     def _say_lobby_change(self, before: Lobby | None, after: Lobby) -> None:
-        """Between matches, who sat down, left, said ready, went away or came back, and
-        a change of the rules: the waiting room a screen shows, as it changes."""
-        said = self._lobby_said
-        self._lobby_said = after
-        if self.session.hosting == "solo" and after.phase == TablePhase.WAITING:
-            return  # (a solo table seats its bots and deals by itself)
-        if after.phase == TablePhase.PLAYING:
-            if said is not None and said.phase == TablePhase.PLAYING:
-                self._say_away_and_back(said, after)  # the seats stay, their people may not
-            return
-        if said is None or said.phase != after.phase:
-            standings = sentences.standings_line(after)
-            if after.phase == TablePhase.FINISHED and standings is not None:
-                self.writer.say(standings)
-            if after.phase == TablePhase.WAITING:
-                self.writer.say_all(sentences.room_lines(after, self.session.options))
-                self._say_how_to_start(after)
-            return
-        old = {seat.name: seat for seat in said.seats}
-        new = {seat.name: seat for seat in after.seats}
-        for name, seat in new.items():
-            was = old.get(name)
-            if was is None:
-                kind = _("A bot") if seat.kind == SeatKind.BOT else _("A player")
-                self.writer.say(_("{kind}, {name}, sat down in seat {number}.").format(
-                    kind=kind, name=name, number=seat.seat + 1))
-            elif seat.ready != was.ready and seat.kind != SeatKind.BOT:
-                self.writer.say(_("{name} is ready.").format(name=name) if seat.ready
-                                else _("{name} is not ready.").format(name=name))
-            elif seat.connected != was.connected:
-                self.writer.say(_("{name} is back.").format(name=name) if seat.connected
-                                else _("{name} is away.").format(name=name))
-        for name in old:
-            if name not in new:
-                self.writer.say(_("{name} left the table.").format(name=name))
-        if said.options != after.options and self.session.options.rules is not None:
-            self.writer.say(_("The rules are now preset {preset}: type r to hear them.").format(
-                preset=self.session.options.rules.name))
-
-    def _say_away_and_back(self, before: Lobby, after: Lobby) -> None:
-        was = {seat.seat: seat for seat in before.seats}
-        for seat in after.seats:
-            old = was.get(seat.seat)
-            if (old is not None and old.name == seat.name and old.connected != seat.connected
-                    and seat.seat != after.you):
-                self.writer.say(_("{name} is back.").format(name=seat.name) if seat.connected
-                                else _("{name} is away.").format(name=seat.name))
-
-    def _say_how_to_start(self, lobby: Lobby) -> None:
+        """What changed at the table, as a screen would show it (`room_news`)."""
+        said, self._lobby_said = self._lobby_said, after
         session = self.session
-        if session.spectating:
-            self.writer.say(_("You are watching. Type j to take a seat."))
-        elif session.is_host:
-            self.writer.say(_("You host: g deals, b adds a bot, o changes the rules."))
-        else:
-            self.writer.say(_("Type y when you are ready."))
+        self.writer.say_all(lobby_news(said, after, session.options,
+                                       solo=session.hosting == "solo",
+                                       spectating=session.spectating, host=session.is_host))
 
     def prompt_text(self) -> str:
         """What the prompt says: what the program waits for."""
@@ -672,7 +623,7 @@ class LineFrontEnd:
         writer.say(_("Thinking..."))
 
         def work() -> list[str]:
-            return _hint_lines(view, events)
+            return hint_lines(view, events, HINT_SECONDS)
 
         async def run() -> None:
             lines = await asyncio.to_thread(work)
@@ -833,33 +784,3 @@ class LineFrontEnd:
         self.writer.say(question, "alert")
         self.writer.say(explanation)
         self._asking_quit = True
-
-
-def _hint_lines(view: PlayerView, events: list[Event]) -> list[str]:
-    """The hint for `view` in sentences (slow: the search; on a thread)."""
-    from ono99tui.bots.hints import NoAdvice, advise, shown_percent
-    from ono99tui.bots.observed import Observed
-    from ono99tui.game import Card
-
-    observed = Observed()
-    observed.observe(events)
-    try:
-        advice = advise(view, observed, budget_s=HINT_SECONDS, rng=random.Random(),
-                        first_bust=False)
-    except NoAdvice:
-        return [_("A hint is for your own turn to play a card.")]
-
-    def name(move: object) -> str:
-        if isinstance(move, Play) and move.card in view.hand:
-            return _("Card {number}, {card}").format(number=view.hand.index(move.card) + 1,
-                                                     card=Card(move.card).label(view.rules))
-        return _("The swap")
-
-    suggested = name(advice.suggested)
-    lines = [_("Hint: {move}.").format(move=suggested[0].lower() + suggested[1:]),
-             advice.reason]
-    for card in advice.cards:
-        lines.append(_("{move}: {win}% to win, next player busts {bust}%.").format(
-            move=name(card.move), win=shown_percent(card.win),
-            bust=shown_percent(card.next_bust)))
-    return lines
