@@ -7,6 +7,7 @@ prompt is a line of its own ending in "> ". A front end of the client session
 (stdin lines and the table's connection in), `commands.py` reads what is typed,
 `sentences.py` and `ono99tui.words` say what happens, `room_news.py` what changed between
 two lobbies, `hint.py` a hint; `output.py` writes it all, `host_options.py` reads the host's
-`set`, `start.py` starts it for join, solo and host. Nothing here imports Textual (`tests/line/test_no_textual.py`); docs/ACCESSIBILITY.md.
+`set`, `start.py` starts it for join, solo and host. Nothing here imports Textual
+(`tests/line/test_no_textual.py`); docs/ACCESSIBILITY.md.
 """
 
