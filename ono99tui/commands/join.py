@@ -103,11 +103,14 @@ def run(args: argparse.Namespace) -> int:
     if wants_plain(args):
         import asyncio
 
+        from ono99tui.commands.player_option import remember_player_name, remembered_player_name
         from ono99tui.line.start import join_plain
 
         return asyncio.run(join_plain(address, name=name, interfaces=interfaces,
                                       spectate=args.spectate, host_key=args.host_key,
-                                      settings=line_settings(args)))
+                                      settings=line_settings(args),
+                                      remembered=remembered_player_name(),
+                                      remember=remember_player_name))
 
     from ono99tui.ui.app import Ono99App
     from ono99tui.ui.screens.lobby import LobbyScreen

@@ -90,18 +90,19 @@ def _pick_table(writer: LineWriter, tables: Sequence[DiscoveredTable]
 
 async def join_plain(address: Address | None, *, name: str | None,
                      interfaces: list[str] | None, spectate: bool = False,
-                     host_key: str | None = None, settings: LineSettings = LineSettings()
+                     host_key: str | None = None, settings: LineSettings = LineSettings(),
+                     remembered: str = "", remember: Callable[[str], object] | None = None
                      ) -> int:
     """`ono99 join --plain`: straight to `address`, or the tables found on the LAN in a
     numbered list; the seat's resume token is offered, so joining again after a lost
-    connection takes the seat back."""
+    connection takes the seat back. `name`: given on the command line; else `remembered`,
+    else asked for, and then kept with `remember`."""
     from ono99tui.client.joining import JoinError, JoinRequest, connect
-    from ono99tui.commands.player_option import remember_player_name, remembered_player_name
     from ono99tui.user_settings import ResumeTokens
 
     writer = _writer(settings)
     writer.say(_("ONO 99, line mode."))
-    player = name or remembered_player_name()
+    player = name or remembered
     while not player:
         typed = _ask(writer, _("Your name"))
         if typed is None:
@@ -114,8 +115,8 @@ async def join_plain(address: Address | None, *, name: str | None,
             player = clean_name(typed)
         except BadName as error:
             writer.say(_("Not a name: {reason}.").format(reason=error.reason), "error")
-    if name is None:
-        remember_player_name(player)
+    if name is None and player != remembered and remember is not None:
+        remember(player)
     if address is not None:
         request = JoinRequest.for_address(address, player, spectate=spectate)
     else:
