@@ -48,11 +48,14 @@ async def test_the_environment_chooses_the_theme_and_the_cards_read_well(
     monkeypatch.setenv("ONO99_HIGH_CONTRAST", "1")
     app = RecordingApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        state = position(preset("2022"), [[Card.SEVEN, Card.ZERO, Card.TEN, Card.REVERSE],
-                                         [Card.FIVE] * 4], total=30)
+        # Two of the four cannot be played at 92: their dimmed text must read well too.
+        state = position(preset("2022"), [[Card.ONO99, Card.ZERO, Card.SEVEN, Card.REVERSE],
+                                         [Card.FIVE] * 4], total=92)
         await open_local(app, pilot, LocalMatch.at(state), lobby_for(2))
         assert app.theme == "ono99-high-contrast"
-        for card in hand(app).cards:
+        cards = hand(app).cards
+        assert [card.has_class("-unplayable") for card in cards] == [True, False, True, False]
+        for card in cards:
             text, back = card.styles.color, card.styles.background
             behind = back if back.a == 1 else Color.parse(HIGH_CONTRAST_THEME.background or "")
             assert contrast_ratio(text, behind) >= 7, (card.slot, text, behind)
