@@ -4,10 +4,11 @@
 with the event loop's clock as `now`, and carries out what the core returns, in order:
 sends and closes on the connection's `Peer` (the core knows peers only by `Peer.id`),
 timers with `loop.call_at`, journal records into the journal, summary changes to the
-`on_change` listener, and bot moves (`BotMoveWanted`) with `choose_off_loop`: the bot
-thinks on the table's own worker thread within the request's budget (the greedy choice
-past it) while the loop goes on serving every other seat, and its move goes back to the
-core as `bot_decided`. Everything the table decides is in `ono99tui.host.core`.
+`on_change` listener, and bot moves (`BotMoveWanted`, values only) with `decide_off_loop`:
+the bot is made from its kind and what it has seen, and thinks, on the table's own worker
+thread within the request's budget (the greedy choice past it) while the loop goes on
+serving every other seat, and its move goes back to the core as `bot_decided`.
+Everything the table decides is in `ono99tui.host.core`.
 
 `TableServer` puts it behind `netproto.server.Server`, so that a table can run inside any
 asyncio program (the headless `ono99 host`, the Textual app's `ono99 solo` / `ono99 host`,
@@ -29,7 +30,7 @@ from typing import Any
 from netproto.errors import GOING_AWAY
 from netproto.messages import Message
 from netproto.server import Peer, Server, ServerLimits
-from ono99tui.bots.thinking import choose_off_loop
+from ono99tui.bots.thinking import decide_off_loop
 from ono99tui.game import Rules
 from ono99tui.game import State as GameState
 from ono99tui.host.core import PLAYING, TableCore
@@ -69,10 +70,10 @@ class TableApplication:
         # The timer armed for each key the core asked for.
         self.timers: dict[TimerKey, asyncio.TimerHandle] = {}
         self._peers: dict[int, Peer] = {}
-        # Bots think here, one move at a time, so two thoughts never share a bot's state;
-        # made with the first move asked for. The core feeds its bots new events
-        # (`observe`, on this loop) only with a new view, which makes any thought still in
-        # flight stale: whatever it comes to is dropped (`bot_decided`).
+        # Bots think here, one move at a time; made with the first move asked for. Each
+        # thought has a bot of its own, made from the request's values: nothing it touches
+        # is shared with the loop. A thought overtaken by a newer view is dropped by the
+        # core (`bot_decided`).
         self._bot_thread: ThreadPoolExecutor | None = None
         self._thinking: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -219,9 +220,8 @@ class TableApplication:
         task.add_done_callback(self._thinking.discard)
 
     async def _decide(self, request: BotMoveWanted, thread: ThreadPoolExecutor) -> None:
-        move, _ = await choose_off_loop(request.bot, request.view, request.rng,
-                                        budget=request.budget, fallback=request.fallback,
-                                        executor=thread)
+        move, _ = await decide_off_loop(request.choose, request.fallback, name=request.kind,
+                                        budget=request.budget, executor=thread)
         if not self._closed:
             self._execute(self.core.bot_decided(request.key, move, _now()))
 
