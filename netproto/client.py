@@ -15,7 +15,7 @@ A table whose host restarted somewhere else (another port, another address) is f
 through an optional `Relocator` (`TableClient.relocator`): between reconnect attempts it is
 asked where the table may be now, and each place it names is offered the resume token only
 (never a `hello`), so a session can only ever get its own seat back there, never a new seat
-at some other table. `netproto.refind.TableRefinder` is the mDNS-backed relocator.
+at some other table. `netproto.lan.refind.TableRefinder` is the mDNS-backed relocator.
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from netproto.connection import Connection, ConnectionClosed, Role, State, Violation
-from netproto.errors import (
+from netproto.receiving import BufferedReceiver
+from netproto.wire.connection import Connection, ConnectionClosed, Role, State, Violation
+from netproto.wire.errors import (
     BadMessage,
     FrameTooLarge,
     LocalProtocolError,
@@ -38,8 +39,8 @@ from netproto.errors import (
     TruncatedFrame,
     UnknownKind,
 )
-from netproto.framing import MAX_FRAME_SIZE
-from netproto.messages import (
+from netproto.wire.framing import MAX_FRAME_SIZE
+from netproto.wire.messages import (
     PROTOCOL_VERSION,
     AddBot,
     Bye,
@@ -60,7 +61,6 @@ from netproto.messages import (
     View,
     Welcome,
 )
-from netproto.receiving import BufferedReceiver
 
 log = logging.getLogger(__name__)
 

@@ -29,10 +29,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Literal
 
-from netproto.chat_text import clean_line
 from netproto.client import Closed, Disconnected, Reconnected
-from netproto.connection import CROSSING_KINDS
-from netproto.messages import (
+from netproto.wire.chat_text import clean_line
+from netproto.wire.connection import CROSSING_KINDS
+from netproto.wire.messages import (
     MAX_SHORT_TEXT,
     UNREADABLE,
     AddBot,
@@ -565,7 +565,7 @@ class TableSession:
     def rematch(self) -> list[Output]:
         """Ask for another match: the host deals it, a player says they are ready."""
         if self.spectating:
-            # A spectator's connection may not say `ready` (netproto/connection.py): to play
+            # A spectator's connection may not say `ready` (netproto/wire/connection.py): to play
             # the next match they take a seat instead.
             return [Notice("You are watching this table: take a seat to play the next match.",
                            title="Not a player", severity="warning", timeout=4)]

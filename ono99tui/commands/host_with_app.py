@@ -14,8 +14,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from netproto.addresses import loopback_for
-from netproto.errors import BadName
-from netproto.names import clean_name
+from netproto.wire.errors import BadName
+from netproto.wire.names import clean_name
 from ono99tui.commands.player_option import remember_player_name, remembered_player_name
 from ono99tui.host.hosting import HostedTable, HostError
 from ono99tui.host.options import HostOptions

@@ -6,8 +6,8 @@ import argparse
 import sys
 
 from netproto.addresses import Address, WebAddress
-from netproto.constants import DEFAULT_PORT
-from netproto.interfaces import add_mdns_interface_option
+from netproto.lan.interfaces import add_mdns_interface_option
+from netproto.wire.constants import DEFAULT_PORT
 from ono99tui.commands.player_option import add_player_option
 
 HELP = "join a table: pick one found on the network, or give its address"
@@ -59,7 +59,7 @@ def _table_behind(web: WebAddress) -> Address | None:
 def run(args: argparse.Namespace) -> int:
     """Open the lobby (or the table at `address`); returns the exit status."""
     from netproto.addresses import AddressError, WebAddressGiven, parse_address
-    from netproto.interfaces import InterfaceError, resolve_interfaces
+    from netproto.lan.interfaces import InterfaceError, resolve_interfaces
     from ono99tui.commands.player_option import PlayerNameError, checked_player_name
 
     try:

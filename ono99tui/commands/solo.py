@@ -25,9 +25,9 @@ from ono99tui.commands.player_option import add_player_option
 
 if TYPE_CHECKING:
     from netproto.client import TableClient
+    from ono99tui.host.journal.table import FileJournal
     from ono99tui.host.server import TableServer
-    from ono99tui.host.settings import TableConfig
-    from ono99tui.host.table_journal import FileJournal
+    from ono99tui.host.table_config import TableConfig
     from ono99tui.ui.app import Ono99App
 
 HELP = "play a match against bots right away (no network needed)"
@@ -125,7 +125,7 @@ def solo_config(*, bots: int, rules: str, seed: int | None, bot_delay: float) ->
 
     `rules` names a preset; GameOptionError if there is none of that name.
     """
-    from ono99tui.host.settings import TableConfig
+    from ono99tui.host.table_config import TableConfig
 
     return TableConfig(
         name="Solo", rules=checked_rules(rules), capacity=bots + 1, start_when=bots + 1,
@@ -176,9 +176,9 @@ def solo_journal() -> FileJournal | None:
     """The solo table's journal file, opened to append (never to take a match up), or
     None when it cannot be used: the game is then played with its journal in memory, as
     solo always was (the reason is logged; `open_table_journal` says it)."""
-    from ono99tui.config import data_dir
-    from ono99tui.host.journal_file import journal_path
-    from ono99tui.host.table_journal import JournalChoice, JournalUnusable, open_table_journal
+    from ono99tui.host.journal.file import journal_path
+    from ono99tui.host.journal.table import JournalChoice, JournalUnusable, open_table_journal
+    from ono99tui.user_settings import data_dir
 
     try:
         journal, _ = open_table_journal(

@@ -53,10 +53,10 @@ from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
-from netproto.chat_text import EmptyChat, clean_chat_text
-from netproto.errors import ApplicationError, BadPassword, BadToken, ServerFull
-from netproto.framing import MAX_FRAME_SIZE
-from netproto.messages import (
+from netproto.wire.chat_text import EmptyChat, clean_chat_text
+from netproto.wire.errors import ApplicationError, BadPassword, BadToken, ServerFull
+from netproto.wire.framing import MAX_FRAME_SIZE
+from netproto.wire.messages import (
     MAX_EVENTS,
     PROTOCOL_VERSION,
     AddBot,
@@ -74,8 +74,8 @@ from netproto.messages import (
     View,
     Welcome,
 )
-from netproto.names import MAX_NAME_LENGTH, clean_name
-from netproto.sessions import SessionRegistry
+from netproto.wire.names import MAX_NAME_LENGTH, clean_name
+from netproto.wire.sessions import SessionRegistry
 from ono99tui.bots import BOT_NAMES, GreedyBot, UnknownBot, bot_kind_of, level_of
 from ono99tui.game import (
     MATCH_OVER,
@@ -94,7 +94,7 @@ from ono99tui.game import State as GameState
 from ono99tui.game.codec import event_to_wire, move_from_wire, move_to_wire, rules_to_wire
 from ono99tui.host.bot_pacing import BotPacing, StandIn, WantedMove
 from ono99tui.host.chat import EMOTES, TalkLimiter
-from ono99tui.host.journal import (
+from ono99tui.host.journal.records import (
     CLOSED_BY_HOST,
     MatchAbandoned,
     MatchDealt,
@@ -104,6 +104,7 @@ from ono99tui.host.journal import (
     SeatResigned,
     SeatResumed,
 )
+from ono99tui.host.journal.resume import HUMAN, ResumeError, ResumePoint, Standing, replay_point
 from ono99tui.host.lobby import LobbyBroadcast, lobby_messages
 from ono99tui.host.match_history import MatchHistory, packed_size
 from ono99tui.host.outputs import (
@@ -118,10 +119,9 @@ from ono99tui.host.outputs import (
     TurnTimeout,
     new_send,
 )
-from ono99tui.host.resume import HUMAN, ResumeError, ResumePoint, Standing, replay_point
 from ono99tui.host.rights import first_player_hosts, offered_key_grants_rights
 from ono99tui.host.seats import Seat
-from ono99tui.host.settings import (
+from ono99tui.host.table_config import (
     TableConfig,
     hints_from_options,
     rules_from_options,

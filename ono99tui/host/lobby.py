@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from netproto.messages import Lobby, TablePhase
+from netproto.wire.messages import Lobby, TablePhase
 from ono99tui.host.seats import Seat
 
 

@@ -1,7 +1,7 @@
 """What the table core asks of whoever runs it: frozen values, executed in order.
 
 The core (`ono99tui.host.core`) never sends, closes, sleeps or writes; each of its inputs
-returns a list of these outputs (and of the journal's records, `ono99tui.host.journal`),
+returns a list of these outputs (and of the journal's records, `ono99tui.host.journal.records`),
 and its adapter (`ono99tui.host.server` on asyncio, a fake clock in tests) carries them
 out in the order given: a `Welcome` must leave before the `Lobby` that follows it, because
 netproto's connection state machine moves on each.
@@ -27,10 +27,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from netproto.messages import Message
+from netproto.wire.messages import Message
 from ono99tui.bots import Bot, GreedyBot, make_bot
 from ono99tui.game import Event, Move, PlayerView
-from ono99tui.host.journal import JournalRecord
+from ono99tui.host.journal.records import JournalRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,5 +167,5 @@ class SummaryChanged(NamedTuple):
     summary: TableSummary
 
 
-# A `JournalRecord` (`ono99tui.host.journal`) is an output too: write it to the journal.
+# A `JournalRecord` (`ono99tui.host.journal.records`) is an output too: write it to the journal.
 Output = Send | Close | ArmTimer | CancelTimer | JournalRecord | SummaryChanged | BotMoveWanted

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from netproto.messages import MAX_EVENTS, SeatInfo, SeatKind
+from netproto.wire.messages import MAX_EVENTS, SeatInfo, SeatKind
 
 
 @dataclass(eq=False)

@@ -27,14 +27,15 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from netproto.errors import GOING_AWAY
-from netproto.messages import Message
 from netproto.server import Peer, Server, ServerLimits
+from netproto.wire.errors import GOING_AWAY
+from netproto.wire.messages import Message
 from ono99tui.bots.thinking import decide_off_loop
 from ono99tui.game import Rules
 from ono99tui.game import State as GameState
 from ono99tui.host.core import PLAYING, TableCore
-from ono99tui.host.journal import JOURNAL_RECORDS, MatchRecord, MemoryJournal, TableJournal
+from ono99tui.host.journal.records import JOURNAL_RECORDS, MatchRecord, MemoryJournal, TableJournal
+from ono99tui.host.journal.resume import ResumePoint, Standing
 from ono99tui.host.outputs import (
     ArmTimer,
     BotMoveWanted,
@@ -46,9 +47,8 @@ from ono99tui.host.outputs import (
     TableSummary,
     TimerKey,
 )
-from ono99tui.host.resume import ResumePoint, Standing
 from ono99tui.host.seats import Seat
-from ono99tui.host.settings import TableConfig
+from ono99tui.host.table_config import TableConfig
 
 log = logging.getLogger(__name__)
 

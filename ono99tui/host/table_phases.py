@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import enum
 
-from netproto.errors import ApplicationError
-from netproto.messages import TablePhase
+from netproto.wire.errors import ApplicationError
+from netproto.wire.messages import TablePhase
 from ono99tui.table_protocol import TABLE_ERROR_REASONS, TableError
 
 WAITING, PLAYING, FINISHED = TablePhase.WAITING, TablePhase.PLAYING, TablePhase.FINISHED

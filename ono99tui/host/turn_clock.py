@@ -26,7 +26,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from netproto.messages import TurnClock
+from netproto.wire.messages import TurnClock
 from ono99tui.game import State as GameState
 from ono99tui.game import acting_seats
 from ono99tui.host.outputs import TurnTimeout

@@ -1,7 +1,7 @@
 """From what the table sends (a PlayerView, the lobby's seats, events) to what widgets show.
 
 Pure functions: each turns engine values into the small display values the widgets take
-(`CardFace`, `CardSlot`, `SeatInfo`, strings). Keeping every "what does the player see"
+(`CardFace`, `CardSlot`, `SeatDisplay`, strings). Keeping every "what does the player see"
 decision here keeps the widgets dumb and this logic testable without a terminal. It is also
 the only UI module that loads the engine, which screens import once the first frame is on
 screen (see `ono99tui.ui.app`).
@@ -13,8 +13,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from netproto.messages import SeatInfo as LobbySeat
-from netproto.messages import SeatKind
+from netproto.wire.messages import SeatInfo as LobbySeat
+from netproto.wire.messages import SeatKind
 from ono99tui.client.names import agreeing, seat_name, verb
 from ono99tui.game import (
     Busted,
@@ -50,7 +50,7 @@ from ono99tui.game.state import DISCARDING, MATCH_OVER
 from ono99tui.ui.glyphs import Glyphs
 from ono99tui.ui.rule_labels import ono99_effect
 from ono99tui.ui.widgets.cards import CardFace, CardSlot
-from ono99tui.ui.widgets.seats import SeatInfo
+from ono99tui.ui.widgets.seats import SeatDisplay
 
 
 def face_for(card: Card, rules: Rules) -> CardFace:
@@ -135,8 +135,8 @@ def clock_warning(view: PlayerView, clock: tuple[int, int] | None) -> bool:
 
 
 def seat_infos(view: PlayerView, seats: Sequence[LobbySeat],
-               clock: tuple[int, int] | None = None) -> list[SeatInfo]:
-    """One `SeatInfo` per seat, from the view's public facts and the lobby's names/marks;
+               clock: tuple[int, int] | None = None) -> list[SeatDisplay]:
+    """One `SeatDisplay` per seat, from the view's public facts and the lobby's names/marks;
     `clock`: (seat, seconds left) of the turn clock, shown while that seat's human plays."""
     by_seat = {info.seat: info for info in seats}
     scoring = view.rules.scoring
@@ -147,7 +147,7 @@ def seat_infos(view: PlayerView, seats: Sequence[LobbySeat],
     for seat in range(view.seats):
         lobby = by_seat.get(seat)
         infos.append(
-            SeatInfo(
+            SeatDisplay(
                 name=lobby.name if lobby else f"seat {seat + 1}",
                 cards=view.hand_sizes[seat],
                 is_you=seat == view.seat,

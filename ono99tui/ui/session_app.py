@@ -5,7 +5,7 @@ Screens import this module, never `ono99tui.ui.app` (the adapter that runs the c
 and carries the session's outputs out, which imports the screens): so the UI has no import
 circle, not even one for type checkers. A screen reads `self.app.session` (a
 `ono99tui.client.session.TableSession`), follows the parts it shows with `watch_session`,
-and asks for anything that needs the table with a message (`ono99tui.ui.messages`) or an
+and asks for anything that needs the table with a message (`ono99tui.ui.requests`) or an
 app-level action (`app.chat`, `app.mute`, `app.rules`, `app.quit`).
 """
 

@@ -17,9 +17,9 @@ from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
 from ono99tui.gc_freeze import freeze_startup_objects
-from ono99tui.ui.diffing_driver import DiffingDriver, ScreenDiffing
+from ono99tui.ui.drivers.diffing import DiffingDriver, ScreenDiffing
+from ono99tui.ui.drivers.hangup import HangupReporter
 from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
-from ono99tui.ui.hangup_driver import HangupReporter
 from ono99tui.ui.session_app import SessionApp
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ def screenshot_directory() -> Path:
     cannot be made."""
     from platformdirs import user_downloads_path
 
-    from ono99tui.config import config_dir
+    from ono99tui.user_settings import config_dir
 
     downloads = user_downloads_path()
     if downloads.is_dir():
@@ -113,7 +113,7 @@ class TerminalApp(SessionApp):
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver, but on Linux one that exits when the terminal goes away and
-        writes only the cells that change (`ono99tui.ui.diffing_driver`)."""
+        writes only the cells that change (`ono99tui.ui.drivers.diffing`)."""
         from textual.drivers.linux_driver import LinuxDriver
 
         driver_class = super().get_driver_class()

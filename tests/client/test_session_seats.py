@@ -7,7 +7,7 @@ from __future__ import annotations
 from scripted_table import ScriptedTable, seated_session
 
 from netproto.client import Closed
-from netproto.messages import TablePhase
+from netproto.wire.messages import TablePhase
 from ono99tui.client.outputs import JoinAgain, Notice, TableGone
 from ono99tui.client.session import TableSession
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 from core_clock_helpers import ClockedTable, config
 
-from netproto.messages import PROTOCOL_VERSION, Resume
+from netproto.wire.messages import PROTOCOL_VERSION, Resume
 from ono99tui.game import Draw, Play, legal_moves, preset
 from ono99tui.host.core import FINISHED, PLAYING
-from ono99tui.host.journal import resign_record
+from ono99tui.host.journal.records import resign_record
 from ono99tui.host.outputs import BotTurn, CancelTimer, GraceExpiry
 
 

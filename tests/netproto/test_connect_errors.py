@@ -21,8 +21,8 @@ from netproto.client import (
     Unreachable,
     WrongProtocol,
 )
-from netproto.messages import Message
 from netproto.server import Peer, Server
+from netproto.wire.messages import Message
 
 HTTP_ANSWER = b"HTTP/1.0 400 Bad Request\r\nContent-Type: text/html\r\n\r\n<html>bad</html>"
 

@@ -15,9 +15,9 @@ from netproto.client import (
     Reconnected,
     TableClient,
 )
-from netproto.framing import MAX_FRAME_SIZE, encode_frame
-from netproto.messages import Lobby, View, Welcome
 from netproto.server import Server
+from netproto.wire.framing import MAX_FRAME_SIZE, encode_frame
+from netproto.wire.messages import Lobby, View, Welcome
 
 FAST_CLIENT = ClientSettings(heartbeat_timeout=5.0, backoff_initial=0.01, reconnect_for=3.0)
 

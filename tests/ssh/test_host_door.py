@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from ssh_helpers import HeadlessHost, Screen, connect_to_port
 
-from netproto.discovery import TableBrowser
+from netproto.lan.discovery import TableBrowser
 
 pytestmark = pytest.mark.ssh
 

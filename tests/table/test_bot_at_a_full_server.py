@@ -12,7 +12,7 @@ import pytest
 from netproto.client import HandshakeRefused, TableClient
 from netproto.server import ServerLimits
 from ono99tui.host.server import TableServer
-from ono99tui.host.settings import TableConfig
+from ono99tui.host.table_config import TableConfig
 
 FULL_AFTER_ONE = ServerLimits(max_connections=1)
 

@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 
 from netproto.client import ClientSettings, Reconnected, TableClient
-from netproto.messages import Lobby, View
-from ono99tui.host.journal_file import JournalError, end_mark_path, journal_path, read_journal
-from ono99tui.host.resume import resume_point
+from netproto.wire.messages import Lobby, View
+from ono99tui.host.journal.file import JournalError, end_mark_path, journal_path, read_journal
+from ono99tui.host.journal.resume import resume_point
 
 NAME = "Kitchen"
 # Three bots that take their time, so that a test can stop the host mid-match.

@@ -15,8 +15,8 @@ import pytest
 from host_table_helpers import FAST_CLIENT, serve
 
 from netproto.client import HandshakeRefused, TableClient
-from netproto.connection import Connection, Role
-from netproto.messages import PROTOCOL_VERSION, Error, Hello, Lobby, Welcome
+from netproto.wire.connection import Connection, Role
+from netproto.wire.messages import PROTOCOL_VERSION, Error, Hello, Lobby, Welcome
 
 ONO99 = [sys.executable, "-m", "ono99tui"]
 HEADLESS = ["host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--bot-delay", "0",

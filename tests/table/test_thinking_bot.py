@@ -19,7 +19,7 @@ from host_table_helpers import FAST_CLIENT, serve
 
 import ono99tui.bots
 from netproto.client import TableClient
-from netproto.messages import Pong, View
+from netproto.wire.messages import Pong, View
 from ono99tui.bots import Bot, make_bot
 from ono99tui.client.bot_player import play_matches
 from ono99tui.game import Move, PlayerView

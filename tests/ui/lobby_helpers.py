@@ -11,7 +11,7 @@ from typing import Any
 from textual.pilot import Pilot
 
 from ono99tui.host.server import TableServer
-from ono99tui.host.settings import TableConfig
+from ono99tui.host.table_config import TableConfig
 
 
 @asynccontextmanager

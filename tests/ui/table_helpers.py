@@ -15,13 +15,13 @@ from table_items import lobby_updated, view_updated
 from textual.pilot import Pilot
 
 from netproto.client import TableClient
-from netproto.messages import Lobby, SeatInfo
+from netproto.wire.messages import Lobby, SeatInfo
 from ono99tui.commands.solo import solo_app, solo_config
 from ono99tui.game import PlayerView, Rules, State, apply, legal_moves, start_match, view
 from ono99tui.game.events import Event
 from ono99tui.host.server import TableServer
 from ono99tui.ui.app import Ono99App
-from ono99tui.ui.messages import MoveChosen
+from ono99tui.ui.requests import MoveChosen
 from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.widgets.cards import HandView
 

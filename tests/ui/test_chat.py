@@ -18,13 +18,13 @@ from test_match_over_loopback import joined_app
 from textual.widgets import OptionList
 from textual.widgets._toast import Toast
 
-from netproto.messages import Chat
+from netproto.wire.messages import Chat
 from ono99tui.game import preset
 from ono99tui.host.chat import CHAT_BURST, EMOTES
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.host_app import host_app
 from ono99tui.ui.log_lines import log_entries
-from ono99tui.ui.messages import ChatRequested
+from ono99tui.ui.requests import ChatRequested
 from ono99tui.ui.screens.chat_prompt import ChatPrompt
 from ono99tui.ui.screens.mute import MuteScreen
 from ono99tui.ui.screens.table import TableScreen

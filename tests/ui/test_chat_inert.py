@@ -20,8 +20,8 @@ from rich.cells import cell_len
 from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, wait_until
 from table_items import chat_received
 
-from netproto.chat_text import EmptyChat, clean_chat_text
-from netproto.messages import MAX_CHAT_TEXT, Chat
+from netproto.wire.chat_text import EmptyChat, clean_chat_text
+from netproto.wire.messages import MAX_CHAT_TEXT, Chat
 from ono99tui.game import preset
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.widgets.log import EventLog

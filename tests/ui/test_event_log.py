@@ -21,12 +21,12 @@ from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 
 from netproto.client import Disconnected, Reconnected, TableClient
-from netproto.messages import Welcome
+from netproto.wire.messages import Welcome
 from ono99tui.commands.solo import solo_config
 from ono99tui.game import MATCH_OVER, Card, Played, legal_moves, preset, start_match
 from ono99tui.host.server import TableServer
 from ono99tui.ui.app import Ono99App
-from ono99tui.ui.messages import TableItem
+from ono99tui.ui.requests import TableItem
 from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen
 from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.widgets.log import EventLog

@@ -13,9 +13,9 @@ import pytest
 from lobby_helpers import running_table
 
 from netproto.addresses import Address
-from netproto.discovery import DiscoveredTable, TableInfo, TableState
+from netproto.lan.discovery import DiscoveredTable, TableInfo, TableState
 from ono99tui.client.joining import JoinError, JoinRequest, connect
-from ono99tui.config import ResumeTokens
+from ono99tui.user_settings import ResumeTokens
 
 
 def _free_closed_port() -> int:

@@ -23,12 +23,12 @@ from netproto.client import Closed, TableClient
 from ono99tui.cli import build_parser
 from ono99tui.commands.host import host_options_from_args
 from ono99tui.commands.host_with_app import serve_with_app
-from ono99tui.config import CONFIG_DIR_ENV, load_settings
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.screens.confirm_quit import ConfirmQuitScreen
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+from ono99tui.user_settings import CONFIG_DIR_ENV, load_settings
 
 
 def seat_names(app: Ono99App) -> list[str]:

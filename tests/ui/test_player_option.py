@@ -18,7 +18,7 @@ from ono99tui.commands.player_option import (
     remembered_player_name,
 )
 from ono99tui.commands.solo import player_name
-from ono99tui.config import (
+from ono99tui.user_settings import (
     CONFIG_DIR_ENV,
     SETTINGS_FILE,
     Settings,

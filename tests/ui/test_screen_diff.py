@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ono99tui.ui.screen_diff import ScreenDiff
+from ono99tui.ui.drivers.screen_diff import ScreenDiff
 
 RESET = "\x1b[0m"
 BLUE = "\x1b[38;5;32;48;5;233m"

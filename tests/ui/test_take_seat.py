@@ -1,7 +1,7 @@
 """A spectator takes a seat for the next match: real apps, real tables on loopback.
 
 Somebody who joins while a match is in play watches it (the table seats newcomers only
-between matches). Their connection may never say `ready` (netproto/connection.py), so the
+between matches). Their connection may never say `ready` (netproto/wire/connection.py), so the
 match-over dialog offers them no rematch but "Take a seat (t)" where a seat may be free:
 the app says bye as a spectator and joins the same table again asking for a seat (same
 name, password and host key), through the lobby's join (or, for the host's own app, its
@@ -29,7 +29,7 @@ from ono99tui.game.state import MATCH_OVER
 from ono99tui.host.server import TableServer
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.host_app import host_app
-from ono99tui.ui.messages import TableItem
+from ono99tui.ui.requests import TableItem
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.password_prompt import PasswordPrompt
 from ono99tui.ui.screens.results import MatchEndScreen

@@ -238,7 +238,7 @@ async def test_only_a_finished_match_gives_way_to_the_room() -> None:
     from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local
 
     from ono99tui.game import preset
-    from ono99tui.ui.messages import TableItem
+    from ono99tui.ui.requests import TableItem
 
     app = RecordingApp()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from netproto.errors import BadName
+from netproto.wire.errors import BadName
 
 MAX_NAME_LENGTH = 24
 # Longest raw name accepted at all, before cleaning (escape sequences may shrink a lot).

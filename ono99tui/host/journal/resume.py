@@ -1,6 +1,6 @@
 """Where an unfinished match stood, read back from a table's journal records.
 
-A restarted host (`ono99tui.host.table_journal`) reads its journal file's records (plain
+A restarted host (`ono99tui.host.journal.table`) reads its journal file's records (plain
 maps, `record_to_map` below is how the journal's NamedTuples become them), finds the last
 match header with no end after it (`resume_point`) and hands the `ResumePoint` to the core
 (`TableCore.restore`), which replays the recorded moves through the engine
@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from netproto.messages import MAX_EVENTS
+from netproto.wire.messages import MAX_EVENTS
 from ono99tui.game import MoveError, Rules, State, apply, resign, start_match
 from ono99tui.game.codec import event_to_wire, move_from_wire, rules_from_wire
-from ono99tui.host.journal import (
+from ono99tui.host.journal.records import (
     RESIGN,
     JournalRecord,
     MatchAbandoned,
@@ -283,7 +283,7 @@ def standing_after(records: Sequence[dict[str, Any]]) -> Standing | None:
 
 def matches_from_records(records: Sequence[dict[str, Any]]) -> list[MatchRecord]:
     """Every match in a journal file's records, as `MatchRecord`s (replayable with
-    `ono99tui.host.journal.replay`)."""
+    `ono99tui.host.journal.records.replay`)."""
     matches: list[MatchRecord] = []
     for record in records:
         kind = record.get("kind")

@@ -17,7 +17,7 @@ A hang-up posts `TerminalHungUp` to the app, which closes its connection and exi
 
 What any driver whose far end can go away needs for that (reporting the hang-up once, output
 sent to /dev/null after a failed write, SIGHUP) is `HangupReporter`, which the browser's
-driver (`ono99tui.ui.web_driver`) shares; the app asks `HangupReporter.hung_up`.
+driver (`ono99tui.ui.drivers.web`) shares; the app asks `HangupReporter.hung_up`.
 """
 
 from __future__ import annotations

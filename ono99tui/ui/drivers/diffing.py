@@ -1,13 +1,13 @@
 """The app's terminal driver: `HangupAwareDriver`, writing only the cells that change.
 
-Every frame Textual writes goes through a `ScreenDiff` (see `ono99tui.ui.screen_diff`),
+Every frame Textual writes goes through a `ScreenDiff` (see `ono99tui.ui.drivers.screen_diff`),
 which keeps a model of the terminal's screen. Whatever may make the terminal lose what it
 shows makes the model forget it, so the next frame goes out in full: a new size (SIGWINCH
 or an in-band resize report) and (re)entering application mode (start, resume after a
 suspend), and the player's Ctrl+L (`forget_screen`). An empty frame (nothing changed) is not
 written at all, not even the synchronized-output brackets around it.
 
-That filtering is `ScreenDiffing`, a mixin the browser's driver (`ono99tui.ui.web_driver`)
+That filtering is `ScreenDiffing`, a mixin the browser's driver (`ono99tui.ui.drivers.web`)
 shares: each driver only tells it when the screen's size is (re)learnt.
 """
 
@@ -20,8 +20,8 @@ from textual import events
 from textual.driver import Driver
 from textual.message import Message
 
-from ono99tui.ui.hangup_driver import HangupAwareDriver
-from ono99tui.ui.screen_diff import SYNC_END, SYNC_START, ScreenDiff
+from ono99tui.ui.drivers.hangup import HangupAwareDriver
+from ono99tui.ui.drivers.screen_diff import SYNC_END, SYNC_START, ScreenDiff
 
 
 class ScreenDiffing(Driver):

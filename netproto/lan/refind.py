@@ -17,8 +17,8 @@ import contextlib
 import logging
 from collections.abc import Callable, Iterable, Sequence
 
-from netproto.discovery import DiscoveredTable, TableBrowser
-from netproto.messages import Welcome
+from netproto.lan.discovery import DiscoveredTable, TableBrowser
+from netproto.wire.messages import Welcome
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ class TableRefinder:
     def __init__(self, interfaces: Sequence[str], table_name: str, *,
                  service_name: str | None = None,
                  browser_factory: BrowserFactory = TableBrowser) -> None:
-        """`interfaces`: where to browse (see `netproto.interfaces`); `table_name`: the name
+        """`interfaces`: where to browse (see `netproto.lan.interfaces`); `table_name`: the name
         the table advertises (its TXT `table`); `service_name`: its DNS-SD instance name when
         it was found by mDNS, preferred over other tables of the same name."""
         self.interfaces = list(interfaces)

@@ -1,7 +1,7 @@
 """A small mDNS tool for debugging discovery, in the spirit of avahi-publish / avahi-browse.
 
-    python -m netproto.discovery_cli advertise --mdns-interface IF --info '{"name": ...}'
-    python -m netproto.discovery_cli browse --mdns-interface IF
+    python -m netproto.lan.discovery_cli advertise --mdns-interface IF --info '{"name": ...}'
+    python -m netproto.lan.discovery_cli browse --mdns-interface IF
 
 `advertise` publishes one table built from a JSON object of `TableInfo` fields, reads
 further JSON objects from standard input (each one's fields replace the current ones and
@@ -25,8 +25,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from netproto.discovery import TableAdvertiser, TableBrowser, TableEvent, TableInfo
-from netproto.interfaces import add_mdns_interface_option, resolve_interfaces
+from netproto.lan.discovery import TableAdvertiser, TableBrowser, TableEvent, TableInfo
+from netproto.lan.interfaces import add_mdns_interface_option, resolve_interfaces
 
 
 def emit(event: str, **fields: Any) -> None:
@@ -86,7 +86,7 @@ async def browse(interfaces: list[str], duration: float | None) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the tool; returns the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m netproto.discovery_cli")
+    parser = argparse.ArgumentParser(prog="python -m netproto.lan.discovery_cli")
     commands = parser.add_subparsers(dest="command", required=True)
     advertise_parser = commands.add_parser("advertise", help="advertise one table")
     advertise_parser.add_argument("--info", required=True, help="TableInfo fields as JSON")

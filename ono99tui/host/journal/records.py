@@ -4,7 +4,7 @@ The table core (`ono99tui.host.core`) does not keep the journal: among its outpu
 one record per fact (`MatchDealt`, `MovePlayed`, `SeatResigned`, `SeatResumed`,
 `OptionsChanged`, `MatchWon`, `MatchAbandoned`) and its adapter hands each to its journal:
 `MemoryJournal` here (in-process tables), or
-`ono99tui.host.table_journal.FileJournal` (the file a hosted table appends to, from which a
+`ono99tui.host.journal.table.FileJournal` (the file a hosted table appends to, from which a
 restarted host resumes its match).
 
 Each record that sends views carries `seqs`, every seat's view sequence number once the
@@ -51,7 +51,7 @@ class MatchDealt(NamedTuple):
 
     Besides what a replay needs (seed, rules, names), what a restart needs: each seat's
     kind ("human" or the bot's kind) and, for humans, the SHA-256 of its resume token
-    (`netproto.sessions.token_digest`; never the token), the seat with host rights, the
+    (`netproto.wire.sessions.token_digest`; never the token), the seat with host rights, the
     match's number at the table, and the seats' view sequence numbers after the deal.
     """
 

@@ -2,7 +2,7 @@
 
 A chat line may be anything a keyboard (or a hostile client) can produce; every screen it
 reaches must show it as characters and nothing else. `clean_chat_text` applies the rules
-of player names (`netproto.names`: escape sequences, controls, format characters such as
+of player names (`netproto.wire.names`: escape sequences, controls, format characters such as
 bidi overrides, isolates and zero-width joiners, surrogates, private-use and unassigned
 code points all go), and for a line of talk besides:
 
@@ -17,7 +17,7 @@ Square brackets stay, as in names: a UI renders chat as plain text, never as mar
 (docs/PROTOCOL.md §6). The table cleans before it sends, and a client may clean again.
 
 `clean_line` is the same cleaning for any other text a peer shows on someone's screen
-(seat names, refusal reasons, table names): `netproto.messages` applies it to every such
+(seat names, refusal reasons, table names): `netproto.wire.messages` applies it to every such
 field as it decodes it, so a client never trusts the server it talks to.
 """
 
@@ -26,11 +26,11 @@ from __future__ import annotations
 import functools
 import unicodedata
 
-from netproto.errors import BadMessage
-from netproto.names import DROPPED_CATEGORIES, ESCAPE_SEQUENCE
+from netproto.wire.errors import BadMessage
+from netproto.wire.names import DROPPED_CATEGORIES, ESCAPE_SEQUENCE
 
 # A chat line, in characters: what `say.text` may carry and `chat.text` does carry
-# (defined here, not in netproto.messages, because messages cleans with this module).
+# (defined here, not in netproto.wire.messages, because messages cleans with this module).
 MAX_CHAT_TEXT = 200
 
 # Combining marks kept after one base character (enough for every real script's accents).

@@ -7,7 +7,7 @@ not define are ignored, so a later minor version may add optional fields. Game p
 opaque maps here: the application validates them.
 
 Text a peer shows on someone's screen (seat and chat names, chat lines, refusal codes and
-reasons) is made inert as it is decoded, by `netproto.chat_text.clean_line`: a client
+reasons) is made inert as it is decoded, by `netproto.wire.chat_text.clean_line`: a client
 never trusts the server it talks to. docs/PROTOCOL.md §6 says what stands in for a field
 that nothing printable is left of.
 """
@@ -19,16 +19,16 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 # MAX_CHAT_TEXT lives with the cleaner and is re-exported here, with the other limits.
-from netproto.chat_text import MAX_CHAT_TEXT as MAX_CHAT_TEXT
-from netproto.chat_text import clean_line
-from netproto.errors import BadMessage, UnknownKind
-from netproto.packing import Prepacked
+from netproto.wire.chat_text import MAX_CHAT_TEXT as MAX_CHAT_TEXT
+from netproto.wire.chat_text import clean_line
+from netproto.wire.errors import BadMessage, UnknownKind
+from netproto.wire.packing import Prepacked
 
 PROTOCOL_VERSION = 1
 
 MAX_SHORT_TEXT = 64  # codes, bot names, roles, phases
 MAX_TEXT = 512  # reasons, passwords
-MAX_NAME_FIELD = 256  # raw names: cleaned and shortened by netproto.names
+MAX_NAME_FIELD = 256  # raw names: cleaned and shortened by netproto.wire.names
 MAX_SEQ = 2**53  # stays exact in every language's number type
 MAX_SEATS_LISTED = 16
 MAX_EVENTS = 256
@@ -498,7 +498,7 @@ class View(Message):
     keeps of one: docs/PROTOCOL.md §3 "view"). Both came later within version 1: a peer
     that does not know them ignores them.
 
-    A sender may give `view` as a `Prepacked` map (netproto.packing), packed from parts it
+    A sender may give `view` as a `Prepacked` map (netproto.wire.packing), packed from parts it
     shares between peers; it goes on the wire as the same bytes as the plain map would. A
     received view is always a plain map.
     """

@@ -3,7 +3,7 @@
 textual-serve (the web door) runs one app process per browser tab and speaks to it over the
 child's stdin and stdout in packets: one type byte (b"D" terminal data, b"M" a JSON meta
 map, b"P" a binary-encoded one), a 4-byte big-endian length, the payload. The door selects
-this driver with `TEXTUAL_DRIVER=ono99tui.ui.web_driver:WebTableDriver`; Textual's own
+this driver with `TEXTUAL_DRIVER=ono99tui.ui.drivers.web:WebTableDriver`; Textual's own
 `App.get_driver_class` imports it from there.
 
 Textual 8.2.8's `WebDriver` does not notice the door going away: at end of input its input
@@ -36,8 +36,8 @@ from textual import events, log
 from textual.drivers.web_driver import WebDriver
 from textual.geometry import Size
 
-from ono99tui.ui.diffing_driver import ScreenDiffing
-from ono99tui.ui.hangup_driver import HangupReporter
+from ono99tui.ui.drivers.diffing import ScreenDiffing
+from ono99tui.ui.drivers.hangup import HangupReporter
 
 # Larger sizes than any screen shows are a broken resize packet, not a screen.
 MAX_SIDE = 1000

@@ -5,7 +5,7 @@ carries a `TableInfo`; browsers turn what they hear into a live stream of added,
 and removed tables. docs/DISCOVERY.md documents the TXT keys and the timings.
 
 Everything here runs on the caller's asyncio event loop and only on the interfaces it is
-given (see `netproto.interfaces`): zeroconf would otherwise use every interface.
+given (see `netproto.lan.interfaces`): zeroconf would otherwise use every interface.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any, Self, TypeGuard
 from zeroconf import DNSQuestionType, IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from netproto.messages import TablePhase
+from netproto.wire.messages import TablePhase
 
 log = logging.getLogger(__name__)
 

@@ -34,9 +34,9 @@ from ono99tui.game import (
 )
 from ono99tui.game.codec import event_to_wire, move_from_wire, rules_from_wire
 from ono99tui.game.rules import MAX_PLAYERS, MIN_PLAYERS
-from ono99tui.host.journal import RESIGN
-from ono99tui.host.journal_file import SUFFIX, JournalError, read_journal
-from ono99tui.host.resume import ABANDONED, FRESH, MATCH, MOVE, OPTIONS, RESUMED, WON
+from ono99tui.host.journal.file import SUFFIX, JournalError, read_journal
+from ono99tui.host.journal.records import RESIGN
+from ono99tui.host.journal.resume import ABANDONED, FRESH, MATCH, MOVE, OPTIONS, RESUMED, WON
 
 # How a match in a journal file stands.
 FINISHED, IN_PROGRESS, ABANDONED_MATCH = "finished", "in progress", "abandoned"

@@ -36,8 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ono99tui.host.journal import JournalRecord, MatchDealt, MatchRecord, MemoryJournal
-from ono99tui.host.journal_file import (
+from ono99tui.host.journal.file import (
     JournalContents,
     JournalError,
     JournalInUse,
@@ -48,7 +47,8 @@ from ono99tui.host.journal_file import (
     read_journal,
     remove_end_mark,
 )
-from ono99tui.host.resume import (
+from ono99tui.host.journal.records import JournalRecord, MatchDealt, MatchRecord, MemoryJournal
+from ono99tui.host.journal.resume import (
     ABANDONED,
     FRESH,
     MATCH,

@@ -40,7 +40,7 @@ from typing import Any
 
 import msgpack
 
-from netproto.sessions import token_digest
+from netproto.wire.sessions import token_digest
 
 MAGIC = b"ONO99JNL"
 # 2: adds the `options` record (docs/JOURNAL.md "Versions"); a file is written as version 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from netproto.messages import MAX_TURN_SECONDS
+from netproto.wire.messages import MAX_TURN_SECONDS
 from ono99tui.bots import BOT_NAMES, UnknownBot, bot_kind_of, level_of
 from ono99tui.game import MAX_PLAYERS, MIN_PLAYERS, Rules, preset
 from ono99tui.game.codec import rules_to_wire

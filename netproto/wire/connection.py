@@ -19,7 +19,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from netproto.errors import (
+from netproto.wire.errors import (
     CrossedMessage,
     LocalProtocolError,
     ProtocolError,
@@ -27,8 +27,8 @@ from netproto.errors import (
     UnexpectedMessage,
     VersionMismatch,
 )
-from netproto.framing import MAX_FRAME_SIZE, FrameDecoder, encode_frame
-from netproto.messages import (
+from netproto.wire.framing import MAX_FRAME_SIZE, FrameDecoder, encode_frame
+from netproto.wire.messages import (
     PROTOCOL_VERSION,
     AddBot,
     Bye,

@@ -12,8 +12,8 @@ from typing import Any
 
 import msgpack
 
-from netproto.errors import FrameTooLarge, MalformedFrame, ProtocolError, TruncatedFrame
-from netproto.packing import pack_message
+from netproto.wire.errors import FrameTooLarge, MalformedFrame, ProtocolError, TruncatedFrame
+from netproto.wire.packing import pack_message
 
 # 64 KiB: a view of an 8-seat table is well under 2 KiB, so this is generous yet bounded.
 MAX_FRAME_SIZE = 64 * 1024
@@ -24,7 +24,7 @@ HEADER_SIZE = _HEADER.size
 def encode_frame(message: dict[str, Any], *, max_size: int = MAX_FRAME_SIZE) -> bytes:
     """Pack one message map into a frame; refuses (ValueError) to build an oversize one.
 
-    A value of the map may be `Prepacked` (netproto.packing): its bytes go in as they are.
+    A value of the map may be `Prepacked` (netproto.wire.packing): its bytes go in as they are.
     """
     body = pack_message(message)
     if len(body) > max_size:

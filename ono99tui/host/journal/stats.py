@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ono99tui.host.history import (
+from ono99tui.host.journal.file import JournalError
+from ono99tui.host.journal.history import (
     ABANDONED_MATCH,
     busts_per_seat,
     journal_files,
     read_matches,
     replay_match,
 )
-from ono99tui.host.journal_file import JournalError
 
 
 @dataclass
