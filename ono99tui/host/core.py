@@ -122,7 +122,8 @@ class TableCore(TableActions):
         refuses it (and then changes nothing)."""
         # _begin and _end written out: this is the path of every move.
         self._now = self._timers.now = now
-        out: list[Output] = []
+        carried_out = self._carried_out
+        out: list[Output] = carried_out if carried_out is not None else []
         self._out = out
         handler = _HANDLERS.get(type(message))
         try:

@@ -63,7 +63,9 @@ class TableApplication:
     def __init__(self, config: TableConfig,
                  on_change: Callable[[TableSummary], None] | None = None,
                  journal: TableJournal | None = None) -> None:
-        self.core = TableCore(config)
+        # Each output is carried out the moment the core asks for it (`_carry_out`), in
+        # order: a move's views leave before the core asks the bots for their moves.
+        self.core = TableCore(config, carry_out=self._carry_out)
         self.on_change = on_change
         # Where the journal lives: in memory unless the host gives the table its file.
         self._journal: TableJournal = journal if journal is not None else MemoryJournal()
@@ -186,29 +188,33 @@ class TableApplication:
     # --- carrying out the core's outputs -------------------------------------------------
 
     def _execute(self, outputs: list[Output]) -> None:
-        peers = self._peers
+        # The core carries its outputs out as it goes (`_carry_out`); an input returns
+        # none, but a core made without an adapter would return them all here.
         for output in outputs:
-            # Sends first and by exact type: nearly every output is one.
-            if type(output) is Send:
-                peer = peers.get(output.peer)
-                if peer is not None:
-                    peer.send(output.message)
-            elif isinstance(output, JOURNAL_RECORDS):
-                self._journal.write(output)
-            elif isinstance(output, ArmTimer):
-                self._cancel_timer(output.key)
-                self.timers[output.key] = asyncio.get_running_loop().call_at(
-                    output.deadline, self._timer_fired, output.key)
-            elif isinstance(output, CancelTimer):
-                self._cancel_timer(output.key)
-            elif isinstance(output, Close):
-                peer = peers.get(output.peer)
-                if peer is not None:
-                    peer.close(output.code, output.reason)
-            elif isinstance(output, SummaryChanged):
-                self._summary_changed(output.summary)
-            elif isinstance(output, BotMoveWanted):
-                self._think(output)
+            self._carry_out(output)
+
+    def _carry_out(self, output: Output) -> None:
+        # Sends first and by exact type: nearly every output is one.
+        if type(output) is Send:
+            peer = self._peers.get(output.peer)
+            if peer is not None:
+                peer.send(output.message)
+        elif isinstance(output, JOURNAL_RECORDS):
+            self._journal.write(output)
+        elif isinstance(output, ArmTimer):
+            self._cancel_timer(output.key)
+            self.timers[output.key] = asyncio.get_running_loop().call_at(
+                output.deadline, self._timer_fired, output.key)
+        elif isinstance(output, CancelTimer):
+            self._cancel_timer(output.key)
+        elif isinstance(output, Close):
+            peer = self._peers.get(output.peer)
+            if peer is not None:
+                peer.close(output.code, output.reason)
+        elif isinstance(output, SummaryChanged):
+            self._summary_changed(output.summary)
+        elif isinstance(output, BotMoveWanted):
+            self._think(output)
 
     def _think(self, request: BotMoveWanted) -> None:
         if self._closed:

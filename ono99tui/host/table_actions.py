@@ -16,7 +16,7 @@ import itertools
 import logging
 import random
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
@@ -106,10 +106,25 @@ _FRAME_SLACK = 1024
 MID_MATCH_OPTIONS = frozenset({"turn_seconds", "spectator_chat"})
 
 
+class CarriedOut(list[Output]):
+    """The outputs of an input, carried out as each is appended, and not kept."""
+
+    __slots__ = ("_carry_out",)
+
+    def __init__(self, carry_out: Callable[[Output], None]) -> None:
+        super().__init__()
+        self._carry_out = carry_out
+
+    def append(self, output: Output) -> None:
+        """Carry `output` out now."""
+        self._carry_out(output)
+
+
 class TableActions:
     """One table's state and the changes its inputs lead to (see the module docstring)."""
 
-    def __init__(self, config: TableConfig) -> None:
+    def __init__(self, config: TableConfig,
+                 carry_out: Callable[[Output], None] | None = None) -> None:
         self.config = config
         # The rules of the next match: the host may change them between matches.
         self.rules = config.rules
@@ -163,6 +178,10 @@ class TableActions:
         # The input being handled: its time, and the outputs it has asked for so far.
         self._now = 0.0
         self._out: list[Output] = []
+        # An adapter that carries each output out the moment it is asked for (in order,
+        # as it would the list): a move's views then leave before the core goes on to ask
+        # the bots for their moves. Inputs then return no outputs.
+        self._carried_out = None if carry_out is None else CarriedOut(carry_out)
 
     @property
     def phase(self) -> str:
@@ -197,7 +216,7 @@ class TableActions:
 
     def _begin(self, now: float) -> None:
         self._now = self._timers.now = now
-        self._out = []
+        self._out = self._carried_out if self._carried_out is not None else []
 
     def _end(self) -> list[Output]:
         """The outputs of the input handled, the lobby last if it changed (once)."""
