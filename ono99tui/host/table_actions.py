@@ -94,7 +94,8 @@ from ono99tui.host.turn_clock import (
 from ono99tui.host.view_encoding import StateViews
 from ono99tui.table_protocol import TableError
 
-log = logging.getLogger(__name__)
+# The table core speaks as one log, whichever of its modules has something to say.
+log = logging.getLogger("ono99tui.host.core")
 
 # Bytes of a view frame besides its view, events and history: the kind, seq and clock
 # and the fields' names, with room to spare (the frame's limit must never be reached).
