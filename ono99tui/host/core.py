@@ -15,10 +15,14 @@ socket, asyncio or the clock. Each input is a method that takes the current time
 
 Each returns the list of outputs (`ono99tui.host.outputs`) its adapter carries out in
 order: frames to send, connections to close, timers to arm or cancel, journal records,
-lobby summary changes. An input that is refused raises the netproto error the connection is
-answered with (`ApplicationError` with a `TableError` code of
-`ono99tui.table_protocol`, `BadPassword`, `BadToken`), and then has changed nothing and
-asked for nothing: every handler checks before it changes anything.
+lobby summary changes. A core made with `carry_out` (the asyncio adapter's) hands it each
+output the moment it is asked for instead, in the same order, and returns none: so a
+move's views are written before the core goes on to ask the bots for their moves.
+
+An input that is refused raises the netproto error the connection is answered with
+(`ApplicationError` with a `TableError` code of `ono99tui.table_protocol`, `BadPassword`,
+`BadToken`), and then has changed nothing and asked for nothing: every handler checks
+before it changes anything.
 
 Its parts with state of their own live beside it: the phases and what each allows
 (`table_phases`, a transition table), the timers (`timers.TimerBook`), the turn clock

@@ -1,7 +1,8 @@
 """One table served on asyncio: the thin adapter around the sans-IO `TableCore`.
 
 `TableApplication` is the netproto `Application`: it gives the core each message and close
-with the event loop's clock as `now`, and carries out what the core returns, in order:
+with the event loop's clock as `now`, and carries out each output the moment the core asks
+for it (`carry_out`), in order:
 sends and closes on the connection's `Peer` (the core knows peers only by `Peer.id`),
 timers with `loop.call_at`, journal records into the journal, summary changes to the
 `on_change` listener, and bot moves (`BotMoveWanted`, values only) with `decide_off_loop`:
