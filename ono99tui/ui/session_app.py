@@ -44,6 +44,9 @@ class SessionApp(App[None]):
         # waiting room's talk pane shows it). Published as the session says so.
         self.log_changed: Signal[LogSignal] = Signal(self, "log-changed")
         self.talk_heard: Signal[SaidItem] = Signal(self, "talk-heard")
+        # The glyph set changed: each widget that draws with it redraws itself
+        # (`ui/widgets/glyph_aware.py`).
+        self.glyphs_changed: Signal[Glyphs] = Signal(self, "glyphs-changed")
         # The lobby screen this table was joined from, which leaving goes back to (None:
         # the app opened on the table, as `ono99 host` and `ono99 solo` do).
         self.joined_from: Screen[Any] | None = None

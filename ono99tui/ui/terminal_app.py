@@ -148,9 +148,7 @@ class TerminalApp(SessionApp):
 
     def watch_glyphs(self, glyphs: Glyphs) -> None:
         self.set_class(glyphs.ascii, "-ascii")
-        for screen in self.screen_stack:
-            for widget in screen.query("*"):
-                widget.refresh(layout=True)
+        self.glyphs_changed.publish(glyphs)
 
     def action_toggle_ascii(self) -> None:
         """Switch between Unicode and ASCII-only glyphs."""

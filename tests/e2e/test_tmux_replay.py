@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tmux_session import TmuxSession
+from testkit.tmux import TmuxSession
 
 from netproto.client import TableClient
 from ono99tui.bots import make_bot

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from lobby_helpers import wait_until
+from testkit.waiting import pilot_wait_until as wait_until
 
 from netproto.addresses import Address
 from ono99tui.ui.app import Ono99App

@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lobby_helpers import running_table, wait_for_condition, wait_until
+from lobby_helpers import running_table, wait_for_condition
 from table_helpers import LocalMatch, lobby_for, open_local, record_notices
 from table_items import chat_received
 from test_chat_snapshots import talking_app
 from test_match_over_loopback import joined_app
+from testkit.waiting import pilot_wait_until as wait_until
 from textual.widgets import OptionList
 from textual.widgets._toast import Toast
 

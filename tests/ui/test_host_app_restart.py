@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lobby_helpers import wait_until
+from testkit.waiting import pilot_wait_until as wait_until
 
 from ono99tui.cli import build_parser
 from ono99tui.commands.host import host_options_from_args

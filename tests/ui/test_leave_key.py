@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lobby_helpers import running_table, wait_until
+from lobby_helpers import running_table
 from table_helpers import solo, start_solo_table
+from testkit.waiting import pilot_wait_until as wait_until
 from textual.pilot import Pilot
 from textual.widgets import Static
 

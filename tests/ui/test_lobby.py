@@ -9,7 +9,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from lobby_helpers import running_table, wait_until
+from lobby_helpers import running_table
+from testkit.waiting import pilot_wait_until as wait_until
 from textual.widgets import DataTable, Input, Static
 
 from netproto.client import TableClient

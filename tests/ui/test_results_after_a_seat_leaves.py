@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 
 from foreign_servers import rogue_table, serving
-from lobby_helpers import wait_until
 from table_helpers import screen_text
+from testkit.waiting import pilot_wait_until as wait_until
 
 from netproto.client import TableClient
 from netproto.wire.messages import PROTOCOL_VERSION

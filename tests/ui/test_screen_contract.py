@@ -10,7 +10,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from lobby_helpers import running_table, wait_until
+from lobby_helpers import running_table
+from testkit.waiting import pilot_wait_until as wait_until
 from textual.widgets import Select, Static
 
 from netproto.wire.messages import Lobby, SeatInfo, SeatKind, TablePhase

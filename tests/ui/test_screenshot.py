@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lobby_helpers import wait_until
 from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, record_notices
+from testkit.waiting import pilot_wait_until as wait_until
 
 from ono99tui.game import preset
 from ono99tui.ui.terminal_app import screenshot_directory

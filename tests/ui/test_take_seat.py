@@ -17,9 +17,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from lobby_helpers import running_table, wait_until
+from lobby_helpers import running_table
 from table_helpers import CuttableProxy, first_move_player, record_notices, screen_text
 from test_match_over_loopback import joined_app
+from testkit.waiting import pilot_wait_until as wait_until
 from textual.pilot import Pilot
 from textual.widgets import Button, Input
 

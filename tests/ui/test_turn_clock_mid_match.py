@@ -7,7 +7,8 @@ import random
 from pathlib import Path
 
 import pytest
-from lobby_helpers import running_table, wait_until
+from lobby_helpers import running_table
+from testkit.waiting import pilot_wait_until as wait_until
 from textual.widgets import Input
 
 from netproto.addresses import Address

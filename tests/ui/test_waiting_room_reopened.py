@@ -12,8 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lobby_helpers import running_table, wait_for_condition, wait_until
+from lobby_helpers import running_table, wait_for_condition
 from test_match_over_loopback import joined_app, play_until_the_end
+from testkit.waiting import pilot_wait_until as wait_until
 from textual._context import active_app
 from textual.pilot import Pilot
 from textual.widgets import Select, Static

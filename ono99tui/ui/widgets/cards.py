@@ -27,6 +27,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
+from ono99tui.ui.widgets.glyph_aware import RedrawnWithGlyphs
 from ono99tui.ui.widgets.static_text import update_if_changed
 
 # Kind -> the attribute of `Glyphs` holding its symbol.
@@ -90,7 +91,7 @@ class CardSlot:
         return self.face, self.blocked
 
 
-class CardWidget(Widget, can_focus=True):
+class CardWidget(RedrawnWithGlyphs, can_focus=True):
     """One card of the hand. Posts `Chosen` on click or Enter."""
 
     DEFAULT_CSS = """

@@ -17,6 +17,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
+from ono99tui.ui.widgets.glyph_aware import RedrawnWithGlyphs
 from ono99tui.ui.widgets.static_text import update_if_changed
 
 
@@ -87,7 +88,7 @@ class SeatDisplay:
         return " ".join(part for part in parts if part)
 
 
-class SeatLine(Widget):
+class SeatLine(RedrawnWithGlyphs):
     """One seat's line; repaints only when its `SeatDisplay` changes."""
 
     DEFAULT_CSS = """

@@ -44,7 +44,7 @@ class TmuxSession:
 
     def _tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
+            ["tmux", "-u", "-L", self.socket, "-f", "/dev/null", *args],
             check=check,
             capture_output=True,
             # Screens hold box drawing and card symbols whatever the test's own locale.
@@ -53,21 +53,23 @@ class TmuxSession:
             timeout=30,
         )
 
-    def _shell_command(self, command: Sequence[str]) -> str:
-        # `exec` so the pane's process is the program itself; the trailing read keeps the
-        # pane (and what the program printed last) visible after it exits.
-        exports = " ".join(f"{key}={shlex.quote(value)}" for key, value in self.env.items())
+    def _shell_command(self, command: Sequence[str], env: Mapping[str, str] | None = None) -> str:
+        # The trailing sleep keeps the pane (and what the program printed last) visible
+        # after it exits, with its exit status.
+        chosen = self.env if env is None else env
+        exports = " ".join(f"{key}={shlex.quote(value)}" for key, value in chosen.items())
         program = " ".join(shlex.quote(part) for part in command)
         # COLUMNS and LINES (set in the test process by the Textual test tools) would
         # override the pane's real size: a program in a 40x12 pane drew for 80x24.
         return f"env -u COLUMNS -u LINES {exports} {program}; echo; echo \"[exit $?]\"; sleep 3600"
 
-    def start(self, command: Sequence[str]) -> int:
-        """Start the session running `command` in its first pane; returns the pane index."""
+    def start(self, command: Sequence[str], env: Mapping[str, str] | None = None) -> int:
+        """Start the session running `command` in its first pane (with `env` instead of the
+        session's environment, if given); returns the pane index."""
         args = ["new-session", "-d", "-s", "main", "-x", str(self.width), "-y", str(self.height)]
         if self.cwd is not None:
             args += ["-c", str(self.cwd)]
-        self._tmux(*args, self._shell_command(command))
+        self._tmux(*args, self._shell_command(command, env))
         # Keep the size fixed whatever clients attach (none do here).
         self._tmux("set-option", "-t", "main", "window-size", "manual", check=False)
         pane = self._tmux("display-message", "-p", "-t", "main", "#{pane_id}").stdout.strip()
@@ -83,6 +85,17 @@ class TmuxSession:
         self._tmux("resize-window", "-t", pane, "-x", str(self.width), "-y", str(self.height), check=False)
         self._panes.append(pane)
         return len(self._panes) - 1
+
+    def respawn(self, command: Sequence[str], env: Mapping[str, str] | None = None,
+                pane: int = 0) -> None:
+        """Kill what runs in a pane (tmux sends it SIGHUP, as a closed terminal does) and
+        run `command` there instead."""
+        self._tmux("respawn-pane", "-k", "-t", self._panes[pane], self._shell_command(command, env))
+
+    def resize(self, width: int, height: int) -> None:
+        """Resize the window (the program gets SIGWINCH, as from a real terminal)."""
+        self.width, self.height = width, height
+        self._tmux("resize-window", "-t", "main", "-x", str(width), "-y", str(height))
 
     def send_keys(self, *keys: str, pane: int = 0) -> None:
         """Send tmux key names (`Enter`, `Down`, `q`, …) to a pane, in order."""
@@ -100,9 +113,11 @@ class TmuxSession:
         """Type literal text into a pane."""
         self._tmux("send-keys", "-t", self._panes[pane], "-l", text)
 
-    def capture(self, pane: int = 0) -> str:
-        """The pane's visible screen as plain text."""
-        return self._tmux("capture-pane", "-p", "-t", self._panes[pane]).stdout
+    def capture(self, pane: int = 0, *, escapes: bool = False) -> str:
+        """The pane's visible screen as plain text (with `escapes`: with its colours and
+        attributes as escape sequences, trailing blanks kept)."""
+        flags = ["-e", "-N"] if escapes else []
+        return self._tmux("capture-pane", "-p", *flags, "-t", self._panes[pane]).stdout
 
     def wait_for(
         self, pattern: str, *, pane: int = 0, timeout: float = 30.0, interval: float = 0.1
@@ -165,6 +180,11 @@ class TmuxSession:
                 return screen
             if time.monotonic() > deadline:
                 raise TmuxTimeout(f"the screen never stayed still for {still_for} s:\n{screen}")
+
+    def pane_pid(self, pane: int = 0) -> int:
+        """The process id of the shell running in a pane."""
+        shell = self._tmux("display-message", "-p", "-t", self._panes[pane], "#{pane_pid}")
+        return int(shell.stdout.strip())
 
     def program_pid(self, pane: int = 0) -> int:
         """The process id of the program a pane runs (the child of the pane's shell)."""
