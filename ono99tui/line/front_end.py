@@ -24,7 +24,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
-from netproto.client import ClientError, Closed, ConnectFailed, HandshakeRefused, Reconnected
+from netproto.client import Closed, Reconnected
+from netproto.client_errors import ClientError, ConnectFailed, HandshakeRefused
 from netproto.wire.messages import Lobby, SeatKind, TablePhase, View
 from ono99tui.client.connect_errors import connect_error_text
 from ono99tui.client.outputs import (
