@@ -66,8 +66,8 @@ from typing import Any
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO_ROOT)]
 
-from netproto.framing import FrameDecoder, encode_frame  # noqa: E402
-from netproto.messages import PROTOCOL_VERSION  # noqa: E402
+from netproto.wire.framing import FrameDecoder, encode_frame  # noqa: E402
+from netproto.wire.messages import PROTOCOL_VERSION  # noqa: E402
 
 ANSWER_TIMEOUT = 5.0
 FLOODER = "127.0.0.1"

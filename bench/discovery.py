@@ -40,7 +40,7 @@ sys.path[:0] = [str(REPO_ROOT), str(REPO_ROOT / "tests" / "discovery")]
 
 from netns_lan import NamespaceLan, netns_unavailable_reason  # noqa: E402
 
-from netproto.discovery import (  # noqa: E402
+from netproto.lan.discovery import (  # noqa: E402
     TableBrowser,
     TableChange,
     TableInfo,
@@ -138,12 +138,12 @@ def run_json(command: list[str]) -> Any:
 
 
 class Advertiser:
-    """`netproto.discovery_cli advertise` as a child process, optionally in a namespace."""
+    """`netproto.lan.discovery_cli advertise` as a child process, optionally in a namespace."""
 
     def __init__(self, name: str, interface: str, prefix: list[str]) -> None:
         info = {**table_info(name).__dict__, "state": "waiting"}
         self.process = subprocess.Popen(
-            [*prefix, sys.executable, "-m", "netproto.discovery_cli", "advertise",
+            [*prefix, sys.executable, "-m", "netproto.lan.discovery_cli", "advertise",
              "--mdns-interface", interface, "--info", json.dumps(info)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=child_env(),
         )  # fmt: skip
@@ -169,7 +169,7 @@ class Advertiser:
 def host_start_rounds(lan: NamespaceLan, rounds: int) -> list[float]:
     """Milliseconds from an advertiser starting in the host namespace to a browser's ADDED."""
     browser = subprocess.Popen(
-        [*lan.exec_prefix(lan.guest_ns), sys.executable, "-m", "netproto.discovery_cli",
+        [*lan.exec_prefix(lan.guest_ns), sys.executable, "-m", "netproto.lan.discovery_cli",
          "browse", "--mdns-interface", lan.guest_address],
         stdout=subprocess.PIPE, text=True, env=child_env(),
     )  # fmt: skip

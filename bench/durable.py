@@ -19,7 +19,7 @@ Prints ONE JSON object:
   to 2 s, no jitter).
 - `restart_elsewhere` (`--restarts-elsewhere N`, off by default): the same, but the host is
   advertised with mDNS on loopback and comes back on ANOTHER port; each client finds it by
-  its table name (`netproto.refind.TableRefinder`) and resumes there. The new host probes
+  its table name (`netproto.lan.refind.TableRefinder`) and resumes there. The new host probes
   its mDNS name (about a second, as mDNS requires) before it prints "listening".
 - `move_to_own_view_us`: a TableClient's move at a 2-seat table (the other seat a host bot)
   until its own next view, p50/p99, with the journal file on and with the in-memory
@@ -49,19 +49,19 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from netproto.client import ClientSettings, TableClient
-from netproto.connection import State
-from netproto.messages import View
-from netproto.refind import TableRefinder
+from netproto.lan.refind import TableRefinder
+from netproto.wire.connection import State
+from netproto.wire.messages import View
 from ono99tui.bots import make_bot
 from ono99tui.client.bot_player import BotPlayerError, play_matches
 from ono99tui.game import MATCH_OVER, MoveError, preset, view
 from ono99tui.game.codec import view_from_wire
-from ono99tui.host.journal import replay
-from ono99tui.host.journal_file import journal_path, read_journal
-from ono99tui.host.resume import matches_from_records
+from ono99tui.host.journal.file import journal_path, read_journal
+from ono99tui.host.journal.records import replay
+from ono99tui.host.journal.resume import matches_from_records
+from ono99tui.host.journal.table import JournalChoice, open_table_journal
 from ono99tui.host.server import TableServer
-from ono99tui.host.settings import TableConfig
-from ono99tui.host.table_journal import JournalChoice, open_table_journal
+from ono99tui.host.table_config import TableConfig
 
 BLOCK = 50
 

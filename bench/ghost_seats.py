@@ -29,10 +29,10 @@ from typing import Any
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO_ROOT)]
 
-from netproto.connection import Connection, Role  # noqa: E402
-from netproto.messages import PROTOCOL_VERSION, Hello  # noqa: E402
+from netproto.wire.connection import Connection, Role  # noqa: E402
+from netproto.wire.messages import PROTOCOL_VERSION, Hello  # noqa: E402
 from ono99tui.host.server import TableServer  # noqa: E402
-from ono99tui.host.settings import HEADLESS_DEAL_SETTLE, TableConfig  # noqa: E402
+from ono99tui.host.table_config import HEADLESS_DEAL_SETTLE, TableConfig  # noqa: E402
 
 
 async def ghost(port: int, name: str) -> None:

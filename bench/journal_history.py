@@ -9,7 +9,7 @@ this run (best of 3, seconds):
 - `read_journal_s`: the baseline: every record framed, checksummed and unpacked, what a
   host restart reads of a file (`read_journal`, all of it).
 - `read_matches_s`: the same plus grouping into matches and checking each record's shape
-  (`ono99tui.host.history.read_matches`: what `ono99 replay --list` does).
+  (`ono99tui.host.journal.history.read_matches`: what `ono99 replay --list` does).
 - `stats_s`: `ono99 stats` of the file: read, and every match replayed through the engine
   to count busts (`tally_directory`).
 - `replay_one_s` / `export_one_s`: `ono99 replay` of the last match: read the file and
@@ -34,11 +34,11 @@ sys.path[:0] = [str(REPO_ROOT)]
 from ono99tui.bots import make_bot  # noqa: E402
 from ono99tui.game import MATCH_OVER, PRESET_NAMES, apply, preset, start_match, view  # noqa: E402
 from ono99tui.game.codec import move_to_wire, rules_to_wire  # noqa: E402
-from ono99tui.host.history import read_matches, replay_match, step_lines  # noqa: E402
-from ono99tui.host.journal import MatchDealt, MatchWon, MovePlayed  # noqa: E402
-from ono99tui.host.journal_file import JournalWriter, journal_path, read_journal  # noqa: E402
-from ono99tui.host.match_stats import tally_directory  # noqa: E402
-from ono99tui.host.resume import record_to_map  # noqa: E402
+from ono99tui.host.journal.file import JournalWriter, journal_path, read_journal  # noqa: E402
+from ono99tui.host.journal.history import read_matches, replay_match, step_lines  # noqa: E402
+from ono99tui.host.journal.records import MatchDealt, MatchWon, MovePlayed  # noqa: E402
+from ono99tui.host.journal.resume import record_to_map  # noqa: E402
+from ono99tui.host.journal.stats import tally_directory  # noqa: E402
 
 NAMES = ("ana", "bob", "cy", "dee", "eve", "fay", "gus", "hal")
 

@@ -47,14 +47,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import msgpack
 
 from netproto.client import ClientSettings, TableClient
-from netproto.connection import State
-from netproto.messages import View
 from netproto.server import ServerLimits
+from netproto.wire.connection import State
+from netproto.wire.messages import View
 from ono99tui.game import preset
 from ono99tui.game.codec import move_to_wire
 from ono99tui.gc_freeze import freeze_startup_objects
 from ono99tui.host.server import TableServer
-from ono99tui.host.settings import TableConfig
+from ono99tui.host.table_config import TableConfig
 
 HEADER = struct.Struct(">I")
 # A move frame's typical payload, so the echo carries the same bytes.
@@ -320,7 +320,7 @@ class MemoryPeer:
     """Stands in for a netproto Peer: frames are encoded exactly as for a socket, then kept."""
 
     def __init__(self, number: int) -> None:
-        from netproto.connection import Connection, Role
+        from netproto.wire.connection import Connection, Role
 
         self.connection = Connection(Role.SERVER)
         self.connection.state = State.LOBBY  # as after a real handshake
@@ -339,7 +339,7 @@ class MemoryPeer:
 async def server_cpu_per_move(seats: int, moves: int) -> float:
     """CPU seconds the table spends per human move (decode to the last view encoded),
     with no sockets: load on the machine barely changes it."""
-    from netproto.messages import PROTOCOL_VERSION, Hello, message_from_wire
+    from netproto.wire.messages import PROTOCOL_VERSION, Hello, message_from_wire
     from ono99tui.game import acting_seats, legal_moves
     from ono99tui.host.server import TableApplication
 

@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import asyncssh
 
 from ono99tui.host.server import TableServer
-from ono99tui.host.settings import TableConfig
+from ono99tui.host.table_config import TableConfig
 from ono99tui.ssh import DoorConfig, start_ssh_door
 from ono99tui.ssh.pty_child import PtyChild, TerminalSize
 

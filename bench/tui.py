@@ -166,7 +166,7 @@ async def bytes_per_move(moves_wanted: int, seed: int, timeout: float) -> dict[s
     """Serve a table, seat the app in a pty, play until `moves_wanted` opponent moves."""
     from ono99tui.game import MATCH_OVER, view
     from ono99tui.host.server import TableServer
-    from ono99tui.host.settings import TableConfig
+    from ono99tui.host.table_config import TableConfig
 
     config = TableConfig(name="bench", capacity=4, seed=seed, bot_delay=BOT_DELAY)
     async with TableServer(config) as server:

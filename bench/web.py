@@ -65,9 +65,9 @@ sys.path.insert(0, str(ROOT))
 from playwright.async_api import Page, Route, WebSocket, WebSocketRoute, async_playwright  # noqa: E402
 
 from netproto.client import TableClient  # noqa: E402
-from netproto.messages import View  # noqa: E402
+from netproto.wire.messages import View  # noqa: E402
 from ono99tui.host.server import TableServer  # noqa: E402
-from ono99tui.host.settings import TableConfig  # noqa: E402
+from ono99tui.host.table_config import TableConfig  # noqa: E402
 from ono99tui.ssh.pty_child import PtyChild, TerminalSize  # noqa: E402
 from ono99tui.web.config import TEXTUAL_DRIVER  # noqa: E402
 from ono99tui.web.host_door import OpenWebDoor, WebDoorOptions  # noqa: E402

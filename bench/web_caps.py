@@ -40,7 +40,7 @@ from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
 from ono99tui.host.server import TableServer
-from ono99tui.host.settings import TableConfig
+from ono99tui.host.table_config import TableConfig
 from ono99tui.web.config import WebDoorConfig
 from ono99tui.web.server import WebDoor
 

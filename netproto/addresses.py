@@ -16,7 +16,7 @@ import re
 import urllib.parse
 from dataclasses import dataclass
 
-from netproto.constants import DEFAULT_PORT
+from netproto.wire.constants import DEFAULT_PORT
 
 # Longest host name DNS allows.
 MAX_HOST_LENGTH = 253

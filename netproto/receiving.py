@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
-from netproto.framing import HEADER_SIZE, MAX_FRAME_SIZE
+from netproto.wire.framing import HEADER_SIZE, MAX_FRAME_SIZE
 
 # Room for the largest frame in one read; more simply takes several reads.
 RECEIVE_BUFFER_SIZE = HEADER_SIZE + MAX_FRAME_SIZE

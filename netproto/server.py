@@ -37,8 +37,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from netproto.connection import Connection, ConnectionClosed, Role, State, Violation
-from netproto.errors import (
+from netproto.limits import (
+    FailureWindow,
+    GuessPolicy,
+    GuessThrottle,
+    QuietLog,
+    TokenBucket,
+    address_key,
+)
+from netproto.receiving import BufferedReceiver
+from netproto.wire.connection import Connection, ConnectionClosed, Role, State, Violation
+from netproto.wire.errors import (
     BadHostKey,
     BadPassword,
     BadToken,
@@ -53,17 +62,8 @@ from netproto.errors import (
     TooManyConnections,
     TruncatedFrame,
 )
-from netproto.framing import MAX_FRAME_SIZE
-from netproto.limits import (
-    FailureWindow,
-    GuessPolicy,
-    GuessThrottle,
-    QuietLog,
-    TokenBucket,
-    address_key,
-)
-from netproto.messages import Bye, Error, Hello, Message, Ping, Pong, Resume
-from netproto.receiving import BufferedReceiver
+from netproto.wire.framing import MAX_FRAME_SIZE
+from netproto.wire.messages import Bye, Error, Hello, Message, Ping, Pong, Resume
 
 log = logging.getLogger(__name__)
 

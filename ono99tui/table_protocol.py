@@ -1,7 +1,7 @@
 """The table's own vocabulary on the wire, shared by the host and its clients: the error
 codes a table answers with, and the quick emotes it knows.
 
-netproto's codes (framing, handshake, closes: `netproto.errors`) are game-agnostic; these
+netproto's codes (framing, handshake, closes: `netproto.wire.errors`) are game-agnostic; these
 are ono99's (docs/PROTOCOL.md §7 "Errors"). The host raises them, the client session and
 the network bot decide on them, and each side compares members of `TableError`, never
 strings typed twice.

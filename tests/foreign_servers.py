@@ -57,7 +57,7 @@ async def serving(handler: Handler) -> AsyncIterator[int]:
 def rogue_table(*answers: dict[str, object]) -> Handler:
     """A table that does not clean what it sends: after the client's hello it writes each
     of `answers` (wire maps, as they are: escape sequences and all), then stays open."""
-    from netproto.framing import FrameDecoder, encode_frame
+    from netproto.wire.framing import FrameDecoder, encode_frame
 
     async def handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         decoder = FrameDecoder()

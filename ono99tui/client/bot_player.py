@@ -22,9 +22,10 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from netproto.client import Closed, Disconnected, NotConnected, Reconnected, TableClient
-from netproto.connection import State
-from netproto.messages import Error, Lobby, TablePhase, View
+from netproto.client import Closed, Disconnected, Reconnected, TableClient
+from netproto.client_errors import NotConnected
+from netproto.wire.connection import State
+from netproto.wire.messages import Error, Lobby, TablePhase, View
 from ono99tui.bots import Bot, GreedyBot
 from ono99tui.bots.thinking import choose_off_loop
 from ono99tui.client.outputs import EventsTaken, Output, Send

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from netproto.chat_text import clean_line
+from netproto.wire.chat_text import clean_line
 from ono99tui.game import Event, RoundDealt, TimedOut
 from ono99tui.game.codec import event_from_wire
 

@@ -10,7 +10,7 @@ what settles it.
 
 from __future__ import annotations
 
-from netproto.messages import Lobby, SeatKind, TablePhase
+from netproto.wire.messages import Lobby, SeatKind, TablePhase
 
 
 def seats_free(lobby: Lobby | None) -> int:

@@ -3,7 +3,7 @@
 The lobby and `ono99 join HOST[:PORT]` both end here (a typed address is read by
 `netproto.addresses.parse_address`). A table advertised on the LAN may
 list several addresses: each is tried in turn until one answers. A resume token kept for
-the table's address (see `ono99tui.config.ResumeTokens`) is offered first, so a player
+the table's address (see `ono99tui.user_settings.ResumeTokens`) is offered first, so a player
 whose terminal or SSH session died gets their seat back just by joining again.
 """
 
@@ -13,11 +13,12 @@ import contextlib
 from dataclasses import dataclass, replace
 
 from netproto.addresses import Address
-from netproto.client import ClientSettings, ConnectFailed, HandshakeRefused, TableClient
-from netproto.discovery import DiscoveredTable
+from netproto.client import ClientSettings, TableClient
+from netproto.client_errors import ConnectFailed, HandshakeRefused
+from netproto.lan.discovery import DiscoveredTable
 from ono99tui.client.connect_errors import connect_error_text
 from ono99tui.client.wire_text import shown_reason
-from ono99tui.config import ConfigError, ResumeTokens, table_key
+from ono99tui.user_settings import ConfigError, ResumeTokens, table_key
 
 
 class JoinError(Exception):
@@ -43,7 +44,7 @@ class JoinRequest:
     # table gives host rights to the hello carrying it.
     host_key: str | None = None
     # The table's DNS-SD instance name when it was found on the LAN: if its host comes
-    # back elsewhere, this service is looked for first (`netproto.refind`).
+    # back elsewhere, this service is looked for first (`netproto.lan.refind`).
     service_name: str | None = None
 
     @classmethod

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from netproto.messages import SeatInfo
+from netproto.wire.messages import SeatInfo
 from ono99tui.game import PlayerView
 
 YOU = "you"  # the solo player's default name, and the word for the viewer

@@ -19,7 +19,7 @@ from ono99tui.game import Rules
 from ono99tui.game.codec import rules_from_wire
 
 # The policies a table may name for a seat whose player never comes back
-# (`ono99tui.host.settings.ABANDON_POLICIES`).
+# (`ono99tui.host.table_config.ABANDON_POLICIES`).
 ABANDON_POLICIES = ("bot", "eliminate")
 
 

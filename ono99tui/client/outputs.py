@@ -12,7 +12,7 @@ import enum
 from dataclasses import dataclass
 from typing import Literal
 
-from netproto.messages import Message
+from netproto.wire.messages import Message
 from ono99tui.client.story import LogChange, SaidItem, YourBust
 from ono99tui.game import Event, RoundEnded
 

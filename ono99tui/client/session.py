@@ -29,10 +29,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Literal
 
-from netproto.chat_text import clean_line
 from netproto.client import Closed, Disconnected, Reconnected
-from netproto.connection import CROSSING_KINDS
-from netproto.messages import (
+from netproto.wire.chat_text import clean_line
+from netproto.wire.connection import CROSSING_KINDS
+from netproto.wire.messages import (
     MAX_SHORT_TEXT,
     UNREADABLE,
     AddBot,
@@ -170,6 +170,9 @@ class TableSession:
         # The turn clock of the latest view: (seat, deadline on the `now` clock), or None.
         self.clock_deadline: tuple[int, float] | None = None
         self.connection_state: ConnectionState = "offline"
+        # Once the session has ended because the table is gone: why, in one line ("The host
+        # closed the table."), for what stays on screen behind the dialog that says so.
+        self.gone_headline: str | None = None
         # The seq of the view a move was sent from, while the table has not answered it.
         self._move_sent_at: int | None = None
         # The next view may carry moves a stand-in bot made for this seat: the link came
@@ -203,6 +206,7 @@ class TableSession:
         self.view_seq = -1
         self.clock_deadline = None
         self.connection_state = "offline"
+        self.gone_headline = None
         self._move_sent_at = None
         self._away = False
         self._move_in_flight_at_drop = False
@@ -539,6 +543,7 @@ class TableSession:
         self.connection_state = "closed"
         if code in TABLE_GONE and self.hosting == "guest" and self.welcome is not None:
             headline, explanation = TABLE_GONE[code]
+            self.gone_headline = headline
             return [TableGone(headline, explanation.format(reason=reason or code))]
         if code != "normal":
             reason = reason or code.replace("-", " ")
@@ -565,7 +570,7 @@ class TableSession:
     def rematch(self) -> list[Output]:
         """Ask for another match: the host deals it, a player says they are ready."""
         if self.spectating:
-            # A spectator's connection may not say `ready` (netproto/connection.py): to play
+            # A spectator's connection may not say `ready` (netproto/wire/connection.py): to play
             # the next match they take a seat instead.
             return [Notice("You are watching this table: take a seat to play the next match.",
                            title="Not a player", severity="warning", timeout=4)]

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from netproto.chat_text import EmptyChat, clean_chat_text
-from netproto.messages import Chat
+from netproto.wire.chat_text import EmptyChat, clean_chat_text
+from netproto.wire.messages import Chat
 from ono99tui.client.story import SaidItem
 from ono99tui.table_protocol import EMOTES
 

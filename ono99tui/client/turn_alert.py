@@ -4,7 +4,7 @@ A player in another window (or across the room) hears the bell and sees "your tu
 the title. It sounds when the viewer's turn comes, and when they are made to owe two cards
 (a Play 2 / Double Play passed to them), never on another player's turn. Players who do
 not want it turn it off in the command palette; the choice is remembered
-(`ono99tui.config.Settings.turn_alert`).
+(`ono99tui.user_settings.Settings.turn_alert`).
 
 `alert_due` is pure (two views in, a yes or no out): the app asks it on every new view.
 """
@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ono99tui.config import ConfigError, Settings, load_settings, save_settings
+from ono99tui.user_settings import ConfigError, Settings, load_settings, save_settings
 
 if TYPE_CHECKING:
     from ono99tui.game import PlayerView

@@ -10,7 +10,7 @@ widgets show them as plain text (markup=False).
 
 from __future__ import annotations
 
-from netproto.chat_text import clean_line
+from netproto.wire.chat_text import clean_line
 
 # Characters of a reason a notice shows: a toast of two or three lines at 80 columns.
 MAX_SHOWN_REASON = 120

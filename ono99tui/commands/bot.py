@@ -6,8 +6,8 @@ import argparse
 import signal
 import sys
 
-from netproto.constants import DEFAULT_PORT
-from netproto.interfaces import add_mdns_interface_option
+from netproto.lan.interfaces import add_mdns_interface_option
+from netproto.wire.constants import DEFAULT_PORT
 from ono99tui.commands.game_options import add_level_option
 from ono99tui.commands.player_option import add_player_option
 
@@ -38,9 +38,10 @@ def run(args: argparse.Namespace) -> int:
     import random
 
     from netproto.addresses import AddressError, parse_address
-    from netproto.client import ClientError, TableClient
-    from netproto.interfaces import InterfaceError, resolve_interfaces
-    from netproto.refind import refinder_for
+    from netproto.client import TableClient
+    from netproto.client_errors import ClientError
+    from netproto.lan.interfaces import InterfaceError, resolve_interfaces
+    from netproto.lan.refind import refinder_for
     from ono99tui.bots import UnknownBot, make_bot
     from ono99tui.client.bot_player import BotPlayerError, play_matches
     from ono99tui.client.connect_errors import connect_error_text

@@ -14,22 +14,26 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from netproto.constants import DEFAULT_PORT
-from netproto.interfaces import add_mdns_interface_option
+from netproto.lan.interfaces import add_mdns_interface_option
+from netproto.wire.constants import DEFAULT_PORT
+from ono99tui.commands.door_options import (
+    add_door_arguments,
+    ssh_door_from_args,
+    web_door_from_args,
+)
 from ono99tui.commands.game_options import (
     add_level_option,
     add_rules_option,
     checked_bot_kind,
     checked_rules,
 )
+from ono99tui.commands.plain_option import add_plain_options
 from ono99tui.commands.player_option import add_player_option
-from ono99tui.commands.ssh_door_options import add_door_arguments, ssh_door_from_args
-from ono99tui.commands.web_door_options import add_web_door_arguments, web_door_from_args
 
 if TYPE_CHECKING:
+    from ono99tui.host.journal.table import JournalChoice
     from ono99tui.host.options import HostOptions
-    from ono99tui.host.settings import TableConfig
-    from ono99tui.host.table_journal import JournalChoice
+    from ono99tui.host.table_config import TableConfig
 
 HELP = "host a table on this network (--headless: no UI, for servers and tests)"
 # A password on the command line is visible to every user in `ps`; the environment is not.
@@ -146,7 +150,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="do not advertise the table with mDNS")
     add_mdns_interface_option(parser)
     add_door_arguments(parser)
-    add_web_door_arguments(parser)
+    add_plain_options(parser)
 
 
 def admin_password_from(args: argparse.Namespace, *, headless: bool = True) -> str | None:
@@ -158,7 +162,7 @@ def admin_password_from(args: argparse.Namespace, *, headless: bool = True) -> s
 
 def table_config_from_args(args: argparse.Namespace, *, headless: bool) -> TableConfig:
     """The TableConfig the options describe; raises ValueError with a readable message."""
-    from ono99tui.host.settings import HEADLESS_DEAL_SETTLE, TableConfig
+    from ono99tui.host.table_config import HEADLESS_DEAL_SETTLE, TableConfig
 
     start_when = args.start_when
     if start_when is None and headless:
@@ -185,7 +189,7 @@ def host_options_from_args(args: argparse.Namespace, *, headless: bool) -> HostO
     arguments that contradict each other or the game, 1 for an mDNS interface this machine
     does not have.
     """
-    from netproto.interfaces import InterfaceError, resolve_interfaces
+    from netproto.lan.interfaces import InterfaceError, resolve_interfaces
     from ono99tui.host.options import HostOptions, HostOptionsError
 
     doors = tuple(door for door in (ssh_door_from_args(args), web_door_from_args(args))
@@ -227,9 +231,9 @@ def journal_choice(args: argparse.Namespace) -> JournalChoice:
     user data dir (`ONO99_DATA_DIR` overrides it), resumed from unless `--fresh`."""
     from pathlib import Path
 
-    from ono99tui.config import data_dir
-    from ono99tui.host.journal_file import journal_path
-    from ono99tui.host.table_journal import JournalChoice
+    from ono99tui.host.journal.file import journal_path
+    from ono99tui.host.journal.table import JournalChoice
+    from ono99tui.user_settings import data_dir
 
     if args.resume is not None:
         return JournalChoice(path=Path(args.resume).expanduser(), named=True)
@@ -250,6 +254,14 @@ def run(args: argparse.Namespace) -> int:
     except HostArgumentsError as error:
         print(f"ono99 host: {error}", file=sys.stderr)
         return error.status
+    from ono99tui.commands.plain_option import line_settings, use_high_contrast, wants_plain
+
+    use_high_contrast(args)
+
+    if not args.headless and wants_plain(args):
+        from ono99tui.commands.host_plain import run_host_plain
+
+        return run_host_plain(options, player, line_settings(args))
     if not args.headless:
         from ono99tui.commands.host_with_app import run_host
 

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from netproto.addresses import Address
-from netproto.interfaces import InterfaceError, add_mdns_interface_option, resolve_interfaces
+from netproto.lan.interfaces import InterfaceError, add_mdns_interface_option, resolve_interfaces
 
 if TYPE_CHECKING:
-    from netproto.discovery import DiscoveredTable
+    from netproto.lan.discovery import DiscoveredTable
 
 HELP = "list the tables advertised on the local network"
 DEFAULT_TIMEOUT_SECONDS = 1.5
@@ -70,8 +70,8 @@ async def find_and_probe_tables(
     """The tables found within `timeout` seconds, sorted by name, each with whether it answers."""
     import asyncio
 
-    from netproto.discovery import find_tables
-    from netproto.reachability import MAX_CONCURRENT_PROBES, any_answers
+    from netproto.lan.discovery import find_tables
+    from netproto.lan.reachability import MAX_CONCURRENT_PROBES, any_answers
 
     tables = await find_tables(interfaces, timeout)
     slots = asyncio.Semaphore(MAX_CONCURRENT_PROBES)

@@ -2,9 +2,9 @@
 `ono99 solo`, `ono99 host`, `ono99 join` and `ono99 bot`.
 
 The name is checked when the command runs, before anything opens, exactly as the table
-checks a name (`netproto.names.clean_name`): a bad one is one line, `ono99 join: --player:
+checks a name (`netproto.wire.names.clean_name`): a bad one is one line, `ono99 join: --player:
 a name may have at most 24 characters`, and exit status 2 (`PlayerNameError`). Not a
-sub-command (cli.py maps none to it). Parsing imports only `netproto.names`; the config
+sub-command (cli.py maps none to it). Parsing imports only `netproto.wire.names`; the config
 directory is read and written only when a command runs.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import argparse
 
-from netproto.errors import BadName
-from netproto.names import clean_name
+from netproto.wire.errors import BadName
+from netproto.wire.names import clean_name
 
 PLAYER_HELP = "your name at the table (remembered for next time)"
 
@@ -48,7 +48,7 @@ def add_player_option(
 
 def remembered_player_name() -> str:
     """The name remembered in the config directory, cleaned; "" if none (or unusable)."""
-    from ono99tui.config import ConfigError, load_settings
+    from ono99tui.user_settings import ConfigError, load_settings
 
     try:
         return clean_name(load_settings().player_name)
@@ -63,7 +63,7 @@ def remember_player_name(name: str) -> str | None:
     """
     from dataclasses import replace
 
-    from ono99tui.config import ConfigError, Settings, load_settings, save_settings
+    from ono99tui.user_settings import ConfigError, Settings, load_settings, save_settings
 
     try:
         settings = load_settings()
@@ -76,3 +76,19 @@ def remember_player_name(name: str) -> str | None:
     except ConfigError as error:
         return str(error)
     return None
+
+
+def host_player_name(requested: str | None = None) -> str:
+    """The host's own name at the table: `--player` (already checked), else the remembered
+    one, else the login name (if it is a usable name), else "host"."""
+    import getpass
+
+    if requested:
+        return requested
+    remembered = remembered_player_name()
+    if remembered:
+        return remembered
+    try:
+        return clean_name(getpass.getuser())
+    except (BadName, KeyError, OSError):
+        return "host"

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ono99tui.host.history import RecordedMatch
+    from ono99tui.host.journal.history import RecordedMatch
 
 HELP = "replay a finished match from a table's journal (every hand face up), or export it"
 
@@ -58,7 +58,7 @@ def _finished(match: RecordedMatch) -> RecordedMatch:
 def match_from_file(path: Path, number: int | None) -> RecordedMatch:
     """The match `number` (from 1) of the journal at `path`, or its last finished one.
     Raises JournalError, OSError or ReplayRefused."""
-    from ono99tui.host.history import read_matches
+    from ono99tui.host.journal.history import read_matches
 
     matches = read_matches(path)
     if matches and matches[-1].status == "cut off" and number != len(matches):
@@ -80,8 +80,8 @@ def match_from_file(path: Path, number: int | None) -> RecordedMatch:
 def last_match(directory: Path) -> RecordedMatch:
     """The last finished match in the newest journal under `directory` that has one. A
     journal that cannot be read is named on stderr and passed over."""
-    from ono99tui.host.history import journal_files, read_matches
-    from ono99tui.host.journal_file import JournalError
+    from ono99tui.host.journal.file import JournalError
+    from ono99tui.host.journal.history import journal_files, read_matches
 
     files = journal_files(directory)
     for path in files:
@@ -99,7 +99,7 @@ def last_match(directory: Path) -> RecordedMatch:
 
 
 def _problem(path: Path, error: Exception) -> str:
-    from ono99tui.host.journal_file import JournalError
+    from ono99tui.host.journal.file import JournalError
 
     if isinstance(error, JournalError):
         return str(error)
@@ -109,8 +109,8 @@ def _problem(path: Path, error: Exception) -> str:
 
 
 def _list(paths: list[Path]) -> int:
-    from ono99tui.host.history import read_matches
-    from ono99tui.host.journal_file import JournalError
+    from ono99tui.host.journal.file import JournalError
+    from ono99tui.host.journal.history import read_matches
 
     status = 0
     for path in paths:
@@ -134,9 +134,9 @@ def _list(paths: list[Path]) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Open (or print) the match asked for; 1 when it cannot be read or replayed."""
-    from ono99tui.config import data_dir
-    from ono99tui.host.history import journal_files, replay_match, step_lines
-    from ono99tui.host.journal_file import JournalError
+    from ono99tui.host.journal.file import JournalError
+    from ono99tui.host.journal.history import journal_files, replay_match, step_lines
+    from ono99tui.user_settings import data_dir
 
     if args.file is not None and args.last:
         print("ono99 replay: give a FILE or --last, not both", file=sys.stderr)

@@ -21,13 +21,14 @@ from ono99tui.commands.game_options import (
     checked_bot_kind,
     checked_rules,
 )
+from ono99tui.commands.plain_option import add_plain_options
 from ono99tui.commands.player_option import add_player_option
 
 if TYPE_CHECKING:
     from netproto.client import TableClient
+    from ono99tui.host.journal.table import FileJournal
     from ono99tui.host.server import TableServer
-    from ono99tui.host.settings import TableConfig
-    from ono99tui.host.table_journal import FileJournal
+    from ono99tui.host.table_config import TableConfig
     from ono99tui.ui.app import Ono99App
 
 HELP = "play a match against bots right away (no network needed)"
@@ -53,6 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bot-delay", type=float, default=DEFAULT_BOT_DELAY, metavar="S",
         help=f"seconds a bot waits before playing (default {DEFAULT_BOT_DELAY})",
     )
+    add_plain_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -125,7 +127,7 @@ def solo_config(*, bots: int, rules: str, seed: int | None, bot_delay: float) ->
 
     `rules` names a preset; GameOptionError if there is none of that name.
     """
-    from ono99tui.host.settings import TableConfig
+    from ono99tui.host.table_config import TableConfig
 
     return TableConfig(
         name="Solo", rules=checked_rules(rules), capacity=bots + 1, start_when=bots + 1,
@@ -155,11 +157,20 @@ async def _play(args: argparse.Namespace, player: str | None) -> int:
         servers.append(await start_table(config, journal=journal))
         return servers[-1]
 
-    app = solo_app(
-        start_server, name=player_name(player), bots=args.bots, bot=args.bot,
-        ascii_glyphs=True if args.ascii else None,
-    )
+    from ono99tui.commands.plain_option import line_settings, use_high_contrast, wants_plain
+
+    use_high_contrast(args)
+
     try:
+        if wants_plain(args):
+            from ono99tui.line.start import solo_plain
+
+            return await solo_plain(start_server, name=player_name(player), bots=args.bots,
+                                    bot=args.bot, settings=line_settings(args))
+        app = solo_app(
+            start_server, name=player_name(player), bots=args.bots, bot=args.bot,
+            ascii_glyphs=True if args.ascii else None,
+        )
         await app.run_async()
     finally:
         for server in servers:
@@ -176,9 +187,9 @@ def solo_journal() -> FileJournal | None:
     """The solo table's journal file, opened to append (never to take a match up), or
     None when it cannot be used: the game is then played with its journal in memory, as
     solo always was (the reason is logged; `open_table_journal` says it)."""
-    from ono99tui.config import data_dir
-    from ono99tui.host.journal_file import journal_path
-    from ono99tui.host.table_journal import JournalChoice, JournalUnusable, open_table_journal
+    from ono99tui.host.journal.file import journal_path
+    from ono99tui.host.journal.table import JournalChoice, JournalUnusable, open_table_journal
+    from ono99tui.user_settings import data_dir
 
     try:
         journal, _ = open_table_journal(

@@ -1,5 +1,5 @@
 """`ono99 stats`: who played, won and busted, per player name and per rules preset, from the
-journals of the tables hosted on this machine (`ono99tui.host.match_stats`)."""
+journals of the tables hosted on this machine (`ono99tui.host.journal.stats`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ono99tui.host.match_stats import Standings, Tally
+    from ono99tui.host.journal.stats import Standings, Tally
 
 HELP = "matches played and won and rounds busted per player, from this machine's journals"
 
@@ -49,8 +49,8 @@ def render(standings: Standings, where: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Print the standings; 1 if a journal had to be left out (it is named on stderr)."""
-    from ono99tui.config import data_dir
-    from ono99tui.host.match_stats import Standings, tally_directory, tally_file
+    from ono99tui.host.journal.stats import Standings, tally_directory, tally_file
+    from ono99tui.user_settings import data_dir
 
     if args.files:
         standings = Standings()

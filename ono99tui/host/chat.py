@@ -1,7 +1,7 @@
 """Table talk, the table's side: the quick emotes it knows, and how fast one may talk.
 
 The core (`ono99tui.host.core`) answers a `say` with a `chat` to everyone at the table,
-after `netproto.chat_text.clean_chat_text` made the text inert. Each talker (a seat, kept
+after `netproto.wire.chat_text.clean_chat_text` made the text inert. Each talker (a seat, kept
 across reconnects, or a spectator's connection) has a token bucket: `CHAT_BURST` lines at
 once, then one every `1 / CHAT_PER_SECOND` seconds; past that the table answers
 `slow-down` and sends nothing. The bucket runs on the core's `now`: no timer, and tests

@@ -25,7 +25,7 @@ class OpenDoor(Protocol):
 
     @property
     def advert_field(self) -> str:
-        """The field of the table's advertisement (`netproto.discovery.TableInfo`) that
+        """The field of the table's advertisement (`netproto.lan.discovery.TableInfo`) that
         carries this door's port, e.g. "ssh_port"."""
         ...
 

@@ -2,7 +2,7 @@
 
 Both ways of hosting use this: the headless host (`ono99tui.host.headless`) and the host with
 its own app (`ono99tui.host.with_app`). Keeping the start-up order and the teardown in one
-place matters: the journal's unfinished match is taken up (`ono99tui.host.table_journal`),
+place matters: the journal's unfinished match is taken up (`ono99tui.host.journal.table`),
 with the table options it was played with, before the table listens, so that nobody is
 seated in its place (a table whose last match is over counts on from it instead); what the
 journal has to say is logged only once the table listens, so that a port already taken is
@@ -29,18 +29,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from netproto.messages import PROTOCOL_VERSION
+from netproto.wire.messages import PROTOCOL_VERSION
 from ono99tui.gc_freeze import startup_objects_frozen
 from ono99tui.host.doors import DoorError, OpenDoor
+from ono99tui.host.journal.resume import ResumeError
+from ono99tui.host.journal.table import FileJournal, JournalUnusable, open_table_journal
 from ono99tui.host.options import HostOptions
 from ono99tui.host.outputs import TableSummary
-from ono99tui.host.resume import ResumeError
 from ono99tui.host.server import TableServer
-from ono99tui.host.settings import TableConfigError, with_table_options
-from ono99tui.host.table_journal import FileJournal, JournalUnusable, open_table_journal
+from ono99tui.host.table_config import TableConfigError, with_table_options
 
 if TYPE_CHECKING:
-    from netproto.discovery import TableAdvertiser, TableInfo
+    from netproto.lan.discovery import TableAdvertiser, TableInfo
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +99,7 @@ class HostedTable:
 
 def table_info(summary: TableSummary, port: int, doors: Sequence[OpenDoor] = ()) -> TableInfo:
     """The discovery record for a table summary, with the port of every open door."""
-    from netproto.discovery import TableInfo, TableState
+    from netproto.lan.discovery import TableInfo, TableState
 
     info = TableInfo(
         protocol_version=PROTOCOL_VERSION, name=summary.name, host_player=summary.host_player,
@@ -135,7 +135,7 @@ async def hosted_table(
     `on_summary` is called after every change at the table (seats, phase). Raises
     `HostError` when the port, a door or the advertisement cannot be had.
     """
-    from netproto.discovery import InvalidTableInfo, TableAdvertiser
+    from netproto.lan.discovery import InvalidTableInfo, TableAdvertiser
 
     loop = asyncio.get_running_loop()
     advertiser: TableAdvertiser | None = None

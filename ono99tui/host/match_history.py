@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from netproto.packing import prepack
+from netproto.wire.packing import prepack
 
 Wire = dict[str, Any]
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from netproto.constants import DEFAULT_PORT
+from netproto.wire.constants import DEFAULT_PORT
 from ono99tui.host.doors import Door
-from ono99tui.host.settings import TableConfig
+from ono99tui.host.table_config import TableConfig
 
 if TYPE_CHECKING:
     from netproto.server import ServerLimits
-    from ono99tui.host.table_journal import JournalChoice
+    from ono99tui.host.journal.table import JournalChoice
 
 
 class HostOptionsError(ValueError):

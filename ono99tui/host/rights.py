@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import secrets
 
-from netproto.errors import BadHostKey
-from ono99tui.host.settings import TableConfig
+from netproto.wire.errors import BadHostKey
+from ono99tui.host.table_config import TableConfig
 
 
 def holds_host_secret(config: TableConfig, offered: str | None) -> bool:

@@ -2,7 +2,7 @@
 
 The codec converts the parts of a state's views (`ono99tui.game.codec`: the rules, a
 view's own head, the public fields, its own tail); here they are packed to msgpack and
-each seat's view map is spliced from them (`netproto.packing.pack_map`):
+each seat's view map is spliced from them (`netproto.wire.packing.pack_map`):
 
 - the public fields: once per state, for every seat and spectator;
 - the rules: once per rules value (a table's rules change only between matches);
@@ -19,7 +19,7 @@ The result is byte for byte `msgpack.packb(view_to_wire(view(state, seat)))`
 
 from __future__ import annotations
 
-from netproto.packing import (
+from netproto.wire.packing import (
     PackedEntries,
     Prepacked,
     pack_array_of,

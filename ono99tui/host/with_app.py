@@ -16,7 +16,7 @@ from typing import Protocol, TypeVar
 import ifaddr
 
 from netproto.addresses import Address, loopback_for
-from netproto.interfaces import default_interfaces
+from netproto.lan.interfaces import default_interfaces
 from ono99tui.host.hosting import HostedTable, hosted_table
 from ono99tui.host.options import HostOptions
 

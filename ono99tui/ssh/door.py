@@ -20,7 +20,6 @@ import logging
 import math
 import os
 import re
-import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,18 +30,23 @@ import asyncssh
 from netproto.admission import AdmissionPool
 from netproto.descriptors import DescriptorBudget
 from netproto.limits import GuessPolicy, GuessThrottle, QuietLog, address_key
-from ono99tui.config import CONFIG_DIR_ENV
+from ono99tui.access import HIGH_CONTRAST_ENV, PLAIN_ENV
+from ono99tui.host.door_settings import DoorSettings, join_command
 from ono99tui.ssh import ssh_command_line
 from ono99tui.ssh.host_key import fingerprint, load_or_create_host_key
 from ono99tui.ssh.session import DoorSession
 from ono99tui.ssh.user_names import accept_any_unicode_user_name
+from ono99tui.user_settings import CONFIG_DIR_ENV
 
 log = logging.getLogger("ono99tui.ssh")
 
 # Variables of the host's environment the app needs to start; nothing else leaks through.
 _INHERITED_ENV = ("PATH", "HOME", "PYTHONPATH", "VIRTUAL_ENV", "ONO99_MDNS_INTERFACES", "TZ")
-# Variables an SSH client may send (OpenSSH: SendEnv) that decide colours and glyphs.
-_CLIENT_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "COLORTERM", "NO_COLOR")
+# Variables an SSH client may send (OpenSSH: SendEnv) that decide colours and glyphs, and
+# line mode and the high-contrast theme (ONO99_PLAIN=1, ONO99_HIGH_CONTRAST=1:
+# docs/ACCESSIBILITY.md).
+_CLIENT_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "COLORTERM", "NO_COLOR", PLAIN_ENV,
+               HIGH_CONTRAST_ENV)
 _DEFAULT_LANG = "C.UTF-8"
 MAX_PLAYER_NAME = 64
 
@@ -63,14 +67,8 @@ class DoorConfigError(ValueError):
     """The door's settings are unusable (for example, no way to let anyone in)."""
 
 
-def join_command(table_address: str, player: str) -> list[str]:
-    """The app a door session runs: `ono99 join` straight to this table as *player*."""
-    # "--lobby-name=…" in one word: a user name starting with "-" must not read as an option.
-    return [sys.executable, "-m", "ono99tui", "join", table_address, f"--lobby-name={player}"]
-
-
-@dataclass(frozen=True)
-class DoorConfig:
+@dataclass(frozen=True, kw_only=True)
+class DoorConfig(DoorSettings):
     """Everything the SSH door needs; see `ono99 host --help` for the matching flags.
 
     Access is closed unless one of *password*, *authorized_keys* or *open_access* is given.
@@ -79,13 +77,7 @@ class DoorConfig:
     table_address: str
     host_key_path: Path
     players_dir: Path
-    bind_host: str = ""
-    port: int = 0
-    password: str | None = None
     authorized_keys: Path | None = None
-    open_access: bool = False
-    max_sessions: int = 8
-    idle_timeout: float = 30 * 60.0
     # From the TCP connection to a completed login (asyncssh's login timeout): a person
     # reading the host-key question and typing the password needs about this much.
     login_timeout: float = 20.0
@@ -116,19 +108,13 @@ class DoorConfig:
 
     def validate(self) -> None:
         """Raise DoorConfigError unless the settings make a usable, closed-by-default door."""
-        if not (self.password or self.authorized_keys or self.open_access):
-            raise DoorConfigError(
-                "the SSH door lets nobody in by default: give --ssh-password, "
-                "--ssh-authorized-keys FILE, or --ssh-open"
-            )
-        if self.open_access and (self.password or self.authorized_keys):
-            raise DoorConfigError("--ssh-open cannot be combined with a password or keys")
+        problem = self.settings_problem(
+            "SSH", "--ssh", other_way_in="--ssh-authorized-keys FILE",
+            other_ways_given=self.authorized_keys is not None)
+        if problem is not None:
+            raise DoorConfigError(problem)
         if self.authorized_keys is not None and not self.authorized_keys.is_file():
             raise DoorConfigError(f"authorized keys file not found: {self.authorized_keys}")
-        if self.max_sessions < 1:
-            raise DoorConfigError("the SSH session cap must be at least 1")
-        if not 0 <= self.port <= 65535:
-            raise DoorConfigError(f"not a port number: {self.port}")
         if self.preauth_per_address < 1 or self.preauth_cap < 1:
             raise DoorConfigError("the door must hold at least one connection logging in")
 
@@ -440,11 +426,12 @@ class SSHDoor:
         self._players[player] = session
         return None
 
-    def child_argv(self, player: str) -> Sequence[str]:
-        """The command line of the app for *player*."""
+    def child_argv(self, player: str, *, plain: bool = False) -> Sequence[str]:
+        """The command line of the app for *player* (line mode when `plain`)."""
         if self.config.command is not None:
-            return list(self.config.command(player))
-        return join_command(self.config.table_address, player)
+            command = list(self.config.command(player))
+            return [*command, "--plain"] if plain else command
+        return join_command(self.config.table_address, player, plain=plain)
 
     def child_env(self, player: str, term: str, client_env: Mapping[str, str]) -> dict[str, str]:
         """The app's environment: a minimal one, plus what describes the player's terminal.

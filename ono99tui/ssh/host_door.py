@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from netproto.addresses import Address, loopback_for
-from ono99tui.config import config_dir, ssh_host_key_path
+from ono99tui.host.door_settings import DoorSettings, StartedDoor
 from ono99tui.host.doors import DoorError
+from ono99tui.user_settings import config_dir, ssh_host_key_path
 
 if TYPE_CHECKING:
     from ono99tui.ssh.door import DoorConfig, SSHDoor
@@ -39,22 +40,15 @@ def _players_dir() -> Path:
     return config_dir() / PLAYERS_SUBDIR
 
 
-@dataclass(frozen=True)
-class SSHDoorOptions:
+@dataclass(frozen=True, kw_only=True)
+class SSHDoorOptions(DoorSettings):
     """The SSH door a host asks for, before its table (and so the table's port) exists.
 
     Access is closed unless one of *password*, *authorized_keys* or *open_access* is given
     (`problem` says so before anything opens).
     """
 
-    port: int = 0
-    # The address the door listens on; the table's own bind address ("": every interface).
-    bind_host: str = ""
-    password: str | None = None
     authorized_keys: Path | None = None
-    open_access: bool = False
-    max_sessions: int = 8
-    idle_timeout: float = 30 * 60.0
     host_key_path: Path = field(default_factory=ssh_host_key_path)
     # Each SSH player gets a config directory of their own under this one.
     players_dir: Path = field(default_factory=_players_dir)
@@ -72,16 +66,11 @@ class SSHDoorOptions:
         from ono99tui.ssh.door import DoorConfig
 
         config = DoorConfig(
+            **self.door_settings(),
             table_address=table_address_for(self.bind_host, table_port),
             host_key_path=self.host_key_path,
             players_dir=self.players_dir,
-            bind_host=self.bind_host,
-            port=self.port,
-            password=self.password,
             authorized_keys=self.authorized_keys,
-            open_access=self.open_access,
-            max_sessions=self.max_sessions,
-            idle_timeout=self.idle_timeout,
         )
         config.validate()
         return config
@@ -108,18 +97,14 @@ class SSHDoorOptions:
             raise DoorError(str(error)) from None
 
 
-class OpenSSHDoor:
+class OpenSSHDoor(StartedDoor):
     """A started SSH door, as `hosting` and the runners around it see an open door."""
 
     advert_field = "ssh_port"
 
     def __init__(self, door: SSHDoor) -> None:
-        self.door = door
-
-    @property
-    def port(self) -> int:
-        """The TCP port the door listens on."""
-        return self.door.port
+        super().__init__(door)
+        self.door: SSHDoor = door
 
     @property
     def fingerprint(self) -> str:
@@ -146,7 +131,3 @@ class OpenSSHDoor:
     def invitation_line(self, host: str) -> str:
         """The line of the host's invitation for this door."""
         return ssh_invitation_line(self.ssh_command(host), self.fingerprint)
-
-    async def close(self) -> None:
-        """Stop accepting and end every session (their seats are then held as for a drop)."""
-        await self.door.close()

@@ -38,7 +38,7 @@ from textual import on, work
 from textual.app import SystemCommand
 from textual.screen import ModalScreen, Screen
 
-from netproto.errors import HANGUP
+from netproto.wire.errors import HANGUP
 from ono99tui.client.outputs import (
     ClearNotices,
     CloseDialogs,
@@ -61,9 +61,9 @@ from ono99tui.client.outputs import (
 )
 from ono99tui.client.session import Hosting, TableSession
 from ono99tui.client.wire_text import shown_reason
-from ono99tui.ui.hangup_driver import TerminalHungUp
+from ono99tui.ui.drivers.hangup import TerminalHungUp
 from ono99tui.ui.log_lines import log_entries
-from ono99tui.ui.messages import (
+from ono99tui.ui.requests import (
     AddBotRequested,
     ChatRequested,
     ConnectFailure,
@@ -166,7 +166,7 @@ class Ono99App(TerminalApp):
     @work(exclusive=True, group="connection", exit_on_error=False)
     async def _read_table(self, client_factory: ClientFactory, connection: int) -> None:
         """Connect, then hand everything the client yields to the app, in order."""
-        from netproto.client import ConnectFailed, HandshakeRefused
+        from netproto.client_errors import ConnectFailed, HandshakeRefused
         from ono99tui.client.connect_errors import connect_error_text
 
         def failed(code: str, reason: str) -> None:
@@ -202,7 +202,7 @@ class Ono99App(TerminalApp):
     @on(TableItem)
     def _take_item(self, message: TableItem) -> None:
         from netproto.client import Closed, Reconnected
-        from netproto.messages import View
+        from netproto.wire.messages import View
 
         session = self.session
         if message.connection is not None and message.connection != session.connection:
@@ -289,7 +289,7 @@ class Ono99App(TerminalApp):
     async def _send(self, output: Send) -> bool:
         """Send a frame to the table; say in words why not (under the output's title) and
         return False if it failed."""
-        from netproto.client import ClientError
+        from netproto.client_errors import ClientError
 
         client = self.client
         title = output.failure_title
@@ -505,7 +505,7 @@ class Ono99App(TerminalApp):
 
     def action_mute(self) -> None:
         """The list of people at the table, to mute or unmute (for this session)."""
-        from netproto.messages import SeatKind
+        from netproto.wire.messages import SeatKind
         from ono99tui.ui.screens.mute import MuteScreen
 
         if isinstance(self.screen, MuteScreen):
@@ -683,7 +683,7 @@ class Ono99App(TerminalApp):
     def action_toggle_turn_alert(self) -> None:
         """Switch the turn alert (bell and title) on or off, and remember it."""
         from ono99tui.client.turn_alert import TITLE_IDLE, TurnAlert
-        from ono99tui.config import ConfigError
+        from ono99tui.user_settings import ConfigError
 
         alert = self.turn_alert = self.turn_alert or TurnAlert()
         enabled = not alert.enabled

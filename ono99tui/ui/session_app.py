@@ -5,7 +5,7 @@ Screens import this module, never `ono99tui.ui.app` (the adapter that runs the c
 and carries the session's outputs out, which imports the screens): so the UI has no import
 circle, not even one for type checkers. A screen reads `self.app.session` (a
 `ono99tui.client.session.TableSession`), follows the parts it shows with `watch_session`,
-and asks for anything that needs the table with a message (`ono99tui.ui.messages`) or an
+and asks for anything that needs the table with a message (`ono99tui.ui.requests`) or an
 app-level action (`app.chat`, `app.mute`, `app.rules`, `app.quit`).
 """
 
@@ -44,6 +44,9 @@ class SessionApp(App[None]):
         # waiting room's talk pane shows it). Published as the session says so.
         self.log_changed: Signal[LogSignal] = Signal(self, "log-changed")
         self.talk_heard: Signal[SaidItem] = Signal(self, "talk-heard")
+        # The glyph set changed: each widget that draws with it redraws itself
+        # (`ui/widgets/glyph_aware.py`).
+        self.glyphs_changed: Signal[Glyphs] = Signal(self, "glyphs-changed")
         # The lobby screen this table was joined from, which leaving goes back to (None:
         # the app opened on the table, as `ono99 host` and `ono99 solo` do).
         self.joined_from: Screen[Any] | None = None

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from netproto.messages import SeatInfo, SeatKind
+from netproto.wire.messages import SeatInfo, SeatKind
 
 if TYPE_CHECKING:
     from ono99tui.game import PlayerView

@@ -20,7 +20,7 @@ from importlib.metadata import version
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
-from ono99tui.config import CONFIG_DIR_ENV
+from ono99tui.user_settings import CONFIG_DIR_ENV
 from ono99tui.web.config import MAX_COLUMNS, MAX_ROWS, TEXTUAL_DRIVER
 
 log = logging.getLogger("ono99tui.web")

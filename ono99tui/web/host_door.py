@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from netproto.addresses import Address, loopback_for
-from ono99tui.config import config_dir
+from ono99tui.host.door_settings import DoorSettings, StartedDoor
 from ono99tui.host.doors import DoorError
+from ono99tui.user_settings import config_dir
 from ono99tui.web import web_url
 from ono99tui.web.config import WebDoorConfig, WebDoorConfigError
 
@@ -43,21 +44,14 @@ def missing_extra() -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class WebDoorOptions:
+@dataclass(frozen=True, kw_only=True)
+class WebDoorOptions(DoorSettings):
     """The web door a host asks for, before its table (and so the table's port) exists.
 
     Access is closed unless *password* or *open_access* is given (`problem` says so before
     anything opens).
     """
 
-    port: int = 0
-    # The address the door listens on; the table's own bind address ("": every interface).
-    bind_host: str = ""
-    password: str | None = None
-    open_access: bool = False
-    max_sessions: int = 8
-    idle_timeout: float = 30 * 60.0
     # The table's name, the title of the door's pages.
     table_name: str = "ONO 99"
     # Each browser tab's player gets a config directory of their own under this one.
@@ -74,14 +68,9 @@ class WebDoorOptions:
         Raises WebDoorConfigError (a ValueError) when they leave the door unusable.
         """
         config = WebDoorConfig(
+            **self.door_settings(),
             table_address=str(Address(loopback_for(self.bind_host), table_port)),
             players_dir=self.players_dir,
-            bind_host=self.bind_host,
-            port=self.port,
-            password=self.password,
-            open_access=self.open_access,
-            max_sessions=self.max_sessions,
-            idle_timeout=self.idle_timeout,
             title=self.table_name,
         )
         config.validate()
@@ -108,18 +97,14 @@ class WebDoorOptions:
             raise DoorError(str(error)) from None
 
 
-class OpenWebDoor:
+class OpenWebDoor(StartedDoor):
     """A started web door, as `hosting` and the runners around it see an open door."""
 
     advert_field = "web_port"
 
     def __init__(self, door: WebDoor) -> None:
-        self.door = door
-
-    @property
-    def port(self) -> int:
-        """The TCP port the door listens on."""
-        return self.door.port
+        super().__init__(door)
+        self.door: WebDoor = door
 
     def url(self, host: str) -> str:
         """The address to open in a browser: http://HOST:PORT/."""
@@ -137,7 +122,3 @@ class OpenWebDoor:
     def invitation_line(self, host: str) -> str:
         """The line of the host's invitation for this door."""
         return f"Or in a browser: {self.url(host)}"
-
-    async def close(self) -> None:
-        """Stop accepting and end every session (their seats are then held as for a drop)."""
-        await self.door.close()

@@ -19,8 +19,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from netproto.errors import BadName
-from netproto.names import clean_name
+from netproto.wire.errors import BadName
+from netproto.wire.names import clean_name
 
 SEAT_FILE = "web-seat.json"
 # Folders kept before the least recently used are removed (each holds a name and a token).

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from netproto.messages import (
+from netproto.wire.messages import (
     PROTOCOL_VERSION,
     Lobby,
     SeatInfo,
@@ -25,7 +25,7 @@ from ono99tui.game import MATCH_OVER, Event, apply, legal_moves, preset, start_m
 from ono99tui.game import Move as GameMove
 from ono99tui.game import State as GameState
 from ono99tui.game.codec import event_to_wire, rules_to_wire, view_to_wire
-from ono99tui.host.settings import TableConfig
+from ono99tui.host.table_config import TableConfig
 
 
 @dataclass

@@ -7,7 +7,7 @@ from __future__ import annotations
 from scripted_table import ScriptedTable, seated_session
 
 from netproto.client import Disconnected, Reconnected
-from netproto.messages import Error, Move, TurnClock, View
+from netproto.wire.messages import Error, Move, TurnClock, View
 from ono99tui.client.outputs import EventsTaken, Log, Notice, Send
 from ono99tui.client.story import LogAppended, StandInItem
 from ono99tui.game import legal_moves

@@ -7,7 +7,7 @@ from __future__ import annotations
 from scripted_table import ScriptedTable, seated_session
 
 from netproto.client import Closed
-from netproto.messages import TablePhase
+from netproto.wire.messages import TablePhase
 from ono99tui.client.outputs import JoinAgain, Notice, TableGone
 from ono99tui.client.session import TableSession
 
@@ -154,6 +154,9 @@ def test_a_guest_is_told_the_table_is_gone() -> None:
                                  "Nobody can play at it any more: the match, if one was on, "
                                  "is over.")]
     assert session.connection_state == "closed" and not session.in_game
+    assert session.gone_headline == "The host closed the table."
+    session.connect()  # a new table: the old one's end is forgotten
+    assert session.gone_headline is None
 
 
 def test_a_connection_that_never_reached_the_table_says_why() -> None:

@@ -10,7 +10,7 @@ import sys
 
 from scripted_table import ScriptedTable, seated_session
 
-from netproto.messages import Chat, TablePhase
+from netproto.wire.messages import Chat, TablePhase
 from ono99tui.client.options import TableOptions, options_from_wire
 from ono99tui.client.outputs import (
     ClearNotices,

@@ -10,11 +10,11 @@ import pytest
 
 from ono99tui.cli import build_parser, main
 from ono99tui.commands.host import HostArgumentsError, host_options_from_args
-from ono99tui.config import CONFIG_DIR_ENV
 from ono99tui.game import preset
 from ono99tui.host.options import HostOptions, HostOptionsError
-from ono99tui.host.settings import HEADLESS_DEAL_SETTLE, TableConfig, TableConfigError
+from ono99tui.host.table_config import HEADLESS_DEAL_SETTLE, TableConfig, TableConfigError
 from ono99tui.ssh.host_door import SSHDoorOptions
+from ono99tui.user_settings import CONFIG_DIR_ENV
 
 
 def options_for(*arguments: str, headless: bool = True) -> HostOptions:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from discovery_helpers import AdvertiserProcess
 
-from netproto.discovery import TableBrowser, TableEvent
+from netproto.lan.discovery import TableBrowser, TableEvent
 
 LOOPBACK = "127.0.0.1"
 

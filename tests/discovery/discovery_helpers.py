@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from netproto.discovery import TableChange, TableEvent
+from netproto.lan.discovery import TableChange, TableEvent
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 EVENT_TIMEOUT_SECONDS = 10.0
@@ -56,7 +56,7 @@ def table_fields(name: str, **changes: Any) -> dict[str, Any]:
 
 
 class AdvertiserProcess:
-    """`python -m netproto.discovery_cli advertise` in a child process (optionally in a netns)."""
+    """`python -m netproto.lan.discovery_cli advertise` in a child process (optionally in a netns)."""
 
     def __init__(self, fields: dict[str, Any], interface: str, netns: str | None = None) -> None:
         self.fields = fields
@@ -71,7 +71,7 @@ class AdvertiserProcess:
         command = [
             sys.executable,
             "-m",
-            "netproto.discovery_cli",
+            "netproto.lan.discovery_cli",
             "advertise",
             "--mdns-interface",
             self.interface,

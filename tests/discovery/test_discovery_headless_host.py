@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from discovery_helpers import about, child_env, unique_table_name, wait_for_event
 
-from netproto.discovery import TableChange, TableEvent, TableInfo, TableState
-from netproto.messages import PROTOCOL_VERSION
+from netproto.lan.discovery import TableChange, TableEvent, TableInfo, TableState
+from netproto.wire.messages import PROTOCOL_VERSION
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("ono99tui.commands.host") is None,

@@ -7,7 +7,7 @@ import argparse
 import ifaddr
 import pytest
 
-from netproto.interfaces import (
+from netproto.lan.interfaces import (
     INTERFACES_ENV_VAR,
     InterfaceError,
     add_mdns_interface_option,

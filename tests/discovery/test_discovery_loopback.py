@@ -21,7 +21,7 @@ from discovery_helpers import (
 from zeroconf import IPVersion
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
-from netproto.discovery import (
+from netproto.lan.discovery import (
     SERVICE_TYPE,
     TableAdvertiser,
     TableBrowser,
@@ -155,7 +155,7 @@ async def test_cancelling_the_hosting_task_withdraws_the_table(
 async def test_malformed_advertisement_is_ignored_and_browsing_goes_on(
     events: AsyncIterator[TableEvent], browser: TableBrowser, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.WARNING, logger="netproto.discovery")
+    caplog.set_level(logging.WARNING, logger="netproto.lan.discovery")
     good_name = unique_table_name()
     bad_name = unique_table_name("Evil")
     bad_txt = {**sample_info(bad_name).txt_properties(), "table": "\x1b[2J\x1b]0;pwned\x07"}

@@ -63,7 +63,7 @@ async def test_changes_travel_across_the_lan(
 ) -> None:
     name = unique_table_name()
     browse = await asyncio.create_subprocess_exec(
-        *lan.exec_prefix(lan.guest_ns), sys.executable, "-m", "netproto.discovery_cli",
+        *lan.exec_prefix(lan.guest_ns), sys.executable, "-m", "netproto.lan.discovery_cli",
         "browse", "--mdns-interface", lan.guest_address,
         stdout=asyncio.subprocess.PIPE, env=child_env(),
     )  # fmt: skip

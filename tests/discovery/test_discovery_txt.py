@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from zeroconf import ServiceInfo
 
-from netproto.discovery import (
+from netproto.lan.discovery import (
     MAX_TEXT_LENGTH,
     SERVICE_TYPE,
     InvalidTableInfo,

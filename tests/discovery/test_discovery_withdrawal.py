@@ -17,7 +17,7 @@ from discovery_helpers import about, table_fields, unique_table_name, wait_for_e
 from zeroconf import DNSIncoming, DNSOutgoing, DNSPointer, DNSQuestion, IPVersion
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
-from netproto.discovery import (
+from netproto.lan.discovery import (
     TableAdvertiser,
     TableBrowser,
     TableChange,

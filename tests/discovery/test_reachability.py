@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from netproto.reachability import ReachabilityWatch, answers, any_answers
+from netproto.lan.reachability import ReachabilityWatch, answers, any_answers
 
 LOOPBACK = "127.0.0.1"
 SHORT = 0.3  # seconds: probes on loopback are refused or accepted within a millisecond

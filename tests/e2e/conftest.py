@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tmux_session import TmuxSession, clean_env
+from testkit.tmux import TmuxSession, clean_env
 
 REPO = Path(__file__).resolve().parents[2]
 

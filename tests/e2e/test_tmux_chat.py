@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tmux_session import TmuxSession, clean_env
+from testkit.tmux import TmuxSession, clean_env
 
 pytestmark = pytest.mark.tmux
 

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from tmux_session import TmuxSession
+from testkit.tmux import TmuxSession
 
 pytestmark = pytest.mark.tmux
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from tmux_session import TmuxSession
+from testkit.tmux import TmuxSession
 
 pytestmark = pytest.mark.tmux
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 import pytest
-from tmux_session import TmuxSession
+from testkit.tmux import TmuxSession
 
 pytestmark = pytest.mark.tmux
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 from test_tmux_play import YOUR_TURN, playable_keys
-from tmux_session import TmuxSession
+from testkit.tmux import TmuxSession
 
 pytestmark = pytest.mark.tmux
 

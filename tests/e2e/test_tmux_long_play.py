@@ -10,7 +10,7 @@ import time
 
 import pytest
 from test_tmux_play import MATCH_OVER, ONO99, ROUND_OVER, playable_keys
-from tmux_session import TmuxSession, TmuxTimeout
+from testkit.tmux import TmuxSession, TmuxTimeout
 
 pytestmark = [pytest.mark.tmux, pytest.mark.slow]
 

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from tmux_session import TmuxSession, TmuxTimeout
+from testkit.tmux import TmuxSession, TmuxTimeout
 
 pytestmark = pytest.mark.tmux
 

@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tmux_session import TmuxSession
+from testkit.tmux import TmuxSession
 
 from netproto.client import TableClient
 from ono99tui.bots import make_bot
 from ono99tui.client.bot_player import play_matches
-from ono99tui.host.history import journal_files, read_matches, replay_match
+from ono99tui.host.journal.history import journal_files, read_matches, replay_match
 
 pytestmark = pytest.mark.tmux
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tmux_session import TmuxSession, TmuxTimeout, clean_env
+from testkit.tmux import TmuxSession, TmuxTimeout, clean_env
 
 pytestmark = pytest.mark.tmux
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from test_tmux_play import play_to_the_end
-from tmux_session import TmuxSession
+from testkit.tmux import TmuxSession
 
 pytestmark = pytest.mark.tmux
 

@@ -16,12 +16,21 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from netproto.messages import PROTOCOL_VERSION, Hello, Lobby, Message, Move, Resume, View, Welcome
+from netproto.wire.messages import (
+    PROTOCOL_VERSION,
+    Hello,
+    Lobby,
+    Message,
+    Move,
+    Resume,
+    View,
+    Welcome,
+)
 from ono99tui.game import Move as GameMove
 from ono99tui.game import acting_seats, legal_moves, preset
 from ono99tui.game.codec import move_to_wire
 from ono99tui.host.core import PLAYING, TableCore
-from ono99tui.host.journal import JOURNAL_RECORDS, MatchRecord, MemoryJournal
+from ono99tui.host.journal.records import JOURNAL_RECORDS, MatchRecord, MemoryJournal
 from ono99tui.host.outputs import (
     ArmTimer,
     BotMoveWanted,
@@ -33,7 +42,7 @@ from ono99tui.host.outputs import (
     TableSummary,
     TimerKey,
 )
-from ono99tui.host.settings import TableConfig
+from ono99tui.host.table_config import TableConfig
 
 
 def config(**options: Any) -> TableConfig:
@@ -104,7 +113,7 @@ class ClockedTable:
         if request in self.wanted:
             self.wanted.remove(request)
         if move is None:
-            move = request.bot.choose(request.view, request.rng)
+            move = request.choose()
         return self.run(self.core.bot_decided(request.key, move, self.now))
 
     def advance(self, seconds: float) -> None:

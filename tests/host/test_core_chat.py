@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from core_clock_helpers import ClockedTable, config
 
-from netproto.errors import BadMessage, ProtocolError
-from netproto.messages import MAX_CHAT_TEXT, Chat, Say, SetOptions, message_from_wire
+from netproto.wire.errors import BadMessage, ProtocolError
+from netproto.wire.messages import MAX_CHAT_TEXT, Chat, Say, SetOptions, message_from_wire
 from ono99tui.host.chat import CHAT_BURST, CHAT_PER_SECOND, EMOTES
 from ono99tui.host.core import PLAYING
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from core_clock_helpers import ClockedTable, config
 
-from netproto.errors import ApplicationError
-from netproto.messages import SetOptions, Start
+from netproto.wire.errors import ApplicationError
+from netproto.wire.messages import SetOptions, Start
 
 
 def test_hints_are_off_unless_the_table_allows_them_and_everyone_is_told() -> None:

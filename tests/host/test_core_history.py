@@ -16,8 +16,8 @@ import pytest
 from core_clock_helpers import ClockedTable, config
 from test_core_journal_restore import half_played, restarted
 
-from netproto.framing import MAX_FRAME_SIZE, encode_frame
-from netproto.messages import Ready, View
+from netproto.wire.framing import MAX_FRAME_SIZE, encode_frame
+from netproto.wire.messages import Ready, View
 from ono99tui.game import MATCH_OVER, acting_seats, apply, legal_moves, preset, start_match
 from ono99tui.game.codec import event_to_wire
 from ono99tui.host.core import PLAYING

@@ -14,20 +14,20 @@ import msgpack
 import pytest
 from core_clock_helpers import ClockedTable, config
 
-from netproto.errors import BadHostKey, BadToken
-from netproto.messages import Ready, SetOptions, View
+from netproto.wire.errors import BadHostKey, BadToken
+from netproto.wire.messages import Ready, SetOptions, View
 from ono99tui.game import MATCH_OVER
 from ono99tui.host.core import FINISHED, PLAYING
-from ono99tui.host.journal import JOURNAL_RECORDS, MovePlayed, replay
-from ono99tui.host.journal_file import token_hash
-from ono99tui.host.outputs import GraceExpiry, Output, Send
-from ono99tui.host.resume import (
+from ono99tui.host.journal.file import token_hash
+from ono99tui.host.journal.records import JOURNAL_RECORDS, MovePlayed, replay
+from ono99tui.host.journal.resume import (
     ResumeError,
     matches_from_records,
     record_to_map,
     resume_point,
     standing_after,
 )
+from ono99tui.host.outputs import GraceExpiry, Output, Send
 
 
 class JournaledTable(ClockedTable):
@@ -276,7 +276,7 @@ def test_standings_that_are_not_a_map_of_counts_are_not_taken_up() -> None:
 
 
 def test_the_header_and_each_change_mid_match_record_the_tables_options() -> None:
-    from ono99tui.host.settings import with_table_options
+    from ono99tui.host.table_config import with_table_options
 
     table = JournaledTable(config(capacity=4, start_when=4, bot_delay=0.5, hints=True,
                                   turn_seconds=30.0, timeouts_to_abandon=2,

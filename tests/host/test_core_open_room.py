@@ -16,8 +16,8 @@ import msgpack
 import pytest
 from core_clock_helpers import ClockedTable, config
 
-from netproto.errors import ApplicationError, BadToken
-from netproto.messages import Lobby, OpenRoom, Ready, SetOptions, Start, View
+from netproto.wire.errors import ApplicationError, BadToken
+from netproto.wire.messages import Lobby, OpenRoom, Ready, SetOptions, Start, View
 from ono99tui.game import preset
 from ono99tui.game.codec import rules_to_wire
 from ono99tui.host.core import FINISHED, PLAYING, WAITING

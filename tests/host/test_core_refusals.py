@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from core_clock_helpers import ClockedTable, config
 
-from netproto.errors import ProtocolError
-from netproto.messages import (
+from netproto.wire.errors import ProtocolError
+from netproto.wire.messages import (
     PROTOCOL_VERSION,
     AddBot,
     Move,

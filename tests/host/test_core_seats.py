@@ -16,8 +16,8 @@ from __future__ import annotations
 import pytest
 from core_clock_helpers import ClockedTable, config
 
-from netproto.errors import ApplicationError, BadHostKey, BadToken
-from netproto.messages import AddBot, Lobby, Ready, RemoveBot, SetOptions, Start
+from netproto.wire.errors import ApplicationError, BadHostKey, BadToken
+from netproto.wire.messages import AddBot, Lobby, Ready, RemoveBot, SetOptions, Start
 from ono99tui.host.core import FINISHED, PLAYING, WAITING
 from ono99tui.host.outputs import DealSettle, GraceExpiry
 

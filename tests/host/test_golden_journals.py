@@ -11,8 +11,8 @@ import pytest
 
 from ono99tui.cli import main
 from ono99tui.game import MATCH_OVER, PRESET_NAMES
-from ono99tui.host.history import read_matches, replay_match
-from ono99tui.host.journal_file import JOURNAL_VERSION, MAGIC
+from ono99tui.host.journal.file import JOURNAL_VERSION, MAGIC
+from ono99tui.host.journal.history import read_matches, replay_match
 
 JOURNALS = Path(__file__).parent / "journals"
 VERSIONS = range(1, JOURNAL_VERSION + 1)

@@ -17,17 +17,7 @@ import msgpack
 import pytest
 
 from ono99tui.cli import main
-from ono99tui.host.history import (
-    ABANDONED_MATCH,
-    CUT_OFF,
-    FINISHED,
-    IN_PROGRESS,
-    JournalInvalid,
-    matches_in,
-    read_matches,
-    replay_match,
-)
-from ono99tui.host.journal_file import (
+from ono99tui.host.journal.file import (
     JOURNAL_VERSION,
     MAGIC,
     JournalCorrupt,
@@ -36,6 +26,16 @@ from ono99tui.host.journal_file import (
     JournalWriter,
     NotAJournal,
     read_journal,
+)
+from ono99tui.host.journal.history import (
+    ABANDONED_MATCH,
+    CUT_OFF,
+    FINISHED,
+    IN_PROGRESS,
+    JournalInvalid,
+    matches_in,
+    read_matches,
+    replay_match,
 )
 
 GOLDEN = Path(__file__).parent / "journals" / f"v{JOURNAL_VERSION}" / "2022.journal"
@@ -229,8 +229,8 @@ def test_a_match_with_a_resignation_replays_it() -> None:
     from ono99tui.bots import make_bot
     from ono99tui.game import MATCH_OVER, Resigned, apply, preset, resign, start_match, view
     from ono99tui.game.codec import move_to_wire, rules_to_wire
-    from ono99tui.host.journal import MatchDealt, MatchWon, MovePlayed, SeatResigned
-    from ono99tui.host.resume import record_to_map
+    from ono99tui.host.journal.records import MatchDealt, MatchWon, MovePlayed, SeatResigned
+    from ono99tui.host.journal.resume import record_to_map
 
     rules, seed, bot, choices = preset("1980"), 8, make_bot("greedy"), random_module.Random(3)
     deck = random_module.Random(seed)

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from core_clock_helpers import ClockedTable, config
 
-from netproto.errors import ApplicationError
-from netproto.messages import SetOptions, Start, TurnClock
+from netproto.wire.errors import ApplicationError
+from netproto.wire.messages import SetOptions, Start, TurnClock
 from ono99tui.game import Card, Draw, Play, legal_moves, position, preset
 from ono99tui.host.core import FINISHED, PLAYING
 from ono99tui.host.outputs import BotTurn, GraceExpiry, TurnTimeout

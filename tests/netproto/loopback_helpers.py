@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from netproto.errors import BadToken
-from netproto.framing import FrameDecoder, encode_frame
-from netproto.messages import (
+from netproto.server import Peer, Server, ServerLimits
+from netproto.wire.errors import BadToken
+from netproto.wire.framing import FrameDecoder, encode_frame
+from netproto.wire.messages import (
     PROTOCOL_VERSION,
     Hello,
     Lobby,
@@ -23,9 +24,8 @@ from netproto.messages import (
     View,
     Welcome,
 )
-from netproto.names import clean_name
-from netproto.server import Peer, Server, ServerLimits
-from netproto.sessions import SessionRegistry
+from netproto.wire.names import clean_name
+from netproto.wire.sessions import SessionRegistry
 
 
 class EchoTable:

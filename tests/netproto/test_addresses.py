@@ -12,7 +12,7 @@ from netproto.addresses import (
     loopback_for,
     parse_address,
 )
-from netproto.constants import DEFAULT_PORT
+from netproto.wire.constants import DEFAULT_PORT
 
 
 @pytest.mark.parametrize(

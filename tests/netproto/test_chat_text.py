@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from netproto.chat_text import MAX_COMBINING, EmptyChat, clean_chat_text
-from netproto.messages import MAX_CHAT_TEXT
+from netproto.wire.chat_text import MAX_COMBINING, EmptyChat, clean_chat_text
+from netproto.wire.messages import MAX_CHAT_TEXT
 
 NASTY = ("\x1b[2J", "\x1b]0;t\x07", "\x1bP1$r\x1b\\", "\x9b31m", "\x1bc", "\r\n", "\u2028",
          "\u202e", "\u2067", "\u200d", "\ufe0f", "\u0301" * 9, "[b]", "\x00", "\x7f")

@@ -15,8 +15,8 @@ import asyncio
 from loopback_helpers import FAST_LIMITS, EchoTable
 
 from netproto.client import TableClient
-from netproto.messages import Lobby, View
 from netproto.server import Server
+from netproto.wire.messages import Lobby, View
 
 
 async def test_the_bye_is_heard_though_the_table_was_busy_and_still_sending() -> None:

@@ -12,17 +12,16 @@ import pytest
 from foreign_servers import closed_port, serving, stays_silent
 from loopback_helpers import EchoTable
 
-from netproto.client import (
-    ClientSettings,
+from netproto.client import ClientSettings, TableClient
+from netproto.client_errors import (
     ConnectFailed,
     HandshakeRefused,
     NothingListening,
-    TableClient,
     Unreachable,
     WrongProtocol,
 )
-from netproto.messages import Message
 from netproto.server import Peer, Server
+from netproto.wire.messages import Message
 
 HTTP_ANSWER = b"HTTP/1.0 400 Bad Request\r\nContent-Type: text/html\r\n\r\n<html>bad</html>"
 

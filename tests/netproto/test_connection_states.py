@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from netproto.connection import Connection, ConnectionClosed, Role, State, Violation
-from netproto.errors import LocalProtocolError
-from netproto.framing import encode_frame
-from netproto.messages import (
+from netproto.wire.connection import Connection, ConnectionClosed, Role, State, Violation
+from netproto.wire.errors import LocalProtocolError
+from netproto.wire.framing import encode_frame
+from netproto.wire.messages import (
     PROTOCOL_VERSION,
     Bye,
     Error,

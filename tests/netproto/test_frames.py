@@ -7,8 +7,8 @@ import struct
 import msgpack
 import pytest
 
-from netproto.errors import FrameTooLarge, MalformedFrame, TruncatedFrame
-from netproto.framing import MAX_FRAME_SIZE, FrameDecoder, decode_body, encode_frame
+from netproto.wire.errors import FrameTooLarge, MalformedFrame, TruncatedFrame
+from netproto.wire.framing import MAX_FRAME_SIZE, FrameDecoder, decode_body, encode_frame
 
 
 def test_round_trip_split_at_every_byte() -> None:

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from netproto.chat_text import clean_line
-from netproto.errors import BadMessage
-from netproto.framing import encode_frame
-from netproto.messages import (
+from netproto.wire.chat_text import clean_line
+from netproto.wire.errors import BadMessage
+from netproto.wire.framing import encode_frame
+from netproto.wire.messages import (
     MAX_NAME_FIELD,
     MAX_SEATS_LISTED,
     MAX_SEQ,

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from netproto.errors import BadName
-from netproto.names import MAX_NAME_LENGTH, clean_name
+from netproto.wire.errors import BadName
+from netproto.wire.names import MAX_NAME_LENGTH, clean_name
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Frames with parts packed once (netproto.packing): the same maps as the plain path."""
+"""Frames with parts packed once (netproto.wire.packing): the same maps as the plain path."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from netproto.connection import Connection, Role, State
-from netproto.errors import LocalProtocolError
-from netproto.framing import MAX_FRAME_SIZE, FrameDecoder, encode_frame
-from netproto.messages import View
-from netproto.packing import (
+from netproto.wire.connection import Connection, Role, State
+from netproto.wire.errors import LocalProtocolError
+from netproto.wire.framing import MAX_FRAME_SIZE, FrameDecoder, encode_frame
+from netproto.wire.messages import View
+from netproto.wire.packing import (
     PackedEntries,
     Prepacked,
     pack_array_of,

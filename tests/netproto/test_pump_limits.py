@@ -14,11 +14,12 @@ import pytest
 from loopback_helpers import FAST_LIMITS, EchoTable, RawPeer, hello_wire
 
 from netproto.client import ClientSettings, Disconnected, Reconnected, TableClient
-from netproto.connection import State
-from netproto.errors import ApplicationError, BadHostKey, ServerFull
-from netproto.framing import encode_frame
 from netproto.limits import GuessPolicy
-from netproto.messages import (
+from netproto.server import Peer, Server, ServerLimits
+from netproto.wire.connection import State
+from netproto.wire.errors import ApplicationError, BadHostKey, ServerFull
+from netproto.wire.framing import encode_frame
+from netproto.wire.messages import (
     PROTOCOL_VERSION,
     Error,
     Hello,
@@ -29,7 +30,6 @@ from netproto.messages import (
     View,
     message_from_wire,
 )
-from netproto.server import Peer, Server, ServerLimits
 
 FAST_CLIENT = ClientSettings(heartbeat_timeout=5.0, backoff_initial=0.01, reconnect_for=3.0)
 # The flood must still be there while the others come in: no handshake timeout in sight.

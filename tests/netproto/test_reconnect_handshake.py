@@ -10,8 +10,8 @@ import contextlib
 from loopback_helpers import EchoTable
 
 from netproto.client import ClientSettings, Closed, Disconnected, Reconnected, TableClient
-from netproto.messages import Lobby, Message, Resume, View
 from netproto.server import Peer, Server
+from netproto.wire.messages import Lobby, Message, Resume, View
 
 FAST_CLIENT = ClientSettings(heartbeat_timeout=5.0, backoff_initial=0.01, backoff_max=0.05,
                              reconnect_for=5.0)

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from loopback_helpers import FAST_LIMITS, EchoTable
 
 from netproto.client import ClientSettings, Closed, Disconnected, Reconnected, TableClient
-from netproto.discovery import DiscoveredTable, TableInfo, TableState
-from netproto.messages import Hello, Lobby, Message, Resume, View, Welcome
-from netproto.refind import TableRefinder, refinder_for
+from netproto.lan.discovery import DiscoveredTable, TableInfo, TableState
+from netproto.lan.refind import TableRefinder, refinder_for
 from netproto.server import Peer, Server
+from netproto.wire.messages import Hello, Lobby, Message, Resume, View, Welcome
 
 FAST_CLIENT = ClientSettings(heartbeat_timeout=5.0, backoff_initial=0.01, backoff_max=0.05,
                              reconnect_for=5.0)

@@ -8,16 +8,11 @@ import struct
 import pytest
 from loopback_helpers import EchoTable, RawPeer, hello_wire
 
-from netproto.client import (
-    ClientError,
-    ClientSettings,
-    Disconnected,
-    Reconnected,
-    TableClient,
-)
-from netproto.framing import MAX_FRAME_SIZE, encode_frame
-from netproto.messages import Lobby, View, Welcome
+from netproto.client import ClientSettings, Disconnected, Reconnected, TableClient
+from netproto.client_errors import ClientError
 from netproto.server import Server
+from netproto.wire.framing import MAX_FRAME_SIZE, encode_frame
+from netproto.wire.messages import Lobby, View, Welcome
 
 FAST_CLIENT = ClientSettings(heartbeat_timeout=5.0, backoff_initial=0.01, reconnect_for=3.0)
 

@@ -8,8 +8,8 @@ from typing import Any
 import msgpack
 import pytest
 
-from netproto.errors import BadMessage
-from netproto.messages import MAX_TURN_SECONDS, TurnClock, View
+from netproto.wire.errors import BadMessage
+from netproto.wire.messages import MAX_TURN_SECONDS, TurnClock, View
 
 
 def through_the_wire(message: View) -> View:

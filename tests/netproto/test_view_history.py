@@ -9,9 +9,9 @@ from typing import Any
 import msgpack
 import pytest
 
-from netproto.errors import BadMessage
-from netproto.messages import MAX_HISTORY, View
-from netproto.packing import prepack
+from netproto.wire.errors import BadMessage
+from netproto.wire.messages import MAX_HISTORY, View
+from netproto.wire.packing import prepack
 
 DEAL = {"kind": "round_dealt", "round_no": 1}
 

@@ -1,7 +1,7 @@
 """Text a client shows on its screen is made inert as the client decodes it.
 
 A table that is not ours (or a rogue one) may put terminal escape sequences, C1 controls,
-bidi overrides or line breaks in any string it sends; `netproto.messages` cleans seat and
+bidi overrides or line breaks in any string it sends; `netproto.wire.messages` cleans seat and
 chat names, chat lines and error/bye codes and reasons with the chat cleaner as it decodes
 them (docs/PROTOCOL.md §6), and leaves ordinary text exactly as it was.
 """
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from netproto.messages import (
+from netproto.wire.messages import (
     MAX_NAME_FIELD,
     UNREADABLE,
     Bye,

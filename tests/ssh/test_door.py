@@ -223,7 +223,7 @@ async def test_connections_beyond_the_bound_are_closed(door_config, door_factory
 
 def test_the_join_command_keeps_odd_user_names_as_names() -> None:
     from ono99tui.cli import build_parser
-    from ono99tui.ssh.door import join_command
+    from ono99tui.host.door_settings import join_command
 
     argv = join_command("127.0.0.1:4099", "-rf --spectate")
     args = build_parser().parse_args(argv[3:])  # after: python -m ono99tui
@@ -281,7 +281,7 @@ async def test_the_hosts_invitation_shows_the_doors_fingerprint(door_config, doo
     # and the host's waiting room is where they can read which one is right.
     from ono99tui.host.hosting import HostedTable
     from ono99tui.host.server import TableServer
-    from ono99tui.host.settings import TableConfig
+    from ono99tui.host.table_config import TableConfig
     from ono99tui.host.with_app import invitation_for
     from ono99tui.ssh.host_door import OpenSSHDoor
 

@@ -13,7 +13,7 @@ import pytest
 from match_driver import MATCH_OVER, play_until
 from openssh_server import missing_requirement
 from ssh_helpers import PASSWORD, HeadlessHost, Screen, alive, connect_to_port, eventually_sync
-from tmux_pane import TmuxPane
+from testkit.tmux import TmuxSession
 
 pytestmark = pytest.mark.ssh
 
@@ -97,17 +97,17 @@ def test_stock_ssh_client_plays_through_the_door_and_comes_back_to_its_seat(
         "bea@127.0.0.1",
     ]
     env = {"TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": os.environ.get("HOME", "/root")}
-    pane = TmuxPane(80, 24)
+    pane = TmuxSession(width=80, height=24)
     try:
         pane.start(ssh, env)
         pane.wait_for("password:")
-        pane.tmux("send-keys", "-t", "main", "-l", PASSWORD)
+        pane.send_text(PASSWORD)
         pane.send_keys("Enter")
         pane.wait_for(r"bea \(you\)")
-        play_until(pane.screen, pane.send_keys, lambda s: re.search(PLAYED.format(name="bea"), s) is not None)
+        play_until(pane.capture, pane.send_keys, lambda s: re.search(PLAYED.format(name="bea"), s) is not None)
 
         pane.resize(100, 30)
-        eventually_sync(lambda: max(len(line.rstrip()) for line in pane.screen().splitlines()) > 80)
+        eventually_sync(lambda: max(len(line.rstrip()) for line in pane.capture().splitlines()) > 80)
 
         # Losing the connection hangs up the app: the table holds bea's seat.
         ssh_pids = [int(p) for p in Path(f"/proc/{pane.pane_pid()}/task/{pane.pane_pid()}/children").read_text().split()]
@@ -118,11 +118,11 @@ def test_stock_ssh_client_plays_through_the_door_and_comes_back_to_its_seat(
         # Same name again: the door's per-player config dir holds the token; same seat.
         pane.respawn(ssh, env)
         pane.wait_for("password:")
-        pane.tmux("send-keys", "-t", "main", "-l", PASSWORD)
+        pane.send_text(PASSWORD)
         pane.send_keys("Enter")
         own_line = pane.wait_for(r".*bea \(you\).*").group(0)
         assert "⚙" not in own_line
-        final = play_until(pane.screen, pane.send_keys, lambda s: bool(MATCH_OVER.search(s)), timeout=180)
+        final = play_until(pane.capture, pane.send_keys, lambda s: bool(MATCH_OVER.search(s)), timeout=180)
         assert "bea" in final
     finally:
         pane.kill()

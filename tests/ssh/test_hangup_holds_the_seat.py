@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from openssh_server import OpenSSHServer, missing_requirement, python_env
 from ssh_helpers import HeadlessHost, alive, eventually_sync
-from tmux_pane import TmuxPane
+from testkit.tmux import TmuxSession
 
 pytestmark = pytest.mark.tmux
 
@@ -53,8 +53,8 @@ def table(tmp_path: Path) -> Iterator[int]:
 
 
 @pytest.fixture
-def pane() -> Iterator[TmuxPane]:
-    tmux = TmuxPane(80, 24)
+def pane() -> Iterator[TmuxSession]:
+    tmux = TmuxSession(width=80, height=24)
     try:
         yield tmux
     finally:
@@ -62,7 +62,7 @@ def pane() -> Iterator[TmuxPane]:
 
 
 def test_a_killed_tmux_pane_holds_the_seat_and_join_again_finds_the_hand(
-    table: int, pane: TmuxPane, tmp_path: Path,
+    table: int, pane: TmuxSession, tmp_path: Path,
 ) -> None:
     env = {**TERMINAL_ENV, "ONO99_CONFIG_DIR": str(tmp_path / "player-config"),
            "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
@@ -71,13 +71,13 @@ def test_a_killed_tmux_pane_holds_the_seat_and_join_again_finds_the_hand(
     pane.wait_for(OWN_SEAT)
     pane.wait_for(AT_THE_TABLE)
     pane.wait_for(r"[╰▄┗]")
-    before = hand_labels(pane.screen())
+    before = hand_labels(pane.capture())
 
     pane.respawn(join, env)  # tmux kills the pane's program with SIGHUP, then runs it anew
     own_line = pane.wait_for(rf".*{OWN_SEAT}.*").group(0)
     pane.wait_for(AT_THE_TABLE)
     pane.wait_for(r"[╰▄┗]")
-    resumed = pane.screen()
+    resumed = pane.capture()
     assert "spectat" not in resumed.lower() and "tess 2" not in resumed
     assert "resign" not in own_line.lower()
     assert hand_labels(resumed) == before
@@ -86,7 +86,7 @@ def test_a_killed_tmux_pane_holds_the_seat_and_join_again_finds_the_hand(
 @pytest.mark.ssh
 @pytest.mark.skipif(missing_requirement() is not None, reason=missing_requirement() or "")
 def test_a_killed_ssh_client_holds_the_seat_and_join_again_finds_the_hand(
-    table: int, pane: TmuxPane, tmp_path: Path,
+    table: int, pane: TmuxSession, tmp_path: Path,
 ) -> None:
     sshd = OpenSSHServer(tmp_path, {**python_env(), "ONO99_CONFIG_DIR": str(tmp_path / "remote"),
                                     "ONO99_MDNS_INTERFACES": "127.0.0.1"})
@@ -98,7 +98,7 @@ def test_a_killed_ssh_client_holds_the_seat_and_join_again_finds_the_hand(
         pane.wait_for(OWN_SEAT)
         pane.wait_for(AT_THE_TABLE)
         pane.wait_for(r"[╰▄┗]")
-        before = hand_labels(pane.screen())
+        before = hand_labels(pane.capture())
 
         # The SSH connection dies: sshd hangs up on the app.
         shell = pane.pane_pid()
@@ -113,7 +113,7 @@ def test_a_killed_ssh_client_holds_the_seat_and_join_again_finds_the_hand(
         own_line = pane.wait_for(rf".*{OWN_SEAT}.*").group(0)
         pane.wait_for(AT_THE_TABLE)
         pane.wait_for(r"[╰▄┗]")
-        resumed = pane.screen()
+        resumed = pane.capture()
         assert "spectat" not in resumed.lower() and "resign" not in own_line.lower()
         assert hand_labels(resumed) == before
     finally:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from ssh_helpers import HeadlessHost, Screen, connect_to_port
 
-from netproto.discovery import TableBrowser
+from netproto.lan.discovery import TableBrowser
 
 pytestmark = pytest.mark.ssh
 
@@ -79,11 +79,11 @@ def test_a_door_player_is_told_when_the_host_stops(tmp_path: Path) -> None:
     # OpenSSH in a real terminal at the app, through the door of a headless host that is
     # then stopped: the player's terminal is reset and says why. ssh on a terminal showed
     # nothing of it (the door closed the connection before its last words were taken).
-    from tmux_pane import TmuxPane
+    from testkit.tmux import TmuxSession
 
     host = HeadlessHost("--seats", "3", "--no-advertise", "--ssh-port", "0", "--ssh-open",
                         env={"ONO99_CONFIG_DIR": str(tmp_path)})
-    pane = TmuxPane()
+    pane = TmuxSession()
     try:
         port = host.wait_for_event("ssh-door")["port"]
         pane.start(["ssh", "-tt", "-p", str(port), "-F", "/dev/null", "-o", "BatchMode=yes",
@@ -93,8 +93,8 @@ def test_a_door_player_is_told_when_the_host_stops(tmp_path: Path) -> None:
         pane.wait_for(r"Waiting room")
         assert host.stop() == 0
         pane.wait_for(r"\[exit \d+\]")  # ssh has ended
-        assert "ono99: the table has closed." in pane.screen()
-        assert "Waiting room" not in pane.screen()  # the app's screen is gone
+        assert "ono99: the table has closed." in pane.capture()
+        assert "Waiting room" not in pane.capture()  # the app's screen is gone
     finally:
         pane.kill()
         host.stop()

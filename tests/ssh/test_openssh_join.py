@@ -12,7 +12,7 @@ import pytest
 from match_driver import MATCH_OVER, YOUR_TURN, play_until
 from openssh_server import OpenSSHServer, missing_requirement, python_env
 from ssh_helpers import HeadlessHost, alive, eventually_sync
-from tmux_pane import TmuxPane
+from testkit.tmux import TmuxSession
 
 pytestmark = [
     pytest.mark.ssh,
@@ -64,25 +64,25 @@ def sshd(tmp_path: Path):
 
 @pytest.fixture
 def pane():
-    tmux = TmuxPane(80, 24)
+    tmux = TmuxSession(width=80, height=24)
     try:
         yield tmux
     finally:
         tmux.kill()
 
 
-def test_join_over_openssh_plays_resizes_and_resumes_its_seat(table: int, sshd: OpenSSHServer, pane: TmuxPane) -> None:
+def test_join_over_openssh_plays_resizes_and_resumes_its_seat(table: int, sshd: OpenSSHServer, pane: TmuxSession) -> None:
     join = sshd.ssh_command([sys.executable, "-m", "ono99tui", "join", f"127.0.0.1:{table}", "--name", "ana"])
     pane.start(join, TERMINAL_ENV)
     pane.wait_for(r"ana \(you\)")
 
     # Play one of our own moves, then resize the terminal mid-game.
-    play_until(pane.screen, pane.send_keys, lambda s: re.search(r"\b(you|ana) played", s) is not None)
+    play_until(pane.capture, pane.send_keys, lambda s: re.search(r"\b(you|ana) played", s) is not None)
     pane.resize(110, 32)
     wide = pane.wait_for(r"ana \(you\)").string
-    eventually_sync(lambda: widest_line(pane.screen()) > 80 and len(pane.screen().splitlines()) >= 30)
+    eventually_sync(lambda: widest_line(pane.capture()) > 80 and len(pane.capture().splitlines()) >= 30)
     pane.resize(80, 24)
-    eventually_sync(lambda: widest_line(pane.screen()) <= 80)
+    eventually_sync(lambda: widest_line(pane.capture()) <= 80)
     assert "Rules" in wide
 
     # The SSH connection dies: kill the client (sshd hangs up on the app, the seat is held).
@@ -101,9 +101,9 @@ def test_join_over_openssh_plays_resizes_and_resumes_its_seat(table: int, sshd: 
     pane.respawn(join, TERMINAL_ENV)
     own_line = pane.wait_for(r".*ana \(you\).*").group(0)
     assert "⚙" not in own_line
-    resumed = pane.screen()
+    resumed = pane.capture()
     assert "ana (2)" not in resumed and "spectat" not in resumed.lower()
 
-    final = play_until(pane.screen, pane.send_keys, lambda s: bool(MATCH_OVER.search(s)), timeout=180)
+    final = play_until(pane.capture, pane.send_keys, lambda s: bool(MATCH_OVER.search(s)), timeout=180)
     assert "ana" in final
     assert YOUR_TURN not in final

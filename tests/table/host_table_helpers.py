@@ -6,7 +6,7 @@ from netproto.client import ClientSettings
 from netproto.server import ServerLimits
 from ono99tui.game import preset
 from ono99tui.host.server import TableServer
-from ono99tui.host.settings import TableConfig
+from ono99tui.host.table_config import TableConfig
 
 FAST_LIMITS = ServerLimits(handshake_timeout=2.0, heartbeat_interval=0.2, heartbeat_timeout=2.0)
 FAST_CLIENT = ClientSettings(heartbeat_timeout=2.0, backoff_initial=0.01, backoff_max=0.1,

@@ -11,17 +11,17 @@ import pytest
 from host_table_helpers import FAST_CLIENT, serve
 
 from netproto.client import Disconnected, TableClient
-from netproto.messages import Error, Lobby, View
+from netproto.wire.messages import Error, Lobby, View
 from ono99tui.bots import make_bot
 from ono99tui.client.bot_player import play_matches
 from ono99tui.commands import host as host_command
 from ono99tui.game import MATCH_OVER, Play
 from ono99tui.game.codec import move_to_wire, view_from_wire
 from ono99tui.host.core import FINISHED, PLAYING
-from ono99tui.host.journal import replay, resign_record
+from ono99tui.host.journal.records import replay, resign_record
 from ono99tui.host.outputs import BotTurn, GraceExpiry
 from ono99tui.host.server import TableServer
-from ono99tui.host.settings import TableConfig, TableConfigError
+from ono99tui.host.table_config import TableConfig, TableConfigError
 
 ONCE = replace(FAST_CLIENT, reconnect=False)
 

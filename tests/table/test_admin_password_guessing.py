@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from netproto.client import HandshakeRefused, TableClient
+from netproto.client import TableClient
+from netproto.client_errors import HandshakeRefused
 from netproto.limits import GuessPolicy
 from netproto.server import ServerLimits
 from ono99tui.host.server import TableServer
-from ono99tui.host.settings import TableConfig
+from ono99tui.host.table_config import TableConfig
 
 # Pauses far longer than the test, so that the refusals below cannot depend on its speed.
 LIMITS = ServerLimits(guesses=GuessPolicy(free_per_address=2, first_pause=600.0,

@@ -98,7 +98,7 @@ async def test_views_queued_before_the_bot_starts_are_taken_in_before_it_chooses
     # Under load (CI) the resumed bot started after two views had come: the first with the
     # match so far (history), the second saying it was the bot's turn. It acted on the
     # second at once and chose without the history. A scripted table makes that order sure.
-    from netproto.messages import PROTOCOL_VERSION
+    from netproto.wire.messages import PROTOCOL_VERSION
     from ono99tui.game import acting_seats, apply, preset, start_match, view
     from ono99tui.game.codec import event_to_wire, view_to_wire
 

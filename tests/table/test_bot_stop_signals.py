@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from netproto.client import TableClient
-from netproto.messages import Lobby, SeatKind, TablePhase
+from netproto.wire.messages import Lobby, SeatKind, TablePhase
 
 # Two seats, the other one the table's own slow bot: the match lasts while the test looks.
 TABLE = ("--seats", "2", "--bots", "1", "--bot-delay", "0.5", "--seed", "2")

@@ -10,7 +10,7 @@ import pytest
 from host_table_helpers import FAST_CLIENT, serve
 
 from netproto.client import TableClient
-from netproto.messages import MAX_CHAT_TEXT, Chat, Error, Lobby, Say, View
+from netproto.wire.messages import MAX_CHAT_TEXT, Chat, Error, Lobby, Say, View
 from ono99tui.game import legal_moves
 from ono99tui.game.codec import move_to_wire
 from ono99tui.host.chat import CHAT_BURST

@@ -12,7 +12,7 @@ from netproto.client import TableClient
 from ono99tui.bots import make_bot
 from ono99tui.client.bot_player import play_matches
 from ono99tui.game import MATCH_OVER
-from ono99tui.host.journal import replay
+from ono99tui.host.journal.records import replay
 
 
 @pytest.mark.parametrize("rules", PRESETS)

@@ -15,10 +15,10 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from netproto.client import ClientSettings, Reconnected, TableClient
-from netproto.framing import FrameDecoder, encode_frame
-from netproto.messages import PROTOCOL_VERSION, Lobby, TablePhase
+from netproto.wire.framing import FrameDecoder, encode_frame
+from netproto.wire.messages import PROTOCOL_VERSION, Lobby, TablePhase
 from ono99tui.host.server import TableServer
-from ono99tui.host.settings import DEFAULT_MAX_SPECTATORS, TableConfig
+from ono99tui.host.table_config import DEFAULT_MAX_SPECTATORS, TableConfig
 
 FAST = ClientSettings(backoff_initial=0.02, reconnect_for=20.0)
 

@@ -11,7 +11,7 @@ from typing import Any
 from host_table_helpers import FAST_CLIENT
 
 from netproto.client import TableClient
-from netproto.discovery import TableBrowser, TableChange
+from netproto.lan.discovery import TableBrowser, TableChange
 
 ONO99 = [sys.executable, "-m", "ono99tui"]
 FAST_HOST = ["host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--bot-delay", "0",

@@ -6,11 +6,11 @@ from __future__ import annotations
 import asyncio
 
 from netproto.client import ClientSettings, Closed, Disconnected, Reconnected, TableClient
-from netproto.connection import State
-from netproto.errors import GOING_AWAY
-from netproto.messages import View
+from netproto.wire.connection import State
+from netproto.wire.errors import GOING_AWAY
+from netproto.wire.messages import View
 from ono99tui.host.server import start_table
-from ono99tui.host.settings import TableConfig
+from ono99tui.host.table_config import TableConfig
 
 HOLD_ON = ClientSettings(backoff_initial=0.05, backoff_max=0.2, reconnect_for=30)
 

@@ -18,9 +18,9 @@ from ono99tui.bots import make_bot
 from ono99tui.client.bot_player import BotPlayerError, BotReport, play_matches
 from ono99tui.game import MATCH_OVER, view
 from ono99tui.game.codec import view_from_wire
-from ono99tui.host.journal import replay
-from ono99tui.host.journal_file import journal_path, read_journal
-from ono99tui.host.resume import matches_from_records
+from ono99tui.host.journal.file import journal_path, read_journal
+from ono99tui.host.journal.records import replay
+from ono99tui.host.journal.resume import matches_from_records
 
 TABLE = ("--name", "Kitchen", "--seats", "4", "--bot-delay", "0", "--seed", "11",
          "--exit-after", "1")

@@ -16,17 +16,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from netproto.client import ClientSettings, Closed, NotConnected, TableClient
-from netproto.connection import State
-from netproto.discovery import TableBrowser, TableEvent
-from netproto.messages import Lobby, TablePhase, View
-from netproto.refind import TableRefinder, refinder_for
+from netproto.client import ClientSettings, Closed, TableClient
+from netproto.client_errors import NotConnected
+from netproto.lan.discovery import TableBrowser, TableEvent
+from netproto.lan.refind import TableRefinder, refinder_for
+from netproto.wire.connection import State
+from netproto.wire.messages import Lobby, TablePhase, View
 from ono99tui.bots import make_bot
 from ono99tui.game import MATCH_OVER, view
 from ono99tui.game.codec import move_to_wire, view_from_wire
-from ono99tui.host.journal import replay
-from ono99tui.host.journal_file import journal_path, read_journal
-from ono99tui.host.resume import matches_from_records
+from ono99tui.host.journal.file import journal_path, read_journal
+from ono99tui.host.journal.records import replay
+from ono99tui.host.journal.resume import matches_from_records
 
 LOOPBACK = "127.0.0.1"
 # Moves the test's own seat makes before it stops at its turn, holding the match there.

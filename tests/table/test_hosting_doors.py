@@ -15,7 +15,7 @@ from ono99tui.host.doors import DoorError
 from ono99tui.host.hosting import HostError, hosted_table, table_info
 from ono99tui.host.options import HostOptions
 from ono99tui.host.outputs import TableSummary
-from ono99tui.host.settings import TableConfig
+from ono99tui.host.table_config import TableConfig
 from ono99tui.host.with_app import invitation_for
 
 

@@ -14,8 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ono99tui.config import DATA_DIR_ENV, data_dir
-from ono99tui.host.journal_file import (
+from ono99tui.host.journal.file import (
     JOURNAL_VERSION,
     MAGIC,
     EndMark,
@@ -29,6 +28,7 @@ from ono99tui.host.journal_file import (
     read_journal,
     token_hash,
 )
+from ono99tui.user_settings import DATA_DIR_ENV, data_dir
 
 RECORDS = [
     {"kind": "match", "seed": 7, "rules": {"name": "2022"}, "names": ["ana", "bob"]},

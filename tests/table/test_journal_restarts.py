@@ -14,17 +14,17 @@ import resource
 import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from testkit.waiting import wait_until
 
 from netproto.client import ClientSettings, Reconnected, TableClient
-from netproto.messages import Lobby, View
-from ono99tui.host.journal_file import JournalError, end_mark_path, journal_path, read_journal
-from ono99tui.host.resume import resume_point
+from netproto.wire.messages import Lobby, View
+from ono99tui.host.journal.file import JournalError, end_mark_path, journal_path, read_journal
+from ono99tui.host.journal.resume import resume_point
 
 NAME = "Kitchen"
 # Three bots that take their time, so that a test can stop the host mid-match.
@@ -49,14 +49,6 @@ def moves_in(path: Path) -> int:
     except (OSError, JournalError):
         return -1
     return -1 if point is None else len(point.steps)
-
-
-def wait_until(done: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not done():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
 
 
 def run_host(data: Path, *options: str) -> subprocess.CompletedProcess[str]:
@@ -118,7 +110,7 @@ def test_a_write_failure_after_a_restart_never_brings_back_an_older_position(
     path = journal(tmp_path)
     first = host_process(*SLOW_BOTS, env=env)
     first.start()
-    wait_until(lambda: moves_in(path) >= 6, "six moves in the journal")
+    wait_until(lambda: moves_in(path) >= 6, 60.0, "six moves in the journal")
     first.kill()
     taken = moves_in(path)
     # Room for a couple of move records past the file as it is, then every write fails.
@@ -163,7 +155,7 @@ def evening(tmp_path_factory: pytest.TempPathFactory) -> Path:
          "127.0.0.1", "--port", "0", *SLOW_BOTS], stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL, text=True, env=env)
     try:
-        wait_until(lambda: moves_in(journal(data)) >= 3, "the third match under way")
+        wait_until(lambda: moves_in(journal(data)) >= 3, 60.0, "the third match under way")
     finally:
         host.kill()
         host.wait()
@@ -232,12 +224,12 @@ def test_a_journal_deleted_mid_match_is_noticed_and_its_match_survives_a_crash(
     path = journal(tmp_path)
     host = host_process(*SLOW_BOTS, env=env)
     host.start()
-    wait_until(lambda: moves_in(path) >= 4, "four moves in the journal")
+    wait_until(lambda: moves_in(path) >= 4, 60.0, "four moves in the journal")
     path.unlink()
     notice = host.wait_for_event("journal")
     assert "deleted or moved away" in str(notice["message"])
     assert "started again" in str(notice["message"])
-    wait_until(lambda: moves_in(path) >= 7, "the match in the new file")
+    wait_until(lambda: moves_in(path) >= 7, 60.0, "the match in the new file")
     host.kill()
     kept = moves_in(path)
     again = host_process(*SLOW_BOTS, env=env)
@@ -346,7 +338,7 @@ async def test_the_turn_clock_and_hints_come_back_after_kill_9(
         await operator.set_options(turn_seconds=25)  # mid-match: an options record
         await asyncio.to_thread(wait_until, lambda: any(
             record["kind"] == "options"
-            for record in read_journal(journal(tmp_path)).records), "the options record")
+            for record in read_journal(journal(tmp_path)).records), 60.0, "the options record")
         first.kill()
         second = host_process(*table, env=env)
         second.port = first.port

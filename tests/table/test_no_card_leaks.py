@@ -20,9 +20,10 @@ from typing import Any
 import pytest
 from host_table_helpers import PRESETS, serve
 
-from netproto.connection import Connection, Role, State
-from netproto.framing import FrameDecoder
-from netproto.messages import (
+from netproto.server import Peer
+from netproto.wire.connection import Connection, Role, State
+from netproto.wire.framing import FrameDecoder
+from netproto.wire.messages import (
     PROTOCOL_VERSION,
     Bye,
     Hello,
@@ -36,7 +37,6 @@ from netproto.messages import (
     View,
     Welcome,
 )
-from netproto.server import Peer
 from ono99tui.game import MATCH_OVER, Eliminated
 from ono99tui.game.codec import event_from_wire, move_to_wire, view_from_wire
 from ono99tui.host.seats import Seat

@@ -21,12 +21,12 @@ from typing import Any
 import pytest
 
 from netproto.client import TableClient
-from netproto.messages import Lobby, TablePhase, View
+from netproto.wire.messages import Lobby, TablePhase, View
 from ono99tui.bots import make_bot
 from ono99tui.game import PRESET_NAMES, view
 from ono99tui.game.codec import event_to_wire, move_to_wire, view_from_wire
-from ono99tui.host.history import journal_files, read_matches, replay_match
-from ono99tui.host.match_stats import tally_directory
+from ono99tui.host.journal.history import journal_files, read_matches, replay_match
+from ono99tui.host.journal.stats import tally_directory
 
 NAMES = ("ana", "bob", "cy")
 

@@ -10,13 +10,13 @@ from dataclasses import replace
 from host_table_helpers import FAST_CLIENT, serve
 
 from netproto.client import Disconnected, TableClient
-from netproto.messages import Lobby, View
+from netproto.wire.messages import Lobby, View
 from ono99tui.bots import make_bot
 from ono99tui.client.bot_player import play_matches
 from ono99tui.game import MATCH_OVER
 from ono99tui.game.codec import move_to_wire, view_from_wire
 from ono99tui.host.core import FINISHED, PLAYING
-from ono99tui.host.journal import replay
+from ono99tui.host.journal.records import replay
 from ono99tui.host.server import TableApplication
 
 

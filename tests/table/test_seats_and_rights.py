@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 from host_table_helpers import FAST_CLIENT, serve
 
-from netproto.client import HandshakeRefused, TableClient
-from netproto.connection import Connection, Role
-from netproto.messages import PROTOCOL_VERSION, Error, Hello, Lobby, Welcome
+from netproto.client import TableClient
+from netproto.client_errors import HandshakeRefused
+from netproto.wire.connection import Connection, Role
+from netproto.wire.messages import PROTOCOL_VERSION, Error, Hello, Lobby, Welcome
 
 ONO99 = [sys.executable, "-m", "ono99tui"]
 HEADLESS = ["host", "--headless", "--bind", "127.0.0.1", "--port", "0", "--bot-delay", "0",

@@ -10,7 +10,7 @@ from collections import Counter
 from host_table_helpers import FAST_CLIENT, serve
 
 from netproto.client import TableClient
-from netproto.messages import Lobby
+from netproto.wire.messages import Lobby
 from ono99tui.bots import make_bot
 from ono99tui.client.bot_player import play_matches
 from ono99tui.host.core import FINISHED

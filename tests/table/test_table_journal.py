@@ -1,5 +1,5 @@
 """A hosted table's journal file: what is kept in memory, a failing disk, a torn tail and a
-damaged file at restart (`ono99tui.host.table_journal`), the core run on a fake clock."""
+damaged file at restart (`ono99tui.host.journal.table`), the core run on a fake clock."""
 
 from __future__ import annotations
 
@@ -13,17 +13,17 @@ from typing import Any
 
 import pytest
 
-from ono99tui.host import journal_file
 from ono99tui.host.core import FINISHED, PLAYING
-from ono99tui.host.journal_file import read_journal
-from ono99tui.host.resume import resume_point
-from ono99tui.host.settings import TableConfig
-from ono99tui.host.table_journal import (
+from ono99tui.host.journal import file as journal_file
+from ono99tui.host.journal.file import read_journal
+from ono99tui.host.journal.resume import resume_point
+from ono99tui.host.journal.table import (
     FileJournal,
     JournalChoice,
     JournalUnusable,
     open_table_journal,
 )
+from ono99tui.host.table_config import TableConfig
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "host"))
 from core_clock_helpers import ClockedTable

@@ -9,7 +9,7 @@ from typing import Any
 from host_table_helpers import FAST_CLIENT
 
 from netproto.client import TableClient
-from netproto.messages import Lobby, View
+from netproto.wire.messages import Lobby, View
 
 
 async def test_a_silent_players_turn_is_played_for_it_and_everyone_is_told(

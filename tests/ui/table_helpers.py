@@ -6,40 +6,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
 from table_items import lobby_updated, view_updated
+from testkit.screens import screen_text as screen_text
+from testkit.waiting import pilot_wait_until as wait_until
 from textual.pilot import Pilot
 
 from netproto.client import TableClient
-from netproto.messages import Lobby, SeatInfo
+from netproto.wire.messages import Lobby, SeatInfo
 from ono99tui.commands.solo import solo_app, solo_config
 from ono99tui.game import PlayerView, Rules, State, apply, legal_moves, start_match, view
 from ono99tui.game.events import Event
 from ono99tui.host.server import TableServer
 from ono99tui.ui.app import Ono99App
-from ono99tui.ui.messages import MoveChosen
+from ono99tui.ui.requests import MoveChosen
 from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.widgets.cards import HandView
 
 NAMES = ("ana", "bob", "cy", "dee", "eve", "fay", "gus", "hal")
-
-
-async def wait_until(pilot: Pilot[Any], predicate: Callable[[], object], timeout: float = 15.0) -> None:
-    """Let the app run until `predicate()` is true; fail after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {getattr(predicate, '__name__', predicate)}")
-        await pilot.pause(0.01)
-
-
-def screen_text(app: Ono99App) -> str:
-    """What the terminal shows, as plain text (one line per row)."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 def prompt_text(app: Ono99App) -> str:

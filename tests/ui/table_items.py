@@ -8,11 +8,11 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from netproto.messages import Chat, Lobby, TurnClock, View
+from netproto.wire.messages import Chat, Lobby, TurnClock, View
 from ono99tui.client.catch_up import History
 from ono99tui.game import Event, PlayerView
 from ono99tui.game.codec import event_to_wire, view_to_wire
-from ono99tui.ui.messages import TableItem
+from ono99tui.ui.requests import TableItem
 
 
 def view_updated(seq: int, view: PlayerView, events: Sequence[Event] = (),

@@ -12,10 +12,10 @@ from typing import Any
 from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, wait_until
 from textual.pilot import Pilot
 
-from netproto.messages import Lobby
+from netproto.wire.messages import Lobby
 from ono99tui.game import preset
 from ono99tui.game.state import MATCH_OVER
-from ono99tui.ui.messages import AddBotRequested
+from ono99tui.ui.requests import AddBotRequested
 
 
 class BotAsker(RecordingApp):

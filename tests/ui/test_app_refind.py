@@ -11,14 +11,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from lobby_helpers import wait_until
+from testkit.waiting import pilot_wait_until as wait_until
 
 from netproto.addresses import Address
-from ono99tui.config import ResumeTokens, table_key
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.widgets.cards import HandView
+from ono99tui.user_settings import ResumeTokens, table_key
 
 LOOPBACK = "127.0.0.1"
 

@@ -25,7 +25,7 @@ from table_helpers import (
 from table_items import chat_received, lobby_updated, view_updated
 from textual.pilot import Pilot
 
-from netproto.messages import Chat
+from netproto.wire.messages import Chat
 from ono99tui.client.catch_up import BadHistory, History, history_from_wire, unseen_from
 from ono99tui.client.names import names_of
 from ono99tui.game import (

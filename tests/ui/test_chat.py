@@ -10,21 +10,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lobby_helpers import running_table, wait_for_condition, wait_until
+from lobby_helpers import running_table, wait_for_condition
 from table_helpers import LocalMatch, lobby_for, open_local, record_notices
 from table_items import chat_received
 from test_chat_snapshots import talking_app
 from test_match_over_loopback import joined_app
+from testkit.waiting import pilot_wait_until as wait_until
 from textual.widgets import OptionList
 from textual.widgets._toast import Toast
 
-from netproto.messages import Chat
+from netproto.wire.messages import Chat
 from ono99tui.game import preset
 from ono99tui.host.chat import CHAT_BURST, EMOTES
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.host_app import host_app
 from ono99tui.ui.log_lines import log_entries
-from ono99tui.ui.messages import ChatRequested
+from ono99tui.ui.requests import ChatRequested
 from ono99tui.ui.screens.chat_prompt import ChatPrompt
 from ono99tui.ui.screens.mute import MuteScreen
 from ono99tui.ui.screens.table import TableScreen

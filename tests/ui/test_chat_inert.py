@@ -16,14 +16,13 @@ import unicodedata
 
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
-from rich.cells import cell_len
 from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, wait_until
 from table_items import chat_received
+from testkit.screens import screen_cells
 
-from netproto.chat_text import EmptyChat, clean_chat_text
-from netproto.messages import MAX_CHAT_TEXT, Chat
+from netproto.wire.chat_text import EmptyChat, clean_chat_text
+from netproto.wire.messages import MAX_CHAT_TEXT, Chat
 from ono99tui.game import preset
-from ono99tui.ui.app import Ono99App
 from ono99tui.ui.widgets.log import EventLog
 
 # Pieces that have broken terminals and TUIs before, mixed in with any characters at all.
@@ -37,28 +36,6 @@ NASTY = (
 chat_texts = st.lists(st.one_of(st.characters(), st.sampled_from(NASTY)),
                       max_size=60).map(lambda parts: "".join(parts)[:MAX_CHAT_TEXT])
 
-Cell = tuple[str, object]
-
-
-def cells(app: Ono99App) -> list[list[Cell]]:
-    """The screen as rows of cells: (characters, style); a wide character's second cell
-    is ("", style), and a zero-width character (a combining mark) joins the cell before
-    it, as a terminal draws it."""
-    grid: list[list[Cell]] = []
-    for strip in app.screen._compositor.render_strips():
-        row: list[Cell] = []
-        for segment in strip:
-            for char in segment.text:
-                width = cell_len(char)
-                if width == 0 and row:
-                    row[-1] = (row[-1][0] + char, row[-1][1])
-                    continue
-                row.append((char, segment.style))
-                row.extend([("", segment.style)] * (width - 1))
-        grid.append(row)
-    return grid
-
-
 async def changed_cells(text: str) -> tuple[set[tuple[int, int]], set[tuple[int, int]], str]:
     """Show `text` as bob's line at a table at 80x24: the cells that changed, the cells of
     the log rows the line takes, and every character on screen afterwards."""
@@ -69,18 +46,18 @@ async def changed_cells(text: str) -> tuple[set[tuple[int, int]], set[tuple[int,
         log = app.screen.query_one("#log", EventLog)
         log.clear()  # an empty log: the line cannot scroll older lines around
         await pilot.pause()
-        before = cells(app)
+        before = screen_cells(app)
         app.post_message(chat_received(Chat(name="bob", text=text, seat=1)))
         await wait_until(pilot, lambda: any(entry.chat for entry in log._entries))
         await pilot.pause()
-        after = cells(app)
+        after = screen_cells(app)
         region = log.content_region
         rows = range(region.y, region.y + log.line_count)
         allowed = {(x, y) for y in rows for x in range(region.x, region.right)}
         changed = {(x, y) for y, (old, new) in enumerate(zip(before, after, strict=True))
                    for x in range(max(len(old), len(new)))
                    if x >= len(old) or x >= len(new) or old[x] != new[x]}
-        shown = "".join(chars for row in after for chars, _ in row)
+        shown = "".join(cell.text for row in after for cell in row)
     return changed, allowed, shown
 
 

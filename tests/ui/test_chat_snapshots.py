@@ -7,7 +7,7 @@ from __future__ import annotations
 from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, wait_until
 from table_items import chat_received
 
-from netproto.messages import PROTOCOL_VERSION, Chat, Welcome
+from netproto.wire.messages import PROTOCOL_VERSION, Chat, Welcome
 from ono99tui.game import preset
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.log_lines import log_entries

@@ -21,7 +21,7 @@ from textual.pilot import Pilot
 
 from ono99tui.game import Card, position, preset
 from ono99tui.ui.app import Ono99App
-from ono99tui.ui.messages import TableItem
+from ono99tui.ui.requests import TableItem
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 

@@ -13,7 +13,7 @@ import ifaddr
 import pytest
 
 from netproto.addresses import loopback_for
-from netproto.interfaces import default_interfaces
+from netproto.lan.interfaces import default_interfaces
 from ono99tui.host.with_app import address_to_give, invitation
 from ono99tui.ssh.host_door import ssh_invitation_line
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ono99tui import config
+from ono99tui import user_settings as config
 
 
 def test_config_dir_follows_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,7 +15,7 @@ from table_helpers import (
 from netproto.client import TableClient
 from ono99tui.game import Card, Play
 from ono99tui.ui.app import Ono99App
-from ono99tui.ui.messages import MoveChosen
+from ono99tui.ui.requests import MoveChosen
 from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.widgets.banner import ConnectionBanner
 

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 APP = """
 from textual.app import App
 from textual.widgets import Static
-from ono99tui.ui.diffing_driver import DiffingDriver
+from ono99tui.ui.drivers.diffing import DiffingDriver
 
 class Probe(App):
     CSS = "Static { width: 20; height: 1; }"

@@ -17,16 +17,17 @@ from table_helpers import (
     wait_until,
 )
 from table_items import lobby_updated
+from testkit.screens import screen_lines
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 
 from netproto.client import Disconnected, Reconnected, TableClient
-from netproto.messages import Welcome
+from netproto.wire.messages import Welcome
 from ono99tui.commands.solo import solo_config
 from ono99tui.game import MATCH_OVER, Card, Played, legal_moves, preset, start_match
 from ono99tui.host.server import TableServer
 from ono99tui.ui.app import Ono99App
-from ono99tui.ui.messages import TableItem
+from ono99tui.ui.requests import TableItem
 from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen
 from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.widgets.log import EventLog
@@ -257,12 +258,12 @@ async def test_past_its_limit_the_log_drops_its_oldest_lines_and_still_follows()
         for number in range(100):
             log.add(f"line {number}")
             await pilot.pause()
-            rows = [strip.text.rstrip() for strip in app.screen._compositor.render_strips()]
+            rows = [row.rstrip() for row in screen_lines(app)]
             assert [row for row in rows if row][-1] == f"line {number}"
         assert log.line_count == 30 and log.lines[0] == "line 70"
         log.to_top()
         await pilot.pause()
-        rows = [strip.text.rstrip() for strip in app.screen._compositor.render_strips()]
+        rows = [row.rstrip() for row in screen_lines(app)]
         assert rows[0] == "line 70"
 
 

@@ -24,10 +24,10 @@ from test_lobby_snapshots import TABLES, room_lobby
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from netproto.discovery import DiscoveredTable, TableChange, TableEvent
+from netproto.lan.discovery import DiscoveredTable, TableChange, TableEvent
 from ono99tui.game import MATCH_OVER, Card, position, preset
 from ono99tui.ui.app import Ono99App
-from ono99tui.ui.messages import TableItem
+from ono99tui.ui.requests import TableItem
 from ono99tui.ui.screens.chat_prompt import ChatPrompt
 from ono99tui.ui.screens.confirm_quit import ConfirmQuitScreen
 from ono99tui.ui.screens.lobby import LobbyScreen

@@ -22,7 +22,7 @@ from table_helpers import (
     wait_until,
 )
 
-from netproto.messages import Lobby
+from netproto.wire.messages import Lobby
 from ono99tui.client.story import SeenEvents
 from ono99tui.game import preset
 from ono99tui.ui import hinting

@@ -11,18 +11,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lobby_helpers import wait_until
+from testkit.waiting import pilot_wait_until as wait_until
 
 from ono99tui.cli import build_parser
 from ono99tui.commands.host import host_options_from_args
 from ono99tui.commands.host_with_app import serve_with_app
-from ono99tui.config import CONFIG_DIR_ENV, data_dir
 from ono99tui.game import view
-from ono99tui.host.journal_file import journal_path, read_journal
-from ono99tui.host.resume import replay_point, resume_point
+from ono99tui.host.journal.file import journal_path, read_journal
+from ono99tui.host.journal.resume import replay_point, resume_point
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+from ono99tui.user_settings import CONFIG_DIR_ENV, data_dir
 
 HOST = ["host", "--bind", "127.0.0.1", "--port", "0", "--no-advertise", "--player", "ana",
         "--bots", "3", "--bot-delay", "0.05", "--name", "Restarted"]

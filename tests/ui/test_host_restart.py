@@ -60,7 +60,7 @@ async def test_a_new_seat_after_a_finished_match_goes_to_the_waiting_room() -> N
     # seat in its waiting room; the joiner's app stayed on the old match's results, named
     # after the new seats ("Match over: you win!" for someone else).
     from ono99tui.host.server import TableServer
-    from ono99tui.host.settings import TableConfig
+    from ono99tui.host.table_config import TableConfig
     from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 
     first = start_solo_table(bots=1, seed=4)

@@ -25,11 +25,11 @@ from textual.widgets import DataTable, Static
 from textual.widgets._toast import Toast
 
 from netproto.client import TableClient
-from netproto.framing import encode_frame
-from netproto.messages import Error
+from netproto.wire.framing import encode_frame
+from netproto.wire.messages import Error
 from ono99tui.game import Scoring, preset
 from ono99tui.game.state import MATCH_OVER
-from ono99tui.host.history import replay_match
+from ono99tui.host.journal.history import replay_match
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen

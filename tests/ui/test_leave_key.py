@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lobby_helpers import running_table, wait_until
+from lobby_helpers import running_table
 from table_helpers import solo, start_solo_table
+from testkit.waiting import pilot_wait_until as wait_until
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -23,12 +24,12 @@ from netproto.client import Closed, TableClient
 from ono99tui.cli import build_parser
 from ono99tui.commands.host import host_options_from_args
 from ono99tui.commands.host_with_app import serve_with_app
-from ono99tui.config import CONFIG_DIR_ENV, load_settings
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.screens.confirm_quit import ConfirmQuitScreen
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+from ono99tui.user_settings import CONFIG_DIR_ENV, load_settings
 
 
 def seat_names(app: Ono99App) -> list[str]:

@@ -9,13 +9,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from lobby_helpers import running_table, wait_until
+from lobby_helpers import running_table
+from testkit.waiting import pilot_wait_until as wait_until
 from textual.widgets import DataTable, Input, Static
 
 from netproto.client import TableClient
-from netproto.discovery import TableAdvertiser
-from netproto.messages import PROTOCOL_VERSION
-from ono99tui.config import load_settings
+from netproto.lan.discovery import TableAdvertiser
+from netproto.wire.messages import PROTOCOL_VERSION
 from ono99tui.host.hosting import table_info
 from ono99tui.host.outputs import TableSummary
 from ono99tui.host.server import TableServer
@@ -23,6 +23,7 @@ from ono99tui.ui.app import Ono99App
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.password_prompt import PasswordPrompt
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+from ono99tui.user_settings import load_settings
 
 LOOPBACK = ["127.0.0.1"]
 
@@ -208,7 +209,7 @@ async def test_a_failed_join_from_the_command_line_lists_the_tables(tmp_path: Pa
 
 
 async def test_remembered_name_fills_the_name_field(tmp_path: Path) -> None:
-    from ono99tui.config import Settings, save_settings
+    from ono99tui.user_settings import Settings, save_settings
 
     save_settings(Settings(player_name="zed", last_address="10.1.2.3:9100"), tmp_path)
     lobby = LobbyScreen(None, config_directory=tmp_path)

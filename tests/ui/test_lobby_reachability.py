@@ -15,8 +15,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from lobby_helpers import wait_until
 from rich.text import Text
+from testkit.waiting import pilot_wait_until as wait_until
 from textual.widgets import DataTable, Static
 
 from ono99tui.ui.app import Ono99App

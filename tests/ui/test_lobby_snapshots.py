@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from netproto.discovery import DiscoveredTable, TableChange, TableEvent, TableInfo, TableState
-from netproto.messages import Lobby, SeatInfo
+from netproto.lan.discovery import DiscoveredTable, TableChange, TableEvent, TableInfo, TableState
+from netproto.wire.messages import Lobby, SeatInfo
 from ono99tui.game import preset
 from ono99tui.game.codec import rules_to_wire
 from ono99tui.ui.app import Ono99App
-from ono99tui.ui.messages import TableItem
+from ono99tui.ui.requests import TableItem
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 

@@ -7,7 +7,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from lobby_helpers import running_table, wait_for_condition, wait_until
+from lobby_helpers import running_table, wait_for_condition
+from testkit.waiting import pilot_wait_until as wait_until
 from textual.pilot import Pilot
 
 from netproto.addresses import Address

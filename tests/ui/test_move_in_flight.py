@@ -9,11 +9,11 @@ import pytest
 from table_helpers import HoldingProxy, first_playable, record_notices, start_solo_table, wait_until
 
 from netproto.client import TableClient
-from netproto.errors import ApplicationError
-from netproto.messages import Move
+from netproto.wire.errors import ApplicationError
+from netproto.wire.messages import Move
 from ono99tui.game import preset
 from ono99tui.host.server import TableServer
-from ono99tui.host.settings import TableConfig
+from ono99tui.host.table_config import TableConfig
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.widgets.cards import CardWidget

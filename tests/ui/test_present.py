@@ -207,7 +207,7 @@ def test_winners_in_words() -> None:
 def test_waiting_room_marks_a_resigned_seat_as_watching() -> None:
     from dataclasses import replace
 
-    from netproto.messages import SeatInfo as LobbySeatInfo
+    from netproto.wire.messages import SeatInfo as LobbySeatInfo
     from ono99tui.ui.screens.waiting_room import seat_rows
 
     lobby = lobby_for(3)

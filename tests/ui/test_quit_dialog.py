@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from lobby_helpers import running_table, wait_until
+from lobby_helpers import running_table
 from table_helpers import solo, start_solo_table
+from testkit.waiting import pilot_wait_until as wait_until
 from textual.pilot import Pilot
 from textual.widgets import Static
 

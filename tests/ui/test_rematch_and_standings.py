@@ -206,8 +206,8 @@ async def test_the_match_over_dialog_keeps_its_buttons_and_keys_where_it_is_shor
     from test_standings_snapshots import long_match, play_out
     from textual.widgets import Button
 
-    from netproto.messages import Welcome
-    from ono99tui.ui.messages import TableItem
+    from netproto.wire.messages import Welcome
+    from ono99tui.ui.requests import TableItem
     from ono99tui.ui.screens.confirm_quit import ConfirmQuitScreen
 
     match = long_match()

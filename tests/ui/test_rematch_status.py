@@ -3,7 +3,7 @@ and at a headless table that deals by itself (no host seated)."""
 
 from __future__ import annotations
 
-from netproto.messages import Lobby, TablePhase
+from netproto.wire.messages import Lobby, TablePhase
 from ono99tui.ui.screens.results import rematch_status
 
 

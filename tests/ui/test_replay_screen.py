@@ -16,7 +16,13 @@ from textual.pilot import Pilot
 from ono99tui.bots import make_bot
 from ono99tui.game import MATCH_OVER, RoundDealt, apply, preset, start_match, view
 from ono99tui.game.codec import move_to_wire, rules_to_wire
-from ono99tui.host.history import FINISHED, RecordedMatch, ReplayStep, read_matches, replay_match
+from ono99tui.host.journal.history import (
+    FINISHED,
+    RecordedMatch,
+    ReplayStep,
+    read_matches,
+    replay_match,
+)
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.screens.replay import ReplayScreen
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import random
 
 from foreign_servers import rogue_table, serving
-from lobby_helpers import wait_until
 from table_helpers import screen_text
+from testkit.waiting import pilot_wait_until as wait_until
 
 from netproto.client import TableClient
-from netproto.messages import PROTOCOL_VERSION
+from netproto.wire.messages import PROTOCOL_VERSION
 from ono99tui.bots import GreedyBot
 from ono99tui.game import MATCH_OVER, acting_seats, apply, preset, start_match, view
 from ono99tui.game.codec import view_to_wire

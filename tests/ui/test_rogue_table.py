@@ -15,8 +15,9 @@ import pytest
 from foreign_servers import rogue_table, serving
 from table_helpers import record_notices, screen_text, wait_until
 
-from netproto.client import HandshakeRefused, TableClient
-from netproto.messages import PROTOCOL_VERSION, UNREADABLE, Chat, Error, Lobby, View, Welcome
+from netproto.client import TableClient
+from netproto.client_errors import HandshakeRefused
+from netproto.wire.messages import PROTOCOL_VERSION, UNREADABLE, Chat, Error, Lobby, View, Welcome
 from ono99tui.client.session import shown_welcome
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen

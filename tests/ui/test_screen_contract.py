@@ -10,15 +10,16 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from lobby_helpers import running_table, wait_until
+from lobby_helpers import running_table
+from testkit.waiting import pilot_wait_until as wait_until
 from textual.widgets import Select, Static
 
-from netproto.messages import Lobby, SeatInfo, SeatKind, TablePhase
+from netproto.wire.messages import Lobby, SeatInfo, SeatKind, TablePhase
 from ono99tui.game import Scoring, preset
 from ono99tui.game.codec import rules_to_wire
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.host_app import host_app
-from ono99tui.ui.messages import TableItem
+from ono99tui.ui.requests import TableItem
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 
 UI = Path(__file__).resolve().parents[2] / "ono99tui" / "ui"

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import random
 import shutil
-import subprocess
 import uuid
 from pathlib import Path
 
 import pytest
+from testkit.tmux import TmuxSession
+from testkit.waiting import wait_until
 
-from ono99tui.ui.screen_diff import ScreenDiff
+from ono99tui.ui.drivers.screen_diff import ScreenDiff
 
 RESET = "\x1b[0m"
 BLUE = "\x1b[38;5;32;48;5;233m"
@@ -174,24 +175,16 @@ def tmux_screen(stream: str, tmp_path: Path, width: int, height: int) -> str:
     path = tmp_path / f"{name}.out"
     # Autowrap off, as Textual sets it; the cursor hidden so it does not show in the capture.
     path.write_text("\x1b[?7l\x1b[?25l" + stream + "\x1b[?2026h", encoding="utf-8")
-    socket = f"ono99-diff-{name}"
-    tmux = ["tmux", "-L", socket, "-f", "/dev/null"]
+    done = tmp_path / f"{name}.done"
+    terminal = TmuxSession(width=width, height=height,
+                           env={"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin", "TERM": "xterm-256color"})
     try:
-        subprocess.run(
-            [*tmux, "new-session", "-d", "-x", str(width), "-y", str(height),
-             f"stty -onlcr; cat {path}; printf 'DONE-{name}' > {path}.done; sleep 60"],
-            check=True, timeout=30, env={"LANG": "C.UTF-8", "PATH": "/usr/bin:/bin", "TERM": "xterm-256color"},
-        )
-        for _ in range(500):
-            if Path(f"{path}.done").exists():
-                break
-            subprocess.run(["sleep", "0.02"], check=True)
-        return subprocess.run(
-            [*tmux, "capture-pane", "-p", "-e", "-N"], check=True, capture_output=True,
-            encoding="utf-8", timeout=30,
-        ).stdout
+        # The marker file is written once `cat` has put the whole stream on the terminal.
+        terminal.start(["sh", "-c", f"stty -onlcr; cat {path}; : > {done}; sleep 60"])
+        wait_until(done.exists, 15.0, "the stream on the terminal")
+        return terminal.capture(escapes=True)
     finally:
-        subprocess.run([*tmux, "kill-server"], check=False, capture_output=True)
+        terminal.kill()
 
 
 @pytest.mark.tmux

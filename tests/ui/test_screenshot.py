@@ -6,12 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lobby_helpers import wait_until
 from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, record_notices
+from testkit.waiting import pilot_wait_until as wait_until
 
-from ono99tui.config import CONFIG_DIR_ENV
 from ono99tui.game import preset
 from ono99tui.ui.terminal_app import screenshot_directory
+from ono99tui.user_settings import CONFIG_DIR_ENV
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from table_items import lobby_updated
 from textual.pilot import Pilot
 
 from ono99tui.game import MATCH_OVER, legal_moves, preset, start_match
-from ono99tui.ui.messages import TableItem
+from ono99tui.ui.requests import TableItem
 from ono99tui.ui.screens.results import MatchEndScreen, RoundEndScreen, StandingsScreen
 
 

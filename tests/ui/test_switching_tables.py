@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lobby_helpers import running_table, wait_until
+from lobby_helpers import running_table
 from table_helpers import first_playable
 from table_items import view_updated
+from testkit.waiting import pilot_wait_until as wait_until
 from textual.widgets import Input
 
 from netproto.addresses import Address

@@ -17,7 +17,7 @@ from table_helpers import (
     wait_until,
 )
 
-from netproto.messages import PROTOCOL_VERSION, Welcome
+from netproto.wire.messages import PROTOCOL_VERSION, Welcome
 from ono99tui.game import MATCH_OVER, RoundEnded, legal_moves, preset
 from ono99tui.game.state import DISCARDING
 from ono99tui.ui.screens.results import MatchEndScreen

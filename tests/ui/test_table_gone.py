@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lobby_helpers import running_table, wait_until
+from lobby_helpers import running_table
+from testkit.waiting import pilot_wait_until as wait_until
 from textual.pilot import Pilot
 from textual.widgets import Button, Static
 
@@ -22,6 +23,7 @@ from ono99tui.ui.screens.results import RoundEndScreen
 from ono99tui.ui.screens.table import TableScreen
 from ono99tui.ui.screens.table_gone import TableGoneScreen
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
+from ono99tui.ui.widgets.banner import ConnectionBanner
 
 
 def joining_app(port: int, tmp_path: Path, interfaces: list[str] | None = None,
@@ -85,6 +87,10 @@ async def test_closed_during_a_match_behind_a_results_dialog(tmp_path: Path) -> 
             await pilot.pause()
             assert dialog(app) == ("The host closed the table.",
                                    ["Back to the lobby (l)", "Quit (q)"])
+            # Behind the dialog, the table's banner says why too (it said "Disconnected from
+            # the table. Press Ctrl+Q to quit.", which the dialog contradicted).
+            table = next(screen for screen in app.screen_stack if isinstance(screen, TableScreen))
+            assert str(table.query_one(ConnectionBanner).render()) == "The host closed the table."
             await pilot.click("#lobby")
             await wait_until(pilot, lambda: app.screen is lobby, what="the lobby")
             assert not app.screen.query(TableScreen) and app.session.view is None

@@ -1,7 +1,7 @@
 """A spectator takes a seat for the next match: real apps, real tables on loopback.
 
 Somebody who joins while a match is in play watches it (the table seats newcomers only
-between matches). Their connection may never say `ready` (netproto/connection.py), so the
+between matches). Their connection may never say `ready` (netproto/wire/connection.py), so the
 match-over dialog offers them no rematch but "Take a seat (t)" where a seat may be free:
 the app says bye as a spectator and joins the same table again asking for a seat (same
 name, password and host key), through the lobby's join (or, for the host's own app, its
@@ -17,9 +17,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from lobby_helpers import running_table, wait_until
+from lobby_helpers import running_table
 from table_helpers import CuttableProxy, first_move_player, record_notices, screen_text
 from test_match_over_loopback import joined_app
+from testkit.waiting import pilot_wait_until as wait_until
 from textual.pilot import Pilot
 from textual.widgets import Button, Input
 
@@ -29,7 +30,7 @@ from ono99tui.game.state import MATCH_OVER
 from ono99tui.host.server import TableServer
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.host_app import host_app
-from ono99tui.ui.messages import TableItem
+from ono99tui.ui.requests import TableItem
 from ono99tui.ui.screens.lobby import LobbyScreen
 from ono99tui.ui.screens.password_prompt import PasswordPrompt
 from ono99tui.ui.screens.results import MatchEndScreen

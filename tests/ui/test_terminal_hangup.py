@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from ono99tui.host.server import TableServer
-from ono99tui.host.settings import TableConfig
+from ono99tui.host.table_config import TableConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 SEATED_APP = """

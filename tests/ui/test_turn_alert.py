@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, wait_until
 
-from ono99tui import config
+from ono99tui import user_settings as config
 from ono99tui.client.turn_alert import TITLE_IDLE, TITLE_YOUR_TURN
 from ono99tui.game import MATCH_OVER, Card, legal_moves, position, preset
 

@@ -7,11 +7,12 @@ import random
 from pathlib import Path
 
 import pytest
-from lobby_helpers import running_table, wait_until
+from lobby_helpers import running_table
+from testkit.waiting import pilot_wait_until as wait_until
 from textual.widgets import Input
 
 from netproto.addresses import Address
-from netproto.messages import SeatInfo, SeatKind
+from netproto.wire.messages import SeatInfo, SeatKind
 from ono99tui.game import preset, start_match, view
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.host_app import host_app

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lobby_helpers import running_table, wait_until
+from lobby_helpers import running_table
+from testkit.waiting import pilot_wait_until as wait_until
 from textual.widgets import Checkbox, Select
 
 from netproto.addresses import Address

@@ -12,8 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from lobby_helpers import running_table, wait_for_condition, wait_until
+from lobby_helpers import running_table, wait_for_condition
 from test_match_over_loopback import joined_app, play_until_the_end
+from testkit.waiting import pilot_wait_until as wait_until
 from textual._context import active_app
 from textual.pilot import Pilot
 from textual.widgets import Select, Static
@@ -56,7 +57,12 @@ def at_table(app: Ono99App) -> bool:
     """At the table, its hand drawn: a card key pressed before that is lost."""
     screen = app.screen
     hands = screen.query(HandView) if isinstance(screen, TableScreen) else None
-    return bool(hands) and bool(hands.first(HandView).cards)  # (built a moment after)
+    if not hands:
+        return False
+    hand = hands.first(HandView)
+    # The hand's row of cards is composed a moment after the hand is mounted: until then
+    # it is not drawn yet (asking for its cards would raise).
+    return bool(hand.query("#hand-cards")) and bool(hand.cards)
 
 
 async def deal_first_match(host: Ono99App, bob: Ono99App) -> None:
@@ -238,7 +244,7 @@ async def test_only_a_finished_match_gives_way_to_the_room() -> None:
     from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local
 
     from ono99tui.game import preset
-    from ono99tui.ui.messages import TableItem
+    from ono99tui.ui.requests import TableItem
 
     app = RecordingApp()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -13,10 +13,10 @@ from typing import Any
 from table_helpers import LocalMatch, RecordingApp, lobby_for, open_local, wait_until
 from textual.pilot import Pilot
 
-from netproto.messages import Lobby, SeatInfo, Welcome
+from netproto.wire.messages import Lobby, SeatInfo, Welcome
 from ono99tui.game import MATCH_OVER, preset
 from ono99tui.game.codec import rules_to_wire
-from ono99tui.ui.messages import TableItem
+from ono99tui.ui.requests import TableItem
 from ono99tui.ui.screens.results import MatchEndScreen
 from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from lobby_helpers import running_table, wait_until
+from lobby_helpers import running_table
+from testkit.waiting import pilot_wait_until as wait_until
 from textual.widgets import Checkbox, DataTable, Input, Select, Static
 
 from netproto.addresses import Address
-from netproto.messages import Lobby, SeatInfo, SeatKind, TablePhase
+from netproto.wire.messages import Lobby, SeatInfo, SeatKind, TablePhase
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.host_app import host_app
 from ono99tui.ui.screens.lobby import LobbyScreen

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 STOCK_DRIVER = "textual.drivers.web_driver:WebDriver"
-TABLE_DRIVER = "ono99tui.ui.web_driver:WebTableDriver"
+TABLE_DRIVER = "ono99tui.ui.drivers.web:WebTableDriver"
 PRELUDE = b"__GANGLION__\n"
 
 

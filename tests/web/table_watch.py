@@ -15,7 +15,7 @@ from typing import Any
 from packet_child import TerminalView
 
 from netproto.client import TableClient
-from netproto.messages import Lobby, SeatInfo
+from netproto.wire.messages import Lobby, SeatInfo
 
 ROOT = Path(__file__).resolve().parents[2]
 OWN_SEAT = r"tess \(you\)"

@@ -10,7 +10,7 @@ import pytest
 
 from ono99tui.cli import build_parser
 from ono99tui.commands.host import HostArgumentsError, host_options_from_args
-from ono99tui.config import CONFIG_DIR_ENV
+from ono99tui.user_settings import CONFIG_DIR_ENV
 from ono99tui.web import host_door, web_url
 from ono99tui.web.access import LoginBook, password_matches, same_origin
 from ono99tui.web.config import MAX_COLUMNS, MAX_ROWS
@@ -162,7 +162,7 @@ def test_the_door_never_brings_textual_into_a_headless_host() -> None:
 
 
 def test_the_lobby_shows_the_web_address_of_a_table_with_a_door() -> None:
-    from netproto.discovery import DiscoveredTable, TableInfo, TableState
+    from netproto.lan.discovery import DiscoveredTable, TableInfo, TableState
     from ono99tui.ui.screens.lobby import describe_table
 
     info = TableInfo(protocol_version=3, name="Kitchen", host_player="Ann", rules="2022",

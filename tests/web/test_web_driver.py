@@ -31,7 +31,7 @@ from table_watch import (
 )
 
 from netproto.client import TableClient
-from netproto.messages import SeatKind
+from netproto.wire.messages import SeatKind
 
 pytestmark = pytest.mark.tmux
 

@@ -28,7 +28,7 @@ from packet_child import TABLE_DRIVER, TerminalView
 from table_watch import OWN_SEAT, child_env, current_hand, seat_named, start_table, wait_for_hand
 
 from netproto.client import TableClient
-from netproto.messages import SeatKind
+from netproto.wire.messages import SeatKind
 
 pytestmark = pytest.mark.tmux
 

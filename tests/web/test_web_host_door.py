@@ -9,7 +9,7 @@ from pathlib import Path
 import aiohttp
 from web_helpers import WebHost, alive
 
-from netproto.discovery import TableBrowser
+from netproto.lan.discovery import TableBrowser
 from ono99tui.web.session import CLOSE_DOOR_CLOSED
 
 

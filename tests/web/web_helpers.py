@@ -12,10 +12,12 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from testkit.waiting import wait_until as wait_until
 
 from ono99tui.web.config import WebDoorConfig
 from ono99tui.web.server import WebDoor
@@ -52,18 +54,6 @@ LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "[::1]"}
 def probe_command(player: str) -> list[str]:
     """The probe instead of the game, with the player name as its argument."""
     return [sys.executable, str(PROBE), player]
-
-
-def wait_until(condition: Callable[[], Any], timeout: float = 20.0, what: str = "condition") -> Any:
-    """Poll *condition* until it returns something true (returned); fail after *timeout* s."""
-    deadline = time.monotonic() + timeout
-    while True:
-        result = condition()
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what} not met within {timeout}s")
-        time.sleep(0.05)
 
 
 def alive(pid: int) -> bool:

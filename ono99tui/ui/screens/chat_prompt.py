@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Input, Static
 
-from netproto.messages import MAX_CHAT_TEXT
+from netproto.wire.messages import MAX_CHAT_TEXT
 from ono99tui.client.talk import emote_hint
 from ono99tui.ui.screens.own_modal import OwnModal
 

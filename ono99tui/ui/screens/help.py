@@ -10,15 +10,15 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
 from ono99tui.game import Card, Rules, Scoring, preset
-from ono99tui.ui.rule_labels import (
+from ono99tui.ui.screens.own_modal import OwnModal
+from ono99tui.ui.session_app import SessionApp
+from ono99tui.words.rule_labels import (
     ONO99_WORDS,
     preset_label,
     scoring_label,
     scoring_rule,
     switch_setting,
 )
-from ono99tui.ui.screens.own_modal import OwnModal
-from ono99tui.ui.session_app import SessionApp
 
 if TYPE_CHECKING:
     from textual import getters

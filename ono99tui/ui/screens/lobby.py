@@ -29,18 +29,18 @@ from textual.widgets import Button, DataTable, Footer, Input, Label, Static
 
 from netproto.addresses import Address, AddressError, WebAddress, WebAddressGiven, parse_address
 from netproto.client import ClientSettings, TableClient
-from netproto.constants import DEFAULT_PORT
-from netproto.discovery import DiscoveredTable, TableBrowser, TableChange, TableEvent
-from netproto.errors import BadName
-from netproto.names import clean_name
-from netproto.reachability import PROBE_INTERVAL_SECONDS, ReachabilityWatch
-from netproto.refind import refinder_for
+from netproto.lan.discovery import DiscoveredTable, TableBrowser, TableChange, TableEvent
+from netproto.lan.reachability import PROBE_INTERVAL_SECONDS, ReachabilityWatch
+from netproto.lan.refind import refinder_for
+from netproto.wire.constants import DEFAULT_PORT
+from netproto.wire.errors import BadName
+from netproto.wire.names import clean_name
 from ono99tui.client.joining import JoinError, JoinRequest, connect, keep_seat
-from ono99tui.config import ConfigError, ResumeTokens, Settings, load_settings, save_settings
 from ono99tui.ssh import ssh_command_line
 from ono99tui.ui.glyphs import Glyphs
 from ono99tui.ui.screens.password_prompt import PasswordPrompt
 from ono99tui.ui.session_app import SessionApp
+from ono99tui.user_settings import ConfigError, ResumeTokens, Settings, load_settings, save_settings
 from ono99tui.web import web_url
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """A finished match replayed move by move, every hand face up (`ono99 replay`).
 
-It draws each step of the match (`ono99tui.host.history.replay_match`) with the table's own
+It draws each step of the match (`ono99tui.host.journal.history.replay_match`) with the table's own
 widgets — the seats, the total, the log of what happened so far — and, below them, every
 seat's hand as it stood after that step. Arrows step back and forth, up and down jump to the
 previous or next round's deal, Home and End to the deal and the last move.
@@ -22,10 +22,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from netproto.messages import SeatInfo as LobbySeat
-from netproto.messages import SeatKind
+from netproto.wire.messages import SeatInfo as LobbySeat
+from netproto.wire.messages import SeatKind
 from ono99tui.game import DISCARDING, MATCH_OVER, RoundDealt, spectator_view
-from ono99tui.host.history import RecordedMatch, ReplayStep
+from ono99tui.host.journal.history import RecordedMatch, ReplayStep
 from ono99tui.ui.glyphs import Glyphs, current_glyphs, glyphs_for
 from ono99tui.ui.present import (
     event_line,

@@ -10,14 +10,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Static
 
-from netproto.messages import Lobby, SeatKind
+from netproto.wire.messages import Lobby, SeatKind
 from ono99tui.client.free_seats import free_seats_text, seats_free
 from ono99tui.client.names import seat_name
 from ono99tui.client.options import options_from_wire
 from ono99tui.client.session import TableSession
 from ono99tui.game import PlayerView, RoundEnded
-from ono99tui.ui.messages import OpenRoomRequested, RematchRequested, TakeSeatRequested
 from ono99tui.ui.present import bust_lines, bust_notice, matches_played, matches_won, winners_text
+from ono99tui.ui.requests import OpenRoomRequested, RematchRequested, TakeSeatRequested
 from ono99tui.ui.screens.bust import held_line
 from ono99tui.ui.screens.own_modal import OwnModal
 from ono99tui.ui.session_app import SessionApp, watch_session

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 from ono99tui.client.outputs import LogCleared
 from ono99tui.client.story import LogAppended, LogForgotten, MatchPageOpened
 from ono99tui.ui.log_lines import log_entries
-from ono99tui.ui.messages import (
+from ono99tui.ui.requests import (
     AddBotRequested,
     MoveChosen,
     OpenRoomRequested,
@@ -468,7 +468,7 @@ class TableScreen(TalkScreen):
     def action_turn_clock(self) -> None:
         """The host sets the seconds per move for everyone, now (a player who walked away
         mid-turn would otherwise hold the table up until the match ends)."""
-        from ono99tui.ui.messages import OptionsChangeRequested
+        from ono99tui.ui.requests import OptionsChangeRequested
         from ono99tui.ui.screens.turn_time_prompt import TurnTime, TurnTimePrompt
 
         current = self.app.session.options.turn_seconds

@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from ono99tui.client.talk import EMOTE_KEYS
-from ono99tui.ui.messages import ChatRequested
+from ono99tui.ui.requests import ChatRequested
 from ono99tui.ui.session_app import SessionApp
 
 if TYPE_CHECKING:

@@ -18,10 +18,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Input, Static
 
-from netproto.messages import MAX_TURN_SECONDS
+from netproto.wire.messages import MAX_TURN_SECONDS
 from ono99tui.ui.screens.own_modal import OwnModal
 
-# The table's own bounds (ono99tui/host/settings.py): the prompt says them before asking.
+# The table's own bounds (ono99tui/host/table_config.py): the prompt says them before asking.
 MIN_SECONDS = 1
 
 

@@ -20,14 +20,14 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.errors import NoWidget
 from textual.widgets import Checkbox, DataTable, Footer, Input, Label, Select, Static
 
-from netproto.messages import Lobby, SeatInfo, SeatKind
+from netproto.wire.messages import Lobby, SeatInfo, SeatKind
 from ono99tui.bots import BOT_CHOICES
 from ono99tui.client.free_seats import free_seats_text, seats_free
 from ono99tui.client.options import options_from_wire
 from ono99tui.client.story import SaidItem
 from ono99tui.game import ONO99_MODES, PRESET_NAMES, SCORING_MODES, Rules, Scoring
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
-from ono99tui.ui.messages import (
+from ono99tui.ui.requests import (
     AddBotRequested,
     LeaveRequested,
     OptionsChangeRequested,
@@ -36,11 +36,11 @@ from ono99tui.ui.messages import (
     StartRequested,
     TakeSeatRequested,
 )
-from ono99tui.ui.rule_labels import ONO99_WORDS, RULE_SWITCHES, SCORING_WORDS, scoring_label
 from ono99tui.ui.screens.talk_screen import TALK_BINDINGS, TalkScreen
 from ono99tui.ui.session_app import SessionApp, watch_session
 from ono99tui.ui.widgets.banner import ConnectionBanner
 from ono99tui.ui.widgets.log import EventLog, chat_entry
+from ono99tui.words.rule_labels import ONO99_WORDS, RULE_SWITCHES, SCORING_WORDS, scoring_label
 
 if TYPE_CHECKING:
     from textual import getters

@@ -35,18 +35,29 @@ class ConnectionBanner(Static):
     """
 
     state: reactive[str] = reactive("offline")
+    _gone_headline: str | None = None
 
     def on_mount(self) -> None:
         if isinstance(self.app, SessionApp):
-            watch_session(self, lambda session: session.connection_state, self._follow)
+            # The headline too: a link that drops for good is "closed" before the table's
+            # goodbye says why.
+            watch_session(self, lambda session: (session.connection_state,
+                                                 session.gone_headline), self._follow)
 
-    def _follow(self, state: str) -> None:
+    def _follow(self, state_and_headline: tuple[str, str | None]) -> None:
+        state, self._gone_headline = state_and_headline
+        if state == self.state:
+            self.watch_state(state)
         self.state = state
 
     def watch_state(self, state: str) -> None:
         app = self.app
         watching = isinstance(app, SessionApp) and app.session.spectating
         text = (_WATCHING_TEXT.get(state) if watching else None) or _TEXT.get(state, "")
+        if state == "closed" and self._gone_headline:
+            # The table is gone (its dialog says so and offers the way on): say why, not
+            # "disconnected", and not a key the dialog does not offer.
+            text = self._gone_headline
         self.update(text)
         self.set_class(bool(text), "-shown")
         self.set_class(state == "closed", "-closed")

@@ -27,6 +27,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
+from ono99tui.ui.widgets.glyph_aware import RedrawnWithGlyphs
 from ono99tui.ui.widgets.static_text import update_if_changed
 
 # Kind -> the attribute of `Glyphs` holding its symbol.
@@ -90,7 +91,7 @@ class CardSlot:
         return self.face, self.blocked
 
 
-class CardWidget(Widget, can_focus=True):
+class CardWidget(RedrawnWithGlyphs, can_focus=True):
     """One card of the hand. Posts `Chosen` on click or Enter."""
 
     DEFAULT_CSS = """
@@ -215,6 +216,18 @@ class CardWidget(Widget, can_focus=True):
 
     def on_focus(self, event: events.Focus) -> None:
         self.post_message(self.Focused(self))
+        self.place_cursor()
+        self.call_after_refresh(self.place_cursor)  # once the layout has placed the card
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self.place_cursor)
+
+    def place_cursor(self) -> None:
+        """Put the terminal's cursor on this card while it has the focus: a braille
+        display (BRLTTY) and a screen reader's review cursor follow the terminal's cursor,
+        so the card the keys act on is the one they show (Textual leaves it hidden)."""
+        if self.has_focus and self.is_mounted:
+            self.app.cursor_position = self.content_region.offset
 
     def action_choose(self) -> None:
         self.post_message(self.Chosen(self))

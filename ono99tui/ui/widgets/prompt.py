@@ -15,7 +15,8 @@ from rich.cells import cell_len, set_cell_size
 from textual import events
 from textual.widgets import Static
 
-from ono99tui.ui.glyphs import current_glyphs
+from ono99tui.ui.glyphs import Glyphs, current_glyphs
+from ono99tui.ui.widgets.glyph_aware import RedrawnWithGlyphs
 
 
 def fitting_form(forms: Sequence[str], width: int, *, ascii_glyphs: bool = False) -> str:
@@ -35,7 +36,7 @@ def fitting_form(forms: Sequence[str], width: int, *, ascii_glyphs: bool = False
     return set_cell_size(forms[-1], width - cell_len(ellipsis)).rstrip() + ellipsis
 
 
-class PromptLine(Static):
+class PromptLine(RedrawnWithGlyphs, Static):
     """The prompt: plain text (it holds players' names), one of its forms at a time
     (see the module docstring)."""
 
@@ -52,6 +53,9 @@ class PromptLine(Static):
         self.refit()
 
     def on_resize(self, event: events.Resize) -> None:
+        self.refit()
+
+    def glyphs_changed(self, glyphs: Glyphs) -> None:
         self.refit()
 
     def refit(self) -> None:

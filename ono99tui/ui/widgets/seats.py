@@ -17,11 +17,12 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
+from ono99tui.ui.widgets.glyph_aware import RedrawnWithGlyphs
 from ono99tui.ui.widgets.static_text import update_if_changed
 
 
 @dataclass(frozen=True)
-class SeatInfo:
+class SeatDisplay:
     """One seat as the seat list shows it.
 
     `tokens` is None unless the table plays with tokens; `score` None unless with points.
@@ -87,8 +88,8 @@ class SeatInfo:
         return " ".join(part for part in parts if part)
 
 
-class SeatLine(Widget):
-    """One seat's line; repaints only when its `SeatInfo` changes."""
+class SeatLine(RedrawnWithGlyphs):
+    """One seat's line; repaints only when its `SeatDisplay` changes."""
 
     DEFAULT_CSS = """
     SeatLine { height: 1; width: 1fr; }
@@ -99,9 +100,9 @@ class SeatLine(Widget):
     SeatLine.-owes { color: $text-warning; }
     """
 
-    info: reactive[SeatInfo | None] = reactive(None)
+    info: reactive[SeatDisplay | None] = reactive(None)
 
-    def watch_info(self, info: SeatInfo | None) -> None:
+    def watch_info(self, info: SeatDisplay | None) -> None:
         if info is None:
             return
         self.set_class(info.is_turn, "-turn")
@@ -164,7 +165,7 @@ class SeatList(Widget):
     def compose(self) -> ComposeResult:
         yield Static("", id="spectators", classes="-none")
 
-    def show(self, seats: Sequence[SeatInfo], spectators: int = 0) -> bool:
+    def show(self, seats: Sequence[SeatDisplay], spectators: int = 0) -> bool:
         """Display these seats, updating existing lines in place; whether anything shown
         changed."""
         lines = list(self.query_children(SeatLine))

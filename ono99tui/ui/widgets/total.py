@@ -20,10 +20,11 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ono99tui.ui.glyphs import PIXEL_ROWS, current_glyphs, huge_width
+from ono99tui.ui.widgets.glyph_aware import RedrawnWithGlyphs
 from ono99tui.ui.widgets.static_text import update_if_changed
 
 
-class BigNumber(Widget):
+class BigNumber(RedrawnWithGlyphs):
     """A number drawn as large as its box allows: the pixel font at the largest scale that
     fits, else the three-row font, else plain digits. The screen's CSS sizes the box for
     the terminal (5 rows at 80x24, more on a tall one); the number is centred in it."""
@@ -47,7 +48,7 @@ class BigNumber(Widget):
         return Content(text)
 
 
-class DirectionLine(Widget):
+class DirectionLine(RedrawnWithGlyphs):
     """"↻ clockwise" or "↺ counter-clockwise"."""
 
     DEFAULT_CSS = """

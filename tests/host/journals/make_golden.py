@@ -29,7 +29,7 @@ from netproto.client import TableClient
 from ono99tui.bots import make_bot
 from ono99tui.client.bot_player import play_matches
 from ono99tui.game import PRESET_NAMES
-from ono99tui.host.journal_file import JOURNAL_VERSION
+from ono99tui.host.journal.file import JOURNAL_VERSION
 
 HERE = Path(__file__).parent
 
