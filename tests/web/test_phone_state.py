@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from netproto.messages import Lobby, SeatInfo, SeatKind, TablePhase, View, Welcome
+from netproto.wire.messages import Lobby, SeatInfo, SeatKind, TablePhase, View, Welcome
 from ono99tui.client.session import TableSession
 from ono99tui.game import MATCH_OVER, PRESET_NAMES, apply, preset, start_match, view
 from ono99tui.game.codec import event_to_wire, view_to_wire

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from netproto.chat_text import MAX_CHAT_TEXT
+from netproto.wire.chat_text import MAX_CHAT_TEXT
 from ono99tui.game import PRESET_NAMES
 from ono99tui.table_protocol import EMOTES
 

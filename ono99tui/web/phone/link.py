@@ -28,7 +28,8 @@ from typing import Any
 from aiohttp import web
 
 from netproto.addresses import parse_address
-from netproto.client import ConnectFailed, HandshakeRefused, NotConnected, TableClient
+from netproto.client import TableClient
+from netproto.client_errors import ConnectFailed, HandshakeRefused, NotConnected
 from ono99tui.client.outputs import (
     CloseDialogs,
     Dialog,

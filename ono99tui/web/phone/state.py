@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from netproto.messages import Lobby, SeatKind, TablePhase
+from netproto.wire.messages import Lobby, SeatKind, TablePhase
 from ono99tui.client.names import seat_name
 from ono99tui.client.session import TableSession
 from ono99tui.game import Card, Discard, Draw, Play, PlayerView, Scoring, SwapFour
