@@ -71,7 +71,8 @@ async def test_the_phone_socket_is_checked_and_answers_bad_requests(host: WebHos
             for bad, code in (("nonsense", "malformed"), ('{"t": "fly"}', "unknown"),
                               ('{"t": "play", "i": 9}', "malformed"),
                               ('{"t": "start"}', "not-host"),
-                              ('{"t": "take_seat"}', "not-now")):
+                              ('{"t": "take_seat"}', "not-now"),
+                              ('{"t": "hint"}', "not-now")):  # the host allows none
                 await socket.send_str(bad)
                 error = await frame(socket, "error")
                 assert error["code"] == code, (bad, error)
@@ -82,3 +83,28 @@ async def test_the_phone_socket_is_checked_and_answers_bad_requests(host: WebHos
     finally:
         await client.close()
         await stranger.close()
+
+
+async def test_a_hint_where_the_host_allows_them(tmp_path: Path) -> None:
+    table = WebHost("--seats", "2", "--bots", "1", "--bot-delay", "0.05", "--turn-time", "off",
+                    "--hints", env={"ONO99_CONFIG_DIR": str(tmp_path / "host-config"),
+                                    "ONO99_WEB_PASSWORD": PASSWORD})
+    base = table.base.rstrip("/")
+    client = await logged_in(base)
+    try:
+        async with client.post(f"{base}/seat", json={"name": "ana"},
+                               headers={"Origin": base}) as response:
+            seat = (await response.json())["seat"]
+        async with client.ws_connect(f"{base}/phone/ws/{seat}", headers={"Origin": base}) as socket:
+            game: dict[str, Any] = {}
+            while not game.get("mine"):  # until ana's turn
+                state = await frame(socket, "state")
+                game = state["p"].get("game") or game
+            await socket.send_str('{"t": "hint"}')
+            hint = await frame(socket, "hint")
+            playable = [card["label"] for card in game["hand"] if card["ok"]]
+            assert hint["suggested"] in playable
+            assert {row[0] for row in hint["rows"]} <= set(playable)
+    finally:
+        await client.close()
+        table.stop()

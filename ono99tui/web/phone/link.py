@@ -309,6 +309,9 @@ class PhoneSeat:
                     continue
                 try:
                     intent = read_intent(message.data)
+                    if intent.kind == "hint":
+                        await self._hint()
+                        continue
                     await self._send(self._apply(intent))
                     if self._pong:
                         self._pong = False
@@ -401,6 +404,24 @@ class PhoneSeat:
         if kind == "remove_bot":
             return session.remove_bot(int(intent.index or 0))
         raise PageError("unknown", kind, kind)
+
+    async def _hint(self) -> None:
+        """Work a hint out from the seat's own view and the deal's public events (the
+        terminal's search, `ono99tui.ui.hinting`, which loads no Textual), off the loop."""
+        from ono99tui.ui.hinting import NoHint, work_out_hint
+
+        session = self.session
+        view = session.view
+        self._need(session.hints_allowed and not session.spectating and view is not None
+                   and bool(view.legal_moves), "hint")
+        assert view is not None
+        events = tuple(session.story.seen.events)
+        try:
+            hint = await asyncio.to_thread(work_out_hint, view, events)
+        except NoHint as error:
+            raise PageError("not-now", str(error), "hint") from None
+        await self._frame({"t": "hint", "suggested": hint.suggested, "reason": hint.reason,
+                           "rows": [[row.card, round(row.win * 100)] for row in hint.rows]})
 
     @staticmethod
     def _need(allowed: bool, kind: str, code: str = "not-now") -> None:

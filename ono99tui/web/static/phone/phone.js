@@ -174,6 +174,12 @@
         break;
       case "pong":
         break;
+      case "hint": {
+        const rows = frame.rows.map(([card, win]) => t("hint.row", { card, win })).join(" · ");
+        $("hint-text").textContent = `${t("hint.suggested", { card: frame.suggested })} ${frame.reason} (${rows})`;
+        $("hint-text").hidden = false;
+        break;
+      }
       case "gone":
         end(`${frame.headline} ${frame.detail}`, false);
         break;
@@ -331,6 +337,7 @@
     drawButton.textContent = t("move.draw");
     drawButton.setAttribute("aria-label", t("move.draw.name"));
     $("hint").hidden = !(S.may && S.may.hints && game.mine);
+    if (!game.mine) $("hint-text").hidden = true;
     drawSeats($("seats"), game.seats);
   }
 
