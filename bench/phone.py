@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import subprocess
@@ -110,11 +111,9 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         started = time.monotonic()
         sockets = []
         for index in range(args.phones):
-            try:
+            with contextlib.suppress(TimeoutError):  # not served: counted below
                 sockets.append(await asyncio.wait_for(
                     phone(client, base, f"p{index}", events[index]), 20))
-            except TimeoutError:
-                pass  # not served: counted below
         served = sum(event.is_set() for event in events)
         await asyncio.sleep(1.0)  # the last lobby and views reach every phone
         after = rss_kib(host.pid)
@@ -140,8 +139,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
                                            headers={"Origin": base})
         await terminal.receive(timeout=60)  # the game drew
         await asyncio.sleep(2.0)
-        games = [pid for pid in descendants(host.pid)]
-        terminal_kib = sum(rss_kib(pid) for pid in games)
+        terminal_kib = sum(rss_kib(pid) for pid in descendants(host.pid))
         await terminal.close()
         for socket in sockets:
             await socket.close()
