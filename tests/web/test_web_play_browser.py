@@ -111,8 +111,10 @@ def seat_line(screen: str, name: str) -> str:
 @pytest.fixture
 def host(tmp_path: Path) -> Iterator[WebHost]:
     """A two-seat table that deals once both seats are taken, with a password web door; no
-    turn clock (nothing moves for a player who is reloading)."""
-    table = WebHost("--seats", "2", "--seed", "3", "--bot-delay", "0.2", "--grace", "4",
+    turn clock (nothing moves for a player who is reloading). The grace outlasts a reload's
+    new game process on a loaded machine (at 4 s a stand-in once played for the reloading
+    tab before it was back, and its hand had changed)."""
+    table = WebHost("--seats", "2", "--seed", "3", "--bot-delay", "0.2", "--grace", "12",
                     "--on-abandon", "bot", "--turn-time", "off",
                     env={"ONO99_CONFIG_DIR": str(tmp_path / "host-config"),
                          "ONO99_WEB_PASSWORD": PASSWORD})
