@@ -115,6 +115,15 @@ class OpenWebDoor(StartedDoor):
         return {"event": "web-door", "port": self.port, "url": self.url(host),
                 "password": not self.door.config.open_access}
 
+    def join_announcement(self, host: str) -> Mapping[str, object]:
+        """The "web-join" event a headless host prints: the one-step join address (at
+        `host`, an IP literal of this machine, from now on the address the door gives) and
+        the printable page with its QR code (`/qr`, for a browser on this machine)."""
+        self.door.phone_host = host
+        return {"event": "web-join", "url": self.door.join_url(),
+                "code": self.door.join is not None,
+                "qr_page": web_url(loopback_for(self.door.config.bind_host), self.port) + "qr"}
+
     def log_line(self, host: str) -> str:
         """The host's log line: the address to open."""
         return f"Web door open: {self.url(host)}"
