@@ -15,6 +15,8 @@ import hmac
 import io
 import ipaddress
 import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import ifaddr
 import segno
@@ -52,6 +54,18 @@ class JoinCode:
         if not isinstance(given, str) or not given or len(given) > MAX_CODE_LENGTH:
             return False
         return hmac.compare_digest(given.encode(), self._code.encode())
+
+
+@dataclass(frozen=True)
+class JoinLink:
+    """The web door's join address as the host's app sees it: `url` gives the current
+    one, `replace` makes a new code and gives the new address (None: an open door, with no
+    code to replace)."""
+
+    url: Callable[[], str]
+    replace: Callable[[], str] | None = None
+    # The printable page with the code (`/qr`, for a browser on this machine).
+    page: str = ""
 
 
 def join_url(host: str, port: int, code: str | None) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from phone_helpers import Phone, phone_context, wait_for_hand
-from qr_reading import decode_gray
+from testkit.qr_reading import decode_gray
 from web_helpers import PASSWORD, WebHost, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import aiohttp
 import ifaddr
-from qr_reading import decode_half_blocks
+from testkit.qr_reading import decode_half_blocks
 from web_helpers import PASSWORD
 
 from netproto.limits import GuessPolicy
