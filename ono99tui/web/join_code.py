@@ -117,10 +117,13 @@ def qr_rows(text: str, border: int = 2) -> list[str]:
 
 def qr_svg(text: str) -> str:
     """The QR code of `text` as an SVG document (for the printable page)."""
+    code = qr_code(text)
     out = io.BytesIO()
-    qr_code(text).save(out, kind="svg", scale=8, border=4, xmldecl=False,
-                       title="QR code of the join address")
-    return out.getvalue().decode()
+    code.save(out, kind="svg", scale=8, border=4, xmldecl=False,
+              title="QR code of the join address")
+    width, height = code.symbol_size(scale=8, border=4)
+    # A viewBox, so that the page may scale it to the paper (segno gives pixel sizes only).
+    return out.getvalue().decode().replace("<svg ", f'<svg viewBox="0 0 {width} {height}" ', 1)
 
 
 def _ip(socket_name: object) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
