@@ -16,9 +16,10 @@ from netproto.addresses import loopback_for
 from ono99tui.commands.player_option import host_player_name, remember_player_name
 from ono99tui.host.hosting import HostedTable, HostError
 from ono99tui.host.options import HostOptions
-from ono99tui.host.with_app import host_table, invitation_for
+from ono99tui.host.with_app import address_to_give, host_table, invitation_for
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.host_app import host_app
+from ono99tui.web.host_door import OpenWebDoor
 
 
 async def run_in_terminal(app: Ono99App) -> None:
@@ -43,10 +44,15 @@ async def serve_with_app(
     name = host_player_name(player)
 
     def make_app(hosted: HostedTable) -> Ono99App:
+        # The first web door's one-step join address (`j` in the waiting room), naming
+        # this machine by the IP literal the invitation gives.
+        web_doors = [door for door in hosted.doors if isinstance(door, OpenWebDoor)]
+        join = (web_doors[0].join_link(address_to_give(options.bind, hosted.interfaces))
+                if web_doors else None)
         return host_app(hosted.server, player=name, connect_to=loopback_for(options.bind),
                         invite=invitation_for(hosted, options.bind),
                         notice=hosted.taken_up.notice() if hosted.taken_up else "",
-                        warnings=hosted.notices)
+                        warnings=hosted.notices, join=join)
 
     return await host_table(options, make_app, run_app)
 

@@ -2,7 +2,8 @@
 
 Never imports Textual (a test checks it): this is what runs on a server with no terminal.
 Its standard output is one JSON object per line: "listening", "resumed" (a match taken up
-from the journal), one announcement per open door (e.g. "ssh-door"), a "journal" line for
+from the journal), one announcement per open door (e.g. "ssh-door"; a web door adds
+"web-join", its one-step join address, again on SIGUSR1 with a new code), a "journal" line for
 each thing the table's journal has to tell its operator (a write failed, the file was
 deleted, a match could not be taken up), then "stopped".
 
@@ -26,11 +27,15 @@ from ono99tui.host.core import FINISHED
 from ono99tui.host.hosting import HostError, hosted_table
 from ono99tui.host.options import HostOptions
 from ono99tui.host.outputs import TableSummary
+from ono99tui.host.with_app import address_to_give
+from ono99tui.web.host_door import OpenWebDoor
 
 log = logging.getLogger(__name__)
 
 # SIGHUP too: a host whose terminal closes must still withdraw its advertisement.
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# Replaces the web door's join code (docs/WEB.md "Joining in one step").
+REPLACE_JOIN_CODE_SIGNAL = signal.SIGUSR1
 
 
 async def serve_headless(options: HostOptions) -> int:
@@ -86,6 +91,20 @@ async def serve_headless(options: HostOptions) -> int:
             for door in hosted.doors:
                 print(json.dumps(door.announcement(socket.gethostname())), flush=True)
                 log.info("%s", door.log_line(socket.gethostname()))
+            web_doors = [door for door in hosted.doors if isinstance(door, OpenWebDoor)]
+            if web_doors:
+                # The join address names this machine by an IP literal (a phone's camera
+                # may not resolve a host name); SIGUSR1 replaces the join code.
+                phone_host = address_to_give(options.bind, hosted.interfaces)
+                for web_door in web_doors:
+                    print(json.dumps(web_door.join_announcement(phone_host)), flush=True)
+
+                def replace_join_codes() -> None:
+                    for web_door in web_doors:
+                        web_door.door.replace_join_code()
+                        print(json.dumps(web_door.join_announcement(phone_host)), flush=True)
+
+                loop.add_signal_handler(REPLACE_JOIN_CODE_SIGNAL, replace_join_codes)
             await stop.wait()
             if signalled:  # not --exit-after: a match in play may be taken up by a restart
                 server.going_away()
@@ -93,7 +112,7 @@ async def serve_headless(options: HostOptions) -> int:
         print(f"ono99 host: {error}", file=sys.stderr)
         return error.status
     finally:
-        for signal_number in STOP_SIGNALS:
+        for signal_number in (*STOP_SIGNALS, REPLACE_JOIN_CODE_SIGNAL):
             loop.remove_signal_handler(signal_number)
     print(json.dumps({"event": "stopped", "matches": finished_matches}), flush=True)
     return 0

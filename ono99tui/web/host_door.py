@@ -21,6 +21,7 @@ from ono99tui.host.doors import DoorError
 from ono99tui.user_settings import config_dir
 from ono99tui.web import web_url
 from ono99tui.web.config import WebDoorConfig, WebDoorConfigError
+from ono99tui.web.join_code import JoinLink
 
 if TYPE_CHECKING:
     from ono99tui.web.server import WebDoor
@@ -114,6 +115,22 @@ class OpenWebDoor(StartedDoor):
         """The "web-door" event a headless host prints once its door is open."""
         return {"event": "web-door", "port": self.port, "url": self.url(host),
                 "password": not self.door.config.open_access}
+
+    def join_announcement(self, host: str) -> Mapping[str, object]:
+        """The "web-join" event a headless host prints: the one-step join address (at
+        `host`, an IP literal of this machine, from now on the address the door gives) and
+        the printable page with its QR code (`/qr`, for a browser on this machine)."""
+        self.door.phone_host = host
+        return {"event": "web-join", "url": self.door.join_url(),
+                "code": self.door.join is not None,
+                "qr_page": web_url(loopback_for(self.door.config.bind_host), self.port) + "qr"}
+
+    def join_link(self, host: str) -> JoinLink:
+        """The join address for the host's app (`j` in its waiting room), at `host`."""
+        self.door.phone_host = host
+        return JoinLink(url=self.door.join_url,
+                        replace=self.door.replace_join_code if self.door.join else None,
+                        page=web_url(loopback_for(self.door.config.bind_host), self.port) + "qr")
 
     def log_line(self, host: str) -> str:
         """The host's log line: the address to open."""

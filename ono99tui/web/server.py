@@ -13,6 +13,9 @@ door's own:
 - `POST /login`: the password (one try at a time per address, and waits that grow after
   wrong ones, per address and in all: `netproto.limits.GuessThrottle`); a right one sets an
   HttpOnly, SameSite=Strict cookie;
+- `GET /j/{code}`: the join code (`join_code`) logs the browser in as the password does
+  (same cookie, same throttle); a wrong or replaced one gets a page saying so;
+- `GET /qr`: the printable join page (address and QR code), for a browser on this machine;
 - `POST /seat`: a tab's player name gives it a seat id (or a kept id is checked);
 - `GET /ws/{seat}`: the game's websocket; refused with 403 at the handshake unless its
   Origin is this door (as the browser reached it) and it carries a login and a seat;
@@ -39,6 +42,7 @@ from typing import Any
 import jinja2
 import textual_serve
 from aiohttp import web
+from markupsafe import Markup
 
 from netproto.addresses import parse_address
 from netproto.limits import GuessThrottle, address_key
@@ -47,6 +51,14 @@ from ono99tui.web.access import LOGIN_COOKIE, LoginBook, password_matches, same_
 from ono99tui.web.config import WebDoorConfig
 from ono99tui.web.game_process import capped_size, game_environment
 from ono99tui.web.guard import ConnectionGuard, QuietHttpLog
+from ono99tui.web.join_code import (
+    JOIN_PREFIX,
+    JoinCode,
+    is_local_peer,
+    join_url,
+    phone_address,
+    qr_svg,
+)
 from ono99tui.web.phone.link import PhoneSeat
 from ono99tui.web.seats import Seat, SeatBook, SeatError
 from ono99tui.web.session import CLOSE_DOOR_CLOSED, CLOSE_DOOR_FULL, CLOSE_REPLACED, WebSession
@@ -95,6 +107,10 @@ class WebDoor:
         self.clock = clock
         self.seats = SeatBook(config.players_dir)
         self.logins = LoginBook()
+        # The join code (None for an open door, which needs none) and the address phones
+        # are told to open (None: `phone_address` of the bind address).
+        self.join: JoinCode | None = None if config.open_access else JoinCode()
+        self.phone_host: str | None = None
         self.guesses = GuessThrottle(config.guesses, now=clock())
         self.guard = ConnectionGuard(config.http, clock)
         # aiohttp's request handlers log here: each failed request through the guard's
@@ -125,6 +141,8 @@ class WebDoor:
             web.get("/tv", self.handle_tv),
             web.get("/phone/ws/{seat}", self.handle_phone_websocket),
             web.post("/login", self.handle_login),
+            web.get(JOIN_PREFIX + "{code}", self.handle_join),
+            web.get("/qr", self.handle_qr),
             web.post("/seat", self.handle_seat),
             web.get("/ws/{seat}", self.handle_websocket),
             web.get("/static/{name:.+}", self.handle_static),
@@ -238,14 +256,15 @@ class WebDoor:
             return self._page("login.html", next="/terminal")
         return self._page("play.html")
 
-    async def handle_login(self, request: web.Request) -> web.Response:
-        """Check the password; a right one gives a login cookie and the game's page."""
-        if self.config.open_access:
-            raise web.HTTPSeeOther("/")
-        if not self._from_this_door(request):
-            raise web.HTTPForbidden(text="this form must be sent from the door's own page")
+    @staticmethod
+    def _peer(request: web.Request) -> str:
         transport = request.transport
-        address = address_key(transport.get_extra_info("peername") if transport else None)
+        return address_key(transport.get_extra_info("peername") if transport else None)
+
+    async def _guess_turn(self, address: str) -> float:
+        """Wait for `address`'s turn to have a secret checked (a password or a join code):
+        0 when it may be checked now (then `guesses.finish` must follow), else how long the
+        address must still wait (the secret is then not looked at)."""
         wait = self.guesses.begin(address, self.clock())
         for _ in range(3):  # a turn in line is waited out, not refused
             if not self.guesses.short_wait(address, wait):
@@ -255,8 +274,73 @@ class WebDoor:
         if wait > 0:
             # Not read: trying it is the guess the wait is for.
             self.guard.quiet_log(logging.WARNING, "guess-throttled",
-                                 "web door: refused a password from %s unread: too many "
-                                 "wrong ones", address)
+                                 "web door: refused a password or join code from %s unread: "
+                                 "too many wrong ones", address)
+        return wait
+
+    def _login_response(self, location: str) -> web.HTTPSeeOther:
+        response = web.HTTPSeeOther(location)
+        response.set_cookie(LOGIN_COOKIE, self.logins.issue(), httponly=True,
+                            samesite="Strict", path="/")
+        return response
+
+    async def handle_join(self, request: web.Request) -> web.Response:
+        """`/j/CODE`: the join code logs this browser in as the password would (same cookie,
+        same throttle for wrong ones); a wrong or replaced code gets a page saying so."""
+        if self.join is None:  # an open door: no code needed
+            raise web.HTTPSeeOther("/")
+        address = self._peer(request)
+        wait = await self._guess_turn(address)
+        if wait > 0:
+            return self._page("join_refused.html", status=429,
+                              error=f"Too many wrong codes from here: wait {math.ceil(wait)} s, "
+                                    f"then scan the code again.")
+        right = False
+        try:
+            right = self.join.matches(request.match_info["code"])
+        finally:
+            self.guesses.finish(address, right, self.clock())
+        if not right:
+            self.guard.quiet_log(logging.WARNING, "wrong-join-code",
+                                 "wrong web door join code from %s", address)
+            return self._page("join_refused.html", status=403,
+                              error="This join code is wrong or has been replaced.")
+        raise self._login_response("/")
+
+    async def handle_qr(self, request: web.Request) -> web.Response:
+        """`/qr`: the printable page with the join address and its QR code, only for a browser
+        on this machine (the host's): the code lets anyone in, as the password does."""
+        transport = request.transport
+        if transport is None or not is_local_peer(transport.get_extra_info("peername"),
+                                                  transport.get_extra_info("sockname")):
+            raise web.HTTPForbidden(text="the join page is shown only on the host's machine")
+        url = self.join_url()
+        return self._page("join_print.html", url=url, svg=Markup(qr_svg(url)),
+                          open_access=self.join is None)
+
+    def join_url(self) -> str:
+        """The address a phone opens to join (with the join code unless the door is open),
+        naming this machine by an IP literal (`join_code.phone_address`)."""
+        host = self.phone_host or phone_address(self.config.bind_host)
+        return join_url(host, self.port, None if self.join is None else self.join.code)
+
+    def replace_join_code(self) -> str:
+        """Replace the join code (the old one stops working); returns the new join address.
+        Logins already given are kept."""
+        if self.join is not None:
+            self.join.replace()
+            log.info("web door: join code replaced")
+        return self.join_url()
+
+    async def handle_login(self, request: web.Request) -> web.Response:
+        """Check the password; a right one gives a login cookie and the game's page."""
+        if self.config.open_access:
+            raise web.HTTPSeeOther("/")
+        if not self._from_this_door(request):
+            raise web.HTTPForbidden(text="this form must be sent from the door's own page")
+        address = self._peer(request)
+        wait = await self._guess_turn(address)
+        if wait > 0:
             return self._page("login.html", status=429,
                               error=f"Too many tries: wait {math.ceil(wait)} s, then try "
                                     f"again.")
@@ -271,10 +355,7 @@ class WebDoor:
                                  "wrong web door password from %s", address)
             return self._page("login.html", status=403, error="Wrong password.")
         wanted = form.get("next")
-        response = web.HTTPSeeOther(wanted if wanted in ("/terminal", "/tv") else "/")
-        response.set_cookie(LOGIN_COOKIE, self.logins.issue(), httponly=True,
-                            samesite="Strict", path="/")
-        raise response
+        raise self._login_response(wanted if wanted in ("/terminal", "/tv") else "/")
 
     async def handle_seat(self, request: web.Request) -> web.Response:
         """`{"name": …}` makes a seat for a new player; `{"seat": id}` checks a kept one."""

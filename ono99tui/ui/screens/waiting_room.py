@@ -36,10 +36,12 @@ from ono99tui.ui.requests import (
     StartRequested,
     TakeSeatRequested,
 )
+from ono99tui.ui.screens.join_qr import JoinQrScreen
 from ono99tui.ui.screens.talk_screen import TALK_BINDINGS, TalkScreen
 from ono99tui.ui.session_app import SessionApp, watch_session
 from ono99tui.ui.widgets.banner import ConnectionBanner
 from ono99tui.ui.widgets.log import EventLog, chat_entry
+from ono99tui.web.join_code import JoinLink
 from ono99tui.words.rule_labels import ONO99_WORDS, RULE_SWITCHES, SCORING_WORDS, scoring_label
 
 if TYPE_CHECKING:
@@ -192,16 +194,21 @@ class WaitingRoomScreen(TalkScreen):
         Binding("x", "remove_bot", "Remove bot"),
         Binding("s", "start", "Start"),
         Binding("o", "focus_rules", "Rules"),
+        # The host's, with a web door: the one-step join address as a QR code.
+        Binding("j", "show_join", "Phone QR"),
         Binding("escape", "focus_seats", "Seats", show=False),
         Binding("l", "leave", "Leave"),
         *TALK_BINDINGS,  # table talk
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, invite: str = "") -> None:
-        """`invite`: a line telling others how to join (the host's app shows it)."""
+    def __init__(self, invite: str = "", join: JoinLink | None = None) -> None:
+        """`invite`: a line telling others how to join (the host's app shows it); `join`:
+        the web door's join address, which `j` shows as a QR code (the host's app, with a
+        web door)."""
         super().__init__()
         self.invite = invite
+        self.join = join
         self.lobby: Lobby | None = None
         # Whether the bot level select has been set from the table's (see _show_bot_level).
         self._bot_level_shown = False
@@ -507,6 +514,8 @@ class WaitingRoomScreen(TalkScreen):
         if action == "toggle_ready":
             # The host says "go" with s; being "ready" means nothing for them.
             return self.my_seat_number is not None and not self.is_host
+        if action == "show_join":
+            return self.join is not None
         if action == "take_seat":
             return self.my_seat_number is None and self.app.session.may_take_seat
         if action == "leave":
@@ -557,6 +566,11 @@ class WaitingRoomScreen(TalkScreen):
         ]
         if fields:
             fields[0].focus()
+
+    def action_show_join(self) -> None:
+        """Show the web door's join address and its QR code."""
+        if self.join is not None:
+            self.app.push_screen(JoinQrScreen(self.join))
 
     def action_leave(self) -> None:
         """Give up the seat (or stop watching) and go back to the lobby to pick another table
