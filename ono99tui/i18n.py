@@ -13,12 +13,92 @@ from one, falls back to the English text itself — never to a key.
 from __future__ import annotations
 
 import gettext
+import os
+from collections.abc import Mapping
 from pathlib import Path
 
 DOMAIN = "ono99"
 LOCALE_DIR = Path(__file__).parent / "locale"
 
+# The languages ono99 speaks, each named in itself (the palette and `--lang`'s help list them).
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "be": "Беларуская",
+    "bn": "বাংলা",
+    "kn": "ಕನ್ನಡ",
+    "ur": "اردو",
+    "ps": "پښتو",
+}
+# Written right to left: the TUI orders and shapes their text (ono99tui/ui/rtl.py).
+RIGHT_TO_LEFT = frozenset({"ur", "ps"})
+# The variables gettext itself reads, in the order it reads them.
+LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
 _translation: gettext.NullTranslations = gettext.NullTranslations()
+_language = "en"
+
+
+class UnknownLanguage(ValueError):
+    """A language code ono99 has no catalog for; the message lists the known ones."""
+
+
+def known_language(code: str) -> str:
+    """`code` checked against LANGUAGES ("be", "bn_IN" -> "bn"); UnknownLanguage otherwise."""
+    short = code.strip().replace("-", "_").split("_")[0].split(".")[0].lower()
+    if short not in LANGUAGES:
+        raise UnknownLanguage(
+            f"unknown language {code!r}; ono99 speaks " + ", ".join(LANGUAGES))
+    return short
+
+
+def language_from_environment(environ: Mapping[str, str] | None = None) -> str | None:
+    """The first language of LANGUAGE / LC_ALL / LC_MESSAGES / LANG that ono99 speaks.
+
+    The first variable that is set decides, as in gettext, except that LANGUAGE's list
+    ("ur:en") is searched; "C" and "POSIX" mean English.
+    """
+    environ = os.environ if environ is None else environ
+    for variable in LOCALE_VARIABLES:
+        value = environ.get(variable, "")
+        if not value:
+            continue
+        for candidate in value.split(":") if variable == "LANGUAGE" else [value]:
+            if candidate in ("C", "POSIX") or candidate.startswith("C."):
+                return "en"
+            try:
+                return known_language(candidate)
+            except UnknownLanguage:
+                continue
+        if variable != "LANGUAGE":
+            return None
+    return None
+
+
+def choose_language(flag: str | None, saved: str | None,
+                    environ: Mapping[str, str] | None = None) -> str:
+    """The language to speak: `--lang`, else the saved choice, else the locale, else English.
+
+    `flag` must be a known language (UnknownLanguage otherwise: the player typed it); a
+    saved choice ono99 no longer knows is passed over.
+    """
+    if flag:
+        return known_language(flag)
+    if saved:
+        try:
+            return known_language(saved)
+        except UnknownLanguage:
+            pass
+    return language_from_environment(environ) or "en"
+
+
+def current_language() -> str:
+    """The code of the language in use ("en" by default)."""
+    return _language
+
+
+def is_right_to_left() -> bool:
+    """Whether the language in use is written right to left."""
+    return _language in RIGHT_TO_LEFT
 
 
 def use_language(code: str | None) -> bool:
@@ -26,21 +106,28 @@ def use_language(code: str | None) -> bool:
 
     Returns whether a catalog for `code` was found (English always counts as found).
     """
-    global _translation
+    global _translation, _language
     if code is None or code == "en":
-        _translation = gettext.NullTranslations()
+        _translation, _language = gettext.NullTranslations(), "en"
         return True
     try:
         _translation = gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[code])
     except OSError:
-        _translation = gettext.NullTranslations()
+        _translation, _language = gettext.NullTranslations(), "en"
         return False
+    _language = code
     return True
 
 
 def _(message: str) -> str:
     """`message` in the chosen language (the English itself where no translation exists)."""
     return _translation.gettext(message)
+
+
+def N_(message: str) -> str:
+    """Mark `message` for the catalog without translating it yet: for constants built at
+    import time, before a language is chosen; the code shows `_(constant)` later."""
+    return message
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:

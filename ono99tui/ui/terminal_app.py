@@ -16,7 +16,10 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 
+from ono99tui import i18n
 from ono99tui.gc_freeze import freeze_startup_objects
+from ono99tui.i18n import _
+from ono99tui.ui.cell_widths import agree_with_terminal
 from ono99tui.ui.drivers.diffing import DiffingDriver, ScreenDiffing
 from ono99tui.ui.drivers.hangup import HangupReporter
 from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
@@ -98,6 +101,9 @@ class TerminalApp(SessionApp):
 
     def __init__(self, *, ascii_glyphs: bool | None = None,
                  sixteen_colours: bool | None = None) -> None:
+        # Before anything is measured: Bengali and Kannada vowel signs take a cell, as in
+        # the terminal (ono99tui/ui/cell_widths.py).
+        agree_with_terminal()
         super().__init__()
         self._sixteen_colours = sixteen_colours
         self.terminal_title = ""
@@ -153,7 +159,25 @@ class TerminalApp(SessionApp):
     def action_toggle_ascii(self) -> None:
         """Switch between Unicode and ASCII-only glyphs."""
         self.glyphs = glyphs_for(not self.glyphs.ascii)
-        self.notify("ASCII glyphs" if self.glyphs.ascii else "Unicode glyphs", timeout=2)
+        self.notify(_("ASCII glyphs") if self.glyphs.ascii else _("Unicode glyphs"), timeout=2)
+
+    def choose_language(self, code: str) -> None:
+        """Remember `code` as the language to play in from the next start of ono99 on
+        (`--lang` still wins); said in that language."""
+        from ono99tui.user_settings import ConfigError, load_settings, save_settings
+
+        previous = i18n.current_language()
+        i18n.use_language(code)
+        try:
+            save_settings(replace(load_settings(), language=code))
+            text = _("{language} from the next start of ono99 on.").format(
+                language=i18n.LANGUAGES[code])
+            severity = "information"
+        except ConfigError as error:
+            text = _("Not remembered: {error}").format(error=error)
+            severity = "warning"
+        i18n.use_language(previous)
+        self.notify(text, timeout=6, severity=severity, markup=False)
 
     def action_rules(self) -> None:
         """Show the rules of this table's preset and options."""
@@ -183,10 +207,19 @@ class TerminalApp(SessionApp):
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand(
-            "ASCII glyphs",
-            "Switch between Unicode and plain ASCII characters",
+            _("ASCII glyphs"),
+            _("Switch between Unicode and plain ASCII characters"),
             self.action_toggle_ascii,
         )
         yield SystemCommand(
-            "Rules", "The rules of this table's preset and options", self.action_rules
+            _("Rules"), _("The rules of this table's preset and options"), self.action_rules
         )
+        for code, name in i18n.LANGUAGES.items():
+            # "Language: বাংলা": each language named in itself, findable by "language" in
+            # the language in use and by its own name.
+            yield SystemCommand(
+                _("Language: {language}").format(language=name),
+                _("Play in {language} from the next start on (remembered)").format(
+                    language=name),
+                lambda code=code: self.choose_language(code),  # type: ignore[misc]
+            )
