@@ -121,7 +121,9 @@ def use_language(code: str | None) -> bool:
 
 def _(message: str) -> str:
     """`message` in the chosen language (the English itself where no translation exists)."""
-    return _translation.gettext(message)
+    # "" would be the catalog's header (gettext keeps its metadata under the empty id).
+    return _translation.gettext(message) if message else message
+
 
 
 def N_(message: str) -> str:
