@@ -93,6 +93,13 @@ def update() -> None:
             catalog = Catalog(locale=language, domain=DOMAIN, project="ono99", version="0.1.0")
         catalog.update(template, no_fuzzy_matching=True)
         catalog.obsolete.clear()
+        # The header is ours, not a machine's guess: not fuzzy, and naming who to ask.
+        catalog.fuzzy = False
+        catalog.last_translator = "ono99 <docs/TRANSLATING.md>"
+        catalog.language_team = f"{language} <docs/TRANSLATING.md>"
+        catalog.copyright_holder = "the ono99 authors"
+        catalog.msgid_bugs_address = "docs/TRANSLATING.md"
+
         catalog.creation_date = _fixed_date()
         catalog.revision_date = _fixed_date()
         _write(catalog, path)
