@@ -15,6 +15,7 @@ import asyncio
 import enum
 import logging
 import random
+from collections.abc import Callable
 from concurrent.futures import Executor
 
 from ono99tui.bots.base import Bot
@@ -36,8 +37,18 @@ async def choose_off_loop(bot: Bot, view: PlayerView, rng: random.Random, *, bud
                           ) -> tuple[Move, Outcome]:
     """`bot.choose(view, rng)` run in `executor` (None: the loop's default), or `fallback`
     if it takes longer than `budget` seconds or raises; with how it ended."""
+    return await decide_off_loop(lambda: bot.choose(view, rng), lambda: fallback,
+                                 name=bot.name, budget=budget, executor=executor)
+
+
+async def decide_off_loop(choose: Callable[[], Move], fallback: Callable[[], Move], *,
+                          name: str, budget: float, executor: Executor | None = None
+                          ) -> tuple[Move, Outcome]:
+    """`choose()` (a bot named `name` choosing) run in `executor` (None: the loop's
+    default), or `fallback()` if it takes longer than `budget` seconds or raises; with how
+    it ended. The fallback is worked out only when it is needed."""
     loop = asyncio.get_running_loop()
-    future = loop.run_in_executor(executor, bot.choose, view, rng)
+    future = loop.run_in_executor(executor, choose)
     try:
         # Not `asyncio.wait_for`: on Python 3.11 it returns the result and drops the
         # caller's cancellation when both land in one turn of the loop, and a cancelled
@@ -46,9 +57,10 @@ async def choose_off_loop(bot: Bot, view: PlayerView, rng: random.Random, *, bud
             move = await future
         return move, Outcome.CHOSEN
     except TimeoutError:
-        log.warning("%s bot took longer than %g s; the fallback %r plays", bot.name, budget,
-                    fallback)
-        return fallback, Outcome.TIMED_OUT
+        move = fallback()
+        log.warning("%s bot took longer than %g s; the fallback %r plays", name, budget, move)
+        return move, Outcome.TIMED_OUT
     except Exception:  # a bot bug must not stop whoever runs it
-        log.exception("%s bot failed to choose; the fallback %r plays", bot.name, fallback)
-        return fallback, Outcome.FAILED
+        move = fallback()
+        log.exception("%s bot failed to choose; the fallback %r plays", name, move)
+        return move, Outcome.FAILED

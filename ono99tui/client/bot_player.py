@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from netproto.client import Closed, Disconnected, NotConnected, Reconnected, TableClient
+from netproto.client import Closed, Disconnected, Reconnected, TableClient
+from netproto.client_errors import NotConnected
 from netproto.wire.connection import State
 from netproto.wire.messages import Error, Lobby, TablePhase, View
 from ono99tui.bots import Bot, GreedyBot

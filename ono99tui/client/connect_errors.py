@@ -11,12 +11,7 @@ from __future__ import annotations
 import errno
 import socket
 
-from netproto.client import (
-    ConnectFailed,
-    HandshakeRefused,
-    NothingListening,
-    WrongProtocol,
-)
+from netproto.client_errors import ConnectFailed, HandshakeRefused, NothingListening, WrongProtocol
 
 # Handshake endings with no word from the peer: it accepted, then closed or reset.
 _SILENT_CLOSE_CODES = frozenset({"eof", "connection-lost"})

@@ -13,7 +13,8 @@ import contextlib
 from dataclasses import dataclass, replace
 
 from netproto.addresses import Address
-from netproto.client import ClientSettings, ConnectFailed, HandshakeRefused, TableClient
+from netproto.client import ClientSettings, TableClient
+from netproto.client_errors import ConnectFailed, HandshakeRefused
 from netproto.lan.discovery import DiscoveredTable
 from ono99tui.client.connect_errors import connect_error_text
 from ono99tui.client.wire_text import shown_reason

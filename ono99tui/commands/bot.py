@@ -38,7 +38,8 @@ def run(args: argparse.Namespace) -> int:
     import random
 
     from netproto.addresses import AddressError, parse_address
-    from netproto.client import ClientError, TableClient
+    from netproto.client import TableClient
+    from netproto.client_errors import ClientError
     from netproto.lan.interfaces import InterfaceError, resolve_interfaces
     from netproto.lan.refind import refinder_for
     from ono99tui.bots import UnknownBot, make_bot

@@ -27,6 +27,7 @@ from ono99tui.commands.game_options import (
     checked_bot_kind,
     checked_rules,
 )
+from ono99tui.commands.plain_option import add_plain_options
 from ono99tui.commands.player_option import add_player_option
 
 if TYPE_CHECKING:
@@ -149,6 +150,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="do not advertise the table with mDNS")
     add_mdns_interface_option(parser)
     add_door_arguments(parser)
+    add_plain_options(parser)
 
 
 def admin_password_from(args: argparse.Namespace, *, headless: bool = True) -> str | None:
@@ -252,6 +254,14 @@ def run(args: argparse.Namespace) -> int:
     except HostArgumentsError as error:
         print(f"ono99 host: {error}", file=sys.stderr)
         return error.status
+    from ono99tui.commands.plain_option import line_settings, use_high_contrast, wants_plain
+
+    use_high_contrast(args)
+
+    if not args.headless and wants_plain(args):
+        from ono99tui.commands.host_plain import run_host_plain
+
+        return run_host_plain(options, player, line_settings(args))
     if not args.headless:
         from ono99tui.commands.host_with_app import run_host
 

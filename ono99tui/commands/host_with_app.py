@@ -7,35 +7,18 @@ import Textual.
 from __future__ import annotations
 
 import asyncio
-import getpass
 import secrets
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from netproto.addresses import loopback_for
-from netproto.wire.errors import BadName
-from netproto.wire.names import clean_name
-from ono99tui.commands.player_option import remember_player_name, remembered_player_name
+from ono99tui.commands.player_option import host_player_name, remember_player_name
 from ono99tui.host.hosting import HostedTable, HostError
 from ono99tui.host.options import HostOptions
 from ono99tui.host.with_app import host_table, invitation_for
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.host_app import host_app
-
-
-def host_player_name(requested: str | None = None) -> str:
-    """The host's own name at the table: `--player` (already checked), else the remembered
-    one, else the login name (if it is a usable name), else "host"."""
-    if requested:
-        return requested
-    remembered = remembered_player_name()
-    if remembered:
-        return remembered
-    try:
-        return clean_name(getpass.getuser())
-    except (BadName, KeyError, OSError):
-        return "host"
 
 
 async def run_in_terminal(app: Ono99App) -> None:

@@ -8,6 +8,7 @@ import sys
 from netproto.addresses import Address, WebAddress
 from netproto.lan.interfaces import add_mdns_interface_option
 from netproto.wire.constants import DEFAULT_PORT
+from ono99tui.commands.plain_option import add_plain_options
 from ono99tui.commands.player_option import add_player_option
 
 HELP = "join a table: pick one found on the network, or give its address"
@@ -34,6 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host-key", default=None, metavar="KEY",
                         help="a headless table's admin password or operator key: take its "
                              "host rights (start, bots, rules)")
+    add_plain_options(parser)
     add_mdns_interface_option(parser)
 
 
@@ -93,6 +95,22 @@ def run(args: argparse.Namespace) -> int:
         except InterfaceError as error:
             print(f"ono99 join: {error}", file=sys.stderr)
             return 2
+
+    from ono99tui.commands.plain_option import line_settings, use_high_contrast, wants_plain
+
+    use_high_contrast(args)
+
+    if wants_plain(args):
+        import asyncio
+
+        from ono99tui.commands.player_option import remember_player_name, remembered_player_name
+        from ono99tui.line.start import join_plain
+
+        return asyncio.run(join_plain(address, name=name, interfaces=interfaces,
+                                      spectate=args.spectate, host_key=args.host_key,
+                                      settings=line_settings(args),
+                                      remembered=remembered_player_name(),
+                                      remember=remember_player_name))
 
     from ono99tui.ui.app import Ono99App
     from ono99tui.ui.screens.lobby import LobbyScreen

@@ -76,3 +76,19 @@ def remember_player_name(name: str) -> str | None:
     except ConfigError as error:
         return str(error)
     return None
+
+
+def host_player_name(requested: str | None = None) -> str:
+    """The host's own name at the table: `--player` (already checked), else the remembered
+    one, else the login name (if it is a usable name), else "host"."""
+    import getpass
+
+    if requested:
+        return requested
+    remembered = remembered_player_name()
+    if remembered:
+        return remembered
+    try:
+        return clean_name(getpass.getuser())
+    except (BadName, KeyError, OSError):
+        return "host"

@@ -21,6 +21,7 @@ from ono99tui.commands.game_options import (
     checked_bot_kind,
     checked_rules,
 )
+from ono99tui.commands.plain_option import add_plain_options
 from ono99tui.commands.player_option import add_player_option
 
 if TYPE_CHECKING:
@@ -53,6 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bot-delay", type=float, default=DEFAULT_BOT_DELAY, metavar="S",
         help=f"seconds a bot waits before playing (default {DEFAULT_BOT_DELAY})",
     )
+    add_plain_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -155,11 +157,20 @@ async def _play(args: argparse.Namespace, player: str | None) -> int:
         servers.append(await start_table(config, journal=journal))
         return servers[-1]
 
-    app = solo_app(
-        start_server, name=player_name(player), bots=args.bots, bot=args.bot,
-        ascii_glyphs=True if args.ascii else None,
-    )
+    from ono99tui.commands.plain_option import line_settings, use_high_contrast, wants_plain
+
+    use_high_contrast(args)
+
     try:
+        if wants_plain(args):
+            from ono99tui.line.start import solo_plain
+
+            return await solo_plain(start_server, name=player_name(player), bots=args.bots,
+                                    bot=args.bot, settings=line_settings(args))
+        app = solo_app(
+            start_server, name=player_name(player), bots=args.bots, bot=args.bot,
+            ascii_glyphs=True if args.ascii else None,
+        )
         await app.run_async()
     finally:
         for server in servers:

@@ -15,10 +15,19 @@ socket, asyncio or the clock. Each input is a method that takes the current time
 
 Each returns the list of outputs (`ono99tui.host.outputs`) its adapter carries out in
 order: frames to send, connections to close, timers to arm or cancel, journal records,
-lobby summary changes. An input that is refused raises the netproto error the connection is
-answered with (`ApplicationError` with a code of `TABLE_ERROR_CODES`, `BadPassword`,
+lobby summary changes. A core made with `carry_out` (the asyncio adapter's) hands it each
+output the moment it is asked for instead, in the same order, and returns none: so a
+move's views are written before the core goes on to ask the bots for their moves.
+
+An input that is refused raises the netproto error the connection is answered with
+(`ApplicationError` with a `TableError` code of `ono99tui.table_protocol`, `BadPassword`,
 `BadToken`), and then has changed nothing and asked for nothing: every handler checks
 before it changes anything.
+
+Its parts with state of their own live beside it: the phases and what each allows
+(`table_phases`, a transition table), the timers (`timers.TimerBook`), the turn clock
+(`turn_clock.TableClock`), bot pacing and the stand-in (`bot_pacing.BotPacing`), and the
+lobby, marked changed wherever it changes and sent once (`lobby`).
 
 Peers are opaque ids (netproto's `Peer.id`). Timers are keyed by values: a bot's move by
 `BotTurn(version, seat)`, a dropped player's grace period by `GraceExpiry(seat id)`, the
@@ -26,37 +35,33 @@ turn clock by `TurnTimeout(seat id, serial)` (`ono99tui.host.turn_clock` decides
 times), the wait before a deal by itself by `DealSettle()`; a key that fires after it was
 cancelled, or a bot turn for an older view, does nothing.
 
-A bot never thinks inside the core: when a bot-played seat (or the stand-in of a timed-out
-human) has a move to make, the core asks for it with `BotMoveWanted` and arms the bot's pace
-timer `BotTurn` alike; the move is played once both are in, so a bot's thinking and its
-pause overlap. A decision for a view that is no longer the latest, one already played, or
-one for a turn nobody asked about is logged and dropped; an illegal one is logged and the
-greedy choice plays instead, so a faulty bot never stalls the table.
+A bot never thinks inside the core, nor lives there (a seat knows its bot's kind): when a
+bot-played seat (or the stand-in of a timed-out human) has a move to make, the core asks
+for it with `BotMoveWanted`, values only, and arms the bot's pace timer `BotTurn` alike;
+the move is played once both are in, so a bot's thinking and its pause overlap. A
+decision for a view that is no longer the latest, one already played, or one for a turn
+nobody asked about is logged and dropped; an illegal one is logged and the greedy choice
+plays instead, so a faulty bot never stalls the table.
 
 `ono99tui.host.server` runs a core on asyncio; tests/host/ run it on a fake clock.
 """
 
 from __future__ import annotations
 
-import itertools
 import logging
 import random
 import secrets
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
 from netproto.wire.chat_text import EmptyChat, clean_chat_text
 from netproto.wire.errors import ApplicationError, BadPassword, BadToken, ServerFull
-from netproto.wire.framing import MAX_FRAME_SIZE
 from netproto.wire.messages import (
-    MAX_EVENTS,
     PROTOCOL_VERSION,
     AddBot,
     Chat,
     Hello,
-    Lobby,
     Message,
     Move,
     OpenRoom,
@@ -66,204 +71,53 @@ from netproto.wire.messages import (
     Say,
     SetOptions,
     Start,
-    TablePhase,
-    TurnClock,
-    View,
     Welcome,
 )
-from netproto.wire.names import MAX_NAME_LENGTH, clean_name
-from netproto.wire.sessions import SessionRegistry
-from ono99tui.bots import BOT_NAMES, Bot, GreedyBot, UnknownBot, bot_kind, level_of, make_bot
-from ono99tui.game import (
-    MATCH_OVER,
-    IllegalMove,
-    MalformedMove,
-    TimedOut,
-    acting_seats,
-    apply,
-    legal_moves,
-    resign,
-    start_match,
-    view,
-)
+from netproto.wire.names import clean_name
+from ono99tui.bots import GreedyBot
+from ono99tui.game import MATCH_OVER, MalformedMove, legal_moves
 from ono99tui.game import Move as GameMove
-from ono99tui.game import State as GameState
-from ono99tui.game.codec import event_to_wire, move_from_wire, move_to_wire, rules_to_wire
-from ono99tui.host.chat import EMOTES, TalkLimiter
+from ono99tui.game.codec import move_from_wire
+from ono99tui.host.chat import EMOTES
 from ono99tui.host.journal.records import (
     CLOSED_BY_HOST,
     MatchAbandoned,
-    MatchDealt,
-    MatchWon,
-    MovePlayed,
-    OptionsChanged,
-    SeatResigned,
     SeatResumed,
 )
 from ono99tui.host.journal.resume import HUMAN, ResumeError, ResumePoint, Standing, replay_point
-from ono99tui.host.match_history import MatchHistory, packed_size
 from ono99tui.host.outputs import (
-    ArmTimer,
-    BotMoveWanted,
     BotTurn,
-    CancelTimer,
     Close,
     DealSettle,
     GraceExpiry,
     Output,
-    SummaryChanged,
-    TableSummary,
     TimerKey,
     TurnTimeout,
-    new_send,
 )
 from ono99tui.host.rights import first_player_hosts, offered_key_grants_rights
 from ono99tui.host.seats import Seat
-from ono99tui.host.table_config import (
-    TableConfig,
-    hints_from_options,
-    rules_from_options,
-    spectator_chat_from_options,
-    turn_seconds_from_options,
+from ono99tui.host.table_actions import MID_MATCH_OPTIONS, TableActions
+from ono99tui.host.table_phases import (
+    FINISHED,
+    PLAYING,
+    WAITING,
+    Action,
+    PhaseChange,
+    table_error,
 )
-from ono99tui.host.turn_clock import (
-    IDLE_RECLAIM_SECONDS,
-    MAX_STAND_IN_MOVES,
-    TimedTurn,
-    seconds_on_return,
-    stand_in_goes_on,
-    waited_seat,
-)
-from ono99tui.host.view_encoding import StateViews
+from ono99tui.table_protocol import TableError
 
 log = logging.getLogger(__name__)
 
-WAITING, PLAYING, FINISHED = TablePhase.WAITING, TablePhase.PLAYING, TablePhase.FINISHED
+__all__ = ["FINISHED", "MID_MATCH_OPTIONS", "PLAYING", "WAITING", "TableCore"]
 
-# Error codes the table answers with (netproto's own codes are in netproto.wire.errors).
-TABLE_ERROR_CODES: dict[str, str] = {
-    "not-host": "only the host may do this",
-    "no-match": "no match is being played",
-    "match-running": "not while a match is being played",
-    "stale-seq": "the move was chosen from an older view than the latest one",
-    "malformed-move": "the move map is not a move",
-    "wrong-seat": "the move names another seat",
-    "not-your-turn": "this seat has no move to make now",
-    "illegal-move": "the rules forbid this move now",
-    "not-enough-players": "a match needs at least two seats taken",
-    "table-full": "every seat is taken",
-    "unknown-bot": "no bot has this name",
-    "no-such-seat": "there is no such seat",
-    "not-a-bot": "that seat is a human player",
-    "bad-options": "the options are not valid",
-    "chat-off": "the host has turned spectators' chat off",
-    "empty-chat": "a chat line needs at least one printable character",
-    "unknown-emote": "the table knows no such emote",
-    "slow-down": "slow down",
-}
-
-
-# Bytes of a view frame besides its view, events and history: the kind, seq and clock
-# and the fields' names, with room to spare (the frame's limit must never be reached).
-_FRAME_SLACK = 1024
-
-# The greedy bot's choice is the fallback of every bot decision; it never uses its rng.
+# The greedy bot's choice is the fallback of an illegal bot decision; it never uses its rng.
 _FALLBACK_BOT = GreedyBot()
-# What the host may change while a match is played: the turn clock (at a table without
-# one, a player who walked away mid-turn holds everyone up until the match ends) and
-# spectators' chat. The rules and hints wait for the waiting room.
-MID_MATCH_OPTIONS = frozenset({"turn_seconds", "spectator_chat"})
 _UNUSED_RNG = random.Random(0)
 
 
-@dataclass(slots=True)
-class _AwaitedMove:
-    """A bot move the core asked for: whose bot, the greedy fallback, the move once it came
-    (`move`), and whether the bot's pace timer has fired (`due`)."""
-
-    bot: Bot
-    fallback: GameMove
-    move: GameMove | None = None
-    due: bool = False
-
-
-@dataclass(slots=True)
-class _StandIn:
-    """A stand-in plays the rest of a timed-out turn: for which seat (`seat_id`, `index`),
-    in which round, and how many moves it has made so far."""
-
-    seat_id: int
-    index: int
-    round_no: int
-    moves: int = 0
-
-
-def _error(code: str, detail: str = "") -> ApplicationError:
-    reason = TABLE_ERROR_CODES[code]
-    return ApplicationError(code, f"{reason}: {detail}" if detail else reason)
-
-
-class TableCore:
+class TableCore(TableActions):
     """One table's authority, with no I/O (see the module docstring)."""
-
-    def __init__(self, config: TableConfig) -> None:
-        self.config = config
-        # The rules of the next match: the host may change them between matches.
-        self.rules = config.rules
-        # The turn time of the next match (None: no clock); the host may change it too.
-        self.turn_seconds = config.turn_seconds
-        # May players ask their apps for hints (an honour setting); the host may change it.
-        self.hints = config.hints
-        self.seats: list[Seat] = []
-        # Each spectator's peer id and the seq of the last view it was sent; and its name.
-        self.spectators: dict[int, int] = {}
-        self._spectator_names: dict[int, str] = {}
-        # Whether spectators may chat (the host may change it between matches), and how
-        # fast anyone may (ono99tui.host.chat).
-        self.spectator_chat = config.spectator_chat
-        self._talk = TalkLimiter()
-        self.phase = WAITING
-        # The host took the table back to the waiting room after a match (`open_room`):
-        # it deals as a rematch does, never merely because enough seats are taken.
-        self._reopened = False
-        self.state: GameState | None = None
-        self.host: Seat | None = None
-        self.matches_dealt = 0
-        seed = config.seed if config.seed is not None else secrets.randbits(64)
-        self._seeds = random.Random(seed)
-        self._rng = random.Random(0)
-        self._bot_rng = random.Random(seed ^ 0x5EED)
-        self._sessions: SessionRegistry[Seat] = SessionRegistry()
-        self._peer_seats: dict[int, Seat] = {}
-        self._seat_ids = itertools.count(1)
-        # Bumped with every view published: a bot turn armed for an older one is stale.
-        self._version = 0
-        # Every timer armed and not yet fired or cancelled, with its deadline.
-        self._timers: dict[TimerKey, float] = {}
-        # The turn the clock times now, if any; each arming's serial; the stand-in bot; the
-        # table's own events (a timed-out turn) waiting to go out with the next views.
-        self._timed_turn: TimedTurn | None = None
-        self._clock_serials = itertools.count(1)
-        self._stand_in: Bot | None = None
-        self._standing_in: _StandIn | None = None
-        # The bot moves asked for (`BotMoveWanted`) and not yet played, by their key.
-        self._awaited: dict[BotTurn, _AwaitedMove] = {}
-        self._table_events: list[dict[str, Any]] = []
-        # Every public event of the match in progress (or just over): the first view after
-        # a (re)join tells them again (ono99tui/host/match_history.py).
-        self._history = MatchHistory()
-        self._last_summary: TableSummary | None = None
-        self._results: dict[str, Any] = {}
-        # Matches won at this table, by player name (names are unique at a table and a
-        # resumed seat keeps its name): the standings across rematches.
-        self._matches_won: dict[str, int] = {}
-        # Matches finished at this table by player name, whoever won them: with the matches
-        # won, the evening's standings.
-        self._matches_played: dict[str, int] = {}
-        self._closed = False
-        # The input being handled: its time, and the outputs it has asked for so far.
-        self._now = 0.0
-        self._out: list[Output] = []
 
     # --- inputs --------------------------------------------------------------------------
 
@@ -271,12 +125,19 @@ class TableCore:
         """Handle one message from connection `peer`; raises the ProtocolError that
         refuses it (and then changes nothing)."""
         # _begin and _end written out: this is the path of every move.
-        self._now = now
-        out: list[Output] = []
+        self._now = self._timers.now = now
+        carried_out = self._carried_out
+        out: list[Output] = carried_out if carried_out is not None else []
         self._out = out
         handler = _HANDLERS.get(type(message))
-        if handler is not None:
-            handler(self, peer, message)
+        try:
+            if handler is not None:
+                handler(self, peer, message)
+        except BaseException:
+            self._lobby.dirty = False  # refused: it changed nothing, so nothing is sent
+            raise
+        if self._lobby.dirty:
+            self._flush_lobby()
         self._out = []
         return out
 
@@ -292,12 +153,12 @@ class TableCore:
             del self.spectators[peer]
             self._spectator_names.pop(peer, None)
             self._talk.forget(("peer", peer))
-            self._broadcast_lobby()
+            self._lobby.mark()
             return self._end()
         if seat is None or seat.peer != peer:
             return self._end()
         seat.peer = None
-        if self.phase != PLAYING:
+        if self._phases.between_matches:
             # Seats are for live players: a seat nobody is connected to must not fill the
             # table or be dealt to (a `hello` and a reset would otherwise hold it).
             log.info("%s left before the deal (%s); seat freed", seat.name, code)
@@ -309,15 +170,15 @@ class TableCore:
         if grace <= 0:
             self._seat_abandoned(seat)
         else:
-            self._arm(GraceExpiry(seat.id), grace)
+            self._timers.arm(GraceExpiry(seat.id), grace)
             self._follow_clock()  # its clock stands still while the grace period runs
-        self._broadcast_lobby()
+        self._lobby.mark()
         return self._end()
 
     def timer_fired(self, key: TimerKey, now: float) -> list[Output]:
         """The timer armed with `key` came due (one cancelled or already fired: nothing)."""
         self._begin(now)
-        if self._timers.pop(key, None) is not None:
+        if self._timers.fired(key):
             if isinstance(key, BotTurn):
                 self._bot_move(key)
             elif isinstance(key, TurnTimeout):
@@ -336,19 +197,19 @@ class TableCore:
         already played, the match over) is dropped; an illegal one is replaced by the
         greedy choice. Either way it is logged, and nothing is ever played twice."""
         self._begin(now)
-        awaited = self._awaited.get(key)
-        if awaited is None or awaited.move is not None or key.version != self._version:
+        seat_view = self._bots.waits_for(key)
+        if seat_view is None or key.version != self._version:
             log.info("a bot's move for seat %d at view %d came after it was needed; dropped",
                      key.seat, key.version)
             return self._end()
         state = self.state
         assert state is not None  # an awaited move is forgotten when the match ends
         if move not in legal_moves(state, key.seat):
+            fallback = _FALLBACK_BOT.choose(seat_view, _UNUSED_RNG)
             log.error("bot in seat %d chose a move the rules forbid, %r; the greedy choice "
-                      "%r plays instead", key.seat, move, awaited.fallback)
-            move = awaited.fallback
-        awaited.move = move
-        if awaited.due:
+                      "%r plays instead", key.seat, move, fallback)
+            move = fallback
+        if self._bots.decided(key, move):
             self._play_bot_move(key)
         return self._end()
 
@@ -391,6 +252,7 @@ class TableCore:
         self._begin(now)
         if self.seats or self.phase != WAITING:
             raise RuntimeError("only a table with no seats can take up a match")
+        since = self._bots.memory.now
         if len(point.names) > self.config.capacity:
             raise ResumeError(f"its match has {len(point.names)} seats and this table "
                               f"{self.config.capacity}")
@@ -401,7 +263,7 @@ class TableCore:
         for index, (name, kind) in enumerate(zip(point.names, point.kinds, strict=True)):
             human = kind == HUMAN
             seat = Seat(id=next(self._seat_ids), name=name, human=human,
-                        bot=None if human else make_bot(kind), ready=not human,
+                        bot=None if human else kind, bot_since=since, ready=not human,
                         resigned=index in replayed.resigned, seq=replayed.seqs[index],
                         pending_events=replayed.pending[index])
             self.seats.append(seat)
@@ -409,7 +271,8 @@ class TableCore:
             if human and digest is not None:
                 self._sessions.adopt(seat, digest)
         self.rules = point.rules
-        self.state, self._rng, self.phase = replayed.state, replayed.rng, PLAYING
+        self.state, self._rng = replayed.state, replayed.rng
+        self._phases.change(PhaseChange.DEAL)
         self._history.clear()
         self._history.extend(replayed.events)
         self.matches_dealt = point.number
@@ -424,10 +287,10 @@ class TableCore:
         for seat in self.seats:
             if seat.human:
                 if self.config.grace_seconds > 0:
-                    self._arm(GraceExpiry(seat.id), self.config.grace_seconds)
+                    self._timers.arm(GraceExpiry(seat.id), self.config.grace_seconds)
                 else:
                     self._seat_abandoned(seat)
-        self._broadcast_lobby()
+        self._flush_lobby()
         if replayed.state.phase == MATCH_OVER:
             # Every move is in the journal but not its end (a power cut before the `won`
             # record): the match is over, so it ends now, as it would have then.
@@ -449,7 +312,7 @@ class TableCore:
         for _ in range(standing.number):  # the next deal's seed follows on, as in `restore`
             self._seeds.getrandbits(64)
         log.info("the table goes on from match %d of its journal", standing.number)
-        self._broadcast_lobby()
+        self._lobby.mark()
         return self._end()
 
     def close(self, now: float, *, on_purpose: bool = False) -> list[Output]:
@@ -460,29 +323,18 @@ class TableCore:
         if on_purpose and self.phase == PLAYING and not self._closed:
             log.info("match %d ends unfinished: the host closed the table", self.matches_dealt)
             self._out.append(MatchAbandoned(CLOSED_BY_HOST))
-        self._closed = True
-        for key in self._timers:
-            self._out.append(CancelTimer(key))
-        self._timers.clear()
-        self._awaited.clear()
-        self._standing_in = None
+        self._closed = self._timers.closed = True
+        self._timers.cancel_all()
+        self._bots.forget()
+        self._bots.standing_in = None
         return self._end()
 
     # --- reading -------------------------------------------------------------------------
 
-    def table_options(self) -> dict[str, Any]:
-        """The table's own options as they are now (not the rules), by their
-        `lobby.options` names: what the journal keeps with a match, so that a restarted
-        host plays it on with them (`settings.with_table_options` reads them back)."""
-        return {"turn_seconds": self.turn_seconds,
-                "timeouts_to_abandon": self.config.timeouts_to_abandon,
-                "hints": self.hints, "spectator_chat": self.spectator_chat,
-                "bot_level": level_of(self.config.takeover_bot)}
-
     @property
     def timers(self) -> Mapping[TimerKey, float]:
         """Every timer armed now, with its deadline (read-only)."""
-        return MappingProxyType(self._timers)
+        return MappingProxyType(self._timers.deadlines)
 
     @property
     def match_events(self) -> Sequence[dict[str, Any]]:
@@ -494,44 +346,6 @@ class TableCore:
         """The seat connection `peer` plays, if any."""
         seat = self._peer_seats.get(peer)
         return seat if seat is not None and seat in self.seats else None
-
-    def summary(self) -> TableSummary:
-        """The public summary of the table, for discovery."""
-        # With no host seated (a headless table), the first human names the table on the
-        # LAN, as when the first human was its host.
-        named = self.host or next((seat for seat in self.seats if seat.human), None) or (
-            self.seats[0] if self.seats else None)
-        host = named.name if named is not None else "nobody"
-        return TableSummary(
-            name=self.config.name, host_player=host, rules=self.rules.name,
-            seats_taken=len(self.seats), people=sum(seat.human for seat in self.seats),
-            capacity=self.config.capacity, phase=self.phase,
-            password_required=self.config.password is not None)
-
-    # --- outputs -------------------------------------------------------------------------
-
-    def _begin(self, now: float) -> None:
-        self._now = now
-        self._out = []
-
-    def _end(self) -> list[Output]:
-        out = self._out
-        self._out = []
-        return out
-
-    def _send(self, peer: int, message: Message) -> None:
-        self._out.append(new_send((peer, message)))
-
-    def _arm(self, key: TimerKey, delay: float) -> None:
-        if self._closed:
-            return
-        deadline = self._now + delay
-        self._timers[key] = deadline
-        self._out.append(ArmTimer(key, deadline))
-
-    def _cancel(self, key: TimerKey) -> None:
-        if self._timers.pop(key, None) is not None:
-            self._out.append(CancelTimer(key))
 
     # --- message handlers ----------------------------------------------------------------
 
@@ -549,9 +363,10 @@ class TableCore:
             assert self.host is not None
             self._take_back(peer, self.host, self._sessions.issue(self.host))
             return
-        if wants_seat and self.phase != PLAYING and len(self.seats) >= self.config.capacity:
+        between_matches = self._phases.between_matches
+        if wants_seat and between_matches and len(self.seats) >= self.config.capacity:
             self._make_room_for_a_person()
-        if wants_seat and self.phase != PLAYING and len(self.seats) < self.config.capacity:
+        if wants_seat and between_matches and len(self.seats) < self.config.capacity:
             self._seat_human(peer, name, hosts)
         else:
             self._seat_spectator(peer, name)
@@ -562,16 +377,16 @@ class TableCore:
         the table is still full, a bot gives up its seat, the last one seated: bots only
         fill seats people leave empty, so a latecomer at a table of bots plays the next
         match rather than watching the bots for the rest of the evening."""
-        # No lobby for each seat freed: the newcomer's seat (or, full of people, their
-        # spectating) sends the one that shows it all, so everyone sees who took whose.
+        # One lobby for it all (as for every change): the newcomer's seat (or, full of
+        # people, their spectating) is in the lobby that shows who took whose.
         if self.phase == FINISHED:
-            self._free_absent_seats(broadcast=False)
+            self._free_absent_seats()
         if len(self.seats) < self.config.capacity:
             return
         bot = next((seat for seat in reversed(self.seats) if not seat.human), None)
         if bot is not None:
             log.info("%s gives up seat %d to a person", bot.name, self.seats.index(bot))
-            self._remove_seat(bot, broadcast=False)
+            self._remove_seat(bot)
 
     def _seat_human(self, peer: int, name: str, hosts: bool) -> None:
         seat = Seat(id=next(self._seat_ids), name=self._unique_name(name), human=True,
@@ -586,7 +401,7 @@ class TableCore:
                                  seat=len(self.seats) - 1, token=token, host=self.host is seat,
                                  table=self._table_info()))
         log.info("%s sat down in seat %d", seat.name, len(self.seats) - 1)
-        self._broadcast_lobby()
+        self._lobby.mark()
         self._maybe_autostart()
 
     def _seat_spectator(self, peer: int, name: str) -> None:
@@ -598,7 +413,7 @@ class TableCore:
         self._spectator_names[peer] = name
         self._send(peer, Welcome(proto=PROTOCOL_VERSION, role="spectator",
                                  table=self._table_info()))
-        self._broadcast_lobby()
+        self._lobby.mark()
         if self.state is not None:
             self._send_views((), (peer,), (), catch_up=True)  # with the match so far
 
@@ -624,16 +439,17 @@ class TableCore:
                                    "the seat was resumed from another connection"))
         seat.peer = peer
         self._peer_seats[peer] = seat
-        self._cancel(GraceExpiry(seat.id))
+        self._timers.cancel(GraceExpiry(seat.id))
         seat.taken_over = False
         index = self.seats.index(seat)
         self._send(peer, Welcome(proto=PROTOCOL_VERSION, role="player", seat=index,
                                  token=token, host=self.host is seat,
                                  table=self._table_info()))
         log.info("%s resumed seat %d", seat.name, index)
-        self._broadcast_lobby()
-        timed = self._follow_clock() if self.phase == PLAYING else False
-        if self.phase == PLAYING:  # a restart must number this seat's views on from here
+        self._lobby.mark()
+        playing = self._phases.playing
+        timed = self._follow_clock() if playing else False
+        if playing:  # a restart must number this seat's views on from here
             self._out.append(SeatResumed(index, seat.seq + 1))
             if timed:  # and the others' too: below, they get a view with the new clock
                 for other, taken in enumerate(self.seats):
@@ -644,13 +460,13 @@ class TableCore:
         if timed:  # the clock runs again for this seat: everyone else gets its new time
             others = [other for other in range(len(self.seats)) if other != index]
             self._send_views(others, list(self.spectators), ())
-        if self.phase == PLAYING:
+        if playing:
             self._schedule_bots()
 
     def _on_ready(self, peer: int, ready: Ready) -> None:
         seat = self._own_seat(peer)
         seat.ready = ready.ready
-        self._broadcast_lobby()
+        self._lobby.mark()
         self._maybe_autostart()
 
     def _on_start(self, peer: int, _: Start) -> None:
@@ -675,28 +491,30 @@ class TableCore:
 
     def _on_move(self, peer: int, message: Move) -> None:
         seat = self._own_seat(peer)
-        if self.state is None or self.phase != PLAYING:
-            raise _error("no-match")
+        self._phases.require(Action.MOVE)
+        if self.state is None:
+            raise table_error(TableError.NO_MATCH)
         if message.seq != seat.seq:
-            raise _error("stale-seq", f"the move is based on view {message.seq}, "
-                                      f"the latest is {seat.seq}")
+            raise table_error(TableError.STALE_SEQ, f"the move is based on view "
+                                                    f"{message.seq}, the latest is {seat.seq}")
         try:
             move = move_from_wire(message.move)
         except MalformedMove as error:
-            raise _error("malformed-move", f"{error.code}: {error.reason}") from None
+            raise table_error(TableError.MALFORMED_MOVE,
+                              f"{error.code}: {error.reason}") from None
         index = self.seats.index(seat)
         if move.seat != index:
-            raise _error("wrong-seat", f"this connection plays seat {index}")
-        standing_in = self._standing_in
-        if standing_in is not None and standing_in.seat_id == seat.id:
-            self._standing_in = None  # back before the stand-in chose: the player's own move
+            raise table_error(TableError.WRONG_SEAT, f"this connection plays seat {index}")
+        bots = self._bots
+        if bots.stands_in_for(seat.id):
+            bots.standing_in = None  # back before the stand-in chose: the player's own move
         self._play(index, move)
         seat.timeouts = 0
         if seat.taken_over:  # abandoned for idling, and back: the player plays on
             seat.taken_over = False
             log.info("%s is back at seat %d", seat.name, index)
-            self._broadcast_lobby()
-            if self.phase == PLAYING:
+            self._lobby.mark()
+            if self._phases.playing:
                 self._schedule_bots()
                 self._follow_clock()
 
@@ -708,22 +526,23 @@ class TableCore:
             talker, name, index = ("seat", seat.id), seat.name, self.seats.index(seat)
         elif peer in self.spectators:
             if not self.spectator_chat:
-                raise _error("chat-off")
+                raise table_error(TableError.CHAT_OFF)
             talker, name, index = ("peer", peer), self._spectator_names[peer], None
         else:
-            raise _error("no-such-seat", "this connection neither plays nor watches here")
+            raise table_error(TableError.NO_SUCH_SEAT,
+                              "this connection neither plays nor watches here")
         if message.emote is not None:
             text = EMOTES.get(message.emote)
             if text is None:
-                raise _error("unknown-emote",
-                             f"{message.emote!r}; emotes: {', '.join(EMOTES)}")
+                raise table_error(TableError.UNKNOWN_EMOTE,
+                                  f"{message.emote!r}; emotes: {', '.join(EMOTES)}")
         else:
             try:
                 text = clean_chat_text(message.text or "")
             except EmptyChat:
-                raise _error("empty-chat") from None
+                raise table_error(TableError.EMPTY_CHAT) from None
         if not self._talk.allow(talker, self._now):
-            raise ApplicationError("slow-down", self._talk.refusal())
+            raise ApplicationError(TableError.SLOW_DOWN.value, self._talk.refusal())
         chat = Chat(name=name, text=text, seat=index, emote=message.emote)
         for listener in self._listeners():
             self._send(listener, chat)
@@ -732,589 +551,6 @@ class TableCore:
         """Every connection at the table: the seated players' and the spectators'."""
         return [seat.peer for seat in self.seats if seat.peer is not None] + list(
             self.spectators)
-
-    # --- host actions --------------------------------------------------------------------
-
-    def _add_bot(self, kind: str) -> None:
-        if self.phase == PLAYING:
-            raise _error("match-running")
-        if len(self.seats) >= self.config.capacity:
-            raise _error("table-full")
-        try:
-            bot = make_bot(kind)
-        except UnknownBot:
-            raise _error("unknown-bot", f"{kind!r}; bots: {', '.join(BOT_NAMES)}") from None
-        seat = Seat(id=next(self._seat_ids), name=self._unique_name(f"{kind.capitalize()} bot"),
-                    human=False, bot=bot, ready=True)
-        self.seats.append(seat)
-        self._seats_changed()
-        self._broadcast_lobby()
-        self._maybe_autostart()
-
-    def _remove_bot(self, index: int) -> None:
-        if self.phase == PLAYING:
-            raise _error("match-running")
-        if not 0 <= index < len(self.seats):
-            raise _error("no-such-seat", str(index))
-        seat = self.seats[index]
-        if seat.human:
-            raise _error("not-a-bot", seat.name)
-        self._remove_seat(seat)
-
-    def _set_options(self, options: dict[str, Any]) -> None:
-        playing = self.phase == PLAYING
-        if playing and not options.keys() <= MID_MATCH_OPTIONS:
-            raise _error("match-running", "only the turn time and spectators' chat may "
-                                          "change during a match")
-        try:
-            rules = rules_from_options(self.rules, options)
-            turn_seconds = turn_seconds_from_options(self.turn_seconds, options)
-            spectator_chat = spectator_chat_from_options(self.spectator_chat, options)
-            hints = hints_from_options(self.hints, options)
-        except (ValueError, TypeError) as error:
-            raise _error("bad-options", str(error)) from None
-        clock_changed = turn_seconds != self.turn_seconds
-        next_match_changed = (rules != self.rules or clock_changed or hints != self.hints)
-        table_before = self.table_options()
-        self.rules, self.turn_seconds, self.hints = rules, turn_seconds, hints
-        self.spectator_chat = spectator_chat
-        table = self.table_options()
-        if playing and table != table_before:  # between matches the next deal records them
-            self._out.append(OptionsChanged(tuple(table.items())))
-        if not playing and next_match_changed:
-            # "Ready" was said to the rules shown then: everyone says it again to these
-            # (the host, who changed them, deals with `start` and needs no ready).
-            for seat in self.seats:
-                if seat.human and seat is not self.host:
-                    seat.ready = False
-        self._broadcast_lobby()
-        if playing and clock_changed:
-            self._restart_clock()
-        elif not playing:
-            self._maybe_autostart()  # nobody is ready now: a deal waiting to settle is off
-
-    def _restart_clock(self) -> None:
-        """The turn time changed mid-match: the seat waited for gets the whole new time
-        from now (or no clock), and every seat a view that shows it."""
-        timed = self._timed_turn
-        if timed is not None and timed.key is not None:
-            self._cancel(timed.key)
-        self._timed_turn = None
-        self._follow_clock()
-        # Views sent outside a move: a restart must number the seats' views on from them.
-        connected = [index for index, seat in enumerate(self.seats) if seat.peer is not None]
-        for index in connected:
-            self._out.append(SeatResumed(index, self.seats[index].seq + 1))
-        self._send_views(connected, list(self.spectators), ())
-
-    # --- the match -----------------------------------------------------------------------
-
-    def _start(self) -> None:
-        if self.phase == PLAYING:
-            raise _error("match-running")
-        # The deal goes only to live players and bots: a human seat nobody is connected to
-        # (resigned, taken over by a bot, or still in its grace period after the last match)
-        # is freed rather than dealt cards nobody would play. (Until now the last match's
-        # results name it.)
-        if sum(seat.connected for seat in self.seats) < 2:
-            raise _error("not-enough-players")
-        self._cancel(DealSettle())
-        self._free_absent_seats()
-        self._reopened = False
-        seed = self._seeds.getrandbits(64)
-        self._rng = random.Random(seed)
-        state, events = start_match(self.rules, len(self.seats), self._rng)
-        self.matches_dealt += 1
-        self.state = state
-        self.phase = PLAYING
-        for seat in self.seats:
-            seat.ready = not seat.human
-            seat.resigned = False
-            seat.timeouts = 0
-            seat.pending_events.clear()
-        self._history.clear()
-        sessions = self._sessions
-        self._out.append(MatchDealt(
-            seed=seed, rules=rules_to_wire(self.rules),
-            names=tuple(seat.name for seat in self.seats),
-            kinds=tuple(HUMAN if seat.human or seat.bot is None else bot_kind(seat.bot)
-                        for seat in self.seats),
-            token_hashes=tuple(sessions.digest_for(seat) if seat.human else None
-                               for seat in self.seats),
-            host_seat=self.seats.index(self.host) if self.host in self.seats else None,
-            number=self.matches_dealt, seqs=self._seqs_after_views(),
-            won=tuple(self._matches_won.items()), played=tuple(self._matches_played.items()),
-            table=tuple(self.table_options().items())))
-        log.info("match %d dealt (%s, %d seats)", self.matches_dealt, self.rules.name,
-                 len(self.seats))
-        self._broadcast_lobby()  # moves every player's connection to SEATED first
-        self._publish(events)
-
-    def _open_room(self) -> None:
-        """The match is over and the host takes the table back to the waiting room: the
-        next match's rules and seats may change there before anyone deals. Seats nobody
-        plays any more are freed (before a deal, seats are for live players), everyone
-        says ready again (to what the room will show), and the last match is put away: a
-        newcomer, a spectator or a resumed seat is sent no view of it. The standings stay:
-        they count matches, whatever their rules."""
-        if self.phase == PLAYING:
-            raise _error("match-running")
-        if self.phase == WAITING:
-            return  # the room is open already (a second press): nothing changes
-        self._cancel(DealSettle())
-        self.phase = WAITING
-        self._reopened = True
-        self._free_absent_seats(broadcast=False)
-        for seat in self.seats:
-            seat.ready = not seat.human
-            seat.resigned = False
-            seat.taken_over = False  # its player is here (absent seats were freed)
-            seat.pending_events.clear()
-        self.state = None
-        self._history.clear()
-        self._results = {}
-        log.info("back to the waiting room after match %d", self.matches_dealt)
-        self._broadcast_lobby()
-        self._maybe_autostart()
-
-    def _play(self, index: int, move: GameMove) -> None:
-        state = self.state
-        assert state is not None
-        if index not in acting_seats(state):
-            raise _error("not-your-turn")
-        try:
-            self.state, events = apply(state, move, self._rng)
-        except IllegalMove as error:
-            raise _error("illegal-move", f"{error.code}: {error.reason}") from None
-        except MalformedMove as error:
-            raise _error("malformed-move", f"{error.code}: {error.reason}") from None
-        self._out.append(MovePlayed(move_to_wire(move), self._seqs_after_views()))
-        self._publish(events, moved=index)
-
-    def _publish(self, events: Iterable[Any], moved: int | None = None) -> None:
-        """Send every seat its new view with the events since its last one (`moved`: the
-        seat whose move led to it, if one did)."""
-        state = self.state
-        assert state is not None
-        self._version += 1
-        events = tuple(events)
-        self._bots_observe(events)
-        wire_events = tuple([event_to_wire(event) for event in events])
-        if self._table_events:
-            wire_events = (*self._table_events, *wire_events)
-            self._table_events.clear()
-        self._history.extend(wire_events)
-        wire_events = wire_events[-MAX_EVENTS:]
-        for seat in self.seats:
-            if seat.peer is None:  # away: the events wait for its next view
-                seat.queue_events(wire_events)
-        if self._standing_in is not None:
-            self._stand_in_goes_on()
-        self._follow_clock(moved)
-        self._send_views(range(len(self.seats)), list(self.spectators), wire_events)
-        if state.phase == MATCH_OVER:
-            self._finish_match()
-        else:
-            self._schedule_bots()
-
-    def _seqs_after_views(self) -> tuple[int, ...]:
-        """Every seat's view seq once the views `_publish` is about to send are out (the
-        journal records them, so that a restart numbers views on from there)."""
-        return tuple([seat.seq + 1 if seat.peer is not None else seat.seq
-                      for seat in self.seats])
-
-    def _send_views(self, seat_indexes: Iterable[int], spectators: Iterable[int],
-                    events: tuple[dict[str, Any], ...], *, catch_up: bool = False) -> None:
-        """Send the current state's view with `events` to each listed seat that is connected
-        (after the events it missed while away) and to each listed spectator; `catch_up`:
-        they just (re)joined, and the view tells the match before those events too.
-
-        The one place views are built and packed: one `StateViews` per call converts the
-        public facts once for every seat and spectator.
-        """
-        state = self.state
-        assert state is not None
-        views = StateViews(state)
-        clock = self._clock_for_views()
-        out = self._out
-        seats = self.seats
-        for index in seat_indexes:
-            seat = seats[index]
-            peer = seat.peer
-            if peer is None:
-                continue
-            seat.seq += 1
-            seat_events = seat.take_events(events) if seat.pending_events else events
-            seat_view = views.seat(index)
-            view = View(seq=seat.seq, view=seat_view, events=seat_events, clock=clock)
-            if catch_up:
-                view = self._with_history(view, seat_view.size)
-            out.append(new_send((peer, view)))
-        seqs = self.spectators
-        for peer in spectators:
-            seq = seqs[peer] + 1
-            seqs[peer] = seq
-            spectator_view = views.spectator()
-            view = View(seq=seq, view=spectator_view, events=events, clock=clock)
-            if catch_up:
-                view = self._with_history(view, spectator_view.size)
-            out.append(new_send((peer, view)))
-
-    def _with_history(self, view: View, view_size: int) -> View:
-        """`view` with the match's public events before its own as `history`: the same
-        events every seat was sent (they are all public), shortened to fit the frame."""
-        # Room in the frame once the view, its events and the other fields are in.
-        budget = MAX_FRAME_SIZE - view_size - packed_size(list(view.events)) - _FRAME_SLACK
-        catch_up = self._history.catch_up(len(view.events), budget)
-        return replace(view, history=catch_up.events, history_abridged=catch_up.abridged)
-
-    def _finish_match(self) -> None:
-        state = self.state
-        assert state is not None
-        self.phase = FINISHED
-        self._out.append(MatchWon(tuple(state.winners)))
-        for winner in state.winners:
-            name = self.seats[winner].name
-            self._matches_won[name] = self._matches_won.get(name, 0) + 1
-        for seat in self.seats[:state.seats]:
-            self._matches_played[seat.name] = self._matches_played.get(seat.name, 0) + 1
-        self._awaited.clear()  # no bot has a move to make any more
-        self._results = {"winners": list(state.winners),
-                         "winner_names": [self.seats[seat].name for seat in state.winners],
-                         "scores": list(state.scores), "tokens": list(state.tokens)}
-        self._cancel_bot_turns()
-        self._follow_clock()
-        names = ", ".join(self.seats[seat].name for seat in state.winners)
-        log.info("match %d over; won by %s", self.matches_dealt, names)
-        self._broadcast_lobby()
-
-    # --- bots ----------------------------------------------------------------------------
-
-    def _schedule_bots(self) -> None:
-        """Ask for the move of every bot-played seat (and of a stand-in) that has one to
-        make now, and arm each bot's pace timer; a move already asked for at this view is
-        not asked for again, and one no seat waits for any more is forgotten."""
-        if self._timers:
-            self._cancel_bot_turns()
-        state = self.state
-        wanted: dict[BotTurn, tuple[Bot, float | None]] = {}
-        if state is not None and self.phase == PLAYING:
-            wanted = self._bot_turns_now(state)
-        awaited = self._awaited
-        for key in [key for key in awaited if key not in wanted]:
-            del awaited[key]
-        for key, (bot, delay) in wanted.items():
-            if delay is not None:
-                self._arm(key, delay)
-            if key not in awaited:
-                assert state is not None
-                self._ask_bot(key, bot, state)
-            if delay is None:  # the stand-in: its move plays as soon as it is chosen
-                awaited[key].due = True
-                if awaited[key].move is not None:
-                    self._play_bot_move(key)
-                    return  # that move's views scheduled whatever comes next
-
-    def _bot_turns_now(self, state: GameState) -> dict[BotTurn, tuple[Bot, float | None]]:
-        """Each bot move the table waits for now: its key, the bot, and its pause (None:
-        none, for the stand-in of a turn whose time is up)."""
-        turns: dict[BotTurn, tuple[Bot, float | None]] = {}
-        version = self._version
-        pending = state.pending_draw
-        standing_in = self._standing_in
-        for index in acting_seats(state):
-            seat = self.seats[index]
-            if seat.bot_plays and seat.bot is not None:
-                delay = self.config.bot_delay
-                if (state.rules.late_draw_penalty and 0 <= pending != index
-                        and not self.seats[pending].bot_plays):
-                    # RULES.md §3: give the human who still has to draw a fair chance.
-                    delay = max(delay, self.config.late_draw_bot_wait)
-                if seat.peer is not None:  # its idle player is still there: a chance to
-                    delay = max(delay, IDLE_RECLAIM_SECONDS)  # come back
-                turns[BotTurn(version, index)] = (seat.bot, delay)
-            elif standing_in is not None and standing_in.index == index:
-                if self._stand_in is None:
-                    self._stand_in = make_bot(self.config.takeover_bot)
-                turns[BotTurn(version, index)] = (self._stand_in, None)
-        return turns
-
-    def _ask_bot(self, key: BotTurn, bot: Bot, state: GameState) -> None:
-        """Ask for `bot`'s move in seat `key.seat` (`BotMoveWanted`), with a generator of
-        its own drawn from the table's bot seed (the match replays whichever move comes
-        back first) and the greedy choice as the fallback."""
-        seat_view = view(state, key.seat)
-        fallback = _FALLBACK_BOT.choose(seat_view, _UNUSED_RNG)
-        self._awaited[key] = _AwaitedMove(bot, fallback)
-        if self._closed:
-            return
-        rng = random.Random(self._bot_rng.getrandbits(64))
-        self._out.append(BotMoveWanted(key, bot, seat_view, rng,
-                                       self.config.bot_think_seconds, fallback))
-
-    def _bots_observe(self, events: tuple[Any, ...]) -> None:
-        """Every bot at the table (seat bots and the stand-in) sees the public events."""
-        for seat in self.seats:
-            if seat.bot is not None:
-                seat.bot.observe(events)
-        if self._stand_in is not None:
-            self._stand_in.observe(events)
-
-    def _bot_move(self, turn: BotTurn) -> None:
-        """The bot's pace timer fired: play its move if it has come, else once it comes."""
-        awaited = self._awaited.get(turn)
-        if turn.version != self._version or awaited is None or self.phase != PLAYING:
-            return
-        awaited.due = True
-        if awaited.move is not None:
-            self._play_bot_move(turn)
-
-    def _play_bot_move(self, key: BotTurn) -> None:
-        """Play the awaited move of `key` (it has come and its time is due), once."""
-        awaited = self._awaited.pop(key)
-        move = awaited.move
-        assert move is not None
-        standing_in = self._standing_in
-        if standing_in is not None and standing_in.index == key.seat:
-            standing_in.moves += 1
-        try:
-            self._play(key.seat, move)
-        except ApplicationError as error:  # a bot bug must not stall the table
-            log.error("bot in seat %d chose a refused move %r: %s", key.seat, move, error)
-
-    def _cancel_bot_turns(self) -> None:
-        timers = self._timers
-        for key in [key for key in timers if type(key) is BotTurn]:
-            del timers[key]
-            self._out.append(CancelTimer(key))
-
-    # --- the turn clock (ono99tui.host.turn_clock) -----------------------------------------
-
-    def _follow_clock(self, moved: int | None = None) -> bool:
-        """Keep the clock on the human seat the table waits for: a new turn (or a move by
-        that seat, `moved`) restarts it, an away player stops it, a bot never has one.
-        True when it was (re)armed now."""
-        state, timed, seconds = self.state, self._timed_turn, self.turn_seconds
-        index = (waited_seat(state) if seconds is not None and state is not None
-                 and self.phase == PLAYING else None)
-        seat = self.seats[index] if index is not None else None
-        standing_in = self._standing_in
-        if (index is None or seat is None or not seat.human or seat.bot_plays
-                or (standing_in is not None and standing_in.seat_id == seat.id)):
-            if timed is not None and timed.key is not None:
-                self._cancel(timed.key)
-            self._timed_turn = None
-            return False
-        assert seconds is not None
-        if timed is None or timed.seat_id != seat.id or moved == index:
-            if timed is not None and timed.key is not None:
-                self._cancel(timed.key)
-            timed = self._timed_turn = TimedTurn(seat.id, index, left=seconds)
-        if seat.peer is None:  # away: the grace period runs instead; the clock stands still
-            if timed.key is not None:
-                timed.left = max(0.0, self._timers.get(timed.key, self._now) - self._now)
-                self._cancel(timed.key)
-                timed.key = None
-            return False
-        if timed.key is not None:
-            return False
-        timed.key = TurnTimeout(seat.id, next(self._clock_serials))
-        self._arm(timed.key, seconds_on_return(timed.left, seconds))
-        return True
-
-    def _clock_for_views(self) -> TurnClock | None:
-        """The running clock as views tell it (seconds left from now), if one runs."""
-        timed, seconds = self._timed_turn, self.turn_seconds
-        if timed is None or timed.key is None or seconds is None:
-            return None
-        deadline = self._timers.get(timed.key)
-        if deadline is None:
-            return None
-        return TurnClock(seat=timed.index, seconds=seconds, left=max(0.0, deadline - self._now))
-
-    def _turn_timed_out(self, key: TurnTimeout) -> None:
-        """The clocked seat did not move in time: everyone is told; a stand-in plays the
-        turn, or, after too many in a row, the abandon policy applies."""
-        timed, state = self._timed_turn, self.state
-        if timed is None or timed.key != key or state is None or self.phase != PLAYING:
-            return
-        self._timed_turn = None
-        index = timed.index
-        seat = self.seats[index]
-        seat.timeouts += 1
-        log.info("%s ran out of time (%d in a row)", seat.name, seat.timeouts)
-        self._table_events.append(event_to_wire(TimedOut(index, seat.timeouts)))
-        if seat.timeouts >= self.config.timeouts_to_abandon:
-            log.info("%s idled %d turns in a row: seat %d counts as abandoned", seat.name,
-                     seat.timeouts, index)
-            self._abandon(seat)
-            if self._table_events:  # nothing was published (a bot plays on): tell them now
-                self._publish(())
-        else:
-            # The stand-in's first move tells everyone (its view carries the event).
-            self._standing_in = _StandIn(seat.id, index, state.round_no)
-            self._schedule_bots()
-
-    def _stand_in_goes_on(self) -> None:
-        """After a new state: the stand-in keeps playing the timed-out turn while it is
-        unfinished (`turn_clock.stand_in_goes_on`), at most `MAX_STAND_IN_MOVES` moves."""
-        standing_in, state = self._standing_in, self.state
-        assert standing_in is not None
-        index = standing_in.index
-        if (state is None or self.phase != PLAYING or state.phase == MATCH_OVER
-                or index >= len(self.seats) or self.seats[index].id != standing_in.seat_id
-                or standing_in.moves >= MAX_STAND_IN_MOVES
-                or not stand_in_goes_on(state, index, standing_in.round_no)):
-            self._standing_in = None
-
-    # --- seats ---------------------------------------------------------------------------
-
-    def _seat_abandoned(self, seat: Seat) -> None:
-        """The grace period ran out (or the player left): a bot plays on or the seat resigns
-        (the abandon policy), or, between matches, the seat frees."""
-        if seat.peer is not None or seat not in self.seats:
-            return
-        self._abandon(seat)
-
-    def _abandon(self, seat: Seat) -> None:
-        """The abandon policy for a seat given up on (gone, or idle past the turn clock)."""
-        if self.phase == PLAYING and self.config.abandon_policy == "eliminate":
-            self._resign(seat)
-        elif self.phase == PLAYING:
-            seat.taken_over = True
-            if seat.bot is None:
-                seat.bot = make_bot(self.config.takeover_bot)
-            log.info("a %s bot plays on for %s", self.config.takeover_bot, seat.name)
-            self._broadcast_lobby()
-            self._schedule_bots()
-            self._follow_clock()
-        elif not seat.taken_over:
-            self._remove_seat(seat)
-
-    def _resign(self, seat: Seat) -> None:
-        """Take the seat out of the match (the engine's `resign`); the others play on."""
-        state = self.state
-        assert state is not None
-        index = self.seats.index(seat)
-        if seat.resigned or not state.alive[index] or state.phase == MATCH_OVER:
-            return  # already out of the match: nothing is left to give up
-        self.state, events = resign(state, index, self._rng)
-        self._out.append(SeatResigned(index, self._seqs_after_views()))
-        seat.resigned = True
-        log.info("%s did not come back: seat %d resigns", seat.name, index)
-        self._broadcast_lobby()
-        self._publish(events)
-
-    def _remove_seat(self, seat: Seat, *, broadcast: bool = True) -> None:
-        self._cancel(GraceExpiry(seat.id))
-        self.seats.remove(seat)
-        self._seats_changed()
-        self._sessions.revoke(seat)
-        self._talk.forget(("seat", seat.id))
-        if self.host is seat:
-            self.host = None
-            if first_player_hosts(self.config):
-                self.host = next(
-                    (s for s in self.seats if s.human and s.peer is not None), None)
-        if broadcast:
-            self._broadcast_lobby()
-
-    def _free_absent_seats(self, *, broadcast: bool = True) -> None:
-        """Free every human seat nobody is connected to (between matches)."""
-        for seat in [seat for seat in self.seats if not seat.connected]:
-            self._remove_seat(seat, broadcast=broadcast)
-
-    def _seats_changed(self) -> None:
-        # Between matches, the last match's state no longer matches the seat numbers:
-        # drop it, so that no view is ever computed for the wrong seat.
-        if self.phase != PLAYING:
-            self.state = None
-
-    def _maybe_autostart(self, *, settled: bool = False) -> None:
-        """Deal if the table's settings say so: the first match once `start_when` seats
-        are live; a rematch (from a finished table, or from the waiting room the host
-        opened after a match) once every live human is ready and `start_when` (at least
-        two) seats are live, whether they just played or joined since. With a settle time
-        the condition must hold that long first (`settled`: it has)."""
-        if self.phase == PLAYING:
-            return
-        live = [seat for seat in self.seats if seat.connected]
-        start_when = self.config.start_when
-        if self.phase == WAITING and not self._reopened:
-            due = start_when is not None and len(live) >= start_when
-        else:
-            present = [seat for seat in live if seat.human]
-            due = (len(live) >= max(start_when or 2, 2) and bool(present)
-                   and all(seat.ready for seat in present))
-        settle = self.config.deal_settle_seconds
-        if not due:
-            self._cancel(DealSettle())  # a seat went: the next time counts from the start
-        elif settled or settle <= 0:
-            self._start()
-        elif DealSettle() not in self._timers:
-            self._arm(DealSettle(), settle)
-
-    def _own_seat(self, peer: int) -> Seat:
-        seat = self._peer_seats.get(peer)
-        if seat is None or seat not in self.seats:
-            raise _error("no-such-seat", "this connection holds no seat")
-        return seat
-
-    def _require_host(self, peer: int) -> None:
-        if self.host is None or self._peer_seats.get(peer) is not self.host:
-            raise _error("not-host")
-
-    def _unique_name(self, name: str) -> str:
-        taken = {seat.name for seat in self.seats}
-        if name not in taken:
-            return name
-        for number in range(2, 100):
-            suffix = f" {number}"
-            candidate = name[: MAX_NAME_LENGTH - len(suffix)] + suffix
-            if candidate not in taken:
-                return candidate
-        return name
-
-    # --- the lobby -----------------------------------------------------------------------
-
-    def _table_info(self) -> dict[str, Any]:
-        # "chat": this table answers `say` with `chat`; "room": it answers `open_room`
-        # (docs/PROTOCOL.md §9).
-        return {"name": self.config.name, "capacity": self.config.capacity,
-                "preset": self.rules.name, "chat": True, "room": True}
-
-    def _broadcast_lobby(self) -> None:
-        seats = tuple(seat.info(index) for index, seat in enumerate(self.seats))
-        host_seat = self.seats.index(self.host) if self.host in self.seats else None
-        # The rules in force now, not the config's: the host may have changed them.
-        options = self.config.public_options() | {"preset": self.rules.name,
-                                                  "rules": rules_to_wire(self.rules),
-                                                  "turn_seconds": self.turn_seconds,
-                                                  "spectator_chat": self.spectator_chat,
-                                                  "hints": self.hints}
-        results = self._results if self.phase == FINISHED else {}
-        if self._matches_won:  # in every phase once a match is over: late joiners see it too
-            results = results | {
-                "matches_won": [self._matches_won.get(seat.name, 0) for seat in self.seats],
-                "matches_played": [self._matches_played.get(seat.name, 0)
-                                   for seat in self.seats]}
-        capacity, watching = self.config.capacity, len(self.spectators)
-
-        def lobby(you: int | None) -> Lobby:
-            return Lobby(phase=self.phase, seats=seats, host_seat=host_seat, you=you,
-                         capacity=capacity, spectators=watching, options=options,
-                         results=results)
-
-        for index, seat in enumerate(self.seats):
-            if seat.peer is not None:
-                self._send(seat.peer, lobby(index))
-        for peer in self.spectators:
-            self._send(peer, lobby(None))
-        summary = self.summary()
-        if summary != self._last_summary:
-            self._last_summary = summary
-            self._out.append(SummaryChanged(summary))
-
 
 _HANDLERS: dict[type[Message], Callable[[TableCore, int, Any], None]] = {
     Hello: TableCore._on_hello,

@@ -60,10 +60,12 @@ class DoorSettings:
         return None
 
 
-def join_command(table_address: str, player: str) -> list[str]:
-    """The game a door's session runs: `ono99 join` straight to this table as *player*."""
+def join_command(table_address: str, player: str, *, plain: bool = False) -> list[str]:
+    """The game a door's session runs: `ono99 join` straight to this table as *player* (in
+    line mode, for screen readers and braille, when `plain`)."""
     # "--lobby-name=…" in one word: a name starting with "-" must not read as an option.
-    return [sys.executable, "-m", "ono99tui", "join", table_address, f"--lobby-name={player}"]
+    command = [sys.executable, "-m", "ono99tui", "join", table_address, f"--lobby-name={player}"]
+    return [*command, "--plain"] if plain else command
 
 
 class _RunningDoor(Protocol):

@@ -6,10 +6,12 @@ and its adapter (`ono99tui.host.server` on asyncio, a fake clock in tests) carri
 out in the order given: a `Welcome` must leave before the `Lobby` that follows it, because
 netproto's connection state machine moves on each.
 
-A bot's move is asked for, not made, by the core: `BotMoveWanted` carries the bot, its
-seat's view, a random generator of its own, a thinking budget and the greedy choice to fall
-back on; the adapter runs the bot off its event loop and hands the move back as the core's
-`bot_decided(key, move, now)` input (the fallback if the budget ran out).
+A bot's move is asked for, not made, by the core: `BotMoveWanted` carries values only —
+the bot's kind, its seat's view, the public events it has seen, a seed for its random
+generator and a thinking budget; the adapter makes that bot (`choose`: the same move the
+core's own bot would have made) off its event loop and hands the move back as the core's
+`bot_decided(key, move, now)` input (the greedy choice, `fallback`, if the budget ran out).
+Nothing of the core is shared with the thread a bot thinks on.
 
 Peers are the opaque ids the adapter gave them (netproto's `Peer.id`). Timers are named by
 keys that are values (`BotTurn`, `GraceExpiry`, `TurnTimeout`, `DealSettle`): arming a key
@@ -26,8 +28,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from netproto.wire.messages import Message
-from ono99tui.bots import Bot
-from ono99tui.game import Move, PlayerView
+from ono99tui.bots import Bot, GreedyBot, make_bot
+from ono99tui.game import Event, Move, PlayerView
 from ono99tui.host.journal.records import JournalRecord
 
 
@@ -105,17 +107,42 @@ class CancelTimer(NamedTuple):
 
 
 class BotMoveWanted(NamedTuple):
-    """Ask `bot` for its move in `view` (with `rng`) off the event loop, and give the core
-    `bot_decided(key, move, now)` once it has it; if it has none within `budget` seconds
-    (or fails), give it `fallback`, the greedy bot's choice. `key` also names the bot's pace
-    timer: the core plays the move once both the move and the timer are in."""
+    """Ask a bot of kind `kind` for its move in `view` off the event loop, and give the
+    core `bot_decided(key, move, now)` once it has it; if it has none within `budget`
+    seconds (or fails), give it `fallback()`, the greedy bot's choice. `seen`: the public
+    events that bot has observed (since the deal, or since it sat down); `seed`: its random
+    generator's. `key` also names the bot's pace timer: the core plays the move once both
+    the move and the timer are in."""
 
     key: BotTurn
-    bot: Bot
+    kind: str
     view: PlayerView
-    rng: random.Random
+    seen: tuple[Event, ...]
+    seed: int
     budget: float
-    fallback: Move
+
+    def bot(self) -> Bot:
+        """A bot of this kind that has observed what the seat's bot has."""
+        bot = make_bot(self.kind)
+        bot.observe(self.seen)
+        return bot
+
+    def choose(self) -> Move:
+        """The bot's move, made here and now (it may think as long as it likes)."""
+        return self.bot().choose(self.view, self.rng())
+
+    def rng(self) -> random.Random:
+        """The bot's own random generator for this move."""
+        return random.Random(self.seed)
+
+    def fallback(self) -> Move:
+        """The greedy choice in this view: what plays when the bot has no move in time."""
+        return _GREEDY.choose(self.view, _UNUSED_RNG)
+
+
+# The greedy bot's choice is every bot decision's fallback; it never uses its generator.
+_GREEDY = GreedyBot()
+_UNUSED_RNG = random.Random(0)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from netproto.wire.messages import MAX_EVENTS, SeatInfo, SeatKind
-from ono99tui.bots import Bot
 
 
 @dataclass(eq=False)
@@ -17,7 +16,12 @@ class Seat:
     id: int
     name: str
     human: bool
-    bot: Bot | None = None
+    # The kind of bot that plays it or would stand in for its player (`make_bot`'s name),
+    # and the number of the game event it sat down at (what it has seen:
+    # `ono99tui.host.bot_pacing.BotMemory`). A seat holds no live bot: bots think off the
+    # table's loop, from values.
+    bot: str | None = None
+    bot_since: int = 0
     # The id of the connection playing it (netproto's `Peer.id`); None while away.
     peer: int | None = None
     ready: bool = False

@@ -1,13 +1,15 @@
 """One table served on asyncio: the thin adapter around the sans-IO `TableCore`.
 
 `TableApplication` is the netproto `Application`: it gives the core each message and close
-with the event loop's clock as `now`, and carries out what the core returns, in order:
+with the event loop's clock as `now`, and carries out each output the moment the core asks
+for it (`carry_out`), in order:
 sends and closes on the connection's `Peer` (the core knows peers only by `Peer.id`),
 timers with `loop.call_at`, journal records into the journal, summary changes to the
-`on_change` listener, and bot moves (`BotMoveWanted`) with `choose_off_loop`: the bot
-thinks on the table's own worker thread within the request's budget (the greedy choice
-past it) while the loop goes on serving every other seat, and its move goes back to the
-core as `bot_decided`. Everything the table decides is in `ono99tui.host.core`.
+`on_change` listener, and bot moves (`BotMoveWanted`, values only) with `decide_off_loop`:
+the bot is made from its kind and what it has seen, and thinks, on the table's own worker
+thread within the request's budget (the greedy choice past it) while the loop goes on
+serving every other seat, and its move goes back to the core as `bot_decided`.
+Everything the table decides is in `ono99tui.host.core`.
 
 `TableServer` puts it behind `netproto.server.Server`, so that a table can run inside any
 asyncio program (the headless `ono99 host`, the Textual app's `ono99 solo` / `ono99 host`,
@@ -29,7 +31,7 @@ from typing import Any
 from netproto.server import Peer, Server, ServerLimits
 from netproto.wire.errors import GOING_AWAY
 from netproto.wire.messages import Message
-from ono99tui.bots.thinking import choose_off_loop
+from ono99tui.bots.thinking import decide_off_loop
 from ono99tui.game import Rules
 from ono99tui.game import State as GameState
 from ono99tui.host.core import PLAYING, TableCore
@@ -62,17 +64,19 @@ class TableApplication:
     def __init__(self, config: TableConfig,
                  on_change: Callable[[TableSummary], None] | None = None,
                  journal: TableJournal | None = None) -> None:
-        self.core = TableCore(config)
+        # Each output is carried out the moment the core asks for it (`_carry_out`), in
+        # order: a move's views leave before the core asks the bots for their moves.
+        self.core = TableCore(config, carry_out=self._carry_out)
         self.on_change = on_change
         # Where the journal lives: in memory unless the host gives the table its file.
         self._journal: TableJournal = journal if journal is not None else MemoryJournal()
         # The timer armed for each key the core asked for.
         self.timers: dict[TimerKey, asyncio.TimerHandle] = {}
         self._peers: dict[int, Peer] = {}
-        # Bots think here, one move at a time, so two thoughts never share a bot's state;
-        # made with the first move asked for. The core feeds its bots new events
-        # (`observe`, on this loop) only with a new view, which makes any thought still in
-        # flight stale: whatever it comes to is dropped (`bot_decided`).
+        # Bots think here, one move at a time; made with the first move asked for. Each
+        # thought has a bot of its own, made from the request's values: nothing it touches
+        # is shared with the loop. A thought overtaken by a newer view is dropped by the
+        # core (`bot_decided`).
         self._bot_thread: ThreadPoolExecutor | None = None
         self._thinking: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -185,29 +189,33 @@ class TableApplication:
     # --- carrying out the core's outputs -------------------------------------------------
 
     def _execute(self, outputs: list[Output]) -> None:
-        peers = self._peers
+        # The core carries its outputs out as it goes (`_carry_out`); an input returns
+        # none, but a core made without an adapter would return them all here.
         for output in outputs:
-            # Sends first and by exact type: nearly every output is one.
-            if type(output) is Send:
-                peer = peers.get(output.peer)
-                if peer is not None:
-                    peer.send(output.message)
-            elif isinstance(output, JOURNAL_RECORDS):
-                self._journal.write(output)
-            elif isinstance(output, ArmTimer):
-                self._cancel_timer(output.key)
-                self.timers[output.key] = asyncio.get_running_loop().call_at(
-                    output.deadline, self._timer_fired, output.key)
-            elif isinstance(output, CancelTimer):
-                self._cancel_timer(output.key)
-            elif isinstance(output, Close):
-                peer = peers.get(output.peer)
-                if peer is not None:
-                    peer.close(output.code, output.reason)
-            elif isinstance(output, SummaryChanged):
-                self._summary_changed(output.summary)
-            elif isinstance(output, BotMoveWanted):
-                self._think(output)
+            self._carry_out(output)
+
+    def _carry_out(self, output: Output) -> None:
+        # Sends first and by exact type: nearly every output is one.
+        if type(output) is Send:
+            peer = self._peers.get(output.peer)
+            if peer is not None:
+                peer.send(output.message)
+        elif isinstance(output, JOURNAL_RECORDS):
+            self._journal.write(output)
+        elif isinstance(output, ArmTimer):
+            self._cancel_timer(output.key)
+            self.timers[output.key] = asyncio.get_running_loop().call_at(
+                output.deadline, self._timer_fired, output.key)
+        elif isinstance(output, CancelTimer):
+            self._cancel_timer(output.key)
+        elif isinstance(output, Close):
+            peer = self._peers.get(output.peer)
+            if peer is not None:
+                peer.close(output.code, output.reason)
+        elif isinstance(output, SummaryChanged):
+            self._summary_changed(output.summary)
+        elif isinstance(output, BotMoveWanted):
+            self._think(output)
 
     def _think(self, request: BotMoveWanted) -> None:
         if self._closed:
@@ -219,9 +227,8 @@ class TableApplication:
         task.add_done_callback(self._thinking.discard)
 
     async def _decide(self, request: BotMoveWanted, thread: ThreadPoolExecutor) -> None:
-        move, _ = await choose_off_loop(request.bot, request.view, request.rng,
-                                        budget=request.budget, fallback=request.fallback,
-                                        executor=thread)
+        move, _ = await decide_off_loop(request.choose, request.fallback, name=request.kind,
+                                        budget=request.budget, executor=thread)
         if not self._closed:
             self._execute(self.core.bot_decided(request.key, move, _now()))
 

@@ -16,16 +16,21 @@ still (the grace period runs instead); when they come back it runs on with what 
 but never less than `RESUME_FLOOR_SECONDS` (or the whole turn time, if shorter): enough to
 see the table again.
 
-The core (`ono99tui.host.core`) owns the timers; this module only decides.
+The pure decisions are functions; `TableClock` holds the clock's own state (the turn it
+times, each arming's serial) and arms and cancels its `TurnTimeout` in the core's
+`TimerBook`; the core tells it whom the table waits for (`follow`).
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
+from netproto.wire.messages import TurnClock
 from ono99tui.game import State as GameState
 from ono99tui.game import acting_seats
 from ono99tui.host.outputs import TurnTimeout
+from ono99tui.host.timers import TimerBook
 
 RESUME_FLOOR_SECONDS = 10.0
 # A bot playing on for a player abandoned for idling, who is still connected, waits this
@@ -69,3 +74,67 @@ class TimedTurn:
     index: int
     left: float
     key: TurnTimeout | None = None
+
+
+class TableClock:
+    """The turn clock of one table: the turn it times (`timed`) and its timer."""
+
+    __slots__ = ("_serials", "_timers", "timed")
+
+    def __init__(self, timers: TimerBook) -> None:
+        self._timers = timers
+        self._serials = itertools.count(1)
+        self.timed: TimedTurn | None = None
+
+    def follow(self, index: int | None, seat_id: int, *, seconds: float | None, away: bool,
+               new_turn: bool) -> bool:
+        """Keep the clock on seat `index` (`seat_id`), the human seat the table waits for
+        (None: nobody is clocked now, e.g. a bot's turn, or no turn time): a new seat or
+        `new_turn` (that seat moved) restarts it, an `away` player stops it with the time
+        that was left. True when it was (re)armed now."""
+        timed, timers = self.timed, self._timers
+        if index is None or seconds is None:
+            self.stop()
+            return False
+        if timed is None or timed.seat_id != seat_id or new_turn:
+            if timed is not None and timed.key is not None:
+                timers.cancel(timed.key)
+            timed = self.timed = TimedTurn(seat_id, index, left=seconds)
+        if away:  # the grace period runs instead; the clock stands still
+            if timed.key is not None:
+                timed.left = timers.left(timed.key)
+                timers.cancel(timed.key)
+                timed.key = None
+            return False
+        if timed.key is not None:
+            return False
+        timed.key = TurnTimeout(seat_id, next(self._serials))
+        timers.arm(timed.key, seconds_on_return(timed.left, seconds))
+        return True
+
+    def stop(self) -> None:
+        """No turn is timed any more (its timer, if armed, is cancelled)."""
+        timed = self.timed
+        if timed is not None and timed.key is not None:
+            self._timers.cancel(timed.key)
+        self.timed = None
+
+    def ran_out(self, key: TurnTimeout) -> TimedTurn | None:
+        """The timer `key` fired: the turn it timed, now no longer timed; None if the clock
+        has moved on since (a stale key)."""
+        timed = self.timed
+        if timed is None or timed.key != key:
+            return None
+        self.timed = None
+        return timed
+
+    def for_views(self, seconds: float | None) -> TurnClock | None:
+        """The running clock as views tell it (seconds left from now), if one runs."""
+        timed = self.timed
+        if timed is None or timed.key is None or seconds is None:
+            return None
+        deadline = self._timers.deadline(timed.key)
+        if deadline is None:
+            return None
+        return TurnClock(seat=timed.index, seconds=seconds,
+                         left=max(0.0, deadline - self._timers.now))

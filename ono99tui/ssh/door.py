@@ -30,6 +30,7 @@ import asyncssh
 from netproto.admission import AdmissionPool
 from netproto.descriptors import DescriptorBudget
 from netproto.limits import GuessPolicy, GuessThrottle, QuietLog, address_key
+from ono99tui.access import HIGH_CONTRAST_ENV, PLAIN_ENV
 from ono99tui.host.door_settings import DoorSettings, join_command
 from ono99tui.ssh import ssh_command_line
 from ono99tui.ssh.host_key import fingerprint, load_or_create_host_key
@@ -41,8 +42,11 @@ log = logging.getLogger("ono99tui.ssh")
 
 # Variables of the host's environment the app needs to start; nothing else leaks through.
 _INHERITED_ENV = ("PATH", "HOME", "PYTHONPATH", "VIRTUAL_ENV", "ONO99_MDNS_INTERFACES", "TZ")
-# Variables an SSH client may send (OpenSSH: SendEnv) that decide colours and glyphs.
-_CLIENT_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "COLORTERM", "NO_COLOR")
+# Variables an SSH client may send (OpenSSH: SendEnv) that decide colours and glyphs, and
+# line mode and the high-contrast theme (ONO99_PLAIN=1, ONO99_HIGH_CONTRAST=1:
+# docs/ACCESSIBILITY.md).
+_CLIENT_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "COLORTERM", "NO_COLOR", PLAIN_ENV,
+               HIGH_CONTRAST_ENV)
 _DEFAULT_LANG = "C.UTF-8"
 MAX_PLAYER_NAME = 64
 
@@ -422,11 +426,12 @@ class SSHDoor:
         self._players[player] = session
         return None
 
-    def child_argv(self, player: str) -> Sequence[str]:
-        """The command line of the app for *player*."""
+    def child_argv(self, player: str, *, plain: bool = False) -> Sequence[str]:
+        """The command line of the app for *player* (line mode when `plain`)."""
         if self.config.command is not None:
-            return list(self.config.command(player))
-        return join_command(self.config.table_address, player)
+            command = list(self.config.command(player))
+            return [*command, "--plain"] if plain else command
+        return join_command(self.config.table_address, player, plain=plain)
 
     def child_env(self, player: str, term: str, client_env: Mapping[str, str]) -> dict[str, str]:
         """The app's environment: a minimal one, plus what describes the player's terminal.

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import asyncssh
 
+from ono99tui.access import PLAIN_COMMAND, PLAIN_ENV
 from ono99tui.ssh.pty_child import INPUT_HIGH_WATER, PtyChild, TerminalSize
 
 if TYPE_CHECKING:
@@ -39,8 +40,8 @@ class SessionHost(Protocol):
     async def claim_player(self, session: DoorSession, player: str) -> str | None:
         """Reserve *player* for *session*; return why not, or None when granted."""
 
-    def child_argv(self, player: str) -> Sequence[str]:
-        """The command line of the app for *player*."""
+    def child_argv(self, player: str, *, plain: bool = False) -> Sequence[str]:
+        """The command line of the app for *player* (line mode when `plain`)."""
 
     def child_env(self, player: str, term: str, client_env: Mapping[str, str]) -> dict[str, str]:
         """The environment of the app for *player* on a terminal of type *term*."""
@@ -52,8 +53,11 @@ class SessionHost(Protocol):
 class DoorSession(asyncssh.SSHServerSession[bytes]):
     """Runs the app for one SSH user on its own pty and relays bytes and resizes.
 
-    Only an interactive shell request is served; exec and subsystem requests (sftp, scp,
-    remote commands) are refused, so the app is the only thing reachable.
+    Only an interactive shell request is served, and one command: `plain` (`ssh -t -p PORT
+    NAME@HOST plain`), the same app in line mode, for screen readers and braille; every
+    other exec request and every subsystem (sftp, scp, remote commands) is refused, so the
+    app is the only thing reachable. Line mode may also be asked for by environment
+    (`ONO99_PLAIN=1`, sent with OpenSSH's SendEnv).
     """
 
     def __init__(self, host: SessionHost, player: str) -> None:
@@ -71,6 +75,8 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         self._idle_timer: asyncio.TimerHandle | None = None
         self._last_activity = time.monotonic()
         self._closed = False
+        # Line mode was asked for with the one command the door accepts (`plain`).
+        self._plain = False
         self.bytes_to_client = 0
         self.on_output: Callable[[bytes], None] | None = None
 
@@ -92,6 +98,9 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         return True
 
     def exec_requested(self, command: str) -> bool:
+        if command.strip() == PLAIN_COMMAND:
+            self._plain = True
+            return True
         log.info("refused exec request from %s: %r", self.player, command[:80])
         return False
 
@@ -160,8 +169,10 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
             if refusal is not None:
                 self._finish(f"ono99: {refusal}\r\n".encode(), 1)
                 return
-            argv = self._host.child_argv(self.player)
-            env = self._host.child_env(self.player, self._term, chan.get_environment())
+            client_env = chan.get_environment()
+            plain = self._plain or client_env.get(PLAIN_ENV, "") not in ("", "0")
+            argv = self._host.child_argv(self.player, plain=plain)
+            env = self._host.child_env(self.player, self._term, client_env)
             try:
                 self._child = await PtyChild.spawn(argv, env, self._size)
             except OSError as error:

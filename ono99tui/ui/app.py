@@ -167,7 +167,7 @@ class Ono99App(TerminalApp):
     @work(exclusive=True, group="connection", exit_on_error=False)
     async def _read_table(self, client_factory: ClientFactory, connection: int) -> None:
         """Connect, then hand everything the client yields to the app, in order."""
-        from netproto.client import ConnectFailed, HandshakeRefused
+        from netproto.client_errors import ConnectFailed, HandshakeRefused
         from ono99tui.client.connect_errors import connect_error_text
 
         def failed(code: str, reason: str) -> None:
@@ -293,7 +293,7 @@ class Ono99App(TerminalApp):
     async def _send(self, output: Send) -> bool:
         """Send a frame to the table; say in words why not (under the output's title) and
         return False if it failed."""
-        from netproto.client import ClientError
+        from netproto.client_errors import ClientError
 
         client = self.client
         title = output.failure_title

@@ -10,92 +10,72 @@ screen (see `ono99tui.ui.app`).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 from netproto.wire.messages import SeatInfo as LobbySeat
 from netproto.wire.messages import SeatKind
 from ono99tui.client.names import agreeing, seat_name, verb
 from ono99tui.game import (
-    Busted,
     Card,
     Discard,
-    Discarded,
     Draw,
-    Drew,
-    Eliminated,
     Event,
-    IllegalMove,
-    MatchEnded,
-    MissedDraw,
-    ObligationCreated,
-    ObligationPassed,
-    OutOfRound,
     Play,
-    Played,
     PlayerView,
-    Reshuffled,
-    Resigned,
-    RoundDealt,
-    RoundEnded,
     Rules,
     Scoring,
-    SwapFour,
-    SwappedFour,
-    TimedOut,
-    TokenLost,
-    refusal_for_view,
 )
-from ono99tui.game.state import DISCARDING, MATCH_OVER
+from ono99tui.game.state import MATCH_OVER
 from ono99tui.ui.glyphs import Glyphs
-from ono99tui.ui.rule_labels import ono99_effect
 from ono99tui.ui.widgets.cards import CardFace, CardSlot
 from ono99tui.ui.widgets.seats import SeatDisplay
+from ono99tui.words import events as words
+
+# The words themselves are `ono99tui.words.events`' (shared with the line mode); the
+# screens keep reading them here, beside the widgets' display values.
+from ono99tui.words.events import (
+    BustNotice,
+    bust_lines,
+    can_swap,
+    card_effect,
+    cards_owed,
+    last_card_text,
+    limit_text,
+    matches_played,
+    matches_won,
+    must_draw,
+    obligation_card_name,
+    stand_in_line,
+    unplayable_reason,
+    winners_text,
+)
+
+__all__ = [
+    "CLOCK_WARNING_SECONDS", "BustNotice", "bust_lines", "bust_notice", "can_swap",
+    "card_slots", "cards_owed", "clock_seconds_left", "clock_warning", "event_line",
+    "face_for", "last_card_text", "limit_text", "matches_played", "matches_won", "must_draw",
+    "near_limit", "obligation_card_name", "obligation_line", "prompt", "prompt_forms",
+    "seat_infos", "stand_in_line", "unplayable_reason", "winners_text",
+]
 
 
 def face_for(card: Card, rules: Rules) -> CardFace:
     """How `card` looks at a table playing `rules` (names and effects depend on the edition)."""
     title = card.label(rules)
+    effect = card_effect(card, rules)
     if card.is_number:
         kind = "ten" if card is Card.TEN else "number"
-        return CardFace(kind, str(int(card)), title, f"+{int(card)}", str(int(card)))
+        return CardFace(kind, str(int(card)), title, effect, str(int(card)))
     if card is Card.MINUS_TEN:
-        effect = "-10" if rules.negative_totals else "-10, min 0"
         return CardFace("minus-ten", "-10", title, effect, "-10")
     if card is Card.REVERSE:
-        return CardFace("reverse", "", title, "turn back", "Reverse")
+        return CardFace("reverse", "", title, effect, "Reverse")
     if card is Card.PLAY2:
-        return CardFace("play-two", "x2", title, "next plays 2", title.split()[0])
+        return CardFace("play-two", "x2", title, effect, title.split()[0])
     if card is Card.HOLD:
-        return CardFace("hold", "", title, "total +0", "Hold")
+        return CardFace("hold", "", title, effect, "Hold")
     word = {"dead": "dead 99", "tens": "99", "set99": "sets 99"}.get(rules.ono99_card, "99")
-    return CardFace("ono99", "99", title, ono99_effect(rules.ono99_card), word)
-
-
-def obligation_card_name(view: PlayerView) -> str:
-    """ "Play 2" or "Double Play", as the edition calls it."""
-    return Card.PLAY2.label(view.rules)
-
-
-def cards_owed(owed: int) -> str:
-    """What a seat still owes of a Play 2 / Double Play, worded the same everywhere (the
-    total panel, the prompt, the log, the seat line): "2 cards", then "1 more card"."""
-    return "1 more card" if owed == 1 else f"{owed} cards"
-
-
-def limit_text(view: PlayerView) -> str:
-    """The limit in words: the highest total a play may reach ("you may go up to 98"), and
-    whether it may go below 0 (1980's -10 has no floor)."""
-    who = "players" if view.seat is None else "you"
-    below = ", and below 0" if view.rules.negative_totals else ""
-    return f"{who} may go up to {view.bust_at - 1}{below}"
-
-
-def last_card_text(view: PlayerView) -> str:
-    """The card on top of the discard pile: the last one played this round."""
-    if view.discard_top is None:
-        return "no card played yet"
-    return f"last card: {view.discard_top.label(view.rules)}"
+    return CardFace("ono99", "99", title, effect, word)
 
 
 def near_limit(view: PlayerView) -> bool:
@@ -168,28 +148,6 @@ def seat_infos(view: PlayerView, seats: Sequence[LobbySeat],
     return infos
 
 
-def unplayable_reason(view: PlayerView, card: Card) -> str:
-    """Why the viewer may not play `card` now, in the engine's own words.
-
-    Off turn the reason stays the same whoever is to play: the prompt line names them,
-    and a reason that did would change (and be repainted) with every opponent's move.
-    """
-    if view.seat is None:
-        return "you are watching"
-    if view.phase == MATCH_OVER:
-        return "the match is over"
-    if view.eliminated[view.seat]:
-        return "you are out of the match"
-    if view.out_of_round[view.seat]:
-        return "you sit out the rest of this round"
-    if view.turn != view.seat or view.phase == DISCARDING:
-        return "it is not your turn"
-    error = refusal_for_view(view, Play(view.seat, card))
-    if error is None:
-        return ""
-    return error.reason if isinstance(error, IllegalMove) else str(error)
-
-
 def card_slots(view: PlayerView) -> list[CardSlot]:
     """The viewer's hand as card slots: playable (or discardable) or not, and why not."""
     discarding = view.discarding == view.seat and view.seat is not None
@@ -209,26 +167,6 @@ def card_slots(view: PlayerView) -> list[CardSlot]:
         reason = "" if playable else reasons[card]
         slots.append(CardSlot(face_for(card, view.rules), playable, reason, waiting=not acting))
     return slots
-
-
-def can_swap(view: PlayerView) -> bool:
-    """May the viewer discard four ONO 99 cards now?"""
-    return any(isinstance(move, SwapFour) for move in view.legal_moves)
-
-
-def must_draw(view: PlayerView) -> bool:
-    """Late-draw rule: does the viewer still have to press draw?"""
-    return view.seat is not None and view.pending_draw == view.seat
-
-
-def winners_text(view: PlayerView, seats: Sequence[LobbySeat]) -> str:
-    """ "ana wins" / "ana and bob share the win" / "you win"."""
-    names = ["you" if seat == view.seat else seat_name(seat, seats) for seat in view.winners]
-    if not names:
-        return "nobody wins"
-    if len(names) == 1:
-        return verb(names[0], "wins", "win")
-    return f"{', '.join(names[:-1])} and {names[-1]} share the win"
 
 
 def prompt(view: PlayerView, seats: Sequence[LobbySeat]) -> tuple[str, bool]:
@@ -295,206 +233,15 @@ def prompt_forms(view: PlayerView, seats: Sequence[LobbySeat]) -> tuple[tuple[st
     to_play = f"{who} to play."
     return ((f"Watching: {to_play}", to_play) if me is None else (to_play,)), False
 
-
 def event_line(event: Event, names: Sequence[str], view: PlayerView, glyphs: Glyphs) -> str | None:
-    """One log line for an event ("ana played 7 -> 57"), or None for events not worth a line
-    (draws; a reversal, which the played Reverse and the direction line already show)."""
-
-    def name(seat: int) -> str:
-        return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
-
-    rules = view.rules
-    match event:
-        case RoundDealt(round_no=round_no, dealer=dealer, starter=starter):
-            starts = verb(name(starter), "starts", "start")
-            return f"Round {round_no}: {name(dealer)} dealt, {starts}"
-        case Played(seat=seat, card=card, total=total):
-            return f"{name(seat)} played {card.label(rules)} {glyphs.arrow} {total}"
-        case SwappedFour(seat=seat):
-            return f"{name(seat)} swapped four ONO 99 cards"
-        case Reshuffled(draw_pile_size=size):
-            return f"Discards reshuffled: {size} to draw"
-        case MissedDraw(seat=seat):
-            return f"{name(seat)} missed a draw"
-        case ObligationCreated(seat=seat):
-            # A new obligation always asks two cards (passing it on starts it afresh).
-            owes = verb(name(seat), "owes", "owe")
-            return f"{owes} {cards_owed(2)} ({obligation_card_name(view)})"
-        case ObligationPassed(from_seat=from_seat, to_seat=to_seat):
-            owes = verb(name(to_seat), "owes", "owe")
-            passed = obligation_card_name(view)
-            return f"{name(from_seat)} passed the {passed} on: {owes} {cards_owed(2)}"
-        case Busted(seat=seat, total=total):
-            return f"{name(seat)} BUSTED at {total}"
-        case Resigned(seat=seat):
-            return f"{name(seat)} never came back and resigned"
-        case TimedOut(seat=seat, in_a_row=in_a_row):
-            again = f" ({in_a_row} in a row)" if in_a_row > 1 else ""
-            return f"{name(seat)} ran out of time{again}"
-        case Eliminated(seat=seat, hand=hand):
-            shown = f" (held {', '.join(c.label(rules) for c in hand)})" if hand else ""
-            return f"{verb(name(seat), 'is', 'are')} out of the match{shown}"
-        case OutOfRound(seat=seat):
-            return f"{verb(name(seat), 'sits', 'sit')} out this round"
-        case Discarded(seat=seat, card=card):
-            return f"{name(seat)} discarded {card.label(rules)}"
-        case TokenLost(seat=seat, tokens_left=left):
-            return f"{name(seat)} lost a token ({left} left)"
-        case RoundEnded(round_no=round_no):
-            return f"Round {round_no} is over"
-        case MatchEnded(winners=winners):
-            return f"Match over: {' and '.join(name(seat) for seat in winners)} won"
-    return None
-
-
-# --- busts ---------------------------------------------------------------------------------
-
-
-def _bust_reason(view: PlayerView, dash: str) -> str:
-    limit = view.rules.bust_at
-    fits = f"under {limit}" if limit == 99 else f"at {limit - 1} or under"
-    return f"{dash} no card fits {fits}"
-
-
-def _bust_cost(events: Sequence[Event], start: int, seat: int) -> tuple[str, int]:
-    """What the bust at `events[start]` cost `seat`: ("token", tokens left), ("out", 0),
-    ("round", 0) for sitting out the round, or ("", 0)."""
-    for event in events[start + 1:]:
-        if isinstance(event, TokenLost) and event.seat == seat:
-            return "token", event.tokens_left
-        if isinstance(event, Eliminated) and event.seat == seat:
-            return "out", 0
-        if isinstance(event, OutOfRound) and event.seat == seat:
-            return "round", 0
-    return "", 0
-
-
-def _tokens_left(left: int) -> str:
-    return f"{left} left" if left else "none left: one more bust and out"
-
-
-def bust_lines(events: Sequence[Event], names: Sequence[str], viewer: int | None) -> list[str]:
-    """One line per bust in `events`, with what it cost: "bob busted at 97 and lost a
-    token (1 left)", "You busted at 96 and are out of the match"."""
-    lines = []
-    for index, event in enumerate(events):
-        if isinstance(event, Busted):
-            mine = event.seat == viewer
-            who = "You" if mine else (
-                names[event.seat] if event.seat < len(names) else f"seat {event.seat + 1}"
-            )
-            kind, left = _bust_cost(events, index, event.seat)
-            cost = {
-                "token": f" and lost a token ({_tokens_left(left)})",
-                "out": " and are out of the match" if mine else " and is out of the match",
-                "round": " and sit out the round" if mine else " and sits out the round",
-            }.get(kind, "")
-            lines.append(f"{who} busted at {event.total}{cost}")
-    return lines
-
-
-@dataclass(frozen=True)
-class BustNotice:
-    """The viewer's own bust, as the held banner shows it."""
-
-    headline: str  # "You busted at 97 — no card fits under 99"
-    held: tuple[str, ...]  # the cards in the hand they held, by name
-    drew_unseen: bool  # they had just drawn a card this view cannot name
-    outcome: str  # "You lost a token (2 left)." ...
-    # The round or the match ended with it (or in the same view): its dialog says it.
-    ends_round: bool
+    """One log line for an event ("ana played 7 -> 57", with the glyph set's arrow), or None
+    for events not worth a line (`ono99tui.words.events.event_line`)."""
+    return words.event_line(event, names, view, glyphs.arrow)
 
 
 def bust_notice(
     events: Sequence[Event], before: PlayerView | None, after: PlayerView, glyphs: Glyphs
 ) -> BustNotice | None:
-    """The viewer's bust among `events` (which turned `before` into `after`), or None.
-
-    The hand held is the revealed one when the table shows it; else the hand of this
-    round as `after` still holds it; else (the bust ended the round and a new hand was
-    dealt) the hand shown before, less the cards played since.
-    """
-    me = after.seat
-    if me is None:
-        return None
-    index = next((i for i, e in enumerate(events) if isinstance(e, Busted) and e.seat == me), None)
-    if index is None:
-        return None
-    bust = events[index]
-    assert isinstance(bust, Busted)
-    rules = after.rules
-    later = events[index + 1:]
-    revealed = next(
-        (e.hand for e in later if isinstance(e, Eliminated) and e.seat == me and e.hand), None
-    )
-    new_round = any(isinstance(e, RoundDealt) for e in later)
-    drew = False
-    if revealed is not None:
-        hand = list(revealed)
-    elif not new_round:
-        hand = list(after.hand)
-    else:
-        hand = list(before.hand) if before is not None and before.seat == me else []
-        for event in events[:index]:
-            if isinstance(event, Played) and event.seat == me and event.card in hand:
-                hand.remove(event.card)
-            elif isinstance(event, Drew) and event.seat == me:
-                drew = True
-    dash = "-" if glyphs.ascii else "\u2014"
-    kind, left = _bust_cost(events, index, me)
-    outcome = {
-        "token": f"You lose a token ({_tokens_left(left)}).",
-        "out": "You are out of the match.",
-        "round": "You sit out the rest of this round.",
-    }.get(kind, "")
-    if after.discarding == me:
-        outcome += " Choose a card to discard."
-    return BustNotice(
-        headline=f"You busted at {bust.total} {_bust_reason(after, dash)}",
-        held=tuple(card.label(rules) for card in hand),
-        drew_unseen=drew,
-        outcome=outcome,
-        ends_round=any(isinstance(e, (RoundEnded, MatchEnded)) for e in later),
-    )
-
-
-def stand_in_line(
-    events: Sequence[Event], seat: int, rules: Rules, *, skip_first: bool = False
-) -> str | None:
-    """What a stand-in bot played for `seat` among `events` (the events the table kept for
-    the seat while its player was away), as one log line; None if it played nothing.
-    `skip_first`: the first of those moves was the player's own, sent before the link
-    dropped."""
-    moves = []
-    for event in events:
-        match event:
-            case Played(seat=who, card=card) if who == seat:
-                moves.append(card.label(rules))
-            case Discarded(seat=who, card=card) if who == seat:
-                moves.append(f"discarded {card.label(rules)}")
-            case SwappedFour(seat=who) if who == seat:
-                moves.append("swapped four ONO 99")
-    if skip_first:
-        moves = moves[1:]
-    if not moves:
-        return None
-    return f"While you were away a bot played for you: {', '.join(moves)}"
-
-
-def matches_won(results: Mapping[str, object], seats: int) -> list[int] | None:
-    """Matches won per seat at this table (the lobby's `results.matches_won`), None when
-    the table has not said (no match over yet) or said it in a shape this app cannot read."""
-    return _per_seat_counts(results.get("matches_won"), seats)
-
-
-def matches_played(results: Mapping[str, object], seats: int) -> list[int] | None:
-    """Matches finished at this table per seat's player (`results.matches_played`), None
-    when the table has not said (an older host, or no match over yet)."""
-    return _per_seat_counts(results.get("matches_played"), seats)
-
-
-def _per_seat_counts(counts: object, seats: int) -> list[int] | None:
-    if (not isinstance(counts, list) or len(counts) != seats
-            or not all(type(count) is int and count >= 0 for count in counts)):
-        return None
-    return list(counts)
+    """The viewer's bust among `events`, as the held banner shows it, with the glyph set's
+    dash (`ono99tui.words.events.bust_notice`)."""
+    return words.bust_notice(events, before, after, "-" if glyphs.ascii else "\u2014")

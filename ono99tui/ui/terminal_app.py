@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.theme import BUILTIN_THEMES
+from textual.theme import BUILTIN_THEMES, Theme
 
 from ono99tui import i18n
+from ono99tui.access import HIGH_CONTRAST_ENV, asked_by_environment
 from ono99tui.gc_freeze import freeze_startup_objects
 from ono99tui.i18n import _
 from ono99tui.ui.cell_widths import agree_with_terminal
@@ -38,6 +39,15 @@ ASCII_KEY_NAMES = str.maketrans({"→": ">", "←": "<", "↑": "^", "↓": "v"}
 # black.
 SIXTEEN_COLOUR_THEME = replace(BUILTIN_THEMES["ansi-dark"], name="ono99-16", accent="ansi_magenta",
                                primary="ansi_bright_blue")
+# For low vision: white and yellow on black, every colour the cards and panels use at least
+# 7:1 against the background (WCAG AAA; tests/ui/test_high_contrast.py measures it). Chosen
+# with `--high-contrast` (or ONO99_HIGH_CONTRAST=1, which an SSH client may send), or from
+# the command palette's themes.
+HIGH_CONTRAST_THEME = Theme(
+    name="ono99-high-contrast", primary="#ffffff", secondary="#ffff00", accent="#ffff00",
+    foreground="#ffffff", background="#000000", surface="#000000", panel="#1a1a1a",
+    success="#00ff00", warning="#ffff00", error="#ff8080", boost="#333333", dark=True,
+)
 
 
 def screenshot_directory() -> Path:
@@ -111,6 +121,7 @@ class TerminalApp(SessionApp):
             TerminalApp.glyphs,
             glyphs_for(detect_ascii() if ascii_glyphs is None else ascii_glyphs))
         self.register_theme(SIXTEEN_COLOUR_THEME)
+        self.register_theme(HIGH_CONTRAST_THEME)
 
     def get_key_display(self, binding: Binding) -> str:
         """How the Footer names a key: Textual's way, with plain-ASCII arrows in ASCII mode."""
@@ -130,7 +141,9 @@ class TerminalApp(SessionApp):
         sixteen = self._sixteen_colours
         if sixteen is None:
             sixteen = self.console.color_system in ("standard", "windows")
-        if sixteen:
+        if asked_by_environment(HIGH_CONTRAST_ENV):
+            self.theme = HIGH_CONTRAST_THEME.name
+        elif sixteen:
             self.theme = SIXTEEN_COLOUR_THEME.name
         # Once the screens and the table are built, keep the collector off them: a full
         # collection of a running app took 16-35 ms, a stall every few seconds of play (and,

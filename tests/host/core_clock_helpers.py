@@ -113,7 +113,7 @@ class ClockedTable:
         if request in self.wanted:
             self.wanted.remove(request)
         if move is None:
-            move = request.bot.choose(request.view, request.rng)
+            move = request.choose()
         return self.run(self.core.bot_decided(request.key, move, self.now))
 
     def advance(self, seconds: float) -> None:

@@ -52,7 +52,10 @@ def test_the_move_is_asked_for_at_once_with_what_the_bot_may_know() -> None:
     assert request.key == BotTurn(request.key.version, 1)
     assert request.view == view(state, 1)  # its own seat's view, nothing more
     assert request.budget == 1.5
-    assert request.fallback == GreedyBot().choose(view(state, 1), request.rng)
+    assert request.fallback() == GreedyBot().choose(view(state, 1), request.rng())
+    # Values only, no live bot: its kind, what it has seen, its generator's seed.
+    assert request.kind == "greedy" and isinstance(request.seed, int)
+    assert isinstance(request.seen, tuple) and request.seen
     # The pace timer runs meanwhile: the thinking and the pause overlap.
     assert table.deadline(request.key) == pytest.approx(table.now + 0.5)
 
@@ -87,7 +90,7 @@ def test_a_decision_is_never_played_twice_and_unknown_ones_are_dropped(
     played = table.moves_played()
     with caplog.at_level(logging.INFO, logger="ono99tui.host.core"):
         assert table.decide(request) == []  # the same answer again
-        assert table.run(table.core.bot_decided(BotTurn(10_000, 1), request.fallback,
+        assert table.run(table.core.bot_decided(BotTurn(10_000, 1), request.fallback(),
                                                 table.now)) == []
     assert table.moves_played() == played
     assert caplog.text.count("came after it was needed") == 2
@@ -137,7 +140,7 @@ def test_an_illegal_decision_plays_the_greedy_choice(caplog: pytest.LogCaptureFi
         table.decide(request, Draw(0))  # not even its own seat
     assert "forbid" in caplog.text
     assert table.moves_played() == before + 1
-    assert table.journal[-1].moves[before] == move_to_wire(request.fallback)
+    assert table.journal[-1].moves[before] == move_to_wire(request.fallback())
 
 
 # --- the stand-in of a timed-out human ----------------------------------------------------

@@ -244,22 +244,26 @@ def test_close_cancels_every_timer_and_nothing_fires_after() -> None:
 
 
 def test_every_bot_at_the_table_observes_the_events_of_each_view() -> None:
-    # The core passes each batch of game events to every bot: a hard bot's record of the
-    # discard pile then matches the real one at every moment of the match.
-    table = ClockedTable(config(capacity=3, start_when=3, bot_delay=0.5))
+    # Each bot move asked for carries the public events its bot has seen (since the deal):
+    # a hard bot made from them keeps a record of the discard pile that matches the real
+    # one at every moment of the match.
+    table = ClockedTable(config(capacity=3, start_when=3, bot_delay=0.5), auto_decide=False)
     for kind in ("hard", "greedy", "hard"):
         table.run(table.core.add_bot(kind, table.now))
-    hard = [seat.bot for seat in table.core.seats if seat.bot is not None
-            and seat.bot.name == "hard"]
-    assert len(hard) == 2
+    assert [seat.bot for seat in table.core.seats] == ["hard", "greedy", "hard"]
     checked = 0
     while table.core.phase != FINISHED:
         state = table.core.state
         assert state is not None
-        for bot in hard:
-            observed = bot.observed  # type: ignore[attr-defined]
-            assert observed.round_no == state.round_no
-            assert observed.discard == list(state.discard_pile)
-        checked += 1
+        requests = list(table.wanted)
+        latest = max((request.key.version for request in requests), default=None)
+        for request in requests:  # those asked at this state (older ones are dropped)
+            if request.kind == "hard" and request.key.version == latest:
+                observed = request.bot().observed  # type: ignore[attr-defined]
+                assert observed.round_no == state.round_no
+                assert observed.discard == list(state.discard_pile)
+                checked += 1
+        for request in requests:
+            table.decide(request)
         table.advance(0.5)
     assert checked > 5

@@ -12,12 +12,11 @@ import pytest
 from foreign_servers import closed_port, serving, stays_silent
 from loopback_helpers import EchoTable
 
-from netproto.client import (
-    ClientSettings,
+from netproto.client import ClientSettings, TableClient
+from netproto.client_errors import (
     ConnectFailed,
     HandshakeRefused,
     NothingListening,
-    TableClient,
     Unreachable,
     WrongProtocol,
 )

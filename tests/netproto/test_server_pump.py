@@ -8,13 +8,8 @@ import struct
 import pytest
 from loopback_helpers import EchoTable, RawPeer, hello_wire
 
-from netproto.client import (
-    ClientError,
-    ClientSettings,
-    Disconnected,
-    Reconnected,
-    TableClient,
-)
+from netproto.client import ClientSettings, Disconnected, Reconnected, TableClient
+from netproto.client_errors import ClientError
 from netproto.server import Server
 from netproto.wire.framing import MAX_FRAME_SIZE, encode_frame
 from netproto.wire.messages import Lobby, View, Welcome

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from netproto.client import HandshakeRefused, TableClient
+from netproto.client import TableClient
+from netproto.client_errors import HandshakeRefused
 from netproto.limits import GuessPolicy
 from netproto.server import ServerLimits
 from ono99tui.host.server import TableServer

@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from netproto.client import HandshakeRefused, TableClient
+from netproto.client import TableClient
+from netproto.client_errors import HandshakeRefused
 from netproto.server import ServerLimits
 from ono99tui.host.server import TableServer
 from ono99tui.host.table_config import TableConfig

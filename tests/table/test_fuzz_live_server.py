@@ -29,11 +29,11 @@ from netproto.wire.framing import FrameDecoder, encode_frame
 from netproto.wire.messages import MESSAGE_TYPES, PROTOCOL_VERSION
 from ono99tui.game import Card
 from ono99tui.game.codec import move_to_wire, view_from_wire
-from ono99tui.host.core import TABLE_ERROR_CODES
 from ono99tui.host.journal.records import replay
 from ono99tui.host.server import TableServer
+from ono99tui.table_protocol import TableError
 
-KNOWN_CODES = set(PROTOCOL_ERROR_CODES) | set(TABLE_ERROR_CODES) | set(CLOSE_CODES)
+KNOWN_CODES = set(PROTOCOL_ERROR_CODES) | set(TableError) | set(CLOSE_CODES)
 
 
 class LiveTable:

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from netproto.client import ClientSettings, Closed, NotConnected, TableClient
+from netproto.client import ClientSettings, Closed, TableClient
+from netproto.client_errors import NotConnected
 from netproto.lan.discovery import TableBrowser, TableEvent
 from netproto.lan.refind import TableRefinder, refinder_for
 from netproto.wire.connection import State

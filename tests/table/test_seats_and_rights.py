@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from host_table_helpers import FAST_CLIENT, serve
 
-from netproto.client import HandshakeRefused, TableClient
+from netproto.client import TableClient
+from netproto.client_errors import HandshakeRefused
 from netproto.wire.connection import Connection, Role
 from netproto.wire.messages import PROTOCOL_VERSION, Error, Hello, Lobby, Welcome
 

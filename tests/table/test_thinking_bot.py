@@ -52,14 +52,16 @@ async def a_match_with_a_blocking_bot(think: float, monkeypatch: pytest.MonkeyPa
                                       ) -> AsyncIterator[tuple[TableServer, BlockingBot, TableClient, View]]:
     """A table bot that blocks, and two network players playing; yields once the bot was
     asked for a move (with the newest view a spectator got, at the bot's turn)."""
-    # The journal names every seat's bot kind: this one's too.
-    monkeypatch.setitem(ono99tui.bots._FACTORIES, "blocking", BlockingBot)
-    server = await serve(capacity=3, start_when=3, bot_think_seconds=think)
+    # A seat names its bot's kind, and the table makes that bot to think: this kind makes
+    # the one blocking bot the test holds (the journal names it too).
     bot = BlockingBot()
+    monkeypatch.setitem(ono99tui.bots._FACTORIES, "blocking", lambda: bot)
+    monkeypatch.setattr(ono99tui.bots, "BOT_NAMES", (*ono99tui.bots.BOT_NAMES, "blocking"))
+    server = await serve(capacity=3, start_when=3, bot_think_seconds=think)
     players: list[asyncio.Task[object]] = []
     try:
         server.table.add_bot("normal")
-        server.table.seats[0].bot = bot  # the seat's player: the slow one
+        server.table.seats[0].bot = "blocking"  # the seat's player: the slow one
         for name in ("Ann", "Bob"):
             client = await TableClient.connect("127.0.0.1", server.port, name=name,
                                                settings=FAST_CLIENT)

@@ -7,7 +7,8 @@ import asyncio
 import pytest
 from host_table_helpers import FAST_CLIENT, serve
 
-from netproto.client import ClientError, HandshakeRefused, TableClient
+from netproto.client import TableClient
+from netproto.client_errors import ClientError, HandshakeRefused
 from netproto.wire.messages import Error, Lobby, View
 from ono99tui.game.codec import move_to_wire, view_from_wire
 from ono99tui.host.outputs import BotTurn

@@ -161,7 +161,7 @@ async def test_an_address_that_is_not_a_table_is_skipped_for_the_next_one() -> N
     ],
 )
 def test_os_errors_are_said_in_words(cause: OSError | None, words: str) -> None:
-    from netproto.client import Unreachable
+    from netproto.client_errors import Unreachable
     from ono99tui.client.connect_errors import connect_error_text
 
     reason = "no answer within 5 s" if cause is None else str(cause.strerror)
@@ -170,7 +170,7 @@ def test_os_errors_are_said_in_words(cause: OSError | None, words: str) -> None:
 
 
 def test_host_names_and_quoted_answers_in_words() -> None:
-    from netproto.client import Unreachable, WrongProtocol
+    from netproto.client_errors import Unreachable, WrongProtocol
     from ono99tui.client.connect_errors import connect_error_text
 
     unknown = socket.gaierror(socket.EAI_NONAME, "Name or service not known")

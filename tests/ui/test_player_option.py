@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from ono99tui.cli import build_parser, main
-from ono99tui.commands.host_with_app import host_player_name
 from ono99tui.commands.player_option import (
     checked_player_name,
+    host_player_name,
     remember_player_name,
     remembered_player_name,
 )

@@ -15,7 +15,8 @@ import pytest
 from foreign_servers import rogue_table, serving
 from table_helpers import record_notices, screen_text, wait_until
 
-from netproto.client import HandshakeRefused, TableClient
+from netproto.client import TableClient
+from netproto.client_errors import HandshakeRefused
 from netproto.wire.messages import PROTOCOL_VERSION, UNREADABLE, Chat, Error, Lobby, View, Welcome
 from ono99tui.client.session import shown_welcome
 from ono99tui.ui.app import Ono99App

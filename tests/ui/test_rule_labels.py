@@ -7,7 +7,8 @@ import dataclasses
 from ono99tui.game import DECK_COUNTS, Card, Ono99Card, Rules, Scoring, preset
 from ono99tui.game.rules import PRESETS
 from ono99tui.ui.present import face_for
-from ono99tui.ui.rule_labels import (
+from ono99tui.ui.screens.waiting_room import rules_summary
+from ono99tui.words.rule_labels import (
     ONO99_WORDS,
     RULE_SWITCHES,
     SCORING_WORDS,
@@ -19,7 +20,6 @@ from ono99tui.ui.rule_labels import (
     scoring_rule,
     switch_setting,
 )
-from ono99tui.ui.screens.waiting_room import rules_summary
 
 
 def test_every_mode_of_the_engine_is_worded() -> None:

@@ -639,3 +639,21 @@ async def test_a_cards_tooltip_is_plain_text() -> None:
         assert tooltip.display
         assert app.is_running and app._exception is None
         assert reason in str(tooltip.render())
+
+
+async def test_the_terminal_cursor_follows_the_focused_card() -> None:
+    # A braille display follows the terminal's cursor: it must sit on the card the keys
+    # act on, and move with the focus.
+    app = RecordingApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_local(app, pilot, example_2(), lobby_for(2))
+        cards = hand(app).cards
+        await pilot.pause()
+        focused = next(card for card in cards if card.has_focus)
+        assert app.cursor_position == focused.content_region.offset
+        await pilot.press("right")
+        await pilot.pause()
+        moved = next(card for card in cards if card.has_focus)
+        assert moved is not focused
+        assert app.cursor_position == moved.content_region.offset
+        assert app.cursor_position != focused.content_region.offset

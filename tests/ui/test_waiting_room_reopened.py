@@ -57,7 +57,12 @@ def at_table(app: Ono99App) -> bool:
     """At the table, its hand drawn: a card key pressed before that is lost."""
     screen = app.screen
     hands = screen.query(HandView) if isinstance(screen, TableScreen) else None
-    return bool(hands) and bool(hands.first(HandView).cards)  # (built a moment after)
+    if not hands:
+        return False
+    hand = hands.first(HandView)
+    # The hand's row of cards is composed a moment after the hand is mounted: until then
+    # it is not drawn yet (asking for its cards would raise).
+    return bool(hand.query("#hand-cards")) and bool(hand.cards)
 
 
 async def deal_first_match(host: Ono99App, bob: Ono99App) -> None:

@@ -37,11 +37,11 @@ from ono99tui.ui.requests import (
     StartRequested,
     TakeSeatRequested,
 )
-from ono99tui.ui.rule_labels import ONO99_WORDS, RULE_SWITCHES, SCORING_WORDS, scoring_label
 from ono99tui.ui.screens.talk_screen import TALK_BINDINGS, TalkScreen
 from ono99tui.ui.session_app import SessionApp, watch_session
 from ono99tui.ui.widgets.banner import ConnectionBanner
 from ono99tui.ui.widgets.log import EventLog, chat_entry
+from ono99tui.words.rule_labels import ONO99_WORDS, RULE_SWITCHES, SCORING_WORDS, scoring_label
 
 if TYPE_CHECKING:
     from textual import getters

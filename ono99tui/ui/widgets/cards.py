@@ -218,6 +218,18 @@ class CardWidget(RedrawnWithGlyphs, can_focus=True):
 
     def on_focus(self, event: events.Focus) -> None:
         self.post_message(self.Focused(self))
+        self.place_cursor()
+        self.call_after_refresh(self.place_cursor)  # once the layout has placed the card
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self.place_cursor)
+
+    def place_cursor(self) -> None:
+        """Put the terminal's cursor on this card while it has the focus: a braille
+        display (BRLTTY) and a screen reader's review cursor follow the terminal's cursor,
+        so the card the keys act on is the one they show (Textual leaves it hidden)."""
+        if self.has_focus and self.is_mounted:
+            self.app.cursor_position = self.content_region.offset
 
     def action_choose(self) -> None:
         self.post_message(self.Chosen(self))

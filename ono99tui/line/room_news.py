@@ -1,0 +1,78 @@
+"""What changed at the table between two lobbies, in sentences (pure: no I/O).
+
+A screen shows the waiting room's seats and marks and lets the eye find what changed; a line
+mode must say it: who sat down, left, said ready, went away or came back, a change of the
+rules, and the standings once a match is over. Mid-match the seats stay as they are, so
+only their people going away and coming back are told.
+"""
+
+from __future__ import annotations
+
+from netproto.wire.messages import Lobby, SeatKind, TablePhase
+from ono99tui.client.options import TableOptions
+from ono99tui.i18n import _
+from ono99tui.line.sentences import room_lines, standings_line
+
+
+def how_to_start(*, spectating: bool, host: bool) -> str:
+    """What the player types in the waiting room."""
+    if spectating:
+        return _("You are watching. Type j to take a seat.")
+    if host:
+        return _("You host: g deals, b adds a bot, o changes the rules.")
+    return _("Type y when you are ready.")
+
+
+def away_and_back(before: Lobby, after: Lobby) -> list[str]:
+    """Mid-match: the seats whose people went away or came back (not the viewer's own)."""
+    lines = []
+    was = {seat.seat: seat for seat in before.seats}
+    for seat in after.seats:
+        old = was.get(seat.seat)
+        if (old is not None and old.name == seat.name and old.connected != seat.connected
+                and seat.seat != after.you):
+            lines.append(_("{name} is back.").format(name=seat.name) if seat.connected
+                         else _("{name} is away.").format(name=seat.name))
+    return lines
+
+
+def lobby_news(said: Lobby | None, after: Lobby, options: TableOptions, *, solo: bool,
+               spectating: bool, host: bool) -> list[str]:
+    """What `after` tells that the lobby last told (`said`, None: nothing yet) did not.
+    `options`: `after`'s, decoded; `solo`: a solo table, which seats its bots and deals by
+    itself (nothing to tell before the deal)."""
+    if solo and after.phase == TablePhase.WAITING:
+        return []
+    if after.phase == TablePhase.PLAYING:
+        if said is not None and said.phase == TablePhase.PLAYING:
+            return away_and_back(said, after)
+        return []
+    if said is None or said.phase != after.phase:
+        lines = []
+        standings = standings_line(after)
+        if after.phase == TablePhase.FINISHED and standings is not None:
+            lines.append(standings)
+        if after.phase == TablePhase.WAITING:
+            lines += room_lines(after, options)
+            lines.append(how_to_start(spectating=spectating, host=host))
+        return lines
+    lines = []
+    old = {seat.name: seat for seat in said.seats}
+    new = {seat.name: seat for seat in after.seats}
+    for name, seat in new.items():
+        was = old.get(name)
+        if was is None:
+            kind = _("A bot") if seat.kind == SeatKind.BOT else _("A player")
+            lines.append(_("{kind}, {name}, sat down in seat {number}.").format(
+                kind=kind, name=name, number=seat.seat + 1))
+        elif seat.ready != was.ready and seat.kind != SeatKind.BOT:
+            lines.append(_("{name} is ready.").format(name=name) if seat.ready
+                         else _("{name} is not ready.").format(name=name))
+        elif seat.connected != was.connected:
+            lines.append(_("{name} is back.").format(name=name) if seat.connected
+                         else _("{name} is away.").format(name=name))
+    lines += [_("{name} left the table.").format(name=name) for name in old if name not in new]
+    if said.options != after.options and options.rules is not None:
+        lines.append(_("The rules are now preset {preset}: type r to hear them.").format(
+            preset=options.rules.name))
+    return lines

@@ -1,0 +1,382 @@
+"""The match in words: events, busts, limits, why a card cannot be played, who won.
+
+Pure functions from engine values (a `PlayerView`, events, the lobby's seats) to the strings
+a player reads, shared by the Textual app (`ono99tui.ui.present` re-exports them beside the
+widgets' display values) and the line mode (`ono99tui.line`). Every sentence goes through
+`ono99tui.i18n` whole, with named placeholders. What differs between the two front ends is
+a parameter, not a second copy: the log's arrow ("ana played 7 → 57") or the spoken form
+("ana played 7. Total 57.", `spoken=True`, for screen readers and braille).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from netproto.wire.messages import SeatInfo as LobbySeat
+from ono99tui.client.names import seat_name, verb
+from ono99tui.game import (
+    Busted,
+    Card,
+    Discarded,
+    Drew,
+    Eliminated,
+    Event,
+    IllegalMove,
+    MatchEnded,
+    MissedDraw,
+    ObligationCreated,
+    ObligationPassed,
+    OutOfRound,
+    Play,
+    Played,
+    PlayerView,
+    Reshuffled,
+    Resigned,
+    Reversed,
+    RoundDealt,
+    RoundEnded,
+    Rules,
+    SwapFour,
+    SwappedFour,
+    TimedOut,
+    TokenLost,
+    refusal_for_view,
+)
+from ono99tui.game.state import DISCARDING, MATCH_OVER
+from ono99tui.i18n import _, ngettext
+from ono99tui.words.rule_labels import ono99_effect
+
+__all__ = [
+    "BustNotice", "bust_lines", "bust_notice", "can_swap", "card_effect",
+    "cards_owed", "event_line", "last_card_text", "limit_text", "matches_played",
+    "matches_won", "must_draw", "obligation_card_name", "stand_in_line", "unplayable_reason",
+    "winners_text",
+]
+
+
+def card_effect(card: Card, rules: Rules) -> str:
+    """What `card` does at a table playing `rules`, in the few words printed on it."""
+    if card.is_number:
+        return f"+{int(card)}"
+    if card is Card.MINUS_TEN:
+        return "-10" if rules.negative_totals else _("-10, min 0")
+    if card is Card.REVERSE:
+        return _("turn back")
+    if card is Card.PLAY2:
+        return _("next plays 2")
+    if card is Card.HOLD:
+        return _("total +0")
+    return ono99_effect(rules.ono99_card)
+
+
+def obligation_card_name(view: PlayerView) -> str:
+    """ "Play 2" or "Double Play", as the edition calls it."""
+    return Card.PLAY2.label(view.rules)
+
+
+def cards_owed(owed: int) -> str:
+    """What a seat still owes of a Play 2 / Double Play, worded the same everywhere (the
+    total panel, the prompt, the log, the seat line): "2 cards", then "1 more card"."""
+    return _("1 more card") if owed == 1 else ngettext(
+        "{count} card", "{count} cards", owed).format(count=owed)
+
+
+def limit_text(view: PlayerView) -> str:
+    """The limit in words: the highest total a play may reach ("you may go up to 98"), and
+    whether it may go below 0 (1980's -10 has no floor)."""
+    highest = view.bust_at - 1
+    if view.seat is None:
+        text = (_("players may go up to {highest}, and below 0") if view.rules.negative_totals
+                else _("players may go up to {highest}"))
+    else:
+        text = (_("you may go up to {highest}, and below 0") if view.rules.negative_totals
+                else _("you may go up to {highest}"))
+    return text.format(highest=highest)
+
+
+def last_card_text(view: PlayerView) -> str:
+    """The card on top of the discard pile: the last one played this round."""
+    if view.discard_top is None:
+        return _("no card played yet")
+    return _("last card: {card}").format(card=view.discard_top.label(view.rules))
+
+
+def unplayable_reason(view: PlayerView, card: Card) -> str:
+    """Why the viewer may not play `card` now, in the engine's own words ("" if they may).
+
+    Off turn the reason stays the same whoever is to play: the prompt line names them,
+    and a reason that did would change (and be repainted) with every opponent's move.
+    """
+    if view.seat is None:
+        return _("you are watching")
+    if view.phase == MATCH_OVER:
+        return _("the match is over")
+    if view.eliminated[view.seat]:
+        return _("you are out of the match")
+    if view.out_of_round[view.seat]:
+        return _("you sit out the rest of this round")
+    if view.turn != view.seat or view.phase == DISCARDING:
+        return _("it is not your turn")
+    error = refusal_for_view(view, Play(view.seat, card))
+    if error is None:
+        return ""
+    return error.reason if isinstance(error, IllegalMove) else str(error)
+
+
+def can_swap(view: PlayerView) -> bool:
+    """May the viewer discard four ONO 99 cards now?"""
+    return any(isinstance(move, SwapFour) for move in view.legal_moves)
+
+
+def must_draw(view: PlayerView) -> bool:
+    """Late-draw rule: does the viewer still have to press draw?"""
+    return view.seat is not None and view.pending_draw == view.seat
+
+
+def winners_text(view: PlayerView, seats: Sequence[LobbySeat]) -> str:
+    """ "ana wins" / "ana and bob share the win" / "you win"."""
+    names = ["you" if seat == view.seat else seat_name(seat, seats) for seat in view.winners]
+    if not names:
+        return _("nobody wins")
+    if len(names) == 1:
+        return verb(names[0], "wins", "win")
+    return _("{names} and {last} share the win").format(names=", ".join(names[:-1]),
+                                                        last=names[-1])
+
+
+def event_line(event: Event, names: Sequence[str], view: PlayerView, arrow: str = "->", *,
+               spoken: bool = False) -> str | None:
+    """One line for an event, or None for events not worth a line (draws; in the log a
+    reversal, which the played Reverse and the direction line already show).
+
+    The log's form by default ("ana played 7 -> 57", with the glyph set's `arrow`); with
+    `spoken`, a sentence for a screen reader or a braille line ("ana played 7. Total 57.").
+    """
+    text = _event_text(event, names, view, arrow, spoken)
+    if text is None or not spoken:
+        return text
+    if text[:4] == "you ":  # `ono99 solo`'s default name opens the sentence
+        text = "You " + text[4:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _event_text(event: Event, names: Sequence[str], view: PlayerView, arrow: str,
+                spoken: bool) -> str | None:
+    def name(seat: int) -> str:
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+
+    rules = view.rules
+    match event:
+        case RoundDealt(round_no=round_no, dealer=dealer, starter=starter):
+            return _("Round {round}: {dealer} dealt, {starts}").format(
+                round=round_no, dealer=name(dealer), starts=verb(name(starter), "starts", "start"))
+        case Played(seat=seat, card=card, total=total):
+            if spoken:
+                return _("{name} played {card}. Total {total}.").format(
+                    name=name(seat), card=card.label(rules), total=total)
+            return _("{name} played {card} {arrow} {total}").format(
+                name=name(seat), card=card.label(rules), arrow=arrow, total=total)
+        case SwappedFour(seat=seat):
+            return _("{name} swapped four ONO 99 cards").format(name=name(seat))
+        case Reshuffled(draw_pile_size=size):
+            return _("Discards reshuffled: {size} to draw").format(size=size)
+        case Reversed(direction=direction) if spoken:
+            # The terminal shows the direction beside the table; a line mode must say it.
+            return (_("Play now goes in seat order.") if direction > 0
+                    else _("Play now goes against seat order."))
+        case MissedDraw(seat=seat):
+            return _("{name} missed a draw").format(name=name(seat))
+        case ObligationCreated(seat=seat):
+            # A new obligation always asks two cards (passing it on starts it afresh).
+            return _("{owes} {cards} ({card})").format(
+                owes=verb(name(seat), "owes", "owe"), cards=cards_owed(2),
+                card=obligation_card_name(view))
+        case ObligationPassed(from_seat=from_seat, to_seat=to_seat):
+            return _("{name} passed the {card} on: {owes} {cards}").format(
+                name=name(from_seat), card=obligation_card_name(view),
+                owes=verb(name(to_seat), "owes", "owe"), cards=cards_owed(2))
+        case Busted(seat=seat, total=total):
+            if spoken:
+                return _("{name} busted at {total}.").format(name=name(seat), total=total)
+            return _("{name} BUSTED at {total}").format(name=name(seat), total=total)
+        case Resigned(seat=seat):
+            return _("{name} never came back and resigned").format(name=name(seat))
+        case TimedOut(seat=seat, in_a_row=in_a_row):
+            if in_a_row > 1:
+                return _("{name} ran out of time ({count} in a row)").format(
+                    name=name(seat), count=in_a_row)
+            return _("{name} ran out of time").format(name=name(seat))
+        case Eliminated(seat=seat, hand=hand):
+            out = verb(name(seat), "is", "are")
+            if hand:
+                return _("{out} out of the match (held {cards})").format(
+                    out=out, cards=", ".join(c.label(rules) for c in hand))
+            return _("{out} out of the match").format(out=out)
+        case OutOfRound(seat=seat):
+            return _("{sits} out this round").format(sits=verb(name(seat), "sits", "sit"))
+        case Discarded(seat=seat, card=card):
+            return _("{name} discarded {card}").format(name=name(seat), card=card.label(rules))
+        case TokenLost(seat=seat, tokens_left=left):
+            return _("{name} lost a token ({left} left)").format(name=name(seat), left=left)
+        case RoundEnded(round_no=round_no):
+            return _("Round {round} is over").format(round=round_no)
+        case MatchEnded(winners=winners):
+            return _("Match over: {names} won").format(
+                names=" and ".join(name(seat) for seat in winners))
+    return None
+
+
+# --- busts ---------------------------------------------------------------------------------
+
+
+def _bust_reason(view: PlayerView, dash: str) -> str:
+    limit = view.rules.bust_at
+    if limit == 99:
+        return _("{dash} no card fits under {limit}").format(dash=dash, limit=limit)
+    return _("{dash} no card fits at {highest} or under").format(dash=dash, highest=limit - 1)
+
+
+def _bust_cost(events: Sequence[Event], start: int, seat: int) -> tuple[str, int]:
+    """What the bust at `events[start]` cost `seat`: ("token", tokens left), ("out", 0),
+    ("round", 0) for sitting out the round, or ("", 0)."""
+    for event in events[start + 1:]:
+        if isinstance(event, TokenLost) and event.seat == seat:
+            return "token", event.tokens_left
+        if isinstance(event, Eliminated) and event.seat == seat:
+            return "out", 0
+        if isinstance(event, OutOfRound) and event.seat == seat:
+            return "round", 0
+    return "", 0
+
+
+def _tokens_left(left: int) -> str:
+    return _("{left} left").format(left=left) if left else _("none left: one more bust and out")
+
+
+def bust_lines(events: Sequence[Event], names: Sequence[str], viewer: int | None) -> list[str]:
+    """One line per bust in `events`, with what it cost: "bob busted at 97 and lost a
+    token (1 left)", "You busted at 96 and are out of the match"."""
+    lines = []
+    for index, event in enumerate(events):
+        if isinstance(event, Busted):
+            mine = event.seat == viewer
+            who = "You" if mine else (
+                names[event.seat] if event.seat < len(names) else f"seat {event.seat + 1}"
+            )
+            kind, left = _bust_cost(events, index, event.seat)
+            cost = {
+                "token": _(" and lost a token ({left})").format(left=_tokens_left(left)),
+                "out": _(" and are out of the match") if mine else _(" and is out of the match"),
+                "round": _(" and sit out the round") if mine else _(" and sits out the round"),
+            }.get(kind, "")
+            lines.append(_("{who} busted at {total}{cost}").format(
+                who=who, total=event.total, cost=cost))
+    return lines
+
+
+@dataclass(frozen=True)
+class BustNotice:
+    """The viewer's own bust, as the held banner shows it."""
+
+    headline: str  # "You busted at 97 — no card fits under 99"
+    held: tuple[str, ...]  # the cards in the hand they held, by name
+    drew_unseen: bool  # they had just drawn a card this view cannot name
+    outcome: str  # "You lost a token (2 left)." ...
+    # The round or the match ended with it (or in the same view): its dialog says it.
+    ends_round: bool
+
+
+def bust_notice(events: Sequence[Event], before: PlayerView | None, after: PlayerView,
+                dash: str = "-") -> BustNotice | None:
+    """The viewer's bust among `events` (which turned `before` into `after`), or None;
+    `dash`: the glyph set's dash.
+
+    The hand held is the revealed one when the table shows it; else the hand of this
+    round as `after` still holds it; else (the bust ended the round and a new hand was
+    dealt) the hand shown before, less the cards played since.
+    """
+    me = after.seat
+    if me is None:
+        return None
+    index = next((i for i, e in enumerate(events) if isinstance(e, Busted) and e.seat == me), None)
+    if index is None:
+        return None
+    bust = events[index]
+    assert isinstance(bust, Busted)
+    rules = after.rules
+    later = events[index + 1:]
+    revealed = next(
+        (e.hand for e in later if isinstance(e, Eliminated) and e.seat == me and e.hand), None
+    )
+    new_round = any(isinstance(e, RoundDealt) for e in later)
+    drew = False
+    if revealed is not None:
+        hand = list(revealed)
+    elif not new_round:
+        hand = list(after.hand)
+    else:
+        hand = list(before.hand) if before is not None and before.seat == me else []
+        for event in events[:index]:
+            if isinstance(event, Played) and event.seat == me and event.card in hand:
+                hand.remove(event.card)
+            elif isinstance(event, Drew) and event.seat == me:
+                drew = True
+    kind, left = _bust_cost(events, index, me)
+    outcome = {
+        "token": _("You lose a token ({left}).").format(left=_tokens_left(left)),
+        "out": _("You are out of the match."),
+        "round": _("You sit out the rest of this round."),
+    }.get(kind, "")
+    if after.discarding == me:
+        outcome += " " + _("Choose a card to discard.")
+    return BustNotice(
+        headline=_("You busted at {total} {reason}").format(
+            total=bust.total, reason=_bust_reason(after, dash)),
+        held=tuple(card.label(rules) for card in hand),
+        drew_unseen=drew,
+        outcome=outcome,
+        ends_round=any(isinstance(e, (RoundEnded, MatchEnded)) for e in later),
+    )
+
+
+def stand_in_line(
+    events: Sequence[Event], seat: int, rules: Rules, *, skip_first: bool = False
+) -> str | None:
+    """What a stand-in bot played for `seat` among `events` (the events the table kept for
+    the seat while its player was away), as one log line; None if it played nothing.
+    `skip_first`: the first of those moves was the player's own, sent before the link
+    dropped."""
+    moves = []
+    for event in events:
+        match event:
+            case Played(seat=who, card=card) if who == seat:
+                moves.append(card.label(rules))
+            case Discarded(seat=who, card=card) if who == seat:
+                moves.append(_("discarded {card}").format(card=card.label(rules)))
+            case SwappedFour(seat=who) if who == seat:
+                moves.append(_("swapped four ONO 99"))
+    if skip_first:
+        moves = moves[1:]
+    if not moves:
+        return None
+    return _("While you were away a bot played for you: {moves}").format(moves=", ".join(moves))
+
+
+def matches_won(results: Mapping[str, object], seats: int) -> list[int] | None:
+    """Matches won per seat at this table (the lobby's `results.matches_won`), None when
+    the table has not said (no match over yet) or said it in a shape this app cannot read."""
+    return _per_seat_counts(results.get("matches_won"), seats)
+
+
+def matches_played(results: Mapping[str, object], seats: int) -> list[int] | None:
+    """Matches finished at this table per seat's player (`results.matches_played`), None
+    when the table has not said (an older host, or no match over yet)."""
+    return _per_seat_counts(results.get("matches_played"), seats)
+
+
+def _per_seat_counts(counts: object, seats: int) -> list[int] | None:
+    if (not isinstance(counts, list) or len(counts) != seats
+            or not all(type(count) is int and count >= 0 for count in counts)):
+        return None
+    return list(counts)

@@ -1,0 +1,50 @@
+"""What changed at the table between two lobbies, as line mode says it."""
+
+from __future__ import annotations
+
+from netproto.wire.messages import Lobby, SeatInfo, SeatKind, TablePhase
+from ono99tui.client.options import NO_OPTIONS
+from ono99tui.line.room_news import lobby_news
+
+
+def seat(number: int, name: str, *, bot: bool = False, ready: bool = False,
+         connected: bool = True) -> SeatInfo:
+    return SeatInfo(number, name, SeatKind.BOT if bot else SeatKind.HUMAN, ready, connected)
+
+
+def lobby(phase: TablePhase, *seats: SeatInfo, you: int = 0) -> Lobby:
+    return Lobby(phase=phase, seats=seats, host_seat=0, you=you, capacity=4)
+
+
+def news(said: Lobby | None, after: Lobby, **kinds: bool) -> list[str]:
+    return lobby_news(said, after, NO_OPTIONS, solo=kinds.get("solo", False),
+                      spectating=False, host=kinds.get("host", True))
+
+
+def test_the_room_is_told_once_then_only_what_changes() -> None:
+    room = lobby(TablePhase.WAITING, seat(0, "ana"))
+    assert news(None, room) == ["Waiting room: 1 of 4 seats taken.", "Seat 1, ana (you): host.",
+                                "You host: g deals, b adds a bot, o changes the rules."]
+    joined = lobby(TablePhase.WAITING, seat(0, "ana"), seat(1, "bob"), seat(2, "Easy bot", bot=True))
+    assert news(room, joined) == ["A player, bob, sat down in seat 2.",
+                                  "A bot, Easy bot, sat down in seat 3."]
+    ready = lobby(TablePhase.WAITING, seat(0, "ana"), seat(1, "bob", ready=True),
+                  seat(2, "Easy bot", bot=True))
+    assert news(joined, ready) == ["bob is ready."]
+    left = lobby(TablePhase.WAITING, seat(0, "ana"), seat(1, "Easy bot", bot=True))
+    assert news(ready, left) == ["bob left the table."]
+    assert news(left, left) == []
+
+
+def test_mid_match_only_people_going_and_coming_back_are_told() -> None:
+    playing = lobby(TablePhase.PLAYING, seat(0, "ana"), seat(1, "bob"))
+    away = lobby(TablePhase.PLAYING, seat(0, "ana"), seat(1, "bob", connected=False))
+    assert news(None, playing) == []
+    assert news(playing, away) == ["bob is away."]
+    assert news(away, playing) == ["bob is back."]
+    # The viewer's own seat is never told to them.
+    assert news(playing, lobby(TablePhase.PLAYING, seat(0, "ana", connected=False), seat(1, "bob"))) == []
+
+
+def test_a_solo_table_s_room_is_not_told() -> None:
+    assert news(None, lobby(TablePhase.WAITING, seat(0, "you")), solo=True) == []
