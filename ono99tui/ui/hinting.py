@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ono99tui.game import Event, Move, PlayerView
 
 from ono99tui.i18n import N_, _
-from ono99tui.ui.rule_labels import card_label
+from ono99tui.words.rule_labels import card_label
 
 # How long the search behind a hint may take (on a worker thread: the table stays live).
 HINT_BUDGET_S = 0.3

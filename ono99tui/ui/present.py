@@ -49,6 +49,7 @@ from ono99tui.words.events import (
     unplayable_reason,
     winners_text,
 )
+from ono99tui.words.rule_labels import card_label
 
 __all__ = [
     "CLOCK_WARNING_SECONDS", "BustNotice", "bust_lines", "bust_notice", "can_swap",
@@ -61,7 +62,7 @@ __all__ = [
 
 def face_for(card: Card, rules: Rules) -> CardFace:
     """How `card` looks at a table playing `rules` (names and effects depend on the edition)."""
-    title = card.label(rules)
+    title = card_label(card, rules)
     effect = card_effect(card, rules)
     if card.is_number:
         kind = "ten" if card is Card.TEN else "number"

@@ -10,14 +10,10 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
 from ono99tui.game import Card, Rules, Scoring, preset
-<<<<<<< HEAD
 from ono99tui.i18n import N_, _
-from ono99tui.ui.rule_labels import (
-=======
 from ono99tui.ui.screens.own_modal import OwnModal
 from ono99tui.ui.session_app import SessionApp
 from ono99tui.words.rule_labels import (
->>>>>>> main
     ONO99_WORDS,
     card_label,
     preset_label,
