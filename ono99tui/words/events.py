@@ -166,7 +166,7 @@ def event_line(event: Event, names: Sequence[str], view: PlayerView, arrow: str 
 def _event_text(event: Event, names: Sequence[str], view: PlayerView, arrow: str,
                 spoken: bool) -> str | None:
     def name(seat: int) -> str:
-        return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+        return names[seat] if 0 <= seat < len(names) else _("seat {number}").format(number=seat + 1)
 
     rules = view.rules
     match event:
