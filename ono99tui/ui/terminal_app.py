@@ -9,7 +9,7 @@ import gc
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
@@ -69,6 +69,20 @@ def screenshot_directory() -> Path:
     return folder
 
 
+def _order_right_to_left_unless_the_terminal_does() -> None:
+    """Urdu and Pashto: shape and order the lines here (ono99tui/ui/rtl.py) unless the
+    player said the terminal does it (ONO99_RTL=terminal, or "rtl" in settings.json)."""
+    from ono99tui.ui.rtl import order_right_to_left, rtl_mode
+    from ono99tui.user_settings import ConfigError, load_settings
+
+    try:
+        saved = load_settings().rtl
+    except ConfigError:
+        saved = ""
+    if rtl_mode(saved) == "app":
+        order_right_to_left()
+
+
 class TerminalApp(SessionApp):
     """The app's terminal side (see the module docstring). `ascii_glyphs=None` detects
     ASCII mode from the locale; `sixteen_colours=None` picks the 16-colour theme when the
@@ -114,6 +128,8 @@ class TerminalApp(SessionApp):
         # Before anything is measured: Bengali and Kannada vowel signs take a cell, as in
         # the terminal (ono99tui/ui/cell_widths.py).
         agree_with_terminal()
+        if i18n.is_right_to_left():
+            _order_right_to_left_unless_the_terminal_does()
         super().__init__()
         self._sixteen_colours = sixteen_colours
         self.terminal_title = ""
@@ -185,7 +201,7 @@ class TerminalApp(SessionApp):
             save_settings(replace(load_settings(), language=code))
             text = _("{language} from the next start of ono99 on.").format(
                 language=i18n.LANGUAGES[code])
-            severity = "information"
+            severity: Literal["information", "warning"] = "information"
         except ConfigError as error:
             text = _("Not remembered: {error}").format(error=error)
             severity = "warning"
@@ -234,5 +250,5 @@ class TerminalApp(SessionApp):
                 _("Language: {language}").format(language=name),
                 _("Play in {language} from the next start on (remembered)").format(
                     language=name),
-                lambda code=code: self.choose_language(code),  # type: ignore[misc]
+                lambda code=code: self.choose_language(code),
             )
