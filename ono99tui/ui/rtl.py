@@ -11,10 +11,11 @@ What the app does, in one place — every line Textual renders, after layout
 (`order_right_to_left` wraps `Widget.render_lines`, pinned with textual==8.2.8):
 - shapes the Arabic-script letters (arabic-reshaper, without ligatures, so that every
   character keeps its one cell and the layout Textual measured stays right);
-- orders each line visually with the bidirectional algorithm at a left-to-right base level
-  (python-bidi's reference implementation), so a right-to-left run is reversed where it
-  stands: box edges, the Latin names, card values and numbers stay in their columns and
-  read left to right ("کل 57" is drawn "57 لک", as Urdu readers read it);
+- orders each line visually with the bidirectional algorithm (python-bidi's reference
+  implementation), piece by piece between box edges and column gaps, each piece holding
+  Urdu or Pashto a right-to-left paragraph in the cells it had: box edges stay in their
+  columns, Latin names, card values and numbers read left to right inside the sentence
+  ("کل 57" is drawn "57 لک", as Urdu readers read it);
 - keeps each character's style (a run may span colours).
 
 The line mode (`ono99 --plain`) prints logical order: screen readers and braille displays
@@ -80,9 +81,9 @@ _SEPARATOR = re.compile("[\u2500-\u259f]+| {2,}")
 def visual_order(text: str) -> tuple[list[int], str]:
     """For each visual position of a rendered line, the logical index drawn there, and the
     characters to draw (brackets in a right-to-left piece mirrored). Each piece between
-    separators is one paragraph of the bidirectional algorithm, its direction that of its
-    first strong letter: an Urdu sentence reads right to left in the cells it had, a Latin
-    name left to right, and box edges never move."""
+    separators is one paragraph of the bidirectional algorithm: right to left where it holds
+    a right-to-left letter (an Urdu sentence that opens with a player's Latin name is still
+    an Urdu sentence), left to right otherwise; box edges never move."""
     order: list[int] = []
     drawn: list[str] = []
     start = 0
@@ -107,9 +108,8 @@ def _paragraph_order(text: str) -> tuple[list[int], str]:
     from bidi import algorithm
 
     storage = algorithm.get_empty_storage()
-    level = algorithm.get_base_level(text, False)
-    storage["base_level"] = level
-    storage["base_dir"] = ("L", "R")[level]
+    storage["base_level"] = 1
+    storage["base_dir"] = "R"
     algorithm.get_embedding_levels(text, storage, False, False)
     for index, char in enumerate(storage["chars"]):
         char["index"] = index
