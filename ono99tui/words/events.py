@@ -121,7 +121,38 @@ def unplayable_reason(view: PlayerView, card: Card) -> str:
     error = refusal_for_view(view, Play(view.seat, card))
     if error is None:
         return ""
-    return error.reason if isinstance(error, IllegalMove) else str(error)
+    if not isinstance(error, IllegalMove):
+        return str(error)
+    return _refusal_words(error, view, card)
+
+
+def _refusal_words(error: IllegalMove, view: PlayerView, card: Card) -> str:
+    """The engine's refusal of a card, said in the language in use (the engine words it in
+    English, for logs and the wire; `code` says which refusal it is)."""
+    rules = view.rules
+    name = card_label(card, rules)
+    match error.code:
+        case "would_bust" if card.is_number:
+            return _("{card} would make the total {total}").format(
+                card=name, total=view.total + int(card))
+        case "would_bust":
+            return _("ONO 99 would make the total 99, the limit is {limit}").format(
+                limit=rules.bust_at)
+        case "dead_card":
+            return _("the ONO 99 card can never be played")
+        case "one_ono99_per_turn":
+            return _("only one ONO 99 card per turn")
+        case "ono99_needs_tens":
+            return _("ONO 99 needs a total ending in 0, not {total}").format(total=view.total)
+        case "dead_hand":
+            return _("a hand of only ONO 99 cards is dead")
+        case "not_first_card":
+            return _("{card} may not be the first of your two cards").format(card=name)
+        case "not_in_hand":
+            return _("you hold no {card}").format(card=name)
+        case "illegal":
+            return _("{card} cannot be played now").format(card=name)
+    return error.reason
 
 
 def can_swap(view: PlayerView) -> bool:

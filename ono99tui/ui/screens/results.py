@@ -245,7 +245,8 @@ class RoundEndScreen(_Dialog):
         session = self.app.session
         view = session.view
         with Vertical(classes="results"):
-            yield Static(f"Round {self.result.round_no} is over", classes="results-title",
+            yield Static(_("Round {round} is over").format(round=self.result.round_no),
+                         classes="results-title",
                          markup=False)
             recorded = session.story.busts
             busts = [line for chunk in recorded.chunks.get(self.result.round_no, ())
@@ -265,7 +266,7 @@ class RoundEndScreen(_Dialog):
                     round_table(view, _names(session, view), self.result),
                     classes="results-table", markup=False,
                 )
-            yield Button("Continue (Enter)", variant="primary", id="continue")
+            yield Button(_("Continue (Enter)"), variant="primary", id="continue")
         yield Footer()  # "enter Continue" stays in sight where the dialog is cut (40x12)
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -311,12 +312,13 @@ class MatchEndScreen(_Dialog):
         view = session.view
         with Vertical(classes="results"):
             if view is None:
-                yield Static("The match is over", classes="results-title", markup=False)
+                yield Static(_("The match is over"), classes="results-title", markup=False)
             else:
                 lobby = session.match_lobby
                 seats = lobby.seats if lobby is not None else ()
                 names = _names(session, view)
-                yield Static(f"Match over: {winners_text(view, seats)}!", classes="results-title",
+                yield Static(_("Match over: {winners}!").format(winners=winners_text(view, seats)),
+                             classes="results-title",
                              markup=False)
                 yield Static(
                     self._places(view), id="standings", classes="results-table", markup=False
@@ -334,12 +336,12 @@ class MatchEndScreen(_Dialog):
                 with Horizontal(classes="results-buttons"):
                     if self._spectating():
                         # Shown when the table may have a seat free (`_show_seat_offer`).
-                        yield Button("Take a seat (t)", variant="primary", id="take-seat")
+                        yield Button(_("Take a seat (t)"), variant="primary", id="take-seat")
                     else:
-                        yield Button("Rematch (r)", variant="primary", id="rematch")
+                        yield Button(_("Rematch (r)"), variant="primary", id="rematch")
                         # Shown to the host once the table says the match is over.
                         yield Button(self._room_label(), id="open-room")
-                    yield Button("Quit (q)", id="quit")
+                    yield Button(_("Quit (q)"), id="quit")
         yield Footer()
 
     def _spectating(self) -> bool:

@@ -138,7 +138,7 @@ class CardWidget(RedrawnWithGlyphs, can_focus=True):
 
     # Not scoped: the ASCII rules select on the app's -ascii class, above this widget.
     SCOPED_CSS = False
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "choose", "Play", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "choose", _("Play"), show=False)]
 
     slot: reactive[CardSlot | None] = reactive(None)  # cards have a fixed size: no relayout
 

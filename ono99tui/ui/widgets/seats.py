@@ -123,7 +123,7 @@ class SeatLine(RedrawnWithGlyphs):
         turn = glyphs.turn_marker if info.is_turn else " "
         # "(you)" marks the viewer, except when the name already says it (solo's default).
         marked = info.is_you and info.name.strip().casefold() != "you"
-        name = info.name + (" (you)" if marked else "")
+        name = _("{name} (you)").format(name=info.name) if marked else info.name
         width = max(self.content_size.width, 10)
         return Content(seat_row(f"{turn} {name}", (info.right_side(glyphs),
                                                    info.right_side(glyphs, compact=True)),
