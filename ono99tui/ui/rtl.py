@@ -32,6 +32,7 @@ from typing import Any
 from rich.segment import Segment
 from rich.style import Style
 from textual.geometry import Region
+from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -167,6 +168,11 @@ def order_right_to_left() -> None:
     original = _original_render_lines = Widget.render_lines
 
     def render_lines(self: Widget, crop: Region) -> list[Strip]:
-        return [visual_strip(strip) for strip in original(self, crop)]
+        strips = original(self, crop)
+        # Not a screen's own lines: a modal screen's backdrop is the screen below it, whose
+        # widgets' lines are ordered already (twice would undo it).
+        if isinstance(self, Screen):
+            return strips
+        return [visual_strip(strip) for strip in strips]
 
     Widget.render_lines = render_lines  # type: ignore[method-assign]

@@ -167,7 +167,10 @@ def must_draw(view: PlayerView) -> bool:
 
 def winners_text(view: PlayerView, seats: Sequence[LobbySeat]) -> str:
     """ "ana wins" / "ana and bob share the win" / "you win"."""
-    names = ["you" if seat == view.seat else seat_name(seat, seats) for seat in view.winners]
+    if list(view.winners) == [view.seat]:
+        return _("you win")
+    # TRANSLATORS: the viewer among several winners ("ana and you share the win").
+    names = [_("you") if seat == view.seat else seat_name(seat, seats) for seat in view.winners]
     if not names:
         return _("nobody wins")
     if len(names) == 1:
