@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -215,7 +214,7 @@ class Ono99App(TerminalApp):
             return  # (no screens: the app is closing, and a view came in meanwhile)
         if session.table_shown and self._table_screen() is None:
             session.table_closed()  # closed by a key (or a test), not by the app itself
-        outputs = session.receive(message.item, time.monotonic(), message.connection)
+        outputs = session.receive(message.item, self.clock(), message.connection)
         if isinstance(message.item, Closed):
             self.client = None
         elif isinstance(message.item, Reconnected):

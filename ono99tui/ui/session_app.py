@@ -11,6 +11,7 @@ app-level action (`app.chat`, `app.mute`, `app.rules`, `app.quit`).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -47,6 +48,9 @@ class SessionApp(App[None]):
         # The glyph set changed: each widget that draws with it redraws itself
         # (`ui/widgets/glyph_aware.py`).
         self.glyphs_changed: Signal[Glyphs] = Signal(self, "glyphs-changed")
+        # The clock the session's times are on (the turn clock's deadline, when the table's
+        # items came): monotonic; a test gives a fake one, so countdowns never race real time.
+        self.clock: Callable[[], float] = time.monotonic
         # The lobby screen this table was joined from, which leaving goes back to (None:
         # the app opened on the table, as `ono99 host` and `ono99 solo` do).
         self.joined_from: Screen[Any] | None = None

@@ -17,14 +17,16 @@ from ono99tui.ui.requests import TableItem
 
 def view_updated(seq: int, view: PlayerView, events: Sequence[Event] = (),
                  clock_deadline: tuple[int, float] | None = None, *,
-                 history: History | None = None, bad_history: str | None = None) -> TableItem:
+                 history: History | None = None, bad_history: str | None = None,
+                 now: float | None = None) -> TableItem:
     """The view `seq` with the events that led to it; `clock_deadline`: (seat, the moment
-    on `time.monotonic()` the turn clock runs out); `history`: the match before them;
+    the turn clock runs out, on the app's clock, which reads `now`: by default
+    `time.monotonic()`); `history`: the match before them;
     `bad_history`: instead, a history the app cannot read (an event of kind `bad_history`)."""
     clock = None
     if clock_deadline is not None:
         seat, deadline = clock_deadline
-        left = max(deadline - time.monotonic(), 0.0)
+        left = max(deadline - (time.monotonic() if now is None else now), 0.0)
         clock = TurnClock(seat=seat, seconds=max(left, 1.0), left=left)
     wire_history = None if history is None else tuple(event_to_wire(e) for e in history.events)
     if bad_history is not None:

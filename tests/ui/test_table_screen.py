@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from table_helpers import (
     LocalMatch,
@@ -179,11 +177,13 @@ async def test_the_turn_clock_counts_down_on_the_seat_to_play_and_warns_at_ten_s
     me = match.me = match.state.turn
     app = RecordingApp()
     notices = record_notices(app)
+    now = [1000.0]  # the app's clock, moved by the test: the countdown never races real time
+    app.clock = lambda: now[0]
     async with app.run_test(size=(100, 30)) as pilot:
         app.post_message(lobby_updated(lobby_for(3, you=me)))
         # The table said 12.6 s were left when it sent the view.
         app.post_message(view_updated(1, match.view(), match.pending,
-                                     (me, time.monotonic() + 12.6)))
+                                     (me, now[0] + 12.6), now=now[0]))
         await wait_until(pilot, lambda: app.session.view is not None and app._table_screen() is not None)
 
         def line(seat: int) -> str:
@@ -192,10 +192,14 @@ async def test_the_turn_clock_counts_down_on_the_seat_to_play_and_warns_at_ten_s
         await wait_until(pilot, lambda: line(me).rstrip().endswith(" 13s"))
         assert all(not line(seat).rstrip().endswith("s") for seat in range(3) if seat != me)
         # No new view: the app counts down by itself.
+        now[0] += 1.0
         await wait_until(pilot, lambda: line(me).rstrip().endswith(" 12s"))
         assert not [n for n in notices if "seconds left" in n]
         # At ten seconds or fewer on the player's own turn: one warning, not one per tick.
-        app.post_message(view_updated(2, match.view(), (), (me, time.monotonic() + 10.4)))
+        app.post_message(view_updated(2, match.view(), (), (me, now[0] + 10.4), now=now[0]))
+        await wait_until(pilot, lambda: line(me).rstrip().endswith(" 11s"))
+        assert not [n for n in notices if "seconds left" in n]
+        now[0] += 0.5  # 9.9 s left: shown as 10
         await wait_until(pilot, lambda: any("seconds left" in n for n in notices))
         await wait_until(pilot, lambda: line(me).rstrip().endswith(" 10s"))
         assert len([n for n in notices if "seconds left" in n]) == 1

@@ -68,6 +68,10 @@ def at_table(app: Ono99App) -> bool:
 async def deal_first_match(host: Ono99App, bob: Ono99App) -> None:
     await wait_for_condition(lambda: host.session.lobby is not None and len(host.session.lobby.seats) == 3,
                              what="three seats")
+    # bob's key reaches the table only from his waiting room, once it shows the table.
+    await wait_for_condition(lambda: isinstance(bob.screen, WaitingRoomScreen)
+                             and bob.session.lobby is not None
+                             and len(bob.session.lobby.seats) == 3, what="bob's waiting room")
     bob.simulate_key("r")
     await wait_for_condition(lambda: host.session.lobby.seats[1].ready, what="bob ready")
     host.simulate_key("s")

@@ -16,7 +16,6 @@ the first frame goes out before it loads, which keeps `ono99 solo` quick to star
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -264,7 +263,7 @@ class TableScreen(TalkScreen):
         from ono99tui.ui.present import clock_seconds_left, clock_warning, seat_infos
 
         deadline = self.app.session.clock_deadline
-        clock = clock_seconds_left(deadline, time.monotonic())
+        clock = clock_seconds_left(deadline, self.app.clock())
         lobby = self.app.session.lobby
         if self.query_one(SeatList).show(seat_infos(view, self._seats(), clock),
                                          lobby.spectators if lobby else 0):
@@ -495,7 +494,7 @@ class TableScreen(TalkScreen):
         if view is None or not session.is_host or session.hosting == "solo":
             return
         name = self._turn_wait.check(view, self._seats(), session.clock_deadline is not None,
-                                     time.monotonic())
+                                     self.app.clock())
         if name is not None:
             self.notify(_("The table has waited a minute for {name}, with no turn clock: "
                           "k starts one.").format(name=name), title=_("Waiting"), timeout=20,
