@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
             if error.name != f"ono99tui.commands.{module_name}":
                 raise
             continue
-        sub = subparsers.add_parser(name, help=module.HELP, description=module.HELP)
+        sub = subparsers.add_parser(name, help=_(module.HELP), description=_(module.HELP))
         module.add_arguments(sub)
         _add_language_option(sub)
         sub.set_defaults(run=module.run)
