@@ -53,6 +53,10 @@ class WebDoorConfig(DoorSettings):
     table_address: str
     # Each browser tab's player gets a config directory of their own under this one.
     players_dir: Path
+    # Phone pages' seats at once (each a `TableSession` in this process, not a process),
+    # and how long a page may be away before its seat hangs up on the table.
+    max_phones: int = 200
+    phone_linger: float = 90.0
     # The page's title: the table's name.
     title: str = "ONO 99"
     http: HttpLimits = field(default_factory=HttpLimits)

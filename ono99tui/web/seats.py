@@ -80,6 +80,21 @@ class SeatBook:
             os.utime(folder)  # recently used: pruned last
         return Seat(seat_id, name, folder)
 
+    def token_of(self, seat: Seat) -> str | None:
+        """The resume token kept for `seat` (a phone's seat keeps it here), or None."""
+        try:
+            data = json.loads((seat.config_dir / SEAT_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        token = data.get("token") if isinstance(data, dict) else None
+        return token if isinstance(token, str) else None
+
+    def save_token(self, seat: Seat, token: str) -> None:
+        """Keep `seat`'s resume token (so a restarted host's door still resumes it)."""
+        data = {"name": seat.name, "token": token}
+        with contextlib.suppress(OSError):
+            (seat.config_dir / SEAT_FILE).write_text(json.dumps(data) + "\n", encoding="utf-8")
+
     def _prune(self, keep: Path) -> None:
         try:
             folders = [p for p in self.players_dir.iterdir() if p.name.startswith("seat-")]

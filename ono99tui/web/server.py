@@ -6,7 +6,10 @@ pieces kept from it are its terminal page script and files (textual.js, xterm.cs
 Roboto Mono fonts) and its `AppService`, subclassed in `game_process`. The routes are this
 door's own:
 
-- `GET /`: the login page (with a password and no login yet), else the game's page;
+- `GET /`: the login page (with a password and no login yet), else the phone page (a touch
+  page drawn from one `TableSession` per phone: `ono99tui.web.phone`);
+- `GET /terminal`: the same, with the terminal app in the page (xterm.js) instead;
+- `GET /phone/ws/{seat}`: a phone page's websocket, checked as the game's is;
 - `POST /login`: the password (one try at a time per address, and waits that grow after
   wrong ones, per address and in all: `netproto.limits.GuessThrottle`); a right one sets an
   HttpOnly, SameSite=Strict cookie;
@@ -44,7 +47,8 @@ from ono99tui.web.access import LOGIN_COOKIE, LoginBook, password_matches, same_
 from ono99tui.web.config import WebDoorConfig
 from ono99tui.web.game_process import capped_size, game_environment
 from ono99tui.web.guard import ConnectionGuard, QuietHttpLog
-from ono99tui.web.seats import SeatBook, SeatError
+from ono99tui.web.phone.link import PhoneSeat
+from ono99tui.web.seats import Seat, SeatBook, SeatError
 from ono99tui.web.session import CLOSE_DOOR_CLOSED, CLOSE_DOOR_FULL, CLOSE_REPLACED, WebSession
 from ono99tui.web.table_behind import TABLE_PATH, door_answer
 
@@ -62,6 +66,9 @@ STATIC_FILES = {
         _SERVE_STATIC / "fonts" / "RobotoMono-Italic-VariableFont_wght.ttf",
     "door.js": _HERE / "static" / "door.js",
     "door.css": _HERE / "static" / "door.css",
+    "phone/phone.js": _HERE / "static" / "phone" / "phone.js",
+    "phone/phone.css": _HERE / "static" / "phone" / "phone.css",
+    "phone/messages.json": _HERE / "static" / "phone" / "messages.json",
 }
 # The page may load only this door's own files and talk only to this door. textual.js
 # inserts <style> elements, hence 'unsafe-inline' for styles (never for scripts).
@@ -97,6 +104,7 @@ class WebDoor:
         self._http_log.parent = log
         self._http_log.addFilter(QuietHttpLog(self.guard.quiet_log))
         self.sessions: dict[str, WebSession] = {}
+        self.phones: dict[str, PhoneSeat] = {}
         self._handlers: set[asyncio.Task[Any]] = set()
         self._closing = False
         self._runner: web.AppRunner | None = None
@@ -113,6 +121,9 @@ class WebDoor:
                               middlewares=[self.guard.middleware(), self._security_headers])
         app.add_routes([
             web.get("/", self.handle_index),
+            web.get("/terminal", self.handle_terminal),
+            web.get("/tv", self.handle_tv),
+            web.get("/phone/ws/{seat}", self.handle_phone_websocket),
             web.post("/login", self.handle_login),
             web.post("/seat", self.handle_seat),
             web.get("/ws/{seat}", self.handle_websocket),
@@ -161,6 +172,12 @@ class WebDoor:
             self._listener.close()
         for session in list(self.sessions.values()):
             session.end(CLOSE_DOOR_CLOSED, "the table has closed")
+        for phone in list(self.phones.values()):
+            if phone.websocket is not None:
+                await phone.websocket.close(code=CLOSE_DOOR_CLOSED,
+                                            message=b"the table has closed")
+        await asyncio.gather(*(phone.close("hangup") for phone in list(self.phones.values())),
+                             return_exceptions=True)
         if self._handlers:
             await asyncio.gather(*list(self._handlers), return_exceptions=True)
         if self._runner is not None:
@@ -204,9 +221,21 @@ class WebDoor:
         return web.Response(text=html, status=status, content_type="text/html")
 
     async def handle_index(self, request: web.Request) -> web.Response:
-        """The login page, or the game's page once logged in."""
+        """The login page, or the phone page once logged in."""
         if not self._logged_in(request):
-            return self._page("login.html")
+            return self._page("login.html", next="/")
+        return self._page("phone.html")
+
+    async def handle_tv(self, request: web.Request) -> web.Response:
+        """The table view for a shared screen: the phone page as a spectator's."""
+        if not self._logged_in(request):
+            return self._page("login.html", next="/tv")
+        return self._page("phone.html", view="tv")
+
+    async def handle_terminal(self, request: web.Request) -> web.Response:
+        """The login page, or the terminal app's page once logged in."""
+        if not self._logged_in(request):
+            return self._page("login.html", next="/terminal")
         return self._page("play.html")
 
     async def handle_login(self, request: web.Request) -> web.Response:
@@ -241,7 +270,8 @@ class WebDoor:
             self.guard.quiet_log(logging.WARNING, "wrong-password",
                                  "wrong web door password from %s", address)
             return self._page("login.html", status=403, error="Wrong password.")
-        response = web.HTTPSeeOther("/")
+        wanted = form.get("next")
+        response = web.HTTPSeeOther(wanted if wanted in ("/terminal", "/tv") else "/")
         response.set_cookie(LOGIN_COOKIE, self.logins.issue(), httponly=True,
                             samesite="Strict", path="/")
         raise response
@@ -287,8 +317,9 @@ class WebDoor:
 
     # -- the game's websocket ------------------------------------------------------------
 
-    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
-        """Run one tab's game; refused (403) before the handshake unless it may."""
+    def _checked_seat(self, request: web.Request) -> Seat:
+        """The seat a websocket asks for; 403 before the handshake unless its Origin is this
+        door, it carries a login and the seat is one this door issued."""
         if not self._from_this_door(request):
             log.info("refused a websocket from origin %r", request.headers.get("Origin"))
             raise web.HTTPForbidden(text="websocket from another origin")
@@ -297,6 +328,42 @@ class WebDoor:
         seat = self.seats.get(request.match_info["seat"])
         if seat is None or self._closing:
             raise web.HTTPForbidden(text="no such seat")
+        return seat
+
+    async def handle_phone_websocket(self, request: web.Request) -> web.StreamResponse:
+        """Serve one phone page: its seat's `PhoneSeat` (made at its first page, kept while
+        the page is away for a while: `ono99tui.web.phone.link`)."""
+        seat = self._checked_seat(request)
+        phone = self.phones.get(seat.seat_id)
+        if phone is None and len(self.phones) >= self.config.max_phones:
+            raise web.HTTPServiceUnavailable(text="the door is full")
+        websocket = web.WebSocketResponse(heartbeat=WEBSOCKET_HEARTBEAT,
+                                          max_msg_size=MAX_WEBSOCKET_MESSAGE)
+        await websocket.prepare(request)
+        self.guard.playing(request.transport)
+        task = asyncio.current_task()
+        if task is not None:
+            self._handlers.add(task)
+        try:
+            if phone is None or phone.ended:
+                phone = PhoneSeat(seat, self.seats, self.config.table_address,
+                                  linger=self.config.phone_linger, on_ended=self._phone_ended,
+                                  spectate=request.query.get("watch") == "1")
+                self.phones[seat.seat_id] = phone
+                phone.start()
+            await phone.attach(websocket)
+        finally:
+            if task is not None:
+                self._handlers.discard(task)
+        return websocket
+
+    def _phone_ended(self, phone: PhoneSeat) -> None:
+        if self.phones.get(phone.seat.seat_id) is phone:
+            del self.phones[phone.seat.seat_id]
+
+    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+        """Run one tab's game; refused (403) before the handshake unless it may."""
+        seat = self._checked_seat(request)
         websocket = web.WebSocketResponse(heartbeat=WEBSOCKET_HEARTBEAT,
                                           max_msg_size=MAX_WEBSOCKET_MESSAGE)
         await websocket.prepare(request)

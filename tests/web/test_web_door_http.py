@@ -91,9 +91,12 @@ async def test_the_login_cookie_is_http_only_and_same_site_strict(door: WebDoor)
             cookie = response.headers["Set-Cookie"]
         assert cookie.startswith(f"{LOGIN_COOKIE}=")
         assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
-        async with client.get(base(door) + "/") as response:
+        async with client.get(base(door) + "/terminal") as response:
             page = await response.text()
         assert 'id="terminal"' in page and "/static/js/textual.js" in page
+        async with client.get(base(door) + "/") as response:
+            phone = await response.text()  # the door's address opens the phone page
+        assert 'id="hand"' in phone and "/static/phone/phone.js" in phone
         assert "http" not in page.split("<body>")[0].replace('href="/', "")  # no outside link
 
 

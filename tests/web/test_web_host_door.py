@@ -20,7 +20,7 @@ async def test_a_headless_host_announces_and_advertises_its_web_door(tmp_path: P
     try:
         door = host.wait_for_event("web-door")
         assert door["url"].endswith(f":{door['port']}/") and door["password"] is False
-        async with aiohttp.ClientSession() as client, client.get(host.url) as response:
+        async with aiohttp.ClientSession() as client, client.get(host.base) as response:
             page = await response.text()
         assert response.status == 200 and f"<title>{name}</title>" in page
     finally:
@@ -29,7 +29,7 @@ async def test_a_headless_host_announces_and_advertises_its_web_door(tmp_path: P
 
 async def test_stopping_the_host_ends_the_games_of_open_tabs(tmp_path: Path) -> None:
     host = WebHost("--seats", "2", "--bots", "1", "--web-open", env={"ONO99_CONFIG_DIR": str(tmp_path)})
-    base = host.url.rstrip("/")
+    base = host.base.rstrip("/")
     origin = {"Origin": base}
     async with aiohttp.ClientSession() as client:
         async with client.post(f"{base}/seat", json={"name": "ana"}, headers=origin) as response:

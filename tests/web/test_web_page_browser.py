@@ -127,7 +127,7 @@ def test_the_websocket_goes_to_the_address_the_browser_used(browser: Any, door_c
             tab = Tab(context.new_page())
             sockets: list[str] = []
             tab.page.on("websocket", lambda socket: sockets.append(socket.url))
-            tab.page.goto(f"http://localhost:{door.door.port}/")
+            tab.page.goto(f"http://localhost:{door.door.port}/terminal")
             tab.sit_down("ana")
             tab.wait_for(r'START \{"argv": \["ana"\]')
         assert [url.split("?")[0].rsplit("/", 1)[0] for url in sockets] == [f"ws://localhost:{door.door.port}/ws"]

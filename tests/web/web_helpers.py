@@ -82,7 +82,8 @@ class ThreadedDoor:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.door.port}/"
+        """The terminal page's address (the door's own address opens the phone page)."""
+        return f"http://127.0.0.1:{self.door.port}/terminal"
 
     def close(self) -> None:
         self.call(self.door.close())
@@ -129,8 +130,14 @@ class WebHost:
         return self.events[name]
 
     @property
-    def url(self) -> str:
+    def base(self) -> str:
+        """The door's address: the phone page."""
         return f"http://127.0.0.1:{self.wait_for_event('web-door')['port']}/"
+
+    @property
+    def url(self) -> str:
+        """The terminal page's address."""
+        return self.base + "terminal"
 
     def stop(self) -> int:
         """Stop the host (SIGTERM) and return its exit status."""

@@ -1,0 +1,175 @@
+"""What a phone costs at the door, beside the terminal page in the same run.
+
+Prints ONE JSON object. A real headless host (`ono99 host --headless --web-port`, a child
+process, eight seats, six bots, a turn clock off) serves everything on loopback. Measured:
+
+- host memory per phone: the host's RSS (its own process: a phone is a `TableSession` in
+  it) before and after `--phones` phone websockets (two seated, the rest watching once the
+  table is full and dealt), divided by their number; beside, the terminal page's cost for
+  one tab: the RSS of the `ono99 join` process the door starts for it (and its children);
+- 50 phones at one door: every phone's websocket brought a state with the table (`served`);
+- bytes per opponent move: the text frames one watching phone is sent while the bots play
+  `--moves` moves, divided by the moves it saw.
+
+The page-weight, navigation and tap figures of issue 25 need a browser and are not
+measured here yet (docs/WEB.md says so).
+
+    python bench/phone.py [--phones 50] [--moves 40] [--port 23600]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+PASSWORD = "bench"
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of process `pid`, in KiB (0 once it is gone)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        return 0
+    return 0
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below `pid`."""
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(") ", 1)[1].split()[1]) == parent:
+                found.append(int(entry.name))
+                todo.append(int(entry.name))
+    return found
+
+
+async def log_in(base: str) -> aiohttp.ClientSession:
+    client = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+    async with client.post(f"{base}/login", data={"password": PASSWORD},
+                           headers={"Origin": base}, allow_redirects=False) as response:
+        assert response.status == 303, response.status
+    return client
+
+
+async def seat_id(client: aiohttp.ClientSession, base: str, name: str) -> str:
+    async with client.post(f"{base}/seat", json={"name": name},
+                           headers={"Origin": base}) as response:
+        return str((await response.json())["seat"])
+
+
+async def phone(client: aiohttp.ClientSession, base: str, name: str,
+                served: asyncio.Event) -> aiohttp.ClientWebSocketResponse:
+    """A phone's websocket, `served` set once its state holds the table."""
+    socket = await client.ws_connect(f"{base}/phone/ws/{await seat_id(client, base, name)}",
+                                     headers={"Origin": base})
+    while True:
+        message = await socket.receive(timeout=60)
+        data = json.loads(message.data)
+        if data["t"] == "state" and (data["p"].get("game") or data["p"].get("room")):
+            served.set()
+            return socket
+
+
+async def measure(args: argparse.Namespace) -> dict[str, Any]:
+    env = {**os.environ, "ONO99_WEB_PASSWORD": PASSWORD, "ONO99_MDNS_INTERFACES": "127.0.0.1",
+           "ONO99_CONFIG_DIR": f"/tmp/ono99-bench-phone-{os.getpid()}"}
+    host = subprocess.Popen(
+        [sys.executable, "-m", "ono99tui", "host", "--headless", "--bind", "127.0.0.1",
+         "--port", str(args.port), "--web-port", str(args.port + 1), "--no-advertise",
+         "--fresh", "--seats", "8", "--bots", "6", "--bot-delay", str(args.bot_delay),
+         "--turn-time", "off", "--start-when", "8"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
+    base = f"http://127.0.0.1:{args.port + 1}"
+    try:
+        assert host.stdout is not None
+        while '"web-door"' not in host.stdout.readline():
+            pass
+        client = await log_in(base)
+        before = rss_kib(host.pid)
+        events = [asyncio.Event() for _ in range(args.phones)]
+        started = time.monotonic()
+        sockets = []
+        for index in range(args.phones):
+            with contextlib.suppress(TimeoutError):  # not served: counted below
+                sockets.append(await asyncio.wait_for(
+                    phone(client, base, f"p{index}", events[index]), 20))
+        served = sum(event.is_set() for event in events)
+        await asyncio.sleep(1.0)  # the last lobby and views reach every phone
+        after = rss_kib(host.pid)
+        # Every other phone reads what it is sent, as a page does.
+        async def drain(socket: aiohttp.ClientWebSocketResponse) -> None:
+            async for _ in socket:
+                pass
+
+        drains = [asyncio.create_task(drain(socket)) for socket in sockets[:-1]]
+        # One watcher's frames while the bots play.
+        watcher = sockets[-1]
+        text_bytes = moves = 0
+        deadline = time.monotonic() + 120
+        while moves < args.moves and time.monotonic() < deadline:
+            message = await watcher.receive(timeout=30)
+            data = json.loads(message.data)
+            text_bytes += len(message.data.encode())
+            if data["t"] == "log":
+                moves += sum(" played " in line[2] for line in data.get("add", []))
+        # The terminal page's one tab: its game process.
+        terminal_seat = await seat_id(client, base, "term")
+        terminal = await client.ws_connect(f"{base}/ws/{terminal_seat}?width=80&height=24",
+                                           headers={"Origin": base})
+        await terminal.receive(timeout=60)  # the game drew
+        await asyncio.sleep(2.0)
+        terminal_kib = sum(rss_kib(pid) for pid in descendants(host.pid))
+        await terminal.close()
+        for socket in sockets:
+            await socket.close()
+        for task in drains:
+            task.cancel()
+        await client.close()
+        return {
+            "phones": args.phones,
+            "served": served,
+            "seconds_to_serve_all": round(time.monotonic() - started, 2),
+            "host_rss_kib_before": before,
+            "host_rss_kib_after": after,
+            "host_kib_per_phone": round((after - before) / args.phones, 1),
+            "terminal_tab_rss_kib": terminal_kib,
+            "watcher_bytes_per_opponent_move": round(text_bytes / moves) if moves else None,
+            "moves_seen": moves,
+        }
+    finally:
+        host.terminate()
+        host.wait(15)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--phones", type=int, default=50)
+    parser.add_argument("--moves", type=int, default=40)
+    parser.add_argument("--bot-delay", type=float, default=0.3)
+    parser.add_argument("--port", type=int, default=23600)
+    print(json.dumps(asyncio.run(measure(parser.parse_args())), indent=2))
+
+
+if __name__ == "__main__":
+    main()

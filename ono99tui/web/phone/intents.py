@@ -1,0 +1,101 @@
+"""What a phone page may ask for, read strictly from its websocket's text frames.
+
+A frame is one JSON object `{"t": KIND, …}`; `read_intent` gives a typed `Intent` or
+raises `PageError` with a code the page shows in its own words (the page's message table
+has "error.<code>"). Nothing here knows the table: whether an intent is allowed *now* is
+the `PhoneSeat`'s question, which answers with a `PageError` too. A bad frame changes
+nothing and is answered on that page only.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from netproto.wire.chat_text import MAX_CHAT_TEXT
+from ono99tui.game import PRESET_NAMES
+from ono99tui.table_protocol import EMOTES
+
+# Larger frames are refused before they are parsed (a phone's intent is a few bytes).
+MAX_INTENT_BYTES = 4096
+# Kinds that carry nothing but their kind.
+PLAIN_KINDS = frozenset({"swap", "draw", "start", "rematch", "open_room", "take_seat",
+                         "want_seat", "add_bot", "hint", "ping"})
+
+
+class PageError(Exception):
+    """A page's frame was refused: `code` for the page's message table, `detail` in words
+    (the engine's reason for a card, say), `ref` the kind refused (None: unreadable)."""
+
+    def __init__(self, code: str, detail: str = "", ref: str | None = None) -> None:
+        super().__init__(f"{code}: {detail}" if detail else code)
+        self.code = code
+        self.detail = detail
+        self.ref = ref
+
+    def frame(self) -> dict[str, Any]:
+        """The error as the page is sent it."""
+        return {"t": "error", "code": self.code, "detail": self.detail, "ref": self.ref}
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """One thing the page asked for: `kind`, and its one argument (a hand position, a
+    seat, a flag, a text, an emote's or preset's name) when it has one."""
+
+    kind: str
+    index: int | None = None
+    flag: bool | None = None
+    text: str | None = None
+
+
+def _index(frame: dict[str, Any], kind: str, key: str = "i", high: int = 64) -> int:
+    value = frame.get(key)
+    if type(value) is not int or not 0 <= value < high:
+        raise PageError("malformed", f"{key} must be a small whole number", kind)
+    return value
+
+
+def _flag(frame: dict[str, Any], kind: str) -> bool:
+    value = frame.get("on")
+    if type(value) is not bool:
+        raise PageError("malformed", "on must be true or false", kind)
+    return value
+
+
+def read_intent(raw: str) -> Intent:
+    """The intent in one text frame; raises PageError for anything else."""
+    if len(raw) > MAX_INTENT_BYTES:
+        raise PageError("too-large")
+    try:
+        frame = json.loads(raw)
+    except ValueError:
+        raise PageError("malformed", "not JSON") from None
+    if not isinstance(frame, dict) or not isinstance(frame.get("t"), str):
+        raise PageError("malformed", "expected an object with a kind")
+    kind = frame["t"]
+    if kind in PLAIN_KINDS:
+        return Intent(kind)
+    if kind in ("play", "discard"):
+        return Intent(kind, index=_index(frame, kind))
+    if kind == "remove_bot":
+        return Intent(kind, index=_index(frame, kind, "seat"))
+    if kind in ("ready", "hints"):
+        return Intent(kind, flag=_flag(frame, kind))
+    if kind == "say":
+        text = frame.get("text")
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_CHAT_TEXT:
+            raise PageError("bad-text", f"a line of 1 to {MAX_CHAT_TEXT} characters", kind)
+        return Intent(kind, text=text)
+    if kind == "emote":
+        name = frame.get("name")
+        if name not in EMOTES:
+            raise PageError("malformed", "no such emote", kind)
+        return Intent(kind, text=str(name))
+    if kind == "preset":
+        name = frame.get("name")
+        if name not in PRESET_NAMES:
+            raise PageError("malformed", "no such rules", kind)
+        return Intent(kind, text=str(name))
+    raise PageError("unknown", kind[:40], kind[:40])

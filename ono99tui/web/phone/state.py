@@ -1,0 +1,189 @@
+"""What the phone page shows, from one `TableSession`: plain JSON-able maps, pure.
+
+The page (`static/phone/phone.js`) draws only what these maps hold; it decides nothing of
+the game. Everything here comes from the session's own view of the table, the view of
+*this* seat: the hand is the seat's own, other seats are counts and public marks, and a
+revealed hand is one the table revealed to everyone (an eliminated seat's). The hidden-card
+scan (tests/web/test_phone_state.py) checks that over whole matches of every preset.
+
+Words: the page's own strings (buttons, headings, prompts, card effects) are keys into its
+message table (`static/phone/messages.json`); what this module sends in words is what the
+game and the table say (a log line, an engine's refusal), through `ono99tui.i18n._`.
+The map's keys are short: a phone on a slow network reads them on every move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from netproto.wire.messages import Lobby, SeatKind, TablePhase
+from ono99tui.client.names import seat_name
+from ono99tui.client.session import TableSession
+from ono99tui.game import Card, Discard, Draw, Play, PlayerView, Scoring, SwapFour
+from ono99tui.game.state import DISCARDING, MATCH_OVER
+from ono99tui.i18n import _
+from ono99tui.web.phone.words import unplayable_reason
+
+# The page's word for a card's effect (its message key "fx.<this>"), by card.
+_EFFECTS: dict[Card, str] = {Card.MINUS_TEN: "minus10", Card.REVERSE: "reverse",
+                             Card.HOLD: "hold", Card.TEN: "number"}
+
+
+def card_effect(card: Card, view: PlayerView) -> str:
+    """The key of `card`'s effect in the page's messages ("fx.<key>"), for its
+    accessible name: the edition decides what Play 2 and ONO 99 do."""
+    if card is Card.PLAY2:
+        return "double" if view.rules.deck == "1980" else "play2"
+    if card is Card.ONO99:
+        return f"ono99.{view.rules.ono99_card.value}"
+    if card is Card.REVERSE and view.seats == 2:
+        return "reverse2"
+    return _EFFECTS.get(card, "number")
+
+
+def hand_state(view: PlayerView) -> list[dict[str, Any]]:
+    """The seat's hand: per card its token, label, effect key, whether it can be played (or,
+    after a points-mode bust, discarded) now, and why not."""
+    discarding = view.discarding is not None and view.discarding == view.seat
+    allowed = {move.card for move in view.legal_moves
+               if isinstance(move, Discard if discarding else Play)}
+    reasons: dict[Card, str] = {}
+    hand = []
+    for card in view.hand:
+        playable = card in allowed
+        if not playable and card not in reasons:
+            reasons[card] = unplayable_reason(view, card) or _("It cannot be played now.")
+        hand.append({"tok": card.token, "label": card.label(view.rules),
+                     "fx": card_effect(card, view), "n": int(card) if card.is_number else None,
+                     "ok": playable, "why": "" if playable else reasons[card]})
+    return hand
+
+
+def seats_state(view: PlayerView, lobby: Lobby | None,
+                clock: tuple[int, int] | None) -> list[dict[str, Any]]:
+    """Every seat of the match: name, cards held, the marks the TUI shows."""
+    by_seat = {info.seat: info for info in (lobby.seats if lobby else ())}
+    acting = view.discarding if view.discarding is not None else view.turn
+    seats = []
+    for seat in range(view.seats):
+        info = by_seat.get(seat)
+        revealed = view.revealed[seat] if seat < len(view.revealed) else None
+        seats.append({
+            "name": info.name if info else f"seat {seat + 1}",
+            "cards": view.hand_sizes[seat],
+            "you": seat == view.seat,
+            "turn": acting == seat and view.phase != MATCH_OVER,
+            "bot": info is not None and info.kind == SeatKind.BOT,
+            "away": info is not None and not info.connected and info.kind != SeatKind.BOT,
+            "out": view.eliminated[seat],
+            "sitting_out": view.out_of_round[seat],
+            "owes": view.obligation_owed if view.obligation_seat == seat else 0,
+            "tokens": view.tokens[seat] if view.rules.scoring == Scoring.TOKENS else None,
+            "score": view.scores[seat] if view.rules.scoring.counts_points else None,
+            "clock": clock[1] if clock is not None and clock[0] == seat else None,
+            "shown": [card.token for card in revealed] if revealed is not None else None,
+        })
+    return seats
+
+
+def game_state(session: TableSession, now: float) -> dict[str, Any] | None:
+    """The match as this seat sees it, or None before the first deal."""
+    view = session.view
+    if view is None:
+        return None
+    lobby = session.match_lobby
+    seats = lobby.seats if lobby else ()
+    clock = None
+    if session.clock_deadline is not None:
+        seat, due = session.clock_deadline
+        clock = (seat, max(0, int(due - now + 0.999)))
+    moves = view.legal_moves
+    me = view.seat
+    return {
+        "total": view.total,
+        "limit": view.bust_at,
+        # 99 exactly is legal when the limit is 100 (1980-set99): the page says "up to 99".
+        "last": view.discard_top.label(view.rules) if view.discard_top is not None else None,
+        "dir": view.direction,
+        "turn": _name(view.turn, view, seats),
+        "acting": view.discarding if view.discarding is not None else view.turn,
+        "mine": me is not None and bool(moves) and not all(type(m) is Draw for m in moves),
+        "owe": view.obligation_owed if view.obligation_seat == me and me is not None else 0,
+        "owes": (_name(view.obligation_seat, view, seats), view.obligation_owed)
+                if view.obligation_seat is not None and view.obligation_seat != me else None,
+        "ob_card": "double" if view.rules.deck == "1980" else "play2",
+        "draw": any(type(m) is Draw for m in moves),
+        "swap": any(type(m) is SwapFour for m in moves),
+        "swap_only": any(type(m) is SwapFour for m in moves)
+                     and not any(type(m) is Play for m in moves),
+        "discard": view.discarding is not None and view.discarding == me,
+        "discarder": _name(view.discarding, view, seats) if view.phase == DISCARDING else None,
+        "hand": hand_state(view),
+        "seats": seats_state(view, lobby, clock),
+        "round": view.round_no,
+        "scoring": view.rules.scoring.value,
+        "preset": view.rules.name,
+        "over": view.phase == MATCH_OVER,
+        "winners": [_name(seat, view, seats) for seat in view.winners],
+        "you_won": me is not None and me in view.winners,
+        "draw_pile": view.draw_pile_size,
+        "clock": clock[1] if clock is not None and clock[0] == me else None,
+    }
+
+
+def _name(seat: int | None, view: PlayerView, seats: Sequence[Any]) -> str | None:
+    if seat is None:
+        return None
+    if seat == view.seat:
+        return ""  # the page says "you" in its own words
+    return seat_name(seat, seats)
+
+
+def room_state(session: TableSession) -> dict[str, Any] | None:
+    """The waiting room (or the table between matches): seats and their ready marks."""
+    lobby = session.lobby
+    if lobby is None:
+        return None
+    options = session.options
+    return {
+        "phase": lobby.phase.value,
+        "seats": [{"seat": s.seat, "name": s.name, "bot": s.kind == SeatKind.BOT,
+                   "ready": s.ready, "away": not s.connected and s.kind != SeatKind.BOT,
+                   "you": s.seat == lobby.you, "host": s.seat == lobby.host_seat}
+                  for s in lobby.seats],
+        "capacity": lobby.capacity,
+        "watching": lobby.spectators,
+        "preset": options.preset,
+        "start_when": options.start_when,
+        "turn_seconds": options.turn_seconds,
+        "hints": options.hints,
+        "ready": next((s.ready for s in lobby.seats if s.seat == lobby.you), False),
+    }
+
+
+def page_state(session: TableSession, now: float) -> dict[str, Any]:
+    """Everything the page draws, as one map of parts (the page is sent the parts that
+    changed: `PhoneSeat`)."""
+    welcome = session.welcome
+    table_name = welcome.table.get("name") if welcome is not None else None
+    lobby = session.lobby
+    return {
+        "conn": session.connection_state,
+        "table": table_name if isinstance(table_name, str) else None,
+        "watching": session.spectating,
+        "host": session.is_host and not session.spectating,
+        "phase": lobby.phase.value if lobby is not None else None,
+        "room": room_state(session),
+        "game": game_state(session, now),
+        "may": {
+            "chat": session.may_chat,
+            "seat": session.may_take_seat,
+            "want_seat": session.may_want_seat,
+            "seat_wanted": session.seat_wanted,
+            "rematch": (lobby is not None and lobby.phase == TablePhase.FINISHED
+                        and not session.spectating),
+            "open_room": session.may_open_room,
+            "hints": session.hints_allowed and not session.spectating,
+        },
+    }

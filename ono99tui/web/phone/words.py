@@ -1,0 +1,128 @@
+"""The sentences the door writes for a phone: one per public event, and why a card cannot
+be played, each a whole sentence through `ono99tui.i18n._` (the languages issue translates
+them; names and card labels are placeholders' values).
+
+The terminal's words are in `ono99tui.ui.present`, which loads Textual's widgets; a
+headless host's door never imports Textual, so the phone has its own, shorter sentences
+(a screen reader says each one: "Ana played 7. The total is 57.").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ono99tui.game import (
+    Busted,
+    Discarded,
+    Eliminated,
+    Event,
+    IllegalMove,
+    MatchEnded,
+    MissedDraw,
+    ObligationCreated,
+    ObligationPassed,
+    OutOfRound,
+    Play,
+    Played,
+    PlayerView,
+    Reshuffled,
+    Resigned,
+    RoundDealt,
+    RoundEnded,
+    Rules,
+    SwappedFour,
+    TimedOut,
+    TokenLost,
+    refusal_for_view,
+)
+from ono99tui.game.cards import Card
+from ono99tui.game.state import DISCARDING, MATCH_OVER
+from ono99tui.i18n import _
+
+
+def isolated(name: str) -> str:
+    """`name` between Unicode's first-strong isolate marks, so that a right-to-left name
+    inside a left-to-right sentence (or the other way) keeps the sentence's order."""
+    return f"\u2068{name}\u2069"
+
+
+def _obligation(rules: Rules) -> str:
+    return _("Double Play") if rules.deck == "1980" else _("Play 2")
+
+
+def event_sentence(event: Event, names: Sequence[str], rules: Rules,
+                   viewer: int | None) -> str | None:
+    """One sentence for `event` (None for events a player is not told: draws, reversals,
+    which the played Reverse says)."""
+
+    def name(seat: int) -> str:
+        if seat == viewer:
+            return _("You")
+        return isolated(names[seat]) if 0 <= seat < len(names) else _("Seat {n}").format(
+            n=seat + 1)
+
+    match event:
+        case RoundDealt(round_no=round_no, starter=starter):
+            return _("Round {round} is dealt; {name} starts.").format(round=round_no,
+                                                                    name=name(starter))
+        case Played(seat=seat, card=card, total=total):
+            return _("{name} played {card}. The total is {total}.").format(
+                name=name(seat), card=card.label(rules), total=total)
+        case SwappedFour(seat=seat):
+            return _("{name} swapped four ONO 99 cards.").format(name=name(seat))
+        case Reshuffled(draw_pile_size=size):
+            return _("The discards were shuffled: {n} cards to draw.").format(n=size)
+        case MissedDraw(seat=seat):
+            return _("{name} missed a draw.").format(name=name(seat))
+        case ObligationCreated(seat=seat):
+            return _("{name} must play two cards ({card}).").format(
+                name=name(seat), card=_obligation(rules))
+        case ObligationPassed(from_seat=source, to_seat=target):
+            return _("{name} passed the {card} on: {other} must play two cards.").format(
+                name=name(source), card=_obligation(rules), other=name(target))
+        case Busted(seat=seat, total=total):
+            return _("{name} busted at {total}.").format(name=name(seat), total=total)
+        case Resigned(seat=seat):
+            return _("{name} never came back and resigned.").format(name=name(seat))
+        case TimedOut(seat=seat):
+            return _("{name} ran out of time.").format(name=name(seat))
+        case Eliminated(seat=seat, hand=hand) if seat == viewer:
+            return _("You are out of the match.")
+        case OutOfRound(seat=seat) if seat == viewer:
+            return _("You sit out this round.")
+        case Eliminated(seat=seat, hand=hand):
+            if hand:
+                return _("{name} is out of the match, holding {cards}.").format(
+                    name=name(seat), cards=", ".join(card.label(rules) for card in hand))
+            return _("{name} is out of the match.").format(name=name(seat))
+        case OutOfRound(seat=seat):
+            return _("{name} sits out this round.").format(name=name(seat))
+        case Discarded(seat=seat, card=card):
+            return _("{name} discarded {card}.").format(name=name(seat), card=card.label(rules))
+        case TokenLost(seat=seat, tokens_left=left):
+            return _("{name} lost a token; {n} left.").format(name=name(seat), n=left)
+        case RoundEnded(round_no=round_no):
+            return _("Round {round} is over.").format(round=round_no)
+        case MatchEnded(winners=winners):
+            return _("The match is over: {names} won.").format(
+                names=" & ".join(name(seat) for seat in winners))
+    return None
+
+
+def unplayable_reason(view: PlayerView, card: Card) -> str:
+    """Why the viewer may not play `card` now, in the engine's own words (empty: it may)."""
+    if view.seat is None:
+        return _("You are watching.")
+    if view.phase == MATCH_OVER:
+        return _("The match is over.")
+    if view.eliminated[view.seat]:
+        return _("You are out of the match.")
+    if view.out_of_round[view.seat]:
+        return _("You sit out the rest of this round.")
+    if view.turn != view.seat or view.phase == DISCARDING:
+        return _("It is not your turn.")
+    error = refusal_for_view(view, Play(view.seat, card))
+    if error is None:
+        return ""
+    reason = error.reason if isinstance(error, IllegalMove) else str(error)
+    return reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else ".")

@@ -1,0 +1,594 @@
+// The phone page: draws what the door's PhoneSeat sends (ono99tui/web/phone/), and sends
+// back what the player taps. It decides nothing of the game: which card may be played and
+// why not come from the door. Every word comes from messages.json (one table, for the
+// languages issue); names, chat and the table's sentences go in as text nodes only.
+"use strict";
+
+(() => {
+  const SEAT_KEY = "ono99.phone.seat"; // not the terminal page's: one seat, one kind of page
+  const NAME_KEY = "ono99.name";
+  const SOUND_KEY = "ono99.sound";
+  const NOTIFY_KEY = "ono99.notify-asked";
+  const TV = document.body.dataset.view === "tv";
+  const $ = (id) => document.getElementById(id);
+  let M = {};
+  let S = {}; // the state's parts, as the door sent them
+  let socket = null;
+  let seat = null;
+  let retry = 0;
+  let retryTimer = null;
+  let ended = false;
+  let sent = false; // a move is on its way: the hand waits for the next state
+  let clockTimer = null;
+  let clockLeft = null;
+  let audio = null;
+  let lastTitle = "";
+  let resultsClosed = null;
+  let heard = 0; // when the door was last heard: a socket silent for long is dead
+  // The page asks every PING_MS; a socket that has said nothing for DEAD_MS is given up
+  // (a lost Wi-Fi leaves it open and silent) and the page connects again.
+  const PING_MS = 5000;
+  const DEAD_MS = 12000;
+
+  function t(key, params) {
+    let text = key in M ? M[key] : key;
+    for (const [name, value] of Object.entries(params || {})) {
+      text = text.split(`{${name}}`).join(String(value));
+    }
+    return text;
+  }
+
+  function el(tag, text, className) {
+    const node = document.createElement(tag);
+    if (text !== undefined && text !== null) node.textContent = text; // never markup
+    if (className) node.className = className;
+    return node;
+  }
+
+  function fill(root) {
+    for (const node of root.querySelectorAll("[data-m]")) node.textContent = t(node.dataset.m);
+  }
+
+  // --- the seat and the socket -------------------------------------------------------
+
+  async function post(path, body) {
+    const response = await fetch(path, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body), credentials: "same-origin",
+    });
+    let answer = {};
+    try { answer = await response.json(); } catch (_) { /* not JSON: the status says */ }
+    return { ok: response.ok, status: response.status, body: answer };
+  }
+
+  async function claimSeat() {
+    const kept = sessionStorage.getItem(SEAT_KEY);
+    if (kept) {
+      const answer = await post("/seat", { seat: kept });
+      if (answer.ok) return kept;
+      sessionStorage.removeItem(SEAT_KEY);
+    }
+    if (TV) {
+      const answer = await post("/seat", { name: t("tv.title").slice(0, 24) });
+      if (answer.ok) { sessionStorage.setItem(SEAT_KEY, answer.body.seat); return answer.body.seat; }
+      throw new Error(answer.body.error || t("error.seat"));
+    }
+    return new Promise((resolve) => {
+      $("connecting").hidden = true;
+      const form = $("join");
+      const input = $("name");
+      input.value = localStorage.getItem(NAME_KEY) || "";
+      form.hidden = false;
+      input.focus();
+      form.onsubmit = async (event) => {
+        event.preventDefault();
+        const answer = await post("/seat", { name: input.value });
+        if (!answer.ok) {
+          $("join-error").textContent = answer.body.error || t("error.seat");
+          return;
+        }
+        localStorage.setItem(NAME_KEY, input.value);
+        sessionStorage.setItem(SEAT_KEY, answer.body.seat);
+        form.hidden = true;
+        resolve(answer.body.seat);
+      };
+    });
+  }
+
+  function connect() {
+    clearTimeout(retryTimer);
+    if (ended || (socket && socket.readyState <= 1)) return;
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const watch = TV ? "?watch=1" : "";
+    socket = new WebSocket(`${scheme}//${location.host}/phone/ws/${encodeURIComponent(seat)}${watch}`);
+    socket.onopen = () => { retry = 0; heard = Date.now(); };
+    socket.onmessage = (message) => {
+      heard = Date.now();
+      let frame;
+      try { frame = JSON.parse(message.data); } catch (_) { return; }
+      receive(frame);
+    };
+    socket.onclose = (event) => {
+      if (socket !== event.target) return; // an old socket given up already
+      socket = null;
+      if (event.code === 4001) return end(t("ended.replaced"), false);
+      if (event.code === 4010) return end(t("ended.closed"), false);
+      S.conn = "reconnecting";
+      drawConn();
+      // Back off, but come back at once when the page is shown or the network returns.
+      retryTimer = setTimeout(connect, Math.min(8000, 500 * 2 ** retry++));
+    };
+  }
+
+  // The link is gone (the network went, or the socket fell silent): say so and try again.
+  function dropped() {
+    const old = socket;
+    socket = null;
+    if (old) { old.onclose = null; try { old.close(); } catch (_) { /* closed already */ } }
+    S.conn = "reconnecting";
+    drawConn();
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(connect, Math.min(8000, 500 * 2 ** retry++));
+  }
+
+  function send(frame) {
+    if (!socket || socket.readyState !== 1) {
+      notice(t("offline"), "warning");
+      return false;
+    }
+    socket.send(JSON.stringify(frame));
+    return true;
+  }
+
+  function end(detail, again) {
+    ended = true;
+    $("ended-detail").textContent = detail || "";
+    $("ended-again").hidden = !again;
+    $("ended").hidden = false;
+    $("ended-again").focus();
+  }
+
+  // --- frames ------------------------------------------------------------------------
+
+  function receive(frame) {
+    switch (frame.t) {
+      case "state":
+        Object.assign(S, frame.p);
+        sent = false;
+        draw();
+        break;
+      case "log":
+        if (frame.all) $("log").replaceChildren();
+        for (const line of frame.all || frame.add || []) addLog(line);
+        drawLast();
+        break;
+      case "notice":
+        notice(frame.text, frame.level);
+        break;
+      case "error":
+        sent = false;
+        showError(frame);
+        break;
+      case "turn":
+        turnSignal(frame);
+        break;
+      case "pong":
+        break;
+      case "hint": {
+        const rows = frame.rows.map(([card, win]) => t("hint.row", { card, win })).join(" · ");
+        $("hint-text").textContent = `${t("hint.suggested", { card: frame.suggested })} ${frame.reason} (${rows})`;
+        $("hint-text").hidden = false;
+        break;
+      }
+      case "gone":
+        end(`${frame.headline} ${frame.detail}`, false);
+        break;
+    }
+  }
+
+  function addLog([number, kind, text]) {
+    const line = el("p", text, `line ${kind}`);
+    line.dataset.n = number;
+    $("log").append(line);
+    while ($("log").childElementCount > 60) $("log").firstElementChild.remove();
+    $("log").scrollTop = $("log").scrollHeight;
+  }
+
+  function drawLast() {
+    const lines = [...$("log").querySelectorAll(".event")].slice(-3).reverse();
+    $("last").replaceChildren(...lines.map((line) => el("li", line.textContent)));
+  }
+
+  function notice(text, level) {
+    const node = $("notice");
+    node.textContent = text;
+    node.dataset.level = level || "information";
+  }
+
+  function showError(frame) {
+    const text = frame.detail && frame.code === "not-playable" ? frame.detail : t(`error.${frame.code}`);
+    if (frame.ref && ["play", "discard", "swap", "draw"].includes(frame.ref)) $("why").textContent = text;
+    else notice(text, "error");
+    draw();
+  }
+
+  // --- your turn ---------------------------------------------------------------------
+
+  function soundOn() { return localStorage.getItem(SOUND_KEY) !== "off"; }
+
+  function beep() {
+    if (!soundOn()) return;
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.frequency.value = 880;
+      gain.gain.setValueAtTime(0.2, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+      tone.connect(gain).connect(audio.destination);
+      tone.start();
+      tone.stop(audio.currentTime + 0.25);
+    } catch (_) { /* no audio here: the other signals still come */ }
+  }
+
+  function turnSignal(frame) {
+    lastTitle = frame.title;
+    document.title = frame.title || S.table || document.title;
+    if (!frame.ring) return;
+    if (navigator.vibrate) navigator.vibrate([120, 60, 120]);
+    beep();
+    if (document.hidden && window.Notification && Notification.permission === "granted") {
+      try { new Notification(t("notify.title", { table: S.table || "" }), { body: t("turn.yours"), tag: "ono99-turn" }); } catch (_) { /* a page may not */ }
+    }
+  }
+
+  function askNotifications() {
+    if (TV || !window.Notification || Notification.permission !== "default" || localStorage.getItem(NOTIFY_KEY)) return;
+    $("notify-ask").hidden = false;
+    const done = () => { localStorage.setItem(NOTIFY_KEY, "1"); $("notify-ask").hidden = true; };
+    $("notify-allow").onclick = () => { done(); Notification.requestPermission(); };
+    $("notify-no").onclick = done;
+  }
+
+  function drawSound() {
+    const on = soundOn();
+    $("sound").textContent = t(on ? "sound.on" : "sound.off");
+    $("sound").setAttribute("aria-pressed", String(on));
+  }
+
+  // --- drawing -----------------------------------------------------------------------
+
+  function drawConn() {
+    const conn = S.conn;
+    $("conn").textContent = conn === "connected" ? "" : t(conn === "reconnecting" || conn === "connecting" ? "reconnecting" : "offline");
+    document.body.classList.toggle("-offline", conn !== "connected");
+  }
+
+  function draw() {
+    $("connecting").hidden = true;
+    if (S.table) $("table-name").textContent = S.table;
+    drawConn();
+    const game = S.game;
+    const room = S.room;
+    // The waiting room; or, between matches, the table's seats for one who was not
+    // seated in the match just played (a spectator who took a seat as it ended).
+    const inRoom = room && (room.phase === "waiting" || (room.phase === "finished" && !game));
+    $("game").hidden = !game || inRoom;
+    $("room").hidden = !(inRoom && !S.watching) || TV;
+    $("watch").hidden = !(S.watching && !TV);
+    $("chat").hidden = !(S.may && S.may.chat) || TV;
+    $("hand").hidden = TV;
+    if (TV && room && !game) $("connecting").textContent = t("tv.waiting");
+    if (game && !inRoom) drawGame(game);
+    if (room) drawRoom(room);
+    drawWatch();
+    drawResults();
+    drawClock(game);
+    if (!game && !room) $("connecting").hidden = false;
+  }
+
+  function name(who) { return who === "" ? t("you") : who; }
+
+  function prompt(game) {
+    if (game.over) return t("turn.over");
+    const card = t(`card.${game.ob_card}`);
+    if (game.discard) return t("turn.discard");
+    if (game.discarder) return t("turn.discarder", { name: game.discarder });
+    if (game.draw) return t("turn.draw");
+    if (game.mine) {
+      if (game.swap_only) return t("turn.swap_only");
+      if (game.owe === 2) return t("turn.owe2", { card });
+      if (game.owe === 1) return t("turn.owe1", { card });
+      return t("turn.yours");
+    }
+    if (game.turn === null) return "";
+    const other = S.watching && !TV ? t("turn.watching", { name: game.turn }) : t("turn.other", { name: game.turn });
+    return game.owes ? `${other} ${t("turn.owes", { name: game.owes[0], n: game.owes[1], card })}` : other;
+  }
+
+  // A revealed card's label from its token (the page's words: Play 2 by the edition).
+  function cardLabel(token) {
+    if (token === "play2") return t(`card.${S.game && S.game.ob_card === "double" ? "double" : "play2"}`);
+    return `tok.${token}` in M ? t(`tok.${token}`) : token;
+  }
+
+  function cardName(card) {
+    const effect = t(`fx.${card.fx}`, { n: card.n });
+    return t("card.name", { label: card.label, effect });
+  }
+
+  function drawGame(game) {
+    $("total-value").textContent = String(game.total);
+    const limit = game.limit === 100 ? t("total.limit99", { max: 99 }) : t("total.limit", { limit: game.limit });
+    $("total-limit").textContent = limit;
+    $("total-last").textContent = game.last ? t("total.last", { card: game.last }) : t("total.none");
+    $("total").setAttribute("aria-label", `${t("total.name", { total: game.total, limit: game.limit })}; ${$("total-last").textContent}`);
+    $("total").classList.toggle("-near", game.total >= game.limit - 10);
+    $("direction").textContent = t(game.dir > 0 ? "dir.cw" : "dir.ccw");
+    $("prompt").textContent = prompt(game);
+    $("prompt").classList.toggle("-act", Boolean(game.mine || game.draw || game.discard));
+    drawHand(game);
+    const swap = $("swap");
+    swap.hidden = !game.swap;
+    swap.textContent = t("move.swap");
+    swap.setAttribute("aria-label", t("move.swap.name"));
+    const drawButton = $("draw");
+    drawButton.hidden = !game.draw;
+    drawButton.textContent = t("move.draw");
+    drawButton.setAttribute("aria-label", t("move.draw.name"));
+    $("hint").hidden = !(S.may && S.may.hints && game.mine);
+    if (!game.mine) $("hint-text").hidden = true;
+    drawSeats($("seats"), game.seats);
+  }
+
+  function drawHand(game) {
+    const hand = $("hand");
+    hand.setAttribute("aria-label", t("hand.name"));
+    const focused = hand.contains(document.activeElement) ? Number(document.activeElement.dataset.i) : null;
+    const buttons = game.hand.map((card, index) => {
+      const button = el("button", null, `card fx-${card.fx.replace(".", "-")}`);
+      button.type = "button";
+      button.dataset.i = index;
+      button.dataset.tok = card.tok;
+      button.append(el("span", card.label, card.label.length > 3 ? "label -long" : "label"),
+        el("span", t(`fx.${card.fx}`, { n: card.n }), "effect"));
+      const playable = card.ok && !sent;
+      button.setAttribute("aria-label", cardName(card));
+      button.setAttribute("aria-disabled", String(!playable));
+      if (!card.ok) button.title = card.why;
+      button.onclick = () => tapCard(index);
+      return button;
+    });
+    if (!buttons.length) hand.replaceChildren(el("p", t("hand.empty"), "empty"));
+    else hand.replaceChildren(...buttons);
+    // Focus follows the hand: the same place, or the first card that can be played now.
+    if (focused !== null || (game.mine && hand.dataset.wasMine !== "1")) {
+      const target = buttons[Math.min(focused ?? 0, buttons.length - 1)];
+      const playable = buttons.find((button) => button.getAttribute("aria-disabled") === "false");
+      const next = focused !== null ? target : playable;
+      if (next) next.focus({ preventScroll: true });
+    }
+    hand.dataset.wasMine = game.mine ? "1" : "0";
+  }
+
+  function tapCard(index) {
+    const game = S.game;
+    if (!game || sent) return;
+    const card = game.hand[index];
+    if (!card.ok) {
+      $("why").textContent = `${card.label}: ${card.why}`;
+      return;
+    }
+    $("why").textContent = "";
+    if (send({ t: game.discard ? "discard" : "play", i: index })) {
+      sent = true;
+      markSent(index);
+    }
+  }
+
+  function markSent(index) {
+    for (const button of $("hand").querySelectorAll("button")) {
+      button.setAttribute("aria-disabled", "true");
+      if (Number(button.dataset.i) === index) button.classList.add("-sent");
+    }
+  }
+
+  function seatMarks(seatInfo) {
+    const marks = [];
+    if (seatInfo.you) marks.push(t("seat.you"));
+    if (seatInfo.turn) marks.push(t("seat.turn"));
+    if (seatInfo.bot) marks.push(t("seat.bot"));
+    if (seatInfo.away) marks.push(t("seat.away"));
+    if (seatInfo.out) marks.push(t("seat.out"));
+    if (seatInfo.sitting_out) marks.push(t("seat.sitting_out"));
+    if (seatInfo.owes) marks.push(t("seat.owes", { n: seatInfo.owes }));
+    if (seatInfo.tokens !== null && seatInfo.tokens !== undefined) marks.push(t("seat.tokens", { n: seatInfo.tokens }));
+    if (seatInfo.score !== null && seatInfo.score !== undefined) marks.push(t("seat.score", { n: seatInfo.score }));
+    if (seatInfo.clock !== null && seatInfo.clock !== undefined) marks.push(t("clock.short", { n: seatInfo.clock }));
+    return marks;
+  }
+
+  function drawSeats(list, seats) {
+    list.replaceChildren(...seats.map((seatInfo) => {
+      const item = el("li", null, "seat");
+      item.classList.toggle("-turn", Boolean(seatInfo.turn));
+      item.classList.toggle("-out", Boolean(seatInfo.out));
+      item.classList.toggle("-you", Boolean(seatInfo.you));
+      const who = el("span", seatInfo.name, "who");
+      who.setAttribute("dir", "auto");
+      const count = el("span", seatInfo.cards === 1 ? t("seat.card") : t("seat.cards", { n: seatInfo.cards }), "count");
+      item.append(who, count);
+      const marks = seatMarks(seatInfo);
+      if (marks.length) item.append(el("span", marks.join(" · "), "marks"));
+      if (seatInfo.shown) item.append(el("span", t("seat.held", { cards: seatInfo.shown.map(cardLabel).join(", ") }), "marks"));
+      return item;
+    }));
+  }
+
+  function drawRoom(room) {
+    $("room-rules").textContent = t("room.rules", { preset: t(`preset.${room.preset}`) });
+    $("room-when").textContent = room.start_when ? t("room.start_when", { n: room.start_when }) : t("room.waiting");
+    $("room-watching").textContent = room.watching ? t("room.watching", { n: room.watching }) : "";
+    const seats = room.seats.map((seatInfo) => ({
+      name: seatInfo.name, you: seatInfo.you, bot: seatInfo.bot, away: seatInfo.away,
+      cards: null, ready: seatInfo.ready,
+    }));
+    $("room-seats").replaceChildren(...seats.map((seatInfo) => {
+      const item = el("li", null, "seat");
+      const who = el("span", seatInfo.name, "who");
+      who.setAttribute("dir", "auto");
+      item.append(who);
+      const marks = [];
+      if (seatInfo.you) marks.push(t("seat.you"));
+      if (seatInfo.bot) marks.push(t("seat.bot"));
+      if (seatInfo.away) marks.push(t("seat.away"));
+      marks.push(t(seatInfo.ready || seatInfo.bot ? "room.is_ready" : "room.waiting_for"));
+      item.append(el("span", marks.join(" · "), "marks"));
+      return item;
+    }));
+    for (let free = room.seats.length; free < room.capacity; free++) $("room-seats").append(el("li", t("room.free"), "seat -free"));
+    const ready = $("ready");
+    ready.textContent = t(room.ready ? "room.not_ready" : "room.ready");
+    ready.setAttribute("aria-pressed", String(room.ready));
+    ready.hidden = S.host && !room.start_when;
+    $("host-options").hidden = !S.host;
+    if (S.host) {
+      $("preset").value = room.preset || "2022";
+      $("hints-on").checked = Boolean(room.hints);
+      $("bots").replaceChildren(...room.seats.filter((s) => s.bot).map((s) => {
+        const button = el("button", t("room.remove_bot", { name: s.name }), "quiet");
+        button.type = "button";
+        button.onclick = () => send({ t: "remove_bot", seat: s.seat });
+        return button;
+      }));
+    }
+  }
+
+  function drawWatch() {
+    const may = S.may || {};
+    $("take-seat").hidden = !may.seat;
+    $("want-seat").hidden = !(may.want_seat || may.seat_wanted);
+    $("want-seat").textContent = t(may.seat_wanted ? "watch.wanted" : "watch.want_seat");
+  }
+
+  function drawResults() {
+    const results = S.results;
+    const game = S.game;
+    const over = game && game.over && S.phase !== "waiting";
+    const shown = (results && results.kind === "round" && resultsClosed !== JSON.stringify(results)) || over;
+    $("results").hidden = !shown || TV && !over;
+    if (!shown) return;
+    const rows = $("results-rows");
+    if (over) {
+      $("results-title").textContent = t("results.match");
+      $("results-winners").textContent = game.you_won ? t("results.you_won") : t("results.won", { names: game.winners.map(name).join(" & ") });
+      rows.replaceChildren(...game.seats.map((s) => {
+        const marks = seatMarks({ ...s, turn: false, clock: null, owes: 0 });
+        return el("li", [s.name, ...marks].join(" · "));
+      }));
+      $("results-continue").hidden = true;
+      $("rematch").hidden = !(S.may && S.may.rematch) || TV;
+      $("open-room").hidden = !(S.may && S.may.open_room);
+      const me = S.room && S.room.seats.find((s) => s.you);
+      $("rematch-asked").hidden = !(me && me.ready && !S.host);
+      $("rematch").hidden = $("rematch").hidden || !$("rematch-asked").hidden;
+    } else {
+      $("results-title").textContent = t("results.round", { n: results.round });
+      $("results-winners").textContent = "";
+      rows.replaceChildren(...results.rows.map((row) => el("li", row.tokens !== null
+        ? `${row.name} · ${t("seat.tokens", { n: row.tokens })}`
+        : `${row.name} · ${t("results.points", { points: row.points, score: row.score })}`)));
+      $("results-continue").hidden = false;
+      $("rematch").hidden = true;
+      $("open-room").hidden = true;
+      $("rematch-asked").hidden = true;
+    }
+  }
+
+  function drawClock(game) {
+    clearInterval(clockTimer);
+    const node = $("clock");
+    if (!game || game.clock === null || game.clock === undefined || game.over) {
+      node.hidden = true;
+      return;
+    }
+    clockLeft = game.clock;
+    const tick = () => {
+      node.hidden = false;
+      node.textContent = t("clock", { n: Math.max(0, clockLeft) });
+      node.classList.toggle("-warn", clockLeft <= 10);
+      clockLeft -= 1;
+    };
+    tick();
+    clockTimer = setInterval(tick, 1000);
+  }
+
+  // --- the player's taps -------------------------------------------------------------
+
+  function wire() {
+    $("swap").onclick = () => { if (!sent && send({ t: "swap" })) sent = true; };
+    $("draw").onclick = () => send({ t: "draw" });
+    $("hint").onclick = () => send({ t: "hint" });
+    $("ready").onclick = () => send({ t: "ready", on: !(S.room && S.room.ready) });
+    $("start").onclick = () => send({ t: "start" });
+    $("add-bot").onclick = () => send({ t: "add_bot" });
+    $("preset").onchange = () => send({ t: "preset", name: $("preset").value });
+    $("hints-on").onchange = () => send({ t: "hints", on: $("hints-on").checked });
+    $("rematch").onclick = () => send({ t: "rematch" });
+    $("open-room").onclick = () => send({ t: "open_room" });
+    $("results-continue").onclick = () => { resultsClosed = JSON.stringify(S.results); drawResults(); };
+    $("take-seat").onclick = () => send({ t: "take_seat" });
+    $("want-seat").onclick = () => send({ t: "want_seat" });
+    $("chat").onsubmit = (event) => {
+      event.preventDefault();
+      const text = $("say").value;
+      if (text.trim() && send({ t: "say", text })) $("say").value = "";
+    };
+    const emotes = ["hello", "nice-play", "oops", "your-turn", "good-game"];
+    $("emotes").replaceChildren(...emotes.map((emote) => {
+      const button = el("button", t(`emote.${emote}`), "quiet");
+      button.type = "button";
+      button.onclick = () => send({ t: "emote", name: emote });
+      return button;
+    }));
+    $("sound").onclick = () => {
+      localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on");
+      drawSound();
+      if (soundOn()) beep(); // the tap lets the page make sound from now on
+    };
+    $("rules-open").onclick = () => $("rules").showModal();
+    $("rules-close").onclick = () => $("rules").close();
+    $("ended-again").onclick = () => location.reload();
+    // A phone unlocked, a tab shown again, the network back: reconnect now, not on the
+    // backoff's schedule.
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden) { connect(); if (lastTitle) document.title = lastTitle; }
+    });
+    window.addEventListener("online", connect);
+    window.addEventListener("offline", () => dropped());
+    setInterval(() => {
+      if (!socket || socket.readyState !== 1) return;
+      if (Date.now() - heard > DEAD_MS) dropped();
+      else socket.send('{"t":"ping"}');
+    }, PING_MS);
+  }
+
+  async function main() {
+    const response = await fetch("/static/phone/messages.json", { credentials: "same-origin" });
+    M = await response.json();
+    document.documentElement.lang = M.lang || "en";
+    document.documentElement.dir = M.dir || "ltr";
+    fill(document);
+    drawSound();
+    wire();
+    try {
+      seat = await claimSeat();
+    } catch (error) {
+      return end(String(error.message || error), true);
+    }
+    askNotifications();
+    connect();
+  }
+
+  main();
+})();

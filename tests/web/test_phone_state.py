@@ -1,0 +1,118 @@
+"""What the phone page is sent, without a browser: the hidden-card scan over whole matches
+of every preset and scoring (the page's frames hold the seat's own hand and the hands the
+table revealed, nothing else), and the page's requests read strictly (typed errors)."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from netproto.wire.messages import Lobby, SeatInfo, SeatKind, TablePhase, View, Welcome
+from ono99tui.client.session import TableSession
+from ono99tui.game import MATCH_OVER, PRESET_NAMES, apply, preset, start_match, view
+from ono99tui.game.codec import event_to_wire, view_to_wire
+from ono99tui.web.phone.intents import Intent, PageError, read_intent
+from ono99tui.web.phone.state import page_state
+
+TOKENS = {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "-10", "reverse", "play2",
+          "hold", "ono99"}
+
+
+def card_lists(value: Any, path: str = "") -> list[tuple[str, list[str]]]:
+    """Every list of cards anywhere in a frame: lists of tokens, and lists of card maps."""
+    found: list[tuple[str, list[str]]] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += card_lists(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        if value and all(isinstance(item, str) and item in TOKENS for item in value):
+            found.append((path, value))
+        elif value and all(isinstance(item, dict) and "tok" in item for item in value):
+            found.append((path, [item["tok"] for item in value]))
+        for index, item in enumerate(value):
+            found += card_lists(item, f"{path}[{index}]")
+    return found
+
+
+def seated_session(seats: int) -> TableSession:
+    session = TableSession()
+    session.connect()
+    session.receive(Welcome(proto=1, role="player", seat=0, token="t",
+                            table={"name": "T", "chat": True}), 0.0)
+    session.receive(Lobby(phase=TablePhase.PLAYING, you=0, capacity=seats, seats=tuple(
+        SeatInfo(seat, f"p{seat}", SeatKind.HUMAN, True, True) for seat in range(seats))), 0.0)
+    return session
+
+
+@pytest.mark.parametrize("preset_name", PRESET_NAMES)
+@pytest.mark.parametrize("scoring", ["single", "tokens", "points-elimination"])
+def test_frames_never_hold_another_seats_cards(preset_name: str, scoring: str) -> None:
+    rules = preset(preset_name).replace(scoring=scoring, tokens=1, target=60,
+                                        late_draw_penalty=scoring == "tokens")
+    rng, choices = random.Random(7), random.Random(8)
+    state, events = start_match(rules, 3, rng)
+    session = seated_session(3)
+    seq = 0
+    while True:
+        seq += 1
+        mine = view(state, 0)
+        session.receive(View(seq=seq, view=view_to_wire(mine),
+                             events=tuple(event_to_wire(e) for e in events)), 0.0)
+        frame = json.loads(json.dumps(page_state(session, 0.0)))
+        allowed = [[card.token for card in mine.hand]] + [
+            [card.token for card in hand] for hand in mine.revealed if hand is not None]
+        for path, cards in card_lists(frame):
+            assert cards in allowed, (path, cards)
+        assert [card["tok"] for card in frame["game"]["hand"]] == allowed[0]
+        for seat, shown in enumerate(frame["game"]["seats"]):
+            assert shown["shown"] is None or mine.eliminated[seat]
+        if state.phase == MATCH_OVER:
+            break
+        acting = [seat for seat in range(3) if view(state, seat).legal_moves]
+        seat = acting[0]
+        state, events = apply(state, choices.choice(view(state, seat).legal_moves), rng)
+
+
+def test_a_card_that_cannot_be_played_says_why() -> None:
+    rules = preset("2022")
+    state, _events = start_match(rules, 3, random.Random(1))
+    session = seated_session(3)
+    waiting = next(seat for seat in range(3) if not view(state, seat).legal_moves)
+    session = TableSession()
+    session.connect()
+    session.receive(Welcome(proto=1, role="player", seat=waiting, token="t", table={}), 0.0)
+    session.receive(View(seq=1, view=view_to_wire(view(state, waiting))), 0.0)
+    hand = page_state(session, 0.0)["game"]["hand"]
+    assert hand and all(not card["ok"] and card["why"] == "It is not your turn." for card in hand)
+
+
+@pytest.mark.parametrize(("raw", "code"), [
+    ("not json", "malformed"),
+    ("[1, 2]", "malformed"),
+    ('{"t": 5}', "malformed"),
+    ('{"t": "fly"}', "unknown"),
+    ('{"t": "play"}', "malformed"),
+    ('{"t": "play", "i": -1}', "malformed"),
+    ('{"t": "play", "i": true}', "malformed"),
+    ('{"t": "ready", "on": "yes"}', "malformed"),
+    ('{"t": "say", "text": "   "}', "bad-text"),
+    ('{"t": "say", "text": "' + "x" * 201 + '"}', "bad-text"),
+    ('{"t": "emote", "name": "<script>"}', "malformed"),
+    ('{"t": "preset", "name": "1999"}', "malformed"),
+    ('{"t": "say", "text": "' + "x" * 5000 + '"}', "too-large"),
+])
+def test_bad_requests_are_typed_errors(raw: str, code: str) -> None:
+    with pytest.raises(PageError) as caught:
+        read_intent(raw)
+    assert caught.value.code == code
+    assert caught.value.frame()["t"] == "error"
+
+
+def test_good_requests_are_read() -> None:
+    assert read_intent('{"t": "play", "i": 2}') == Intent("play", index=2)
+    assert read_intent('{"t": "ready", "on": true}') == Intent("ready", flag=True)
+    assert read_intent('{"t": "say", "text": "<b>hi</b>"}') == Intent("say", text="<b>hi</b>")
+    assert read_intent('{"t": "swap"}') == Intent("swap")
