@@ -119,6 +119,39 @@ def use_language(code: str | None) -> bool:
     return True
 
 
+def translator(code: str) -> gettext.NullTranslations:
+    """The catalog of `code` without switching the process to it (the web door answers
+    each phone in its own language); English where there is none."""
+    if code == "en":
+        return gettext.NullTranslations()
+    try:
+        return gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[code])
+    except OSError:
+        return gettext.NullTranslations()
+
+
+def language_from_accept(header: str) -> str | None:
+    """The first language of an HTTP Accept-Language header that ono99 speaks ("ur-PK,ur;
+    q=0.9,en;q=0.8" -> "ur"), by the header's own order of preference."""
+    weighted: list[tuple[float, int, str]] = []
+    for position, part in enumerate(header.split(",")):
+        tag, _sep, params = part.strip().partition(";")
+        weight = 1.0
+        if params.strip().startswith("q="):
+            try:
+                weight = float(params.strip()[2:])
+            except ValueError:
+                weight = 0.0
+        if tag:
+            weighted.append((-weight, position, tag))
+    for _weight, _position, tag in sorted(weighted):
+        try:
+            return known_language(tag)
+        except UnknownLanguage:
+            continue
+    return None
+
+
 def _(message: str) -> str:
     """`message` in the chosen language (the English itself where no translation exists)."""
     # "" would be the catalog's header (gettext keeps its metadata under the empty id).

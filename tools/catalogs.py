@@ -13,6 +13,7 @@ the work around these steps.
 from __future__ import annotations
 
 import io
+import json
 import re
 import sys
 from collections.abc import Iterator
@@ -27,6 +28,7 @@ from babel.messages.pofile import read_po, write_po
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE_DIR = ROOT / "ono99tui" / "locale"
 TEMPLATE = LOCALE_DIR / "ono99.pot"
+PHONE_TABLE = ROOT / "ono99tui" / "web" / "static" / "phone" / "messages.json"
 DOMAIN = "ono99"
 # `_("…")`, `N_("…")` (a constant marked for translation, translated where shown) and
 # `ngettext("one", "many", n)`.
@@ -47,6 +49,13 @@ def extract() -> Catalog:
     ):
         catalog.add(message, None, [(f"ono99tui/{filename}", lineno)], auto_comments=comments,
                     context=context)
+    # The phone page's table of words: its values are msgids too (ono99tui/web/phone/
+    # messages.py serves them translated).
+    table = json.loads(PHONE_TABLE.read_text(encoding="utf-8"))
+    for key, value in table.items():
+        if key not in ("lang", "dir"):
+            catalog.add(value, None, [(PHONE_TABLE.relative_to(ROOT).as_posix(), 0)],
+                        auto_comments=[f"phone page: {key}"])
     return catalog
 
 

@@ -48,6 +48,7 @@ from ono99tui.web.config import WebDoorConfig
 from ono99tui.web.game_process import capped_size, game_environment
 from ono99tui.web.guard import ConnectionGuard, QuietHttpLog
 from ono99tui.web.phone.link import PhoneSeat
+from ono99tui.web.phone.messages import PHONE_MESSAGES, page_language, phone_messages
 from ono99tui.web.seats import Seat, SeatBook, SeatError
 from ono99tui.web.session import CLOSE_DOOR_CLOSED, CLOSE_DOOR_FULL, CLOSE_REPLACED, WebSession
 from ono99tui.web.table_behind import TABLE_PATH, door_answer
@@ -310,9 +311,14 @@ class WebDoor:
 
     async def handle_static(self, request: web.Request) -> web.StreamResponse:
         """One of the page's files (STATIC_FILES); anything else, folders included, is 404."""
-        path = STATIC_FILES.get(request.match_info["name"])
+        name = request.match_info["name"]
+        path = STATIC_FILES.get(name)
         if path is None:
             raise web.HTTPNotFound()
+        if name == PHONE_MESSAGES:
+            language = page_language(request.query.get("lang"),
+                                     request.headers.get("Accept-Language", ""))
+            return web.json_response(phone_messages(path, language))
         return web.FileResponse(path)
 
     # -- the game's websocket ------------------------------------------------------------
