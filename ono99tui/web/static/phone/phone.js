@@ -574,7 +574,11 @@
   }
 
   async function main() {
-    const response = await fetch("/static/phone/messages.json", { credentials: "same-origin" });
+    // The page's language: `?lang=CODE` on the page's address, else the browser's (the
+    // door reads Accept-Language), else the door's own (ono99tui/web/phone/messages.py).
+    const asked = new URLSearchParams(location.search).get("lang");
+    const table = "/static/phone/messages.json" + (asked ? "?lang=" + encodeURIComponent(asked) : "");
+    const response = await fetch(table, { credentials: "same-origin" });
     M = await response.json();
     document.documentElement.lang = M.lang || "en";
     document.documentElement.dir = M.dir || "ltr";
