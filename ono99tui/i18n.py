@@ -15,6 +15,7 @@ from __future__ import annotations
 import gettext
 import os
 from collections.abc import Mapping
+from contextvars import ContextVar
 from pathlib import Path
 
 DOMAIN = "ono99"
@@ -36,6 +37,10 @@ LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 _translation: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
+# A language for one asyncio task and the tasks it starts (the web door's phone seats, each
+# in its phone's language), over the process's; None: the process's.
+_task_translation: ContextVar[gettext.NullTranslations | None] = ContextVar(
+    "ono99_task_translation", default=None)
 
 
 class UnknownLanguage(ValueError):
@@ -152,10 +157,20 @@ def language_from_accept(header: str) -> str | None:
     return None
 
 
+def speak_in_this_task(code: str) -> None:
+    """From now on, in the current asyncio task and the tasks it starts, speak `code`
+    (the rest of the process keeps its language)."""
+    _task_translation.set(translator(code))
+
+
+def _current() -> gettext.NullTranslations:
+    return _task_translation.get() or _translation
+
+
 def _(message: str) -> str:
     """`message` in the chosen language (the English itself where no translation exists)."""
     # "" would be the catalog's header (gettext keeps its metadata under the empty id).
-    return _translation.gettext(message) if message else message
+    return _current().gettext(message) if message else message
 
 
 
@@ -167,4 +182,4 @@ def N_(message: str) -> str:
 
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The form of a message that agrees with `count`, in the chosen language."""
-    return _translation.ngettext(singular, plural, count)
+    return _current().ngettext(singular, plural, count)

@@ -43,6 +43,7 @@ from aiohttp import web
 from netproto.addresses import parse_address
 from netproto.limits import GuessThrottle, address_key
 from netproto.server import quiet_accept_errors
+from ono99tui import i18n
 from ono99tui.web.access import LOGIN_COOKIE, LoginBook, password_matches, same_origin
 from ono99tui.web.config import WebDoorConfig
 from ono99tui.web.game_process import capped_size, game_environment
@@ -352,6 +353,10 @@ class WebDoor:
             self._handlers.add(task)
         try:
             if phone is None or phone.ended:
+                # The seat's sentences in its phone's language (the page says which): set
+                # for this task, inherited by the seat's runner started from it.
+                i18n.speak_in_this_task(page_language(request.query.get("lang"),
+                                                      request.headers.get("Accept-Language", "")))
                 phone = PhoneSeat(seat, self.seats, self.config.table_address,
                                   linger=self.config.phone_linger, on_ended=self._phone_ended,
                                   spectate=request.query.get("watch") == "1")

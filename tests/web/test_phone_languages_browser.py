@@ -57,6 +57,13 @@ def test_the_page_speaks_the_phone_language(browser: Any, host: WebHost, languag
         wait_for_hand(phone)
         hand_name = catalog.gettext("Your hand")
         assert phone.page.get_by_role("group", name=hand_name).count() == 1
+        # The table's sentences (made by the door's seat for this phone) in the language too.
+        log = phone.page.locator("[role=log]").first
+        dealt = catalog.gettext("Round {round} is dealt; {name} starts.").split("{")[0]
+        phone.page.wait_for_function(
+            "([selector, text]) => document.querySelector(selector).textContent.includes(text)",
+            arg=["[role=log]", dealt.strip() or dealt], timeout=20000)
+        assert "is dealt" not in (log.text_content() or "")
         assert phone.errors == []
     finally:
         context.close()

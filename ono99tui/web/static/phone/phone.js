@@ -99,8 +99,9 @@
     clearTimeout(retryTimer);
     if (ended || (socket && socket.readyState <= 1)) return;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const watch = TV ? "?watch=1" : "";
-    socket = new WebSocket(`${scheme}//${location.host}/phone/ws/${encodeURIComponent(seat)}${watch}`);
+    // The table's sentences come in the page's language (the door's seat speaks it).
+    const query = (TV ? "?watch=1&" : "?") + "lang=" + encodeURIComponent(M.lang || "en");
+    socket = new WebSocket(`${scheme}//${location.host}/phone/ws/${encodeURIComponent(seat)}${query}`);
     socket.onopen = () => { retry = 0; heard = Date.now(); };
     socket.onmessage = (message) => {
       heard = Date.now();
