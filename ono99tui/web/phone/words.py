@@ -62,7 +62,14 @@ def event_sentence(event: Event, names: Sequence[str], rules: Rules,
         return isolated(names[seat]) if 0 <= seat < len(names) else _("Seat {n}").format(
             n=seat + 1)
 
+    def named_later(seat: int) -> str:
+        # Inside a sentence: "you", not "You".
+        return _("you") if seat == viewer else name(seat)
+
     match event:
+        case RoundDealt(round_no=round_no, starter=starter) if starter == viewer:
+            # Its own sentence: the verb agrees with "you" ("you start", not "You starts").
+            return _("Round {round} is dealt; you start.").format(round=round_no)
         case RoundDealt(round_no=round_no, starter=starter):
             return _("Round {round} is dealt; {name} starts.").format(round=round_no,
                                                                     name=name(starter))
@@ -80,7 +87,7 @@ def event_sentence(event: Event, names: Sequence[str], rules: Rules,
                 name=name(seat), card=_obligation(rules))
         case ObligationPassed(from_seat=source, to_seat=target):
             return _("{name} passed the {card} on: {other} must play two cards.").format(
-                name=name(source), card=_obligation(rules), other=name(target))
+                name=name(source), card=_obligation(rules), other=named_later(target))
         case Busted(seat=seat, total=total):
             return _("{name} busted at {total}.").format(name=name(seat), total=total)
         case Resigned(seat=seat):
@@ -107,7 +114,7 @@ def event_sentence(event: Event, names: Sequence[str], rules: Rules,
             return _("Round {round} is over.").format(round=round_no)
         case MatchEnded(winners=winners):
             return _("The match is over: {names} won.").format(
-                names=" & ".join(name(seat) for seat in winners))
+                names=" & ".join(named_later(seat) for seat in winners))
     return None
 
 

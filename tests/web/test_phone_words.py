@@ -1,0 +1,30 @@
+"""The phone page's sentences agree with "you" when the viewer is the one named."""
+
+from __future__ import annotations
+
+from ono99tui.game import preset
+from ono99tui.game.cards import Card
+from ono99tui.game.events import MatchEnded, ObligationPassed, Played, RoundDealt
+from ono99tui.web.phone.words import event_sentence, isolated
+
+NAMES = ("Mia", "Raj", "Normal bot")
+RULES = preset("2022")
+
+
+def test_the_viewer_starting_a_round_is_you_start() -> None:
+    assert event_sentence(RoundDealt(1, 2, 0, (4, 4, 4), 90), NAMES, RULES, viewer=0) == (
+        "Round 1 is dealt; you start.")
+    assert event_sentence(RoundDealt(1, 2, 0, (4, 4, 4), 90), NAMES, RULES, viewer=1) == (
+        f"Round 1 is dealt; {isolated('Mia')} starts.")
+
+
+def test_you_inside_a_sentence_is_lower_case() -> None:
+    assert event_sentence(ObligationPassed(1, 0), NAMES, RULES, viewer=0) == (
+        f"{isolated('Raj')} passed the Play 2 on: you must play two cards.")
+    assert event_sentence(MatchEnded((0,)), NAMES, RULES, viewer=0) == (
+        "The match is over: you won.")
+
+
+def test_you_opening_a_sentence_is_capitalised() -> None:
+    sentence = event_sentence(Played(0, Card.TEN, 10), NAMES, RULES, viewer=0)
+    assert sentence is not None and sentence.startswith("You played ")
