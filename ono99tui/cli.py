@@ -8,6 +8,9 @@ import os
 import sys
 from collections.abc import Sequence
 
+from ono99tui import i18n
+from ono99tui.i18n import _
+
 # Sub-command name -> module under ono99tui.commands. Order is the order shown in --help.
 COMMANDS: dict[str, str] = {
     "solo": "solo",
@@ -21,11 +24,27 @@ COMMANDS: dict[str, str] = {
 }
 
 
+def _add_language_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lang", metavar="CODE", type=_language_code, default=argparse.SUPPRESS,
+        help=_("the language to play in: {languages} (default: the saved choice, then "
+               "LANG/LC_ALL/LC_MESSAGES, then English)").format(
+                   languages=", ".join(i18n.LANGUAGES)))
+
+
+def _language_code(text: str) -> str:
+    try:
+        return i18n.known_language(text)
+    except i18n.UnknownLanguage as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the parser for every sub-command whose module is present."""
     parser = argparse.ArgumentParser(
-        prog="ono99", description="ONO 99, the adding card game, in the terminal."
+        prog="ono99", description=_("ONO 99, the adding card game, in the terminal.")
     )
+    _add_language_option(parser)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, module_name in COMMANDS.items():
         try:
@@ -34,14 +53,50 @@ def build_parser() -> argparse.ArgumentParser:
             if error.name != f"ono99tui.commands.{module_name}":
                 raise
             continue
-        sub = subparsers.add_parser(name, help=module.HELP, description=module.HELP)
+        sub = subparsers.add_parser(name, help=_(module.HELP), description=_(module.HELP))
         module.add_arguments(sub)
+        _add_language_option(sub)
         sub.set_defaults(run=module.run)
     return parser
 
 
+def _language_flag(argv: list[str]) -> str | None:
+    """The value of `--lang CODE` / `--lang=CODE` anywhere in `argv` (an unknown code is
+    left for the parser to report)."""
+    for index, word in enumerate(argv):
+        if word == "--":
+            break
+        value = None
+        if word == "--lang" and index + 1 < len(argv):
+            value = argv[index + 1]
+        elif word.startswith("--lang="):
+            value = word.partition("=")[2]
+        if value is not None:
+            try:
+                return i18n.known_language(value)
+            except i18n.UnknownLanguage:
+                return None
+    return None
+
+
+def apply_language(flag: str | None) -> str:
+    """Speak `flag`, else the saved choice, else the locale's language, else English;
+    returns the code chosen. A damaged settings file does not stop the game (English)."""
+    from ono99tui.user_settings import ConfigError, load_settings
+
+    try:
+        saved = load_settings().language
+    except ConfigError:
+        saved = ""
+    language = i18n.choose_language(flag, saved)
+    i18n.use_language(language)
+    return language
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `ono99` console script; returns the process exit status."""
+    # The language first (before the parser is built), so `--help` speaks it too.
+    apply_language(_language_flag(sys.argv[1:] if argv is None else list(argv)))
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "run", None) is None:

@@ -13,12 +13,97 @@ from one, falls back to the English text itself — never to a key.
 from __future__ import annotations
 
 import gettext
+import os
+from collections.abc import Mapping
+from contextvars import ContextVar
 from pathlib import Path
 
 DOMAIN = "ono99"
 LOCALE_DIR = Path(__file__).parent / "locale"
 
+# The languages ono99 speaks, each named in itself (the palette and `--lang`'s help list them).
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "be": "Беларуская",
+    "bn": "বাংলা",
+    "kn": "ಕನ್ನಡ",
+    "ur": "اردو",
+    "ps": "پښتو",
+}
+# Written right to left: the TUI orders and shapes their text (ono99tui/ui/rtl.py).
+RIGHT_TO_LEFT = frozenset({"ur", "ps"})
+# The variables gettext itself reads, in the order it reads them.
+LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
 _translation: gettext.NullTranslations = gettext.NullTranslations()
+_language = "en"
+# A language for one asyncio task and the tasks it starts (the web door's phone seats, each
+# in its phone's language), over the process's; None: the process's.
+_task_translation: ContextVar[gettext.NullTranslations | None] = ContextVar(
+    "ono99_task_translation", default=None)
+
+
+class UnknownLanguage(ValueError):
+    """A language code ono99 has no catalog for; the message lists the known ones."""
+
+
+def known_language(code: str) -> str:
+    """`code` checked against LANGUAGES ("be", "bn_IN" -> "bn"); UnknownLanguage otherwise."""
+    short = code.strip().replace("-", "_").split("_")[0].split(".")[0].lower()
+    if short not in LANGUAGES:
+        raise UnknownLanguage(
+            f"unknown language {code!r}; ono99 speaks " + ", ".join(LANGUAGES))
+    return short
+
+
+def language_from_environment(environ: Mapping[str, str] | None = None) -> str | None:
+    """The first language of LANGUAGE / LC_ALL / LC_MESSAGES / LANG that ono99 speaks.
+
+    The first variable that is set decides, as in gettext, except that LANGUAGE's list
+    ("ur:en") is searched; "C" and "POSIX" mean English.
+    """
+    environ = os.environ if environ is None else environ
+    for variable in LOCALE_VARIABLES:
+        value = environ.get(variable, "")
+        if not value:
+            continue
+        for candidate in value.split(":") if variable == "LANGUAGE" else [value]:
+            if candidate in ("C", "POSIX") or candidate.startswith("C."):
+                return "en"
+            try:
+                return known_language(candidate)
+            except UnknownLanguage:
+                continue
+        if variable != "LANGUAGE":
+            return None
+    return None
+
+
+def choose_language(flag: str | None, saved: str | None,
+                    environ: Mapping[str, str] | None = None) -> str:
+    """The language to speak: `--lang`, else the saved choice, else the locale, else English.
+
+    `flag` must be a known language (UnknownLanguage otherwise: the player typed it); a
+    saved choice ono99 no longer knows is passed over.
+    """
+    if flag:
+        return known_language(flag)
+    if saved:
+        try:
+            return known_language(saved)
+        except UnknownLanguage:
+            pass
+    return language_from_environment(environ) or "en"
+
+
+def current_language() -> str:
+    """The code of the language in use ("en" by default)."""
+    return _language
+
+
+def is_right_to_left() -> bool:
+    """Whether the language in use is written right to left."""
+    return _language in RIGHT_TO_LEFT
 
 
 def use_language(code: str | None) -> bool:
@@ -26,23 +111,75 @@ def use_language(code: str | None) -> bool:
 
     Returns whether a catalog for `code` was found (English always counts as found).
     """
-    global _translation
+    global _translation, _language
     if code is None or code == "en":
-        _translation = gettext.NullTranslations()
+        _translation, _language = gettext.NullTranslations(), "en"
         return True
     try:
         _translation = gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[code])
     except OSError:
-        _translation = gettext.NullTranslations()
+        _translation, _language = gettext.NullTranslations(), "en"
         return False
+    _language = code
     return True
+
+
+def translator(code: str) -> gettext.NullTranslations:
+    """The catalog of `code` without switching the process to it (the web door answers
+    each phone in its own language); English where there is none."""
+    if code == "en":
+        return gettext.NullTranslations()
+    try:
+        return gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[code])
+    except OSError:
+        return gettext.NullTranslations()
+
+
+def language_from_accept(header: str) -> str | None:
+    """The first language of an HTTP Accept-Language header that ono99 speaks ("ur-PK,ur;
+    q=0.9,en;q=0.8" -> "ur"), by the header's own order of preference."""
+    weighted: list[tuple[float, int, str]] = []
+    for position, part in enumerate(header.split(",")):
+        tag, _sep, params = part.strip().partition(";")
+        weight = 1.0
+        if params.strip().startswith("q="):
+            try:
+                weight = float(params.strip()[2:])
+            except ValueError:
+                weight = 0.0
+        if tag:
+            weighted.append((-weight, position, tag))
+    for _weight, _position, tag in sorted(weighted):
+        try:
+            return known_language(tag)
+        except UnknownLanguage:
+            continue
+    return None
+
+
+def speak_in_this_task(code: str) -> None:
+    """From now on, in the current asyncio task and the tasks it starts, speak `code`
+    (the rest of the process keeps its language)."""
+    _task_translation.set(translator(code))
+
+
+def _current() -> gettext.NullTranslations:
+    return _task_translation.get() or _translation
 
 
 def _(message: str) -> str:
     """`message` in the chosen language (the English itself where no translation exists)."""
-    return _translation.gettext(message)
+    # "" would be the catalog's header (gettext keeps its metadata under the empty id).
+    return _current().gettext(message) if message else message
+
+
+
+def N_(message: str) -> str:
+    """Mark `message` for the catalog without translating it yet: for constants built at
+    import time, before a language is chosen; the code shows `_(constant)` later."""
+    return message
 
 
 def ngettext(singular: str, plural: str, count: int) -> str:
     """The form of a message that agrees with `count`, in the chosen language."""
-    return _translation.ngettext(singular, plural, count)
+    return _current().ngettext(singular, plural, count)

@@ -80,6 +80,11 @@ class Settings:
     last_address: str = ""
     # The bell and terminal title when it is the player's turn (ono99tui/ui/turn_alert.py).
     turn_alert: bool = True
+    # The language chosen in the palette ("" = none chosen: `--lang`, then the locale decide).
+    language: str = ""
+    # Right-to-left text (Urdu, Pashto): "app" shapes and orders it, "terminal" leaves it to
+    # a terminal that does (VTE); "" = "app" (ono99tui/ui/rtl.py).
+    rtl: str = ""
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, object]) -> Settings:

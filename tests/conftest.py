@@ -18,6 +18,9 @@ from collections.abc import Callable, Generator
 import pytest
 
 os.environ.setdefault("ONO99_MDNS_INTERFACES", "127.0.0.1")
+# The tests (and the programs they start) speak English whatever the machine's locale: the
+# snapshots are English; tests of other languages ask for theirs (`--lang`, use_language).
+os.environ["LANGUAGE"] = "en"
 
 # No test writes into the real user data dir (tables' journals): the whole session gets a
 # temporary one, and each test its own directory in it (`own_data_dir`), so that a host a

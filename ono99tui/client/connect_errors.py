@@ -12,6 +12,7 @@ import errno
 import socket
 
 from netproto.client_errors import ConnectFailed, HandshakeRefused, NothingListening, WrongProtocol
+from ono99tui.i18n import _
 
 # Handshake endings with no word from the peer: it accepted, then closed or reset.
 _SILENT_CLOSE_CODES = frozenset({"eof", "connection-lost"})
@@ -42,37 +43,42 @@ def connect_error_text(
         return None
     where = address_text(host, port)
     if isinstance(error, NothingListening):
-        return f"nothing is listening at {where}"
+        return _("nothing is listening at {where}").format(where=where)
     if isinstance(error, ConnectFailed):
         return _unreachable_text(error, where)
     if isinstance(error, WrongProtocol):
-        return f"{where} does not speak the ono99 protocol ({_what_answered(error)})"
+        return _("{where} does not speak the ono99 protocol ({answer})").format(
+            where=where, answer=_what_answered(error))
     if isinstance(error, HandshakeRefused) and error.code in _SILENT_CLOSE_CODES:
-        return f"{where} closed the connection without answering: is it an ono99 table?"
+        return _("{where} closed the connection without answering: is it an ono99 table?").format(
+            where=where)
     if isinstance(error, ConnectionRefusedError):  # raw OSErrors: from a custom factory
-        return f"nothing is listening at {where}"
+        return _("nothing is listening at {where}").format(where=where)
     if isinstance(error, TimeoutError):  # it answered, then never finished the handshake
-        return f"{where} did not let us in: no welcome in time"
+        return _("{where} did not let us in: no welcome in time").format(where=where)
     if isinstance(error, OSError):
-        return f"{where} cannot be reached ({_os_words(error)})"
+        return _("{where} cannot be reached ({why})").format(where=where, why=_os_words(error))
     return None
 
 
 def _unreachable_text(error: ConnectFailed, where: str) -> str:
     cause = error.os_error
     if cause is None:
-        return f"{where} did not answer ({error.reason}): is the host on, or a firewall in the way?"
+        return _("{where} did not answer ({reason}): is the host on, or a firewall in the "
+                 "way?").format(where=where, reason=error.reason)
     if isinstance(cause, socket.gaierror):
         if cause.errno == socket.EAI_AGAIN:
-            return f"the name {error.host!r} could not be looked up just now (no answer from DNS)"
-        return f"no host is called {error.host!r} (the name was not found)"
+            return _("the name {host} could not be looked up just now (no answer from DNS)").format(
+                host=repr(error.host))
+        return _("no host is called {host} (the name was not found)").format(host=repr(error.host))
     if cause.errno == errno.ENETUNREACH:
-        return f"{where} is on a network this machine cannot reach"
+        return _("{where} is on a network this machine cannot reach").format(where=where)
     if cause.errno == errno.EHOSTUNREACH:
-        return f"{where} cannot be reached (no route to that host)"
+        return _("{where} cannot be reached (no route to that host)").format(where=where)
     if cause.errno == errno.ETIMEDOUT:
-        return f"{where} did not answer: is the host on, or a firewall in the way?"
-    return f"{where} cannot be reached ({_os_words(cause)})"
+        return _("{where} did not answer: is the host on, or a firewall in the way?").format(
+            where=where)
+    return _("{where} cannot be reached ({why})").format(where=where, why=_os_words(cause))
 
 
 def _os_words(error: OSError) -> str:
@@ -87,11 +93,11 @@ def _what_answered(error: WrongProtocol) -> str:
     if not sample:
         return error.reason  # "no answer within 2 s"
     if sample.startswith(b"HTTP/"):
-        return "a web server answered"
+        return _("a web server answered")
     line = sample.split(b"\n", 1)[0].strip()
     if line and all(32 <= byte < 127 for byte in line):
         text = line.decode("ascii")
         if len(text) > _QUOTE_LENGTH:
             text = text[: _QUOTE_LENGTH - 3] + "..."
-        return f"it answered {text!r}"
-    return "its first bytes are not ono99 messages"
+        return _("it answered {text}").format(text=repr(text))
+    return _("its first bytes are not ono99 messages")

@@ -11,6 +11,7 @@ what settles it.
 from __future__ import annotations
 
 from netproto.wire.messages import Lobby, SeatKind, TablePhase
+from ono99tui.i18n import _, ngettext
 
 
 def seats_free(lobby: Lobby | None) -> int:
@@ -29,5 +30,5 @@ def free_seats_text(lobby: Lobby) -> str:
     """"1 seat is free", "2 seats are free", "all 4 seats are taken"."""
     free = seats_free(lobby)
     if free == 0:
-        return f"all {lobby.capacity} seats are taken"
-    return "1 seat is free" if free == 1 else f"{free} seats are free"
+        return _("all {count} seats are taken").format(count=lobby.capacity)
+    return ngettext("{count} seat is free", "{count} seats are free", free).format(count=free)

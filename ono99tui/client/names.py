@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from netproto.wire.messages import SeatInfo
 from ono99tui.game import PlayerView
+from ono99tui.i18n import _
 
 YOU = "you"  # the solo player's default name, and the word for the viewer
 
@@ -16,7 +17,7 @@ def seat_name(seat: int, seats: Sequence[SeatInfo]) -> str:
     for info in seats:
         if info.seat == seat:
             return info.name
-    return f"seat {seat + 1}"
+    return _("seat {number}").format(number=seat + 1)
 
 
 def names_of(view: PlayerView, seats: Sequence[SeatInfo]) -> list[str]:

@@ -55,7 +55,7 @@ from netproto.wire.messages import (
 )
 from ono99tui.client.catch_up import BadHistory, History, history_from_wire
 from ono99tui.client.free_seats import seats_free
-from ono99tui.client.names import names_of, seat_name, verb
+from ono99tui.client.names import is_named_you, names_of, seat_name
 from ono99tui.client.options import NO_OPTIONS, TableOptions, options_from_wire
 from ono99tui.client.outputs import (
     ClearNotices,
@@ -95,6 +95,7 @@ from ono99tui.game import (
 )
 from ono99tui.game import Move as GameMove
 from ono99tui.game.codec import event_from_wire, move_to_wire, view_from_wire
+from ono99tui.i18n import N_, _
 from ono99tui.table_protocol import TableError
 
 # Where the table runs, which decides what quitting does: "solo" (this process runs a table
@@ -111,11 +112,11 @@ MAX_RAW_TABLE_NAME = 512
 # Ends of a session that mean the table itself is gone: (headline, explanation), where
 # {reason} is the client's reason. A joined player is offered the way back to the lobby.
 TABLE_GONE: dict[str, tuple[str, str]] = {
-    "shutdown": ("The host closed the table.",
-                 "Nobody can play at it any more: the match, if one was on, is over."),
-    "gave-up": ("The table is gone.",
-                ("Its host stopped answering ({reason}): it may have stopped, or lost its "
-                 "network.")),
+    "shutdown": (N_("The host closed the table."),
+                 N_("Nobody can play at it any more: the match, if one was on, is over.")),
+    "gave-up": (N_("The table is gone."),
+                N_("Its host stopped answering ({reason}): it may have stopped, or lost its "
+                   "network.")),
 }
 
 _ROUND_DIALOGS = frozenset({Dialog.BUST, Dialog.ROUND_END})
@@ -293,9 +294,10 @@ class TableSession:
             self._seat_asked = False
             if welcome.role == "spectator":
                 name = welcome.table.get("name")
-                table = name if isinstance(name, str) else "The table"
-                outputs.append(Notice(f"{table} is full or already playing: you are watching.",
-                                      title="Watching"))
+                text = (_("{table} is full or already playing: you are watching.").format(
+                    table=name) if isinstance(name, str)
+                    else _("The table is full or already playing: you are watching."))
+                outputs.append(Notice(text, title=_("Watching")))
         return outputs
 
     def _on_lobby(self, lobby: Lobby) -> list[Output]:
@@ -327,7 +329,7 @@ class TableSession:
             self._seat_wanted = False
             taken = self.take_seat()
             outputs += taken or [Notice(
-                "No seat is free for the next match: you are still watching.", timeout=8)]
+                _("No seat is free for the next match: you are still watching."), timeout=8)]
         return outputs
 
     def _room_opened_notice(self) -> Notice | None:
@@ -336,11 +338,11 @@ class TableSession:
         if self.is_host:
             return None
         if self.spectating:
-            text = "The host opened the waiting room for the next match."
+            text = _("The host opened the waiting room for the next match.")
         else:
-            text = ("The host opened the waiting room: the next match's rules may change. "
-                    "Press r when you are ready.")
-        return Notice(text, title="Waiting room", timeout=8)
+            text = _("The host opened the waiting room: the next match's rules may change. "
+                     "Press r when you are ready.")
+        return Notice(text, title=_("Waiting room"), timeout=8)
 
     def _ready_taken_back(self, before: Lobby | None, after: Lobby) -> list[Output]:
         """The host changed the next match's rules after this player said ready: the table
@@ -353,8 +355,8 @@ class TableSession:
         was = next((seat for seat in before.seats if seat.seat == before.you), None)
         now = next((seat for seat in after.seats if seat.seat == after.you), None)
         if was is not None and now is not None and was.ready and not now.ready:
-            return [Notice("The host changed the rules of the next match: look them over, "
-                           "then press r when you are ready.", title="Rules changed",
+            return [Notice(_("The host changed the rules of the next match: look them over, "
+                             "then press r when you are ready."), title=_("Rules changed"),
                            timeout=8)]
         return []
 
@@ -374,10 +376,11 @@ class TableSession:
         outputs: list[Output] = []
         for name in arrived:
             if len(arrived) == 1 and len(bots_gone) == 1:
-                text = f"{name} takes {bots_gone[0]}'s seat for the next match."
+                text = _("{name} takes {bot}'s seat for the next match.").format(
+                    name=name, bot=bots_gone[0])
             else:
-                text = f"{name} takes a seat for the next match."
-            outputs.append(Notice(text, title="Next match", timeout=8))
+                text = _("{name} takes a seat for the next match.").format(name=name)
+            outputs.append(Notice(text, title=_("Next match"), timeout=8))
         return outputs
 
     def _on_view(self, item: View, now: float) -> list[Output]:
@@ -413,8 +416,9 @@ class TableSession:
         names = self.names(view)
         if bad_history is not None:
             outputs.append(Notice(
-                f"The table's account of the match so far could not be read ({bad_history}); "
-                "the log goes on from here.", title="Log incomplete", severity="warning",
+                _("The table's account of the match so far could not be read ({problem}); "
+                  "the log goes on from here.").format(problem=bad_history),
+                title=_("Log incomplete"), severity="warning",
                 timeout=8))
         past: tuple[Event, ...] = ()
         if history is not None:
@@ -480,15 +484,23 @@ class TableSession:
             if match_over or round_over:
                 break  # a dialog is about to say what happened (the log has the line)
             if isinstance(event, Eliminated):
-                who = ("You are" if event.seat == view.seat
-                       else verb(seat_name(event.seat, seats), "is", "are"))
-                outputs.append(Notice(f"{who} out of the match.", severity="warning",
+                who = seat_name(event.seat, seats)
+                text = (_("You are out of the match.") if event.seat == view.seat
+                        else _("{you} are out of the match.").format(you=who)
+                        if is_named_you(who) else
+                        _("{name} is out of the match.").format(name=who))
+                outputs.append(Notice(text, severity="warning",
                                       quiet_under_dialog=True))
             elif isinstance(event, TimedOut) and event.seat == view.seat:
-                again = f" ({event.in_a_row} in a row)" if event.in_a_row > 1 else ""
                 resigned = any(isinstance(e, Resigned) and e.seat == view.seat for e in events)
-                then = "" if resigned else ": a stand-in plays your turn"
-                outputs.append(Notice(f"Your time ran out{again}{then}.", severity="warning",
+                if event.in_a_row > 1:
+                    text = (_("Your time ran out ({count} in a row).") if resigned
+                            else _("Your time ran out ({count} in a row): a stand-in plays "
+                                   "your turn.")).format(count=event.in_a_row)
+                else:
+                    text = (_("Your time ran out.") if resigned
+                            else _("Your time ran out: a stand-in plays your turn."))
+                outputs.append(Notice(text, severity="warning",
                                       quiet_under_dialog=True))
         if match_over:
             # The match's dialog has every round: one still open under it would be what
@@ -507,14 +519,14 @@ class TableSession:
             # Not a mistake: the table changed (another seat played, the match ended, the
             # rematch was dealt) while this went to it, and what changed is on its way.
             if ref == "move":
-                return [Notice("The table moved on before your move reached it: look again.",
-                               title="Not played", severity="warning", timeout=4)]
+                return [Notice(_("The table moved on before your move reached it: look again."),
+                               title=_("Not played"), severity="warning", timeout=4)]
             return []
         reason = reason or code.replace("-", " ")
         if ref == "say":
-            title = "Slow down" if code == TableError.SLOW_DOWN else "Not said"
+            title = _("Slow down") if code == TableError.SLOW_DOWN else _("Not said")
             return [Notice(reason, title=title, severity="warning", timeout=4)]
-        return [Notice(reason, title="The table said no", severity="error", timeout=6)]
+        return [Notice(reason, title=_("The table said no"), severity="error", timeout=6)]
 
     def _on_chat(self, chat: Chat) -> list[Output]:
         said = self.talk.said(chat)
@@ -528,7 +540,7 @@ class TableSession:
         self._away = True
         self._move_in_flight_at_drop = self._move_sent_at is not None
         if will_retry:
-            return [Notice("Connection lost: reconnecting...", severity="warning")]
+            return [Notice(_("Connection lost: reconnecting..."), severity="warning")]
         return []
 
     def _on_resumed(self) -> list[Output]:
@@ -536,18 +548,19 @@ class TableSession:
         # A move sent just before the drop may never have arrived; the resumed view (which
         # may repeat the last seq) is the one to play from.
         self._move_sent_at = None
-        return [Notice("Reconnected: watching again." if self.spectating
-                       else "Reconnected: your seat is back.")]
+        return [Notice(_("Reconnected: watching again.") if self.spectating
+                       else _("Reconnected: your seat is back."))]
 
     def _ended(self, code: str, reason: str) -> list[Output]:
         self.connection_state = "closed"
         if code in TABLE_GONE and self.hosting == "guest" and self.welcome is not None:
-            headline, explanation = TABLE_GONE[code]
+            headline, explanation = (_(words) for words in TABLE_GONE[code])
             self.gone_headline = headline
             return [TableGone(headline, explanation.format(reason=reason or code))]
         if code != "normal":
             reason = reason or code.replace("-", " ")
-            return [Notice(f"Disconnected from the table: {reason}", severity="error",
+            return [Notice(_("Disconnected from the table: {reason}").format(reason=reason),
+                           severity="error",
                            timeout=10)]
         return []
 

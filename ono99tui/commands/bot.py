@@ -10,8 +10,10 @@ from netproto.lan.interfaces import add_mdns_interface_option
 from netproto.wire.constants import DEFAULT_PORT
 from ono99tui.commands.game_options import add_level_option
 from ono99tui.commands.player_option import add_player_option
+from ono99tui.i18n import N_
 
-HELP = "join a table as a computer player (for load and tests)"
+# Translated where it is shown (cli.py).
+HELP = N_("join a table as a computer player (for load and tests)")
 # Each of these stops the bot, which says bye first (SIGHUP: its terminal closed).
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 

@@ -29,13 +29,15 @@ from ono99tui.commands.game_options import (
 )
 from ono99tui.commands.plain_option import add_plain_options
 from ono99tui.commands.player_option import add_player_option
+from ono99tui.i18n import N_
 
 if TYPE_CHECKING:
     from ono99tui.host.journal.table import JournalChoice
     from ono99tui.host.options import HostOptions
     from ono99tui.host.table_config import TableConfig
 
-HELP = "host a table on this network (--headless: no UI, for servers and tests)"
+# Translated where it is shown (cli.py).
+HELP = N_("host a table on this network (--headless: no UI, for servers and tests)")
 # A password on the command line is visible to every user in `ps`; the environment is not.
 ADMIN_PASSWORD_ENV = "ONO99_ADMIN_PASSWORD"
 # table_config.ABANDON_POLICIES, spelled out so that parsing arguments imports nothing.

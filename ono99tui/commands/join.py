@@ -10,8 +10,10 @@ from netproto.lan.interfaces import add_mdns_interface_option
 from netproto.wire.constants import DEFAULT_PORT
 from ono99tui.commands.plain_option import add_plain_options
 from ono99tui.commands.player_option import add_player_option
+from ono99tui.i18n import N_
 
-HELP = "join a table: pick one found on the network, or give its address"
+# Translated where it is shown (cli.py).
+HELP = N_("join a table: pick one found on the network, or give its address")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

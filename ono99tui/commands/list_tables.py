@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING
 
 from netproto.addresses import Address
 from netproto.lan.interfaces import InterfaceError, add_mdns_interface_option, resolve_interfaces
+from ono99tui.i18n import N_
 
 if TYPE_CHECKING:
     from netproto.lan.discovery import DiscoveredTable
 
-HELP = "list the tables advertised on the local network"
+# Translated where it is shown (cli.py).
+HELP = N_("list the tables advertised on the local network")
 DEFAULT_TIMEOUT_SECONDS = 1.5
 _COLUMNS = ("TABLE", "HOST", "ADDRESS", "RULES", "SEATS", "STATE", "PASSWORD", "REACHABLE")
 

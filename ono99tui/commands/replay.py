@@ -14,10 +14,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ono99tui.i18n import N_
+
 if TYPE_CHECKING:
     from ono99tui.host.journal.history import RecordedMatch
 
-HELP = "replay a finished match from a table's journal (every hand face up), or export it"
+# Translated where it is shown (cli.py).
+HELP = N_("replay a finished match from a table's journal (every hand face up), or export it")
 
 
 class ReplayRefused(Exception):

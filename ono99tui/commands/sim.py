@@ -14,8 +14,10 @@ from ono99tui.commands.game_options import (
     checked_rules,
     rule_settings,
 )
+from ono99tui.i18n import N_
 
-HELP = "play many headless matches between bots and report win rates and speed"
+# Translated where it is shown (cli.py).
+HELP = N_("play many headless matches between bots and report win rates and speed")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

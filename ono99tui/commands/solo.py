@@ -23,6 +23,7 @@ from ono99tui.commands.game_options import (
 )
 from ono99tui.commands.plain_option import add_plain_options
 from ono99tui.commands.player_option import add_player_option
+from ono99tui.i18n import N_
 
 if TYPE_CHECKING:
     from netproto.client import TableClient
@@ -31,7 +32,8 @@ if TYPE_CHECKING:
     from ono99tui.host.table_config import TableConfig
     from ono99tui.ui.app import Ono99App
 
-HELP = "play a match against bots right away (no network needed)"
+# Translated where it is shown (cli.py).
+HELP = N_("play a match against bots right away (no network needed)")
 DEFAULT_BOTS = 3
 DEFAULT_BOT_DELAY = 0.6
 

@@ -9,10 +9,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ono99tui.i18n import N_
+
 if TYPE_CHECKING:
     from ono99tui.host.journal.stats import Standings, Tally
 
-HELP = "matches played and won and rounds busted per player, from this machine's journals"
+# Translated where it is shown (cli.py).
+HELP = N_("matches played and won and rounds busted per player, from this machine's journals")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -57,6 +57,7 @@ from ono99tui.line.output import LineWriter
 from ono99tui.line.room_news import lobby_news
 from ono99tui.table_protocol import EMOTES
 from ono99tui.words.events import bust_notice, unplayable_reason
+from ono99tui.words.rule_labels import card_label
 
 if TYPE_CHECKING:
     from netproto.client import TableClient
@@ -581,7 +582,8 @@ class LineFrontEnd:
         if move not in view.legal_moves:
             reason = unplayable_reason(view, card) or _("the table would refuse it")
             self.writer.say(_("Card {number}, {card}, cannot be played: {reason}.").format(
-                number=number, card=card.label(view.rules), reason=reason.rstrip(".")), "error")
+                number=number,
+                card=card_label(card, view.rules), reason=reason.rstrip(".")), "error")
             return
         await self._carry_out(self.session.play(move))
 

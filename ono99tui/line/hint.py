@@ -11,6 +11,7 @@ import random
 
 from ono99tui.game import Event, Play, PlayerView
 from ono99tui.i18n import _
+from ono99tui.words.rule_labels import card_label
 
 
 def hint_lines(view: PlayerView, events: list[Event], budget_s: float) -> list[str]:
@@ -30,7 +31,7 @@ def hint_lines(view: PlayerView, events: list[Event], budget_s: float) -> list[s
     def name(move: object) -> str:
         if isinstance(move, Play) and move.card in view.hand:
             return _("Card {number}, {card}").format(number=view.hand.index(move.card) + 1,
-                                                     card=Card(move.card).label(view.rules))
+                                                     card=card_label(Card(move.card), view.rules))
         return _("The swap")
 
     suggested = name(advice.suggested)

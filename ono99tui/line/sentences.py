@@ -44,7 +44,13 @@ from ono99tui.words.events import (
     unplayable_reason,
     winners_text,
 )
-from ono99tui.words.rule_labels import RULE_SWITCHES, ono99_effect, preset_label, scoring_rule
+from ono99tui.words.rule_labels import (
+    RULE_SWITCHES,
+    card_label,
+    ono99_effect,
+    preset_label,
+    scoring_rule,
+)
 
 # The emotes in the order `emotes` numbers them.
 EMOTE_ORDER = ("hello", "nice-play", "oops", "your-turn", "good-game")
@@ -77,13 +83,15 @@ def card_line(view: PlayerView, index: int, playable: bool, reason: str) -> str:
     card = view.hand[index]
     if playable:
         return _("{number}. {card}: {effect}, playable.").format(
-            number=index + 1, card=card.label(view.rules), effect=card_effect(card, view.rules))
+            number=index + 1,
+            card=card_label(card, view.rules), effect=card_effect(card, view.rules))
     if reason:
         return _("{number}. {card}: {effect}, not playable: {reason}.").format(
-            number=index + 1, card=card.label(view.rules), effect=card_effect(card, view.rules),
+            number=index + 1,
+            card=card_label(card, view.rules), effect=card_effect(card, view.rules),
             reason=reason.rstrip("."))
     return _("{number}. {card}: {effect}, not playable.").format(
-        number=index + 1, card=card.label(view.rules), effect=card_effect(card, view.rules))
+        number=index + 1, card=card_label(card, view.rules), effect=card_effect(card, view.rules))
 
 
 def playable_cards(view: PlayerView) -> set[Card]:
@@ -109,7 +117,7 @@ def hand_lines(view: PlayerView, lobby: Lobby | None) -> list[str]:
         playable = card in allowed
         if discarding:
             lines.append(_("{number}. {card}: {effect}, may be discarded.").format(
-                number=index + 1, card=card.label(view.rules),
+                number=index + 1, card=card_label(card, view.rules),
                 effect=card_effect(card, view.rules)))
             continue
         reason = "" if playable else unplayable_reason(view, card)
@@ -160,7 +168,7 @@ def table_lines(view: PlayerView, lobby: Lobby | None) -> list[str]:
     """`total`: the total, the limit, the last card, whose turn, the direction."""
     lines = [total_line(view)]
     if view.discard_top is not None:
-        lines.append(_("Last card: {card}.").format(card=view.discard_top.label(view.rules)))
+        lines.append(_("Last card: {card}.").format(card=card_label(view.discard_top, view.rules)))
     if view.obligation_seat is not None and view.phase != MATCH_OVER:
         seats = lobby.seats if lobby is not None else ()
         lines.append(_("{name} owes {cards} ({card}).").format(

@@ -60,6 +60,7 @@ from ono99tui.client.outputs import (
 )
 from ono99tui.client.session import Hosting, TableSession
 from ono99tui.client.wire_text import shown_reason
+from ono99tui.i18n import _
 from ono99tui.ui.drivers.hangup import TerminalHungUp
 from ono99tui.ui.log_lines import log_entries
 from ono99tui.ui.requests import (
@@ -142,7 +143,7 @@ class Ono99App(TerminalApp):
             )
         if self._startup_notice:
             # Long enough to be read: it explains why a match is on that nobody started.
-            self.notify(self._startup_notice, title="Match taken up", timeout=20, markup=False)
+            self.notify(self._startup_notice, title=_("Match taken up"), timeout=20, markup=False)
         for warning in self._startup_warnings:
             self.tell_host(warning)
         if self._client_factory is not None:
@@ -179,10 +180,12 @@ class Ono99App(TerminalApp):
             failed(error.code, words or shown_reason(error.reason) or error.code)
             return
         except (OSError, TimeoutError) as error:
-            failed("unreachable", f"cannot reach the table: {shown_reason(str(error))}")
+            failed("unreachable", _("cannot reach the table: {reason}").format(
+                reason=shown_reason(str(error))))
             return
         except Exception as error:  # whatever went wrong, say it in words, not a traceback
-            failed("cannot-join", f"could not join the table: {shown_reason(str(error))}")
+            failed("cannot-join", _("could not join the table: {reason}").format(
+                reason=shown_reason(str(error))))
             return
         if connection != self.session.connection:
             await client.close()  # replaced while it was connecting
@@ -192,7 +195,8 @@ class Ono99App(TerminalApp):
             async for item in client:
                 self.post_message(TableItem(item, connection))
         except Exception as error:
-            failed("client-error", f"the connection failed: {shown_reason(str(error))}")
+            failed("client-error", _("the connection failed: {reason}").format(
+                reason=shown_reason(str(error))))
         finally:
             # Leaving for any reason says goodbye, but not when the terminal is gone: the
             # app may be shutting down because of it before `on_terminal_hung_up` ran.
@@ -294,14 +298,14 @@ class Ono99App(TerminalApp):
         title = output.failure_title
         error_text: str | None = None
         if client is None:
-            error_text = "Not connected to the table: nothing was sent."
+            error_text = _("Not connected to the table: nothing was sent.")
         else:
             try:
                 await client.send(output.message)
             except ClientError as error:
                 error_text = shown_reason(error.reason) or error.code
             except OSError as error:
-                error_text = f"Not sent: {shown_reason(str(error))}"
+                error_text = _("Not sent: {reason}").format(reason=shown_reason(str(error)))
         if error_text is None:
             return True
         self.session.not_sent(output.message)
@@ -410,7 +414,7 @@ class Ono99App(TerminalApp):
         # Text width: the toast's padding (a column each side) and its coloured edge.
         line = toast_text(ascii if ascii_glyphs else unicode, max(8, width - 3),
                           2 if narrow else 4, ascii_glyphs=ascii_glyphs)
-        self.notify(line, title="Chat", timeout=5, markup=False)
+        self.notify(line, title=_("Chat"), timeout=5, markup=False)
 
     def _alert_turn(self, signal: TurnSignal) -> None:
         """Ring the bell when the player's turn comes, and say so in the terminal's title."""
@@ -433,8 +437,8 @@ class Ono99App(TerminalApp):
 
         def chosen(choice: TableGoneChoice | None) -> None:
             if choice == "lobby" and lobby is not None:
-                self._back_to_lobby(lobby, f"{gone.headline} Pick another table, or type an "
-                                           "address.")
+                self._back_to_lobby(lobby, _("{headline} Pick another table, or type an "
+                                             "address.").format(headline=gone.headline))
             else:
                 self.exit()
 
@@ -524,7 +528,8 @@ class Ono99App(TerminalApp):
         if names is None or names == talk.muted:
             return
         talk.set_muted(names)
-        self.notify(f"Muted: {', '.join(sorted(names))}" if names else "Nobody is muted.",
+        self.notify(_("Muted: {names}").format(
+            names=", ".join(sorted(names))) if names else _("Nobody is muted."),
                     timeout=3, markup=False)
 
     # --- joining, leaving, taking a seat ---------------------------------------------------
@@ -585,11 +590,12 @@ class Ono99App(TerminalApp):
         except Exception as error:  # never leave the player on a table with no connection
             self.session.seat_not_taken()
             if lobby is not None:
-                self._back_to_lobby(lobby, f"Could not take a seat: {error}")
+                self._back_to_lobby(lobby, _("Could not take a seat: {error}").format(error=error))
             else:
                 self.session.connection_state = "closed"
                 self._changed()
-                self.notify(f"Could not take a seat: {error}", severity="error", timeout=10,
+                self.notify(_("Could not take a seat: {error}").format(
+                    error=error), severity="error", timeout=10,
                             markup=False)
 
     def _follow_new_seat(self, factory: ClientFactory) -> None:
@@ -651,7 +657,7 @@ class Ono99App(TerminalApp):
         self._pop_to(lobby)
         self._carry_out(self.session.reset())
         self._changed()
-        lobby.set_status("You left the table. Pick another, or type an address.")
+        lobby.set_status(_("You left the table. Pick another, or type an address."))
 
     def _lobby_screen(self) -> LobbyScreen | None:
         """The lobby this table was joined from (`ono99 join`), while it is under it."""
@@ -690,15 +696,16 @@ class Ono99App(TerminalApp):
             alert.set_enabled(enabled)
         except ConfigError as error:
             self.notify(
-                f"{error}: for this session only.", title="Not remembered", severity="warning",
+                _("{error}: for this session only.").format(
+                    error=error), title=_("Not remembered"), severity="warning",
                 markup=False,  # the error quotes a path, which may hold brackets
             )
         if not enabled:
             if alert.title not in (None, TITLE_IDLE):
                 self.set_terminal_title(TITLE_IDLE)  # no "your turn" left behind
             alert.title = None
-        self.notify("Turn alert on: a bell and the title on your turn." if enabled
-                    else "Turn alert off: no bell on your turn.", timeout=3)
+        self.notify(_("Turn alert on: a bell and the title on your turn.") if enabled
+                    else _("Turn alert off: no bell on your turn."), timeout=3)
 
     async def action_quit(self) -> None:
         """Quit; in the middle of a match, or with others at the host's table, ask first."""
@@ -718,19 +725,19 @@ class Ono99App(TerminalApp):
         """Say something about its table the person hosting it must know now (the table's
         journal could not be written, was deleted, can be written again): long enough to
         be read, and marked as a warning. `text` names files: no markup in it."""
-        self.notify(text, title="Journal", severity="warning", timeout=30,
+        self.notify(text, title=_("Journal"), severity="warning", timeout=30,
                     markup=False)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         if self.session.may_open_room:
             yield SystemCommand(
-                "Waiting room",
-                "Back to the waiting room: change the rules or the seats before the next match",
+                _("Waiting room"),
+                _("Back to the waiting room: change the rules or the seats before the next match"),
                 self.action_open_room,
             )
         yield SystemCommand(
-            "Turn alert", "Ring the bell and set the title on your turn (on/off, remembered)",
+            _("Turn alert"), _("Ring the bell and set the title on your turn (on/off, remembered)"),
             self.action_toggle_turn_alert,
         )
 

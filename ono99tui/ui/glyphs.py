@@ -12,6 +12,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ono99tui.i18n import N_
+
 # Seven-segment digits, three rows high, so the running total and card values read from
 # across the room. Each glyph is three rows of equal width.
 _UNICODE_FONT: dict[str, tuple[str, str, str]] = {
@@ -127,8 +129,9 @@ class Glyphs:
 
 UNICODE = Glyphs(
     ascii=False,
-    clockwise="↻ clockwise",
-    counterclockwise="↺ counter-clockwise",
+    # Marked for the catalog; ui/widgets/total.py shows them translated.
+    clockwise=N_("↻ clockwise"),
+    counterclockwise=N_("↺ counter-clockwise"),
     turn_marker="▶",
     eliminated="✗",
     disconnected="⌁",
@@ -150,8 +153,9 @@ UNICODE = Glyphs(
 
 ASCII = Glyphs(
     ascii=True,
-    clockwise=">> clockwise",
-    counterclockwise="<< counter-clockwise",
+    clockwise=N_(">> clockwise"),
+    counterclockwise=N_("<< counter-clockwise"),
+
     turn_marker=">",
     eliminated="X",
     disconnected="!",

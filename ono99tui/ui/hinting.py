@@ -19,14 +19,17 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ono99tui.game import Event, Move, PlayerView
 
+from ono99tui.i18n import N_, _
+from ono99tui.words.rule_labels import card_label
+
 # How long the search behind a hint may take (on a worker thread: the table stays live).
 HINT_BUDGET_S = 0.3
 
 # What the win chance measures, by scoring (`Advice.measures`), in words.
 MEASURES = {
-    "match": "chance to win the match",
-    "round": "chance to get through the round without busting",
-    "points": "chance to score less than an opponent this round",
+    "match": N_("chance to win the match"),
+    "round": N_("chance to get through the round without busting"),
+    "points": N_("chance to score less than an opponent this round"),
 }
 
 
@@ -62,9 +65,9 @@ def move_name(move: Move, view: PlayerView) -> str:
     from ono99tui.game import Card, Play, SwapFour
 
     if type(move) is SwapFour:
-        return "Swap four ONO 99"
+        return _("Swap four ONO 99")
     assert type(move) is Play
-    return Card(move.card).label(view.rules)
+    return card_label(Card(move.card), view.rules)
 
 
 def move_key(move: Move, view: PlayerView) -> str:
@@ -93,7 +96,7 @@ def work_out_hint(view: PlayerView, events: Iterable[Event], *,
         advice = advise(view, observed, budget_s=budget_s, rng=rng or random.Random(),
                         first_bust=False)
     except NoAdvice:
-        raise NoHint("A hint is for your own turn to play a card.") from None
+        raise NoHint(_("A hint is for your own turn to play a card.")) from None
     rows = tuple(HintRow(move_key(card.move, view), move_name(card.move, view), card.win,
                          card.next_bust,
                          card.move == advice.suggested) for card in advice.cards)

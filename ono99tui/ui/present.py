@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from netproto.wire.messages import SeatInfo as LobbySeat
 from netproto.wire.messages import SeatKind
-from ono99tui.client.names import agreeing, seat_name, verb
+from ono99tui.client.names import is_named_you, seat_name
 from ono99tui.game import (
     Card,
     Discard,
@@ -26,6 +26,7 @@ from ono99tui.game import (
     Scoring,
 )
 from ono99tui.game.state import MATCH_OVER
+from ono99tui.i18n import _
 from ono99tui.ui.glyphs import Glyphs
 from ono99tui.ui.widgets.cards import CardFace, CardSlot
 from ono99tui.ui.widgets.seats import SeatDisplay
@@ -49,6 +50,7 @@ from ono99tui.words.events import (
     unplayable_reason,
     winners_text,
 )
+from ono99tui.words.rule_labels import card_label
 
 __all__ = [
     "CLOCK_WARNING_SECONDS", "BustNotice", "bust_lines", "bust_notice", "can_swap",
@@ -61,7 +63,7 @@ __all__ = [
 
 def face_for(card: Card, rules: Rules) -> CardFace:
     """How `card` looks at a table playing `rules` (names and effects depend on the edition)."""
-    title = card.label(rules)
+    title = card_label(card, rules)
     effect = card_effect(card, rules)
     if card.is_number:
         kind = "ten" if card is Card.TEN else "number"
@@ -69,12 +71,13 @@ def face_for(card: Card, rules: Rules) -> CardFace:
     if card is Card.MINUS_TEN:
         return CardFace("minus-ten", "-10", title, effect, "-10")
     if card is Card.REVERSE:
-        return CardFace("reverse", "", title, effect, "Reverse")
+        return CardFace("reverse", "", title, effect, title)
     if card is Card.PLAY2:
         return CardFace("play-two", "x2", title, effect, title.split()[0])
     if card is Card.HOLD:
-        return CardFace("hold", "", title, effect, "Hold")
-    word = {"dead": "dead 99", "tens": "99", "set99": "sets 99"}.get(rules.ono99_card, "99")
+        return CardFace("hold", "", title, effect, title)
+    # The one word a compact card has room for (ui/widgets/cards.py).
+    word = {"dead": _("dead 99"), "tens": "99", "set99": _("sets 99")}.get(rules.ono99_card, "99")
     return CardFace("ono99", "99", title, effect, word)
 
 
@@ -91,8 +94,10 @@ def obligation_line(view: PlayerView, seats: Sequence[LobbySeat]) -> tuple[str, 
     card = obligation_card_name(view)
     cards = cards_owed(view.obligation_owed)
     if seat == view.seat:
-        return f"{card}! YOU owe {cards}", True
-    return f"{card}: {verb(seat_name(seat, seats), 'owes', 'owe')} {cards}", False
+        return _("{card}! YOU owe {cards}").format(card=card, cards=cards), True
+    who = seat_name(seat, seats)
+    owes = _("{card}: {you} owe {cards}") if is_named_you(who) else _("{card}: {name} owes {cards}")
+    return owes.format(card=card, you=who, name=who, cards=cards), False
 
 
 # On their own turn a player is warned when this many seconds or fewer are left.
@@ -128,7 +133,7 @@ def seat_infos(view: PlayerView, seats: Sequence[LobbySeat],
         lobby = by_seat.get(seat)
         infos.append(
             SeatDisplay(
-                name=lobby.name if lobby else f"seat {seat + 1}",
+                name=lobby.name if lobby else _("seat {number}").format(number=seat + 1),
                 cards=view.hand_sizes[seat],
                 is_you=seat == view.seat,
                 is_turn=acting == seat and view.phase != MATCH_OVER,
@@ -186,52 +191,78 @@ def prompt_forms(view: PlayerView, seats: Sequence[LobbySeat]) -> tuple[tuple[st
     """
     me = view.seat
     if view.phase == MATCH_OVER:
-        over = f"Match over: {winners_text(view, seats)}."
+        over = _("Match over: {winners}.").format(winners=winners_text(view, seats))
         # The Footer offers r and w too.
-        return ((f"{over} r: rematch, w: results.", over) if me is not None else (over,)), False
+        return ((_("{over} r: rematch, w: results.").format(over=over), over)
+                if me is not None else (over,)), False
     if view.discarding is not None:
         if view.discarding == me:
-            return ("You busted: choose a card to discard (1-4 or Enter).",
-                    "You busted: discard a card (1-4 or Enter).",
-                    "You busted: discard a card (1-4)."), True
+            return (_("You busted: choose a card to discard (1-4 or Enter)."),
+                    _("You busted: discard a card (1-4 or Enter)."),
+                    _("You busted: discard a card (1-4).")), True
         who = seat_name(view.discarding, seats)
-        return (f"{who} busted and {agreeing(who, 'is', 'are')} choosing a discard.",
-                f"{verb(who, 'is', 'are')} choosing a discard."), False
+        if is_named_you(who):
+            return (_("{you} busted and are choosing a discard.").format(you=who),
+                    _("{you} are choosing a discard.").format(you=who)), False
+        return (_("{name} busted and is choosing a discard.").format(name=who),
+                _("{name} is choosing a discard.").format(name=who)), False
     if must_draw(view):
-        return ("Press d to draw your card before the next player plays!",
-                "Press d to draw your card now!"), True
+        return (_("Press d to draw your card before the next player plays!"),
+                _("Press d to draw your card now!")), True
     if me is not None and view.turn == me and view.legal_moves:
-        swap = can_swap(view)
-        # Four ONO 99 and nothing else: "play a card (1-4 …)" sent the player to keys that
-        # could only ring (found by play-testing). The swap is the move.
-        swap_only = swap and not any(type(move) is Play for move in view.legal_moves)
-        extra = ", s to swap four ONO 99" if swap else ""
-        short = ", s: swap" if swap else ""
-        if view.obligation_seat == me:
-            owed = view.obligation_owed
-            which = "play it" if owed == 1 else "play the first"
-            owe = f"You owe {cards_owed(owed)}"
-            card = obligation_card_name(view)
-            if swap_only:
-                return (f"{card}! {owe}: four ONO 99 and nothing else: press s to swap them.",
-                        f"{card}! {owe}: press s to swap your four ONO 99.",
-                        f"{card}! {owe}: press s to swap.",
-                        f"{owe}: press s to swap."), True
-            return (f"{card}! {owe}: {which} (1-4, arrows+Enter{extra}).",
-                    f"{card}! {owe}: {which} (1-4 or Enter{short}).",
-                    f"{card}! {owe}: play 1-4{short}.",
-                    f"{owe}: play 1-4{short}."), True
-        if swap_only:
-            return ("Your turn: four ONO 99 and nothing else: press s to swap them.",
-                    "Four ONO 99: press s to swap them.", "Press s to swap."), True
-        return (f"Your turn: play a card (1-4, arrows+Enter{extra}).",
-                f"Your turn: play a card (1-4 or Enter{short}).",
-                f"Your turn: play 1-4{short}."), True
+        return _your_turn_forms(view), True
     if view.turn is None:
         return ("",), False
     who = seat_name(view.turn, seats)
-    to_play = f"{who} to play."
-    return ((f"Watching: {to_play}", to_play) if me is None else (to_play,)), False
+    to_play = _("{name} to play.").format(name=who)
+    return ((_("Watching: {name} to play.").format(name=who), to_play) if me is None
+            else (to_play,)), False
+
+
+def _your_turn_forms(view: PlayerView) -> tuple[str, ...]:
+    """The prompt on the viewer's own turn to play, fullest first. Each form is a whole
+    sentence in the catalog (with and without the swap key): word order differs."""
+    swap = can_swap(view)
+    # Four ONO 99 and nothing else: "play a card (1-4 …)" sent the player to keys that
+    # could only ring (found by play-testing). The swap is the move.
+    swap_only = swap and not any(type(move) is Play for move in view.legal_moves)
+    if view.obligation_seat == view.seat:
+        owed = view.obligation_owed
+        owe = _("You owe {cards}").format(cards=cards_owed(owed))
+        card = obligation_card_name(view)
+        if swap_only:
+            return (_("{card}! {owe}: four ONO 99 and nothing else: press s to swap them.").format(
+                        card=card, owe=owe),
+                    _("{card}! {owe}: press s to swap your four ONO 99.").format(
+                        card=card, owe=owe),
+                    _("{card}! {owe}: press s to swap.").format(card=card, owe=owe),
+                    _("{owe}: press s to swap.").format(owe=owe))
+        if owed == 1:
+            forms = ((_("{card}! {owe}: play it (1-4, arrows+Enter, s to swap four ONO 99)."),
+                      _("{card}! {owe}: play it (1-4 or Enter, s: swap)."))
+                     if swap else
+                     (_("{card}! {owe}: play it (1-4, arrows+Enter)."),
+                      _("{card}! {owe}: play it (1-4 or Enter).")))
+        else:
+            forms = ((_("{card}! {owe}: play the first (1-4, arrows+Enter, s to swap four "
+                        "ONO 99)."),
+                      _("{card}! {owe}: play the first (1-4 or Enter, s: swap)."))
+                     if swap else
+                     (_("{card}! {owe}: play the first (1-4, arrows+Enter)."),
+                      _("{card}! {owe}: play the first (1-4 or Enter).")))
+        shortest = ((_("{card}! {owe}: play 1-4, s: swap."), _("{owe}: play 1-4, s: swap."))
+                    if swap else (_("{card}! {owe}: play 1-4."), _("{owe}: play 1-4.")))
+        return tuple(form.format(card=card, owe=owe) for form in (*forms, *shortest))
+    if swap_only:
+        return (_("Your turn: four ONO 99 and nothing else: press s to swap them."),
+                _("Four ONO 99: press s to swap them."), _("Press s to swap."))
+    if swap:
+        return (_("Your turn: play a card (1-4, arrows+Enter, s to swap four ONO 99)."),
+                _("Your turn: play a card (1-4 or Enter, s: swap)."),
+                _("Your turn: play 1-4, s: swap."))
+    return (_("Your turn: play a card (1-4, arrows+Enter)."),
+            _("Your turn: play a card (1-4 or Enter)."),
+            _("Your turn: play 1-4."))
 
 def event_line(event: Event, names: Sequence[str], view: PlayerView, glyphs: Glyphs) -> str | None:
     """One log line for an event ("ana played 7 -> 57", with the glyph set's arrow), or None

@@ -9,15 +9,18 @@ import gc
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES, Theme
 
+from ono99tui import i18n
 from ono99tui.access import HIGH_CONTRAST_ENV, asked_by_environment
 from ono99tui.gc_freeze import freeze_startup_objects
+from ono99tui.i18n import _
+from ono99tui.ui.cell_widths import agree_with_terminal
 from ono99tui.ui.drivers.diffing import DiffingDriver, ScreenDiffing
 from ono99tui.ui.drivers.hangup import HangupReporter
 from ono99tui.ui.glyphs import Glyphs, detect_ascii, glyphs_for
@@ -66,6 +69,20 @@ def screenshot_directory() -> Path:
     return folder
 
 
+def _order_right_to_left_unless_the_terminal_does() -> None:
+    """Urdu and Pashto: shape and order the lines here (ono99tui/ui/rtl.py) unless the
+    player said the terminal does it (ONO99_RTL=terminal, or "rtl" in settings.json)."""
+    from ono99tui.ui.rtl import order_right_to_left, rtl_mode
+    from ono99tui.user_settings import ConfigError, load_settings
+
+    try:
+        saved = load_settings().rtl
+    except ConfigError:
+        saved = ""
+    if rtl_mode(saved) == "app":
+        order_right_to_left()
+
+
 class TerminalApp(SessionApp):
     """The app's terminal side (see the module docstring). `ascii_glyphs=None` detects
     ASCII mode from the locale; `sixteen_colours=None` picks the 16-colour theme when the
@@ -108,6 +125,11 @@ class TerminalApp(SessionApp):
 
     def __init__(self, *, ascii_glyphs: bool | None = None,
                  sixteen_colours: bool | None = None) -> None:
+        # Before anything is measured: Bengali and Kannada vowel signs take a cell, as in
+        # the terminal (ono99tui/ui/cell_widths.py).
+        agree_with_terminal()
+        if i18n.is_right_to_left():
+            _order_right_to_left_unless_the_terminal_does()
         super().__init__()
         self._sixteen_colours = sixteen_colours
         self.terminal_title = ""
@@ -166,7 +188,25 @@ class TerminalApp(SessionApp):
     def action_toggle_ascii(self) -> None:
         """Switch between Unicode and ASCII-only glyphs."""
         self.glyphs = glyphs_for(not self.glyphs.ascii)
-        self.notify("ASCII glyphs" if self.glyphs.ascii else "Unicode glyphs", timeout=2)
+        self.notify(_("ASCII glyphs") if self.glyphs.ascii else _("Unicode glyphs"), timeout=2)
+
+    def choose_language(self, code: str) -> None:
+        """Remember `code` as the language to play in from the next start of ono99 on
+        (`--lang` still wins); said in that language."""
+        from ono99tui.user_settings import ConfigError, load_settings, save_settings
+
+        previous = i18n.current_language()
+        i18n.use_language(code)
+        try:
+            save_settings(replace(load_settings(), language=code))
+            text = _("{language} from the next start of ono99 on.").format(
+                language=i18n.LANGUAGES[code])
+            severity: Literal["information", "warning"] = "information"
+        except ConfigError as error:
+            text = _("Not remembered: {error}").format(error=error)
+            severity = "warning"
+        i18n.use_language(previous)
+        self.notify(text, timeout=6, severity=severity, markup=False)
 
     def action_rules(self) -> None:
         """Show the rules of this table's preset and options."""
@@ -196,10 +236,19 @@ class TerminalApp(SessionApp):
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand(
-            "ASCII glyphs",
-            "Switch between Unicode and plain ASCII characters",
+            _("ASCII glyphs"),
+            _("Switch between Unicode and plain ASCII characters"),
             self.action_toggle_ascii,
         )
         yield SystemCommand(
-            "Rules", "The rules of this table's preset and options", self.action_rules
+            _("Rules"), _("The rules of this table's preset and options"), self.action_rules
         )
+        for code, name in i18n.LANGUAGES.items():
+            # "Language: বাংলা": each language named in itself, findable by "language" in
+            # the language in use and by its own name.
+            yield SystemCommand(
+                _("Language: {language}").format(language=name),
+                _("Play in {language} from the next start on (remembered)").format(
+                    language=name),
+                lambda code=code: self.choose_language(code),
+            )

@@ -47,6 +47,7 @@ from markupsafe import Markup
 from netproto.addresses import parse_address
 from netproto.limits import GuessThrottle, address_key
 from netproto.server import quiet_accept_errors
+from ono99tui import i18n
 from ono99tui.web.access import LOGIN_COOKIE, LoginBook, password_matches, same_origin
 from ono99tui.web.config import WebDoorConfig
 from ono99tui.web.game_process import capped_size, game_environment
@@ -60,6 +61,7 @@ from ono99tui.web.join_code import (
     qr_svg,
 )
 from ono99tui.web.phone.link import PhoneSeat
+from ono99tui.web.phone.messages import PHONE_MESSAGES, page_language, phone_messages
 from ono99tui.web.seats import Seat, SeatBook, SeatError
 from ono99tui.web.session import CLOSE_DOOR_CLOSED, CLOSE_DOOR_FULL, CLOSE_REPLACED, WebSession
 from ono99tui.web.table_behind import TABLE_PATH, door_answer
@@ -391,9 +393,14 @@ class WebDoor:
 
     async def handle_static(self, request: web.Request) -> web.StreamResponse:
         """One of the page's files (STATIC_FILES); anything else, folders included, is 404."""
-        path = STATIC_FILES.get(request.match_info["name"])
+        name = request.match_info["name"]
+        path = STATIC_FILES.get(name)
         if path is None:
             raise web.HTTPNotFound()
+        if name == PHONE_MESSAGES:
+            language = page_language(request.query.get("lang"),
+                                     request.headers.get("Accept-Language", ""))
+            return web.json_response(phone_messages(path, language))
         return web.FileResponse(path)
 
     # -- the game's websocket ------------------------------------------------------------
@@ -427,6 +434,10 @@ class WebDoor:
             self._handlers.add(task)
         try:
             if phone is None or phone.ended:
+                # The seat's sentences in its phone's language (the page says which): set
+                # for this task, inherited by the seat's runner started from it.
+                i18n.speak_in_this_task(page_language(request.query.get("lang"),
+                                                      request.headers.get("Accept-Language", "")))
                 phone = PhoneSeat(seat, self.seats, self.config.table_address,
                                   linger=self.config.phone_linger, on_ended=self._phone_ended,
                                   spectate=request.query.get("watch") == "1")

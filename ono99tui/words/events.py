@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from netproto.wire.messages import SeatInfo as LobbySeat
-from ono99tui.client.names import seat_name, verb
+from ono99tui.client.names import is_named_you, seat_name
 from ono99tui.game import (
     Busted,
     Card,
@@ -45,7 +45,7 @@ from ono99tui.game import (
 )
 from ono99tui.game.state import DISCARDING, MATCH_OVER
 from ono99tui.i18n import _, ngettext
-from ono99tui.words.rule_labels import ono99_effect
+from ono99tui.words.rule_labels import card_label, ono99_effect
 
 __all__ = [
     "BustNotice", "bust_lines", "bust_notice", "can_swap", "card_effect",
@@ -72,7 +72,7 @@ def card_effect(card: Card, rules: Rules) -> str:
 
 def obligation_card_name(view: PlayerView) -> str:
     """ "Play 2" or "Double Play", as the edition calls it."""
-    return Card.PLAY2.label(view.rules)
+    return card_label(Card.PLAY2, view.rules)
 
 
 def cards_owed(owed: int) -> str:
@@ -99,7 +99,7 @@ def last_card_text(view: PlayerView) -> str:
     """The card on top of the discard pile: the last one played this round."""
     if view.discard_top is None:
         return _("no card played yet")
-    return _("last card: {card}").format(card=view.discard_top.label(view.rules))
+    return _("last card: {card}").format(card=card_label(view.discard_top, view.rules))
 
 
 def unplayable_reason(view: PlayerView, card: Card) -> str:
@@ -121,7 +121,38 @@ def unplayable_reason(view: PlayerView, card: Card) -> str:
     error = refusal_for_view(view, Play(view.seat, card))
     if error is None:
         return ""
-    return error.reason if isinstance(error, IllegalMove) else str(error)
+    if not isinstance(error, IllegalMove):
+        return str(error)
+    return _refusal_words(error, view, card)
+
+
+def _refusal_words(error: IllegalMove, view: PlayerView, card: Card) -> str:
+    """The engine's refusal of a card, said in the language in use (the engine words it in
+    English, for logs and the wire; `code` says which refusal it is)."""
+    rules = view.rules
+    name = card_label(card, rules)
+    match error.code:
+        case "would_bust" if card.is_number:
+            return _("{card} would make the total {total}").format(
+                card=name, total=view.total + int(card))
+        case "would_bust":
+            return _("ONO 99 would make the total 99, the limit is {limit}").format(
+                limit=rules.bust_at)
+        case "dead_card":
+            return _("the ONO 99 card can never be played")
+        case "one_ono99_per_turn":
+            return _("only one ONO 99 card per turn")
+        case "ono99_needs_tens":
+            return _("ONO 99 needs a total ending in 0, not {total}").format(total=view.total)
+        case "dead_hand":
+            return _("a hand of only ONO 99 cards is dead")
+        case "not_first_card":
+            return _("{card} may not be the first of your two cards").format(card=name)
+        case "not_in_hand":
+            return _("you hold no {card}").format(card=name)
+        case "illegal":
+            return _("{card} cannot be played now").format(card=name)
+    return error.reason
 
 
 def can_swap(view: PlayerView) -> bool:
@@ -136,11 +167,16 @@ def must_draw(view: PlayerView) -> bool:
 
 def winners_text(view: PlayerView, seats: Sequence[LobbySeat]) -> str:
     """ "ana wins" / "ana and bob share the win" / "you win"."""
-    names = ["you" if seat == view.seat else seat_name(seat, seats) for seat in view.winners]
+    if list(view.winners) == [view.seat]:
+        return _("you win")
+    # TRANSLATORS: the viewer among several winners ("ana and you share the win").
+    names = [_("you") if seat == view.seat else seat_name(seat, seats) for seat in view.winners]
     if not names:
         return _("nobody wins")
     if len(names) == 1:
-        return verb(names[0], "wins", "win")
+        # Whole sentences for "you" and for a name: the verb agrees differently.
+        return (_("{you} win") if is_named_you(names[0]) else _("{name} wins")).format(
+            you=names[0], name=names[0])
     return _("{names} and {last} share the win").format(names=", ".join(names[:-1]),
                                                         last=names[-1])
 
@@ -164,19 +200,22 @@ def event_line(event: Event, names: Sequence[str], view: PlayerView, arrow: str 
 def _event_text(event: Event, names: Sequence[str], view: PlayerView, arrow: str,
                 spoken: bool) -> str | None:
     def name(seat: int) -> str:
-        return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+        return names[seat] if 0 <= seat < len(names) else _("seat {number}").format(number=seat + 1)
 
     rules = view.rules
     match event:
         case RoundDealt(round_no=round_no, dealer=dealer, starter=starter):
-            return _("Round {round}: {dealer} dealt, {starts}").format(
-                round=round_no, dealer=name(dealer), starts=verb(name(starter), "starts", "start"))
+            starts = (_("Round {round}: {dealer} dealt, {you} start")
+                      if is_named_you(name(starter))
+                      else _("Round {round}: {dealer} dealt, {starter} starts"))
+            return starts.format(round=round_no, dealer=name(dealer), you=name(starter),
+                                 starter=name(starter))
         case Played(seat=seat, card=card, total=total):
             if spoken:
                 return _("{name} played {card}. Total {total}.").format(
-                    name=name(seat), card=card.label(rules), total=total)
+                    name=name(seat), card=card_label(card, rules), total=total)
             return _("{name} played {card} {arrow} {total}").format(
-                name=name(seat), card=card.label(rules), arrow=arrow, total=total)
+                name=name(seat), card=card_label(card, rules), arrow=arrow, total=total)
         case SwappedFour(seat=seat):
             return _("{name} swapped four ONO 99 cards").format(name=name(seat))
         case Reshuffled(draw_pile_size=size):
@@ -189,13 +228,16 @@ def _event_text(event: Event, names: Sequence[str], view: PlayerView, arrow: str
             return _("{name} missed a draw").format(name=name(seat))
         case ObligationCreated(seat=seat):
             # A new obligation always asks two cards (passing it on starts it afresh).
-            return _("{owes} {cards} ({card})").format(
-                owes=verb(name(seat), "owes", "owe"), cards=cards_owed(2),
-                card=obligation_card_name(view))
+            owes = (_("{you} owe {cards} ({card})") if is_named_you(name(seat))
+                    else _("{name} owes {cards} ({card})"))
+            return owes.format(you=name(seat), name=name(seat), cards=cards_owed(2),
+                               card=obligation_card_name(view))
         case ObligationPassed(from_seat=from_seat, to_seat=to_seat):
-            return _("{name} passed the {card} on: {owes} {cards}").format(
-                name=name(from_seat), card=obligation_card_name(view),
-                owes=verb(name(to_seat), "owes", "owe"), cards=cards_owed(2))
+            passed = (_("{name} passed the {card} on: {you} owe {cards}")
+                      if is_named_you(name(to_seat))
+                      else _("{name} passed the {card} on: {next} owes {cards}"))
+            return passed.format(name=name(from_seat), card=obligation_card_name(view),
+                                 you=name(to_seat), next=name(to_seat), cards=cards_owed(2))
         case Busted(seat=seat, total=total):
             if spoken:
                 return _("{name} busted at {total}.").format(name=name(seat), total=total)
@@ -208,15 +250,20 @@ def _event_text(event: Event, names: Sequence[str], view: PlayerView, arrow: str
                     name=name(seat), count=in_a_row)
             return _("{name} ran out of time").format(name=name(seat))
         case Eliminated(seat=seat, hand=hand):
-            out = verb(name(seat), "is", "are")
+            you = is_named_you(name(seat))
             if hand:
-                return _("{out} out of the match (held {cards})").format(
-                    out=out, cards=", ".join(c.label(rules) for c in hand))
-            return _("{out} out of the match").format(out=out)
+                held = (_("{you} are out of the match (held {cards})") if you
+                        else _("{name} is out of the match (held {cards})"))
+                return held.format(you=name(seat), name=name(seat),
+                                   cards=", ".join(card_label(c, rules) for c in hand))
+            return (_("{you} are out of the match") if you
+                    else _("{name} is out of the match")).format(you=name(seat), name=name(seat))
         case OutOfRound(seat=seat):
-            return _("{sits} out this round").format(sits=verb(name(seat), "sits", "sit"))
+            return (_("{you} sit out this round") if is_named_you(name(seat))
+                    else _("{name} sits out this round")).format(you=name(seat), name=name(seat))
         case Discarded(seat=seat, card=card):
-            return _("{name} discarded {card}").format(name=name(seat), card=card.label(rules))
+            return _("{name} discarded {card}").format(name=name(seat),
+                card=card_label(card, rules))
         case TokenLost(seat=seat, tokens_left=left):
             return _("{name} lost a token ({left} left)").format(name=name(seat), left=left)
         case RoundEnded(round_no=round_no):
@@ -333,7 +380,7 @@ def bust_notice(events: Sequence[Event], before: PlayerView | None, after: Playe
     return BustNotice(
         headline=_("You busted at {total} {reason}").format(
             total=bust.total, reason=_bust_reason(after, dash)),
-        held=tuple(card.label(rules) for card in hand),
+        held=tuple(card_label(card, rules) for card in hand),
         drew_unseen=drew,
         outcome=outcome,
         ends_round=any(isinstance(e, (RoundEnded, MatchEnded)) for e in later),
@@ -351,9 +398,9 @@ def stand_in_line(
     for event in events:
         match event:
             case Played(seat=who, card=card) if who == seat:
-                moves.append(card.label(rules))
+                moves.append(card_label(card, rules))
             case Discarded(seat=who, card=card) if who == seat:
-                moves.append(_("discarded {card}").format(card=card.label(rules)))
+                moves.append(_("discarded {card}").format(card=card_label(card, rules)))
             case SwappedFour(seat=who) if who == seat:
                 moves.append(_("swapped four ONO 99"))
     if skip_first:

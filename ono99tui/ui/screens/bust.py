@@ -10,16 +10,21 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from ono99tui.i18n import _
 from ono99tui.ui.present import BustNotice
 from ono99tui.ui.screens.own_modal import OwnModal
 
 
 def held_line(notice: BustNotice) -> str:
     """ "You held: ONO 99, 7, 9, 10"."""
-    held = ", ".join(notice.held) if notice.held else "no cards"
+    if not notice.held:
+        return (_("You held: no cards and the card you had just drawn") if notice.drew_unseen
+                else _("You held: no cards"))
+    held = ", ".join(notice.held)
     if notice.drew_unseen:
-        held += " and the card you had just drawn"
-    return f"You held: {held}"
+        return _("You held: {cards} and the card you had just drawn").format(cards=held)
+    return _("You held: {cards}").format(cards=held)
+
 
 
 class BustScreen(OwnModal[None]):
@@ -38,7 +43,7 @@ class BustScreen(OwnModal[None]):
             yield Static(held_line(notice), id="bust-hand", markup=False)
             if notice.outcome:
                 yield Static(notice.outcome, id="bust-outcome", markup=False)
-            yield Static("Press any key to go on", id="bust-hint")
+            yield Static(_("Press any key to go on"), id="bust-hint")
 
     def on_key(self, event: events.Key) -> None:
         # Any key only closes the banner: a number pressed to play on would otherwise

@@ -17,6 +17,7 @@ from textual.widgets import Input, Static
 
 from netproto.wire.messages import MAX_CHAT_TEXT
 from ono99tui.client.talk import emote_hint
+from ono99tui.i18n import _
 from ono99tui.ui.screens.own_modal import OwnModal
 
 
@@ -24,11 +25,11 @@ class ChatPrompt(OwnModal[str | None]):
     """Say something to everyone at the table (see the module docstring)."""
 
     CSS_PATH = "chat_prompt.tcss"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", _("Close"))]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="chat-box") as box:
-            box.border_title = "Say to the table"
+            box.border_title = _("Say to the table")
             yield Input(placeholder="a message (Enter sends, Esc closes)", id="chat-input",
                         max_length=MAX_CHAT_TEXT, compact=True)
             # One line at 80 columns: the keys that work once the prompt is closed.

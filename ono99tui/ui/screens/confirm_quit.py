@@ -9,6 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Static
 
+from ono99tui.i18n import _
 from ono99tui.ui.screens.own_modal import OwnModal
 
 
@@ -22,8 +23,8 @@ class ConfirmQuitScreen(OwnModal[bool]):
 
     CSS_PATH = "confirm_quit.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Leave"),
-        Binding("n,escape", "answer(False)", "Stay"),
+        Binding("y", "answer(True)", _("Leave")),
+        Binding("n,escape", "answer(False)", _("Stay")),
     ]
 
     def __init__(self, question: str, explanation: str) -> None:
@@ -36,8 +37,8 @@ class ConfirmQuitScreen(OwnModal[bool]):
             yield Static(self.question, id="question", markup=False)
             yield Static(self.explanation, id="explanation", markup=False)
             with Horizontal(id="buttons"):
-                yield Button("Leave (y)", variant="error", id="leave")
-                yield Button("Stay (n)", variant="primary", id="stay")
+                yield Button(_("Leave (y)"), variant="error", id="leave")
+                yield Button(_("Stay (n)"), variant="primary", id="stay")
 
     def on_mount(self) -> None:
         self.query_one("#stay", Button).focus()

@@ -10,10 +10,12 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
 from ono99tui.game import Card, Rules, Scoring, preset
+from ono99tui.i18n import N_, _
 from ono99tui.ui.screens.own_modal import OwnModal
 from ono99tui.ui.session_app import SessionApp
 from ono99tui.words.rule_labels import (
     ONO99_WORDS,
+    card_label,
     preset_label,
     scoring_label,
     scoring_rule,
@@ -24,78 +26,101 @@ if TYPE_CHECKING:
     from textual import getters
 
 
-KEYS = """\
-1-4            play (or discard) that card; arrows + Enter work too, so does a click
-s              swap four ONO 99 cards (2022 rules, when you hold four)
-d              draw your card (late-draw rule only: before the next player plays!)
-PgUp / PgDn    scroll the log (up/down a line, Home the match before, End the newest)
-w              matches won at this table (once the match is over: its results)
-r              rematch (once the match is over)
-o              the host: back to the waiting room to change the rules (match over)
-k              the host: set or stop the turn clock, in the middle of a match too
-t              take a free seat for the next match (watching, once the match is over)
-c              say something to the table (one line; spectators too, if the host lets them)
-5-9            quick emotes: Hello! Nice play! Oops! Your turn! Good game!
-m              mute / unmute someone at the table (for you only, this session)
-h              a hint on your turn: each card's chances (where the table allows hints)
-? or F1        this page
-Ctrl+P         command palette: themes, ASCII glyphs, quit
-F2             switch between Unicode and ASCII glyphs
-q or Ctrl+Q    quit (asks first in the middle of a match)"""
+# The keys and what they do, one line each (the keys column is not translated).
+KEYS: tuple[tuple[str, str], ...] = (
+    ("1-4", N_("play (or discard) that card; arrows + Enter work too, so does a click")),
+    ("s", N_("swap four ONO 99 cards (2022 rules, when you hold four)")),
+    ("d", N_("draw your card (late-draw rule only: before the next player plays!)")),
+    ("PgUp / PgDn", N_("scroll the log (up/down a line, Home the match before, End the newest)")),
+    ("w", N_("matches won at this table (once the match is over: its results)")),
+    ("r", N_("rematch (once the match is over)")),
+    ("o", N_("the host: back to the waiting room to change the rules (match over)")),
+    ("k", N_("the host: set or stop the turn clock, in the middle of a match too")),
+    ("t", N_("take a free seat for the next match (watching, once the match is over)")),
+    ("c", N_("say something to the table (one line; spectators too, if the host lets them)")),
+    ("5-9", N_("quick emotes: Hello! Nice play! Oops! Your turn! Good game!")),
+    ("m", N_("mute / unmute someone at the table (for you only, this session)")),
+    ("h", N_("a hint on your turn: each card's chances (where the table allows hints)")),
+    ("? or F1", N_("this page")),
+    ("Ctrl+P", N_("command palette: themes, ASCII glyphs, quit")),
+    ("F2", N_("switch between Unicode and ASCII glyphs")),
+    ("q or Ctrl+Q", N_("quit (asks first in the middle of a match)")),
+)
+
+
+def keys_text() -> str:
+    """The keys page, in the language in use."""
+    return "\n".join(f"{keys:<15}{_(words)}" for keys, words in KEYS)
 
 
 def _answers(rules: Rules) -> str:
-    return " or ".join(card.label(rules) for card in rules.obligation_answers) or "nothing"
+    names = [card_label(card, rules) for card in rules.obligation_answers]
+    if not names:
+        return _("nothing")
+    if len(names) == 1:
+        return names[0]
+    return _("{first} or {second}").format(first=", ".join(names[:-1]), second=names[-1])
 
 
 def rules_sections(rules: Rules) -> list[tuple[str, str]]:
     """(heading, text) pairs describing `rules` in plain words."""
-    play_two = Card.PLAY2.label(rules)
+    play_two = card_label(Card.PLAY2, rules)
     max_total = rules.bust_at - 1
-    turn = (
+    turn = _(
         "Play one card from your hand: the running total changes by its value and the new "
-        f"total is announced. Then draw back to four. A play that would take the total above "
-        f"{max_total} is not allowed; if you have no play allowed, you bust."
-    )
+        "total is announced. Then draw back to four. A play that would take the total above "
+        "{limit} is not allowed; if you have no play allowed, you bust."
+    ).format(limit=max_total)
     if rules.late_draw_penalty:
-        turn += (
-            " Late-draw rule: press d to draw yourself before the next player plays,"
+        turn += " " + _(
+            "Late-draw rule: press d to draw yourself before the next player plays,"
             " or play on one card short."
         )
     cards = [
-        f"{'0' if rules.deck == '2022' else '2'}-10: add their value.",
-        f"-10: subtracts 10{'' if rules.negative_totals else ' (the total never goes below 0)'}.",
-        "Reverse: the direction of play turns round (with two players it is worth 0).",
-        f"{play_two}: the next player must play two cards; they may answer with {_answers(rules)} "
-        "to pass the obligation on instead.",
+        _("{lowest}-10: add their value.").format(lowest="0" if rules.deck == "2022" else "2"),
+        _("-10: subtracts 10.") if rules.negative_totals
+        else _("-10: subtracts 10 (the total never goes below 0)."),
+        _("{reverse}: the direction of play turns round (with two players it is worth 0).").format(
+            reverse=card_label(Card.REVERSE, rules)),
+        _("{play_two}: the next player must play two cards; they may answer with {answers} "
+          "to pass the obligation on instead.").format(play_two=play_two,
+                                                       answers=_answers(rules)),
     ]
     if not rules.obligation_card_first:
-        cards.append(f"A {play_two} may not be the first of your two cards.")
+        cards.append(_("A {play_two} may not be the first of your two cards.").format(
+            play_two=play_two))
     if rules.deck == "1980":
-        cards.append("Hold: the total stays the same.")
-    ono99 = ONO99_WORDS[rules.ono99_card].rule
+        cards.append(_("{hold}: the total stays the same.").format(
+            hold=card_label(Card.HOLD, rules)))
+    ono99 = _(ONO99_WORDS[rules.ono99_card].rule)
     if rules.four_ono99_swap:
-        ono99 += " Holding four, you may discard all four as your play and draw four new ones (s)."
+        ono99 += " " + _(
+            "Holding four, you may discard all four as your play and draw four new ones (s).")
     if rules.dead_hand_busts:
-        ono99 += " A hand of only ONO 99 cards busts."
+        ono99 += " " + _("A hand of only ONO 99 cards busts.")
     cards.append(ono99)
+    scoring = _("Scoring: {mode}").format(mode=scoring_label(rules.scoring))
+    if rules.scoring == Scoring.TOKENS:
+        scoring = _("Scoring: {mode}, {tokens} tokens each").format(
+            mode=scoring_label(rules.scoring), tokens=rules.tokens)
+    elif rules.scoring.counts_points:
+        scoring = _("Scoring: {mode}, target {target}").format(
+            mode=scoring_label(rules.scoring), target=rules.target)
     options = [
-        f"Highest total allowed: {max_total}",
+        _("Highest total allowed: {limit}").format(limit=max_total),
         switch_setting("negative_totals", rules),
         # The words the waiting room's drop-down names the mode with: one name for it.
-        f"Scoring: {scoring_label(rules.scoring)}"
-        + (f", {rules.tokens} tokens each" if rules.scoring == Scoring.TOKENS else "")
-        + (f", target {rules.target}" if rules.scoring.counts_points else ""),
+        scoring,
         switch_setting("late_draw_penalty", rules),
         switch_setting("four_ono99_swap", rules),
         switch_setting("reveal_eliminated", rules),
     ]
     return [
-        (f"Rules: {preset_label(rules)}", turn),
-        ("This table's options", "\n".join(options)),
-        ("The cards", "\n".join(f"- {line}" for line in cards)),
-        ("Winning", scoring_rule(rules)),
-        ("Keys", KEYS),
+        (_("Rules: {preset}").format(preset=preset_label(rules)), turn),
+        (_("This table's options"), "\n".join(options)),
+        (_("The cards"), "\n".join(f"- {line}" for line in cards)),
+        (_("Winning"), scoring_rule(rules)),
+        (_("Keys"), keys_text()),
     ]
 
 
@@ -107,7 +132,7 @@ class HelpScreen(OwnModal[None]):
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
         app = getters.app(SessionApp)
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark,f1", "dismiss", "Close")
+        Binding("escape,q,question_mark,f1", "dismiss", _("Close"))
     ]
 
     def __init__(self, rules: Rules | None = None) -> None:
@@ -123,7 +148,7 @@ class HelpScreen(OwnModal[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#help").border_title = "How to play (Esc to close)"
+        self.query_one("#help").border_title = _("How to play (Esc to close)")
 
     def _rules(self) -> Rules:
         if self._shown_rules is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -20,6 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from ono99tui.game import PlayerView
+from ono99tui.i18n import _
 from ono99tui.ui.glyphs import current_glyphs
 from ono99tui.ui.hinting import MEASURES, Hint
 from ono99tui.ui.session_app import SessionApp, watch_session
@@ -27,15 +29,25 @@ from ono99tui.ui.session_app import SessionApp, watch_session
 CARD_WIDTH = 18
 
 
+def _pad(text: str, width: int, *, right: bool = False) -> str:
+    spaces = " " * max(0, width - cell_len(text))
+    return spaces + text if right else text + spaces
+
+
 def hint_table(hint: Hint, *, ascii_glyphs: bool) -> Text:
     """The rows of the panel: a header, then one line per playable card, the suggestion
     marked."""
     mark = ">" if ascii_glyphs else "▶"
-    text = Text(f"  Key {'Card':<{CARD_WIDTH}} {'Win':>5}   {'Next player busts':>17}",
-                style="bold")
+    # Padded by terminal cells, not code points (the headings may be Bengali or Kannada).
+    key, card, win, busts = _("Key"), _("Card"), _("Win"), _("Next player busts")
+    key_width = max(3, cell_len(key))
+    busts_width = max(17, cell_len(busts))
+    text = Text(f"  {_pad(key, key_width)} {_pad(card, CARD_WIDTH)} {_pad(win, 5, right=True)}"
+                f"   {_pad(busts, busts_width, right=True)}", style="bold")
     for row in hint.rows:
-        line = (f"\n{mark if row.suggested else ' '} {row.key:^3} {row.card:<{CARD_WIDTH}} "
-                f"{row.win:>5.0%}   {row.next_bust:>17.0%}")
+        line = (f"\n{mark if row.suggested else ' '} {row.key:^{key_width}} "
+                f"{_pad(row.card, CARD_WIDTH)} "
+                f"{row.win:>5.0%}   {row.next_bust:>{busts_width}.0%}")
         text.append(line, style="bold" if row.suggested else "")
     return text
 
@@ -45,12 +57,12 @@ class HintScreen(ModalScreen[None]):
 
     CSS_PATH = "hint.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,h,q", "dismiss", "Close"),
-        Binding("1", "play('1')", "Play", key_display="1-4"),
-        Binding("2", "play('2')", "Play 2nd", show=False),
-        Binding("3", "play('3')", "Play 3rd", show=False),
-        Binding("4", "play('4')", "Play 4th", show=False),
-        Binding("s", "play('s')", "Swap", show=False),
+        Binding("escape,h,q", "dismiss", _("Close")),
+        Binding("1", "play('1')", _("Play"), key_display="1-4"),
+        Binding("2", "play('2')", _("Play 2nd"), show=False),
+        Binding("3", "play('3')", _("Play 3rd"), show=False),
+        Binding("4", "play('4')", _("Play 4th"), show=False),
+        Binding("s", "play('s')", _("Swap"), show=False),
     ]
 
     def __init__(self, hint: Hint, about: PlayerView | None = None) -> None:
@@ -64,10 +76,13 @@ class HintScreen(ModalScreen[None]):
         with Vertical(id="hint"):
             yield Static(hint_table(hint, ascii_glyphs=current_glyphs(self).ascii),
                          id="hint-cards")
-            yield Static(Text(f"Suggested: {hint.suggested}. {hint.reason}"), id="hint-reason")
-            yield Static(Text(f"Win: {MEASURES.get(hint.measures, hint.measures)}. "
-                              f"{hint.deals} deals tried per card, from your own cards and "
-                              "what was played."), id="hint-note")
+            yield Static(Text(_("Suggested: {card}. {reason}").format(
+                card=hint.suggested, reason=hint.reason)), id="hint-reason")
+            measure = MEASURES.get(hint.measures)
+            yield Static(Text(_("Win: {measure}. {deals} deals tried per card, from your own "
+                                "cards and what was played.").format(
+                measure=_(measure) if measure else hint.measures, deals=hint.deals)),
+                id="hint-note")
         yield Footer()
 
     def action_play(self, key: str) -> None:
@@ -84,7 +99,7 @@ class HintScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.set_class(current_glyphs(self).ascii, "-ascii")
-        self.query_one("#hint").border_title = "Hint (Esc to close)"
+        self.query_one("#hint").border_title = _("Hint (Esc to close)")
         if self.about is not None and isinstance(self.app, SessionApp):  # follow the views
             # init: a view may have come between the push and this mount.
             watch_session(self, lambda session: session.view, self._view_changed)

@@ -36,6 +36,7 @@ from netproto.wire.constants import DEFAULT_PORT
 from netproto.wire.errors import BadName
 from netproto.wire.names import clean_name
 from ono99tui.client.joining import JoinError, JoinRequest, connect, keep_seat
+from ono99tui.i18n import N_, _, ngettext
 from ono99tui.ssh import ssh_command_line
 from ono99tui.ui.glyphs import Glyphs
 from ono99tui.ui.screens.password_prompt import PasswordPrompt
@@ -49,12 +50,12 @@ if TYPE_CHECKING:
 # (key, header, width): fixed widths keep the list steady as tables come and go, and fit
 # 80 columns with the border and cell padding.
 _COLUMNS: tuple[tuple[str, str, int], ...] = (
-    ("name", "Table", 20),
-    ("host", "Host", 13),
-    ("rules", "Rules", 10),
-    ("seats", "Seats", 5),
-    ("state", "State", 8),
-    ("password", "Password", 8),
+    ("name", N_("Table"), 20),
+    ("host", N_("Host"), 13),
+    ("rules", N_("Rules"), 10),
+    ("seats", N_("Seats"), 5),
+    ("state", N_("State"), 8),
+    ("password", N_("Password"), 8),
 )
 # The State cell of a table whose port does not answer: it must fit the column's 8 cells.
 NOT_ANSWERING = "no reply"
@@ -121,12 +122,12 @@ class LobbyScreen(Screen[None]):
             self.status = status
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("j", "join", "Join"),
-        Binding("w", "spectate", "Watch"),
-        Binding("a", "focus_address", "Address"),
-        Binding("n", "focus_name", "Name"),
-        Binding("escape", "focus_tables", "Tables", show=False),
-        Binding("q", "app.quit", "Quit"),
+        Binding("j", "join", _("Join")),
+        Binding("w", "spectate", _("Watch")),
+        Binding("a", "focus_address", _("Address")),
+        Binding("n", "focus_name", _("Name")),
+        Binding("escape", "focus_tables", _("Tables"), show=False),
+        Binding("q", "app.quit", _("Quit")),
     ]
 
     def __init__(
@@ -181,47 +182,48 @@ class LobbyScreen(Screen[None]):
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
             yield Static("", id="table-detail")
             with Horizontal(classes="field-row"):
-                yield Label("Your name", classes="field-label")
+                yield Label(_("Your name"), classes="field-label")
                 yield Input(
                     value=self.settings.player_name,
-                    placeholder="how others see you",
+                    placeholder=_("how others see you"),
                     max_length=24,
                     id="player-name",
                     compact=True,
                 )
             with Horizontal(classes="field-row"):
-                yield Label("Address", classes="field-label")
+                yield Label(_("Address"), classes="field-label")
                 yield Input(
                     value=self.settings.last_address,
-                    placeholder="HOST or HOST:PORT, for a table not listed",
+                    placeholder=_("HOST or HOST:PORT, for a table not listed"),
                     id="address",
                     compact=True,
                 )
-                yield Button("Join", id="join-button", variant="primary", compact=True)
-                yield Button("Watch", id="watch-button", compact=True)
+                yield Button(_("Join"), id="join-button", variant="primary", compact=True)
+                yield Button(_("Watch"), id="watch-button", compact=True)
             yield Static("", id="lobby-status")
         yield Footer()
 
     def _title_text(self) -> str:
         if self.interfaces:
-            return f"Tables on your network ({', '.join(self.interfaces)})"
-        return "Tables on your network (not browsing: type an address)"
+            return _("Tables on your network ({interfaces})").format(
+                interfaces=", ".join(self.interfaces))
+        return _("Tables on your network (not browsing: type an address)")
 
     def on_mount(self) -> None:
         tables = self.query_one("#tables", DataTable)
         for key, label, width in _COLUMNS:
-            tables.add_column(label, key=key, width=width)
+            tables.add_column(_(label), key=key, width=width)
         self.watch(self.app, "glyphs", self._glyphs_changed, init=True)
         if self._settings_problem:
-            self.notify(self._settings_problem, title="Settings not read", severity="warning",
+            self.notify(self._settings_problem, title=_("Settings not read"), severity="warning",
                         markup=False)  # it quotes the file, which may hold brackets
         # Going straight to a table (`ono99 join HOST:PORT`), the list is browsed only if
         # the player comes back to it (see `come_back`).
         if self.interfaces and self.join_address is None:
-            self.set_status("Looking for tables...")
+            self.set_status(_("Looking for tables..."))
             self.browse()
         elif not self.interfaces:
-            self.set_status("Type the host's address, e.g. 192.168.1.20:9099")
+            self.set_status(_("Type the host's address, e.g. 192.168.1.20:9099"))
         if not self.settings.player_name:
             self.query_one("#player-name", Input).focus()
         elif self.join_address is not None:
@@ -270,7 +272,8 @@ class LobbyScreen(Screen[None]):
                     else:
                         watch.watch(table.service_name, table.info.addresses, table.info.port)
         except Exception as error:  # any failure here leaves typed addresses working
-            self.set_status(f"Cannot browse the network ({error}); type an address instead.")
+            self.set_status(_("Cannot browse the network ({error}); type an address "
+                              "instead.").format(error=error))
         finally:
             self.reachability = None
 
@@ -320,14 +323,19 @@ class LobbyScreen(Screen[None]):
     def _show_count(self) -> None:
         count = len(self.tables)
         if count == 0:
-            self.set_status("No table found yet: start one with `ono99 host`, or type an address.")
+            self.set_status(
+                _("No table found yet: start one with `ono99 host`, or type an address."))
             return
         silent = len(self.not_answering)
-        self.set_status(
-            f"{count} table{'s' if count != 1 else ''} found"
-            + (f", {silent} not answering" if silent else "")
-            + ". Enter joins, w watches."
-        )
+        if silent:
+            self.set_status(ngettext(
+                "{count} table found, {silent} not answering. Enter joins, w watches.",
+                "{count} tables found, {silent} not answering. Enter joins, w watches.",
+                count).format(count=count, silent=silent))
+        else:
+            self.set_status(ngettext("{count} table found. Enter joins, w watches.",
+                                     "{count} tables found. Enter joins, w watches.",
+                                     count).format(count=count))
 
     def _cells(self, key: str) -> dict[str, Text]:
         info = self.tables[key].info
@@ -349,7 +357,7 @@ class LobbyScreen(Screen[None]):
         tables = self.query_one("#tables", DataTable)
         if tables.row_count == 0:
             return None
-        row_key, _ = tables.coordinate_to_cell_key(tables.cursor_coordinate)
+        row_key, _column = tables.coordinate_to_cell_key(tables.cursor_coordinate)
         return self.tables.get(str(row_key.value))
 
     @on(DataTable.RowHighlighted, "#tables")
@@ -359,7 +367,7 @@ class LobbyScreen(Screen[None]):
         if table is None:
             detail.update("")
         elif table.service_name in self.not_answering:
-            detail.update(Text(f"Not answering: {describe_table(table)}"))
+            detail.update(Text(_("Not answering: {table}").format(table=describe_table(table))))
         else:
             detail.update(Text(describe_table(table)))
 
@@ -417,7 +425,7 @@ class LobbyScreen(Screen[None]):
         try:
             name = clean_name(field.value)
         except BadName as error:
-            self.set_status(f"Your name: {error.reason}")
+            self.set_status(_("Your name: {reason}").format(reason=error.reason))
             field.focus()
             return None
         return name
@@ -441,7 +449,7 @@ class LobbyScreen(Screen[None]):
         except WebAddressGiven as given:  # a table's web door, maybe: ask it (below)
             address, web = None, given.web
         except AddressError as error:
-            self.set_status(f"Address: {error}")
+            self.set_status(_("Address: {error}").format(error=error))
             field.focus()
             return
         name = self._player_name()
@@ -488,7 +496,7 @@ class LobbyScreen(Screen[None]):
             save_settings(settings, self.config_directory)
             self._stored_settings = settings
         except ConfigError as error:
-            self.notify(str(error), title="Name not remembered", severity="warning",
+            self.notify(str(error), title=_("Name not remembered"), severity="warning",
                         markup=False)
 
     @work(exclusive=True, group="join", exit_on_error=False)

@@ -18,13 +18,17 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ono99tui.i18n import _
 from ono99tui.ui.screens.own_modal import OwnModal
 
 
 def mute_line(name: str, muted: bool) -> Text:
     """One name's line: its mark and the name, as plain text (names came over the
     network: brackets in them are never markup)."""
-    return Text(f"[{'x' if muted else ' '}] {name}{'  muted' if muted else ''}")
+    if muted:
+        return Text(_("[x] {name}  muted").format(name=name))
+    return Text(f"[ ] {name}")
+
 
 
 class MuteScreen(OwnModal[set[str]]):
@@ -32,8 +36,8 @@ class MuteScreen(OwnModal[set[str]]):
 
     CSS_PATH = "mute.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Done"),
-        Binding("space", "toggle_mute", "Mute / unmute", show=False),
+        Binding("escape", "close", _("Done")),
+        Binding("space", "toggle_mute", _("Mute / unmute"), show=False),
     ]
 
     def __init__(self, names: list[str], muted: set[str]) -> None:
@@ -44,7 +48,7 @@ class MuteScreen(OwnModal[set[str]]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="mute-box") as box:
-            box.border_title = "Mute"
+            box.border_title = _("Mute")
             if self.names:
                 yield OptionList(*(Option(mute_line(name, name in self.muted), id=str(index))
                                    for index, name in enumerate(self.names)), id="mute-list")

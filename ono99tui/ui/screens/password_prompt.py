@@ -12,6 +12,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from ono99tui.i18n import _
+
 
 class PasswordPrompt(ModalScreen[str | None]):
     """Enter sends the password, Escape gives up."""
@@ -33,7 +35,7 @@ class PasswordPrompt(ModalScreen[str | None]):
     }
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", _("Cancel"))]
 
     def __init__(self, table_label: str, *, wrong: bool = False) -> None:
         super().__init__()
@@ -42,7 +44,8 @@ class PasswordPrompt(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text(f"{self.table_label} needs a password."))
+            yield Static(Text(_("{table} needs a password.").format(table=self.table_label)))
+
             if self.wrong:
                 yield Static("That password was not right; try again.", id="password-wrong")
             yield Input(password=True, placeholder="password", id="password", max_length=512)

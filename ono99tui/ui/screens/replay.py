@@ -40,6 +40,7 @@ from ono99tui.ui.widgets.log import EventLog, LogEntry
 from ono99tui.ui.widgets.seats import SeatList
 from ono99tui.ui.widgets.static_text import update_if_changed
 from ono99tui.ui.widgets.total import TotalPanel
+from ono99tui.words.rule_labels import card_label
 
 
 def table_name(match: RecordedMatch) -> str:
@@ -80,9 +81,10 @@ def hand_lines(match: RecordedMatch, step: ReplayStep, glyphs: Glyphs) -> str:
         hand = state.hands[seat]
         if not state.alive[seat]:
             cards = "out of the match" + (
-                f" (held {', '.join(card.label(state.rules) for card in hand)})" if hand else "")
+                f" (held {', '.join(card_label(card, state.rules) for card in hand)})"
+                if hand else "")
         else:
-            cards = "  ".join(card.label(state.rules) for card in hand) or "no cards"
+            cards = "  ".join(card_label(card, state.rules) for card in hand) or "no cards"
         marker = glyphs.turn_marker if seat == acting and state.phase != MATCH_OVER else " "
         lines.append(f"{marker} {name}{' ' * (width - cell_len(name))}  {cards}")
     return "\n".join(lines)

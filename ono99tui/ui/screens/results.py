@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -16,6 +17,7 @@ from ono99tui.client.names import seat_name
 from ono99tui.client.options import options_from_wire
 from ono99tui.client.session import TableSession
 from ono99tui.game import PlayerView, RoundEnded
+from ono99tui.i18n import N_, _
 from ono99tui.ui.present import bust_lines, bust_notice, matches_played, matches_won, winners_text
 from ono99tui.ui.requests import OpenRoomRequested, RematchRequested, TakeSeatRequested
 from ono99tui.ui.screens.bust import held_line
@@ -37,12 +39,12 @@ def rematch_status(is_host: bool, lobby: Lobby | None) -> str:
     """What a player who asked for a rematch is told while it comes."""
     start_when = options_from_wire(lobby.options).start_when if lobby is not None else None
     if is_host:
-        return "Starting the rematch..."
+        return _("Starting the rematch...")
     if lobby is not None and lobby.host_seat is None and start_when is not None:
         # A headless table: it deals once enough seats are taken and everyone is ready.
-        return (f"Ready: the rematch starts when {start_when} seats are taken "
-                "and everyone is ready...")
-    return "Ready: waiting for the host to start the rematch..."
+        return _("Ready: the rematch starts when {seats} seats are taken "
+                 "and everyone is ready...").format(seats=start_when)
+    return _("Ready: waiting for the host to start the rematch...")
 
 
 def rematch_readiness(lobby: Lobby | None) -> str:
@@ -58,12 +60,13 @@ def rematch_readiness(lobby: Lobby | None) -> str:
     waiting = [seat.name for seat in people if seat.connected and not seat.ready]
     gone = [seat.name for seat in people if not seat.connected]
     if not waiting and not gone:
-        return "Everyone is ready for the rematch: r deals it."
-    parts = [f"Ready for the rematch: {', '.join(ready) or 'nobody yet'}."]
+        return _("Everyone is ready for the rematch: r deals it.")
+    parts = [_("Ready for the rematch: {names}.").format(names=", ".join(ready)) if ready
+             else _("Ready for the rematch: nobody yet.")]
     if waiting:
-        parts.append(f"Not yet: {', '.join(waiting)}.")
+        parts.append(_("Not yet: {names}.").format(names=", ".join(waiting)))
     if gone:
-        parts.append(f"Gone, not dealt in: {', '.join(gone)}.")
+        parts.append(_("Gone, not dealt in: {names}.").format(names=", ".join(gone)))
     return " ".join(parts)
 
 
@@ -73,21 +76,30 @@ def seat_offer_status(lobby: Lobby | None, *, may_take: bool) -> str:
     if lobby is None or lobby.phase == "playing":
         return ""
     if not may_take and seats_free(lobby):
-        return "Watching."  # no way to ask for it from here (the link is down)
-    return f"Watching: {free_seats_text(lobby)}."
+        return _("Watching.")  # no way to ask for it from here (the link is down)
+    return _("Watching: {seats}.").format(seats=free_seats_text(lobby))
+
+
+def _pad(text: str, width: int, *, left: bool) -> str:
+    spaces = " " * max(0, width - cell_len(text))
+    return text + spaces if left else spaces + text
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """Plain-text columns: the first left-aligned, the others right-aligned."""
     # strict=False: the header (names) and the rows (round results) come from different
     # places; a row of another length shortens the table rather than failing the screen.
+    # Widths in terminal cells, not code points: a Bengali or Kannada heading has more
+    # code points than cells.
     widths = [
-        max(len(str(cell)) for cell in column) for column in zip(header, *rows, strict=False)
+        max(cell_len(str(cell)) for cell in column)
+        for column in zip(header, *rows, strict=False)
     ]
     lines = []
     for row in (header, *rows):
-        cells = [str(row[0]).ljust(widths[0])]
-        cells += [str(cell).rjust(width) for cell, width in zip(row[1:], widths[1:], strict=False)]
+        cells = [_pad(str(row[0]), widths[0], left=True)]
+        cells += [_pad(str(cell), width, left=False)
+                  for cell, width in zip(row[1:], widths[1:], strict=False)]
         lines.append("  ".join(cells))
     return "\n".join(lines)
 
@@ -101,12 +113,12 @@ def round_table(view: PlayerView, names: Sequence[str], result: RoundEnded) -> s
     header: tuple[str, ...]
     rows: list[tuple[str, ...]]
     if scoring == "tokens":
-        header = ("Player", "Tokens")
+        header = (_("Player"), _("Tokens"))
         rows = [
             (names[s], token_cell(result.tokens[s], view.eliminated[s])) for s in range(len(names))
         ]
     else:
-        header = ("Player", "Round", "Score")
+        header = (_("Player"), _("Round"), _("Score"))
         rows = [
             (names[s], str(result.points[s]), str(result.scores[s])) for s in range(len(names))
         ]
@@ -117,12 +129,12 @@ def token_cell(tokens: int, eliminated: bool) -> str:
     """Tokens left as the results show them: 0 is not the same as out of the match (a seat
     with 0 tokens plays on, and is out at its next bust)."""
     if eliminated:
-        return "out"
-    return "0 (last life)" if tokens == 0 else str(tokens)
+        return _("out")
+    return _("0 (last life)") if tokens == 0 else str(tokens)
 
 
 # Above the rounds of a tokens match: its numbers are what each player had left.
-TOKENS_CAPTION = "Tokens left after each round"
+TOKENS_CAPTION = N_("Tokens left after each round")
 
 
 def rounds_table(view: PlayerView, names: Sequence[str], results: Sequence[RoundEnded],
@@ -133,13 +145,13 @@ def rounds_table(view: PlayerView, names: Sequence[str], results: Sequence[Round
     if not results:
         return ""
     tokens = view.rules.scoring == "tokens"
-    header = ("Round", *names)
+    header = (_("Round"), *names)
     if tokens:
         flags = eliminated or {}
 
         def cell(round_no: int, seat: int, left: int) -> str:
             out = flags.get(round_no, ())
-            return "out" if seat < len(out) and out[seat] else str(left)
+            return _("out") if seat < len(out) and out[seat] else str(left)
 
         rows = [
             (
@@ -151,10 +163,10 @@ def rounds_table(view: PlayerView, names: Sequence[str], results: Sequence[Round
     else:
         rows = [(str(result.round_no), *(str(v) for v in result.points)) for result in results]
     if not tokens:
-        rows.append(("Total", *(str(score) for score in results[-1].scores)))
+        rows.append((_("Total"), *(str(score) for score in results[-1].scores)))
         return _table(header, rows)
     # Small numbers under names read as points scored: say what they are.
-    return f"{TOKENS_CAPTION}\n{_table(header, rows)}"
+    return f"{_(TOKENS_CAPTION)}\n{_table(header, rows)}"
 
 
 def places_table(names: Sequence[str], order: Sequence[int], won: Sequence[int] | None,
@@ -166,9 +178,9 @@ def places_table(names: Sequence[str], order: Sequence[int], won: Sequence[int] 
     if won is None:
         return "\n".join(places)
     if played is None:
-        return _table(("This match", "Matches won"),
+        return _table((_("This match"), _("Matches won")),
                       [(line, str(won[seat])) for line, seat in zip(places, order, strict=True)])
-    return _table(("This match", "Won here", "Played"),
+    return _table((_("This match"), _("Won here"), _("Played")),
                   [(line, str(won[seat]), str(played[seat]))
                    for line, seat in zip(places, order, strict=True)])
 
@@ -179,9 +191,9 @@ def wins_table(names: Sequence[str], won: Sequence[int],
     the matches each has played there when the table counts them."""
     order = sorted(range(len(names)), key=lambda seat: -won[seat])
     if played is None:
-        return _table(("Player", "Matches won"),
+        return _table((_("Player"), _("Matches won")),
                       [(names[seat], str(won[seat])) for seat in order])
-    return _table(("Player", "Won", "Played"),
+    return _table((_("Player"), _("Won"), _("Played")),
                   [(names[seat], str(won[seat]), str(played[seat])) for seat in order])
 
 
@@ -222,7 +234,7 @@ class RoundEndScreen(_Dialog):
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
         app = getters.app(SessionApp)
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,escape,space", "dismiss", "Continue", key_display="Enter")
+        Binding("enter,escape,space", "dismiss", _("Continue"), key_display="Enter")
     ]
 
     def __init__(self, result: RoundEnded) -> None:
@@ -233,7 +245,8 @@ class RoundEndScreen(_Dialog):
         session = self.app.session
         view = session.view
         with Vertical(classes="results"):
-            yield Static(f"Round {self.result.round_no} is over", classes="results-title",
+            yield Static(_("Round {round} is over").format(round=self.result.round_no),
+                         classes="results-title",
                          markup=False)
             recorded = session.story.busts
             busts = [line for chunk in recorded.chunks.get(self.result.round_no, ())
@@ -253,7 +266,7 @@ class RoundEndScreen(_Dialog):
                     round_table(view, _names(session, view), self.result),
                     classes="results-table", markup=False,
                 )
-            yield Button("Continue (Enter)", variant="primary", id="continue")
+            yield Button(_("Continue (Enter)"), variant="primary", id="continue")
         yield Footer()  # "enter Continue" stays in sight where the dialog is cut (40x12)
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -277,12 +290,12 @@ class MatchEndScreen(_Dialog):
     ]
     BINDINGS: ClassVar[list[BindingType]] = [
         # A player asks for the rematch; a spectator (who may not say ready) takes a seat.
-        Binding("r", "rematch", "Rematch"),
-        Binding("t", "take_seat", "Take a seat"),
+        Binding("r", "rematch", _("Rematch")),
+        Binding("t", "take_seat", _("Take a seat")),
         # The host: back to the waiting room, to change the rules before the next match.
-        Binding("o", "open_room", "Waiting room"),
-        Binding("escape", "dismiss", "Back to the table"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("o", "open_room", _("Waiting room")),
+        Binding("escape", "dismiss", _("Back to the table")),
+        Binding("q", "app.quit", _("Quit")),
     ]
 
     AUTO_FOCUS = ""  # see `on_mount`
@@ -299,12 +312,13 @@ class MatchEndScreen(_Dialog):
         view = session.view
         with Vertical(classes="results"):
             if view is None:
-                yield Static("The match is over", classes="results-title", markup=False)
+                yield Static(_("The match is over"), classes="results-title", markup=False)
             else:
                 lobby = session.match_lobby
                 seats = lobby.seats if lobby is not None else ()
                 names = _names(session, view)
-                yield Static(f"Match over: {winners_text(view, seats)}!", classes="results-title",
+                yield Static(_("Match over: {winners}!").format(winners=winners_text(view, seats)),
+                             classes="results-title",
                              markup=False)
                 yield Static(
                     self._places(view), id="standings", classes="results-table", markup=False
@@ -322,12 +336,12 @@ class MatchEndScreen(_Dialog):
                 with Horizontal(classes="results-buttons"):
                     if self._spectating():
                         # Shown when the table may have a seat free (`_show_seat_offer`).
-                        yield Button("Take a seat (t)", variant="primary", id="take-seat")
+                        yield Button(_("Take a seat (t)"), variant="primary", id="take-seat")
                     else:
-                        yield Button("Rematch (r)", variant="primary", id="rematch")
+                        yield Button(_("Rematch (r)"), variant="primary", id="rematch")
                         # Shown to the host once the table says the match is over.
                         yield Button(self._room_label(), id="open-room")
-                    yield Button("Quit (q)", id="quit")
+                    yield Button(_("Quit (q)"), id="quit")
         yield Footer()
 
     def _spectating(self) -> bool:
@@ -335,7 +349,7 @@ class MatchEndScreen(_Dialog):
 
     def _room_label(self) -> str:
         # Under 50 columns two buttons fill the row: the short word.
-        return "Room (o)" if self.app.size.width < 50 else "Waiting room (o)"
+        return _("Room (o)") if self.app.size.width < 50 else _("Waiting room (o)")
 
     def on_resize(self) -> None:
         found = self.query("#open-room")
@@ -370,7 +384,7 @@ class MatchEndScreen(_Dialog):
         if self._rematch_at_once:
             self.action_rematch()
 
-    def _show_matches_won(self, _: object) -> None:
+    def _show_matches_won(self, _event: object) -> None:
         view = self.app.session.view
         found = self.query("#standings")
         if view is not None and found:
@@ -394,7 +408,7 @@ class MatchEndScreen(_Dialog):
         self.refresh_bindings()
 
     def _show_seat_offer(self, lobby: Lobby | None) -> None:
-        """A spectator's dialog: the "Take a seat" button where a seat may be free, and
+        """A spectator's dialog: the _("Take a seat") button where a seat may be free, and
         what the seats are, in words."""
         if self.app.session.taking_seat:
             return  # "Taking a seat..." stays until the table's screens make way
@@ -460,7 +474,7 @@ class StandingsScreen(_Dialog):
     """Matches won per player at this table, across rematches (the table keeps the count)."""
 
     CSS_PATH = "results.tcss"
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,space,w", "dismiss", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,space,w", "dismiss", _("Close"))]
 
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
         app = getters.app(SessionApp)
@@ -472,7 +486,7 @@ class StandingsScreen(_Dialog):
         with Vertical(classes="results"):
             yield Static("Matches won at this table", classes="results-title", markup=False)
             if view is None or won is None:
-                text = "No match has ended at this table yet."
+                text = _("No match has ended at this table yet.")
             else:
                 text = wins_table(_names(session, view), won,
                                   _matches_played(session, view.seats))

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 from ono99tui.client.outputs import LogCleared
 from ono99tui.client.story import LogAppended, LogForgotten, MatchPageOpened
+from ono99tui.i18n import _, ngettext
 from ono99tui.ui.log_lines import log_entries
 from ono99tui.ui.requests import (
     AddBotRequested,
@@ -76,40 +77,42 @@ class TableScreen(TalkScreen):
     ]
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "choose(0)", "Play", key_display="1-4"),
-        Binding("2", "choose(1)", "Play 2nd", show=False),
-        Binding("3", "choose(2)", "Play 3rd", show=False),
-        Binding("4", "choose(3)", "Play 4th", show=False),
-        Binding("left", "move_focus(-1)", "Left", show=False),
-        Binding("right", "move_focus(1)", "Right", show=False),
-        Binding("s", "swap", "Swap 4x99"),
-        Binding("d", "draw", "Draw"),
+        # The Footer's words: translated as the class is made, which is after `ono99`
+        # has chosen the language (the UI modules are imported once a command runs).
+        Binding("1", "choose(0)", _("Play"), key_display="1-4"),
+        Binding("2", "choose(1)", _("Play 2nd"), show=False),
+        Binding("3", "choose(2)", _("Play 3rd"), show=False),
+        Binding("4", "choose(3)", _("Play 4th"), show=False),
+        Binding("left", "move_focus(-1)", _("Left"), show=False),
+        Binding("right", "move_focus(1)", _("Right"), show=False),
+        Binding("s", "swap", _("Swap 4x99")),
+        Binding("d", "draw", _("Draw")),
         # The log: PgUp/PgDn a page, up/down a line, Home the oldest kept, End the newest.
         # The log pane's title shows them (the Footer has no room at 60 columns).
-        Binding("pageup", "page_log(-1)", "Log up", show=False),
-        Binding("pagedown", "page_log(1)", "Log down", show=False),
-        Binding("up", "scroll_log(-1)", "Log up a line", show=False),
-        Binding("down", "scroll_log(1)", "Log down a line", show=False),
-        Binding("home", "log_top", "Log: oldest", show=False),
-        Binding("end", "log_newest", "Log: newest", show=False),
+        Binding("pageup", "page_log(-1)", _("Log up"), show=False),
+        Binding("pagedown", "page_log(1)", _("Log down"), show=False),
+        Binding("up", "scroll_log(-1)", _("Log up a line"), show=False),
+        Binding("down", "scroll_log(1)", _("Log down a line"), show=False),
+        Binding("home", "log_top", _("Log: oldest"), show=False),
+        Binding("end", "log_newest", _("Log: newest"), show=False),
         # After the match-over dialog was closed (Esc): the rematch, and the results again.
-        Binding("r", "rematch", "Rematch"),
+        Binding("r", "rematch", _("Rematch")),
         # The host: back to the waiting room, to change the rules before the next match.
-        Binding("o", "open_room", "Waiting room"),
+        Binding("o", "open_room", _("Waiting room")),
         # A spectator's instead: a seat for the next match, where one may be free.
-        Binding("t", "take_seat", "Take a seat"),
+        Binding("t", "take_seat", _("Take a seat")),
         # The host, the match over, with a seat empty (a player left): a bot for the next.
-        Binding("b", "add_bot", "Add bot"),
-        Binding("w", "standings", "Wins"),
+        Binding("b", "add_bot", _("Add bot")),
+        Binding("w", "standings", _("Wins")),
         # The host only, during a match: start, change or stop the turn clock.
-        Binding("k", "turn_clock", "Clock"),
+        Binding("k", "turn_clock", _("Clock")),
         *TALK_BINDINGS,  # table talk
         # Shown only where the table allows hints (lobby.options.hints); where it does not,
         # h is not offered, and pressed anyway it says why (the second binding).
-        Binding("h", "hint", "Hint"),
-        Binding("h", "hint_refused", "Hint", show=False),
-        Binding("question_mark", "app.rules", "Rules", key_display="?"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("h", "hint", _("Hint")),
+        Binding("h", "hint_refused", _("Hint"), show=False),
+        Binding("question_mark", "app.rules", _("Rules"), key_display="?"),
+        Binding("q", "app.quit", _("Quit")),
     ]
 
     def __init__(self) -> None:
@@ -138,15 +141,15 @@ class TableScreen(TalkScreen):
         yield Static("", id="table-title", markup=False)
         with Horizontal(id="middle"):
             with Vertical(id="seats-pane") as seats_pane:
-                seats_pane.border_title = "Seats"
+                seats_pane.border_title = _("Seats")
                 yield SeatList()
             yield TotalPanel(id="center")
             # The border sits on a container: the log repaints its lines as it scrolls,
             # and the border need not go with them.
             with Vertical(id="log-pane") as log_pane:
-                log_pane.border_title = "Log (PgUp/PgDn)"
+                log_pane.border_title = _("Log (PgUp/PgDn)")
                 yield EventLog(id="log")
-        yield PromptLine("Waiting for the deal...", id="prompt")
+        yield PromptLine(_("Waiting for the deal..."), id="prompt")
         yield HandView()
         # Compact: one cell between keys, not two (table.tcss: the host's nine keys fit 80).
         yield Footer(compact=True)
@@ -189,7 +192,7 @@ class TableScreen(TalkScreen):
         # closed; its widgets are gone by then.
         self._following = False
 
-    def _show(self, *_: object) -> None:
+    def _show(self, *_args: object) -> None:
         view = self.current_view
         if view is None or not self._following or not self.is_attached:
             return
@@ -217,7 +220,8 @@ class TableScreen(TalkScreen):
             obligation_mine=mine,
         )
         # (The last card played is beside the total, not up here.)
-        title = f"Rules {view.preset}  Round {view.round_no}  Draw pile {view.draw_pile_size}"
+        title = _("Rules {preset}  Round {round}  Draw pile {cards}").format(
+            preset=view.preset, round=view.round_no, cards=view.draw_pile_size)
         update_if_changed(self.query_one("#table-title", Static), title)
         forms, act = prompt_forms(view, seats)
         prompt_line = self.query_one("#prompt", PromptLine)
@@ -266,8 +270,10 @@ class TableScreen(TalkScreen):
             self._show_through_dialogs()
         if clock is not None and clock_warning(view, clock) and deadline != self._warned_for:
             self._warned_for = deadline
-            self.notify(f"{clock[1]} seconds left: play, or a stand-in plays for you.",
-                        title="Your turn", severity="warning", timeout=5)
+            self.notify(ngettext("{seconds} second left: play, or a stand-in plays for you.",
+                                 "{seconds} seconds left: play, or a stand-in plays for you.",
+                                 clock[1]).format(seconds=clock[1]),
+                        title=_("Your turn"), severity="warning", timeout=5)
 
     def _follow_turn(self, view: PlayerView, act: bool, hand: HandView) -> None:
         """When the viewer's turn starts, put the focus on the first card they may play."""
@@ -296,7 +302,7 @@ class TableScreen(TalkScreen):
         if isinstance(change, LogAppended):
             self.add_log_lines(log_entries(change.items))
         elif isinstance(change, MatchPageOpened):
-            log.start_match(f"Match {change.number}")
+            log.start_match(_("Match {number}").format(number=change.number))
         elif isinstance(change, LogForgotten):
             log.forget_match(len(log_entries(change.items)), change.page)
         elif isinstance(change, LogCleared):
@@ -490,22 +496,24 @@ class TableScreen(TalkScreen):
         name = self._turn_wait.check(view, self._seats(), session.clock_deadline is not None,
                                      self.app.clock())
         if name is not None:
-            self.notify(f"The table has waited a minute for {name}, with no turn clock: "
-                        "k starts one.", title="Waiting", timeout=20, markup=False)
+            self.notify(_("The table has waited a minute for {name}, with no turn clock: "
+                          "k starts one.").format(name=name), title=_("Waiting"), timeout=20,
+                        markup=False)
+
 
     def action_hint_refused(self) -> None:
         """h where the table does not allow hints (the key is not offered): say why."""
-        self.notify("Hints are off at this table: the host decides.", severity="warning")
+        self.notify(_("Hints are off at this table: the host decides."), severity="warning")
 
     def action_hint(self) -> None:
         """Work out a hint for this turn on a worker thread (the search takes a moment;
         the table stays live), then show it in the hint panel."""
         view = self.current_view
         if not self.app.session.hints_allowed:
-            self.notify("Hints are off at this table: the host decides.", severity="warning")
+            self.notify(_("Hints are off at this table: the host decides."), severity="warning")
             return
         if view is None or view.seat is None or view.turn != view.seat or not view.legal_moves:
-            self.notify("A hint is for your own turn to play a card.")
+            self.notify(_("A hint is for your own turn to play a card."))
             return
         from ono99tui.ui.hinting import work_out_hint
 
@@ -524,14 +532,16 @@ class TableScreen(TalkScreen):
         if event.state == WorkerState.SUCCESS and isinstance(worker.result, Hint):
             view = self.current_view
             if view is not self._hint_view:  # the hint is about a position that is gone
-                self.notify("The table moved on: press h again for a hint.")
+                self.notify(_("The table moved on: press h again for a hint."))
+
                 return
             from ono99tui.ui.screens.hint import HintScreen
 
             self.app.push_screen(HintScreen(worker.result, about=view))
         elif event.state == WorkerState.ERROR:
             error = worker.error
-            words = str(error) if isinstance(error, NoHint) else f"No hint this time: {error}"
+            words = (str(error) if isinstance(error, NoHint)
+                     else _("No hint this time: {error}").format(error=error))
             self.notify(words, severity="warning", markup=False)  # an error's own words
 
     def action_move_focus(self, step: int) -> None:

@@ -16,6 +16,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from ono99tui.i18n import _
+
 TableGoneChoice = Literal["lobby", "quit"]
 
 
@@ -25,8 +27,8 @@ class TableGoneScreen(ModalScreen[TableGoneChoice]):
 
     CSS_PATH = "table_gone.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("l", "choose('lobby')", "Back to the lobby"),
-        Binding("q", "choose('quit')", "Quit"),
+        Binding("l", "choose('lobby')", _("Back to the lobby")),
+        Binding("q", "choose('quit')", _("Quit")),
     ]
 
     def __init__(self, headline: str, explanation: str, *, lobby: bool) -> None:
@@ -42,8 +44,8 @@ class TableGoneScreen(ModalScreen[TableGoneChoice]):
             yield Static(self.explanation, id="explanation", markup=False)
             with Horizontal(id="buttons"):
                 if self.lobby:
-                    yield Button("Back to the lobby (l)", variant="primary", id="lobby")
-                yield Button("Quit (q)", id="quit")
+                    yield Button(_("Back to the lobby (l)"), variant="primary", id="lobby")
+                yield Button(_("Quit (q)"), id="quit")
 
     def on_mount(self) -> None:
         self.query_one("#lobby" if self.lobby else "#quit", Button).focus()

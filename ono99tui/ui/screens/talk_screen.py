@@ -9,6 +9,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from ono99tui.client.talk import EMOTE_KEYS
+from ono99tui.i18n import _
 from ono99tui.ui.requests import ChatRequested
 from ono99tui.ui.session_app import SessionApp
 
@@ -18,10 +19,10 @@ if TYPE_CHECKING:
 # c the one-line prompt, 5-9 the quick emotes (beside the card keys), m the mute list. The
 # Footer shows only c (room at 80 columns); the prompt's hint names the others.
 TALK_BINDINGS = (
-    Binding("c", "chat", "Chat"),
+    Binding("c", "chat", _("Chat")),
     *(Binding(key, f"emote({name!r})", f"Emote: {name}", show=False)
       for key, name in EMOTE_KEYS),
-    Binding("m", "mute", "Mute", show=False),
+    Binding("m", "mute", _("Mute"), show=False),
 )
 
 

@@ -19,6 +19,7 @@ from textual.containers import Vertical
 from textual.widgets import Input, Static
 
 from netproto.wire.messages import MAX_TURN_SECONDS
+from ono99tui.i18n import _
 from ono99tui.ui.screens.own_modal import OwnModal
 
 # The table's own bounds (ono99tui/host/table_config.py): the prompt says them before asking.
@@ -45,9 +46,11 @@ def parse_turn_time(text: str) -> float | None:
     try:
         seconds = float(text)
     except ValueError:
-        raise BadTurnTime("type a number of seconds, or leave it empty for no clock") from None
+        raise BadTurnTime(_("type a number of seconds, or leave it empty for no clock")) from None
     if not MIN_SECONDS <= seconds <= MAX_TURN_SECONDS:  # also refuses nan and inf
-        raise BadTurnTime(f"the turn time must be {MIN_SECONDS} to {MAX_TURN_SECONDS:g} s")
+        raise BadTurnTime(_("the turn time must be {lowest} to {highest} s").format(
+            lowest=MIN_SECONDS, highest=f"{MAX_TURN_SECONDS:g}"))
+
     return seconds
 
 
@@ -55,7 +58,7 @@ class TurnTimePrompt(OwnModal[TurnTime | None]):
     """Seconds per move for every player at the table (see the module docstring)."""
 
     CSS_PATH = "turn_time_prompt.tcss"  # a bar at the bottom, as the chat line
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", _("Close"))]
 
     def __init__(self, current: float | None) -> None:
         super().__init__()
@@ -63,11 +66,11 @@ class TurnTimePrompt(OwnModal[TurnTime | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="turn-time-box") as box:
-            box.border_title = "Turn clock: seconds per move"
+            box.border_title = _("Turn clock: seconds per move")
             value = "" if self.current is None else f"{self.current:g}"
-            yield Input(value=value, placeholder="e.g. 60 (empty: no clock)",
+            yield Input(value=value, placeholder=_("e.g. 60 (empty: no clock)"),
                         id="turn-time-input", max_length=12, compact=True)
-            yield Static("Enter sets it for everyone, now; empty: no clock. Esc: no change.",
+            yield Static(_("Enter sets it for everyone, now; empty: no clock. Esc: no change."),
                          id="turn-time-hint", markup=False)
 
     @on(Input.Submitted, "#turn-time-input")

@@ -26,6 +26,7 @@ from ono99tui.client.free_seats import free_seats_text, seats_free
 from ono99tui.client.options import options_from_wire
 from ono99tui.client.story import SaidItem
 from ono99tui.game import ONO99_MODES, PRESET_NAMES, SCORING_MODES, Rules, Scoring
+from ono99tui.i18n import _
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
 from ono99tui.ui.requests import (
     AddBotRequested,
@@ -246,7 +247,7 @@ class WaitingRoomScreen(TalkScreen):
                          id="opt-preset", compact=True)
         with Horizontal(classes="option-row"):
             yield Label("Scoring", classes="option-label")
-            yield Select([(SCORING_WORDS[mode].label, mode) for mode in SCORING_MODES],
+            yield Select([(_(SCORING_WORDS[mode].label), mode) for mode in SCORING_MODES],
                          allow_blank=False, id="opt-scoring", compact=True)
         with Horizontal(classes="option-row"):
             yield Label("Target", classes="option-label")
@@ -262,10 +263,10 @@ class WaitingRoomScreen(TalkScreen):
                         placeholder="off", valid_empty=True)
         with Horizontal(classes="option-row"):
             yield Label("ONO 99 card", classes="option-label")
-            yield Select([(ONO99_WORDS[mode].label, mode) for mode in ONO99_MODES],
+            yield Select([(_(ONO99_WORDS[mode].label), mode) for mode in ONO99_MODES],
                          allow_blank=False, id="opt-ono99_card", compact=True)
         for switch in RULE_SWITCHES:
-            yield RuleCheckbox(switch.label, id=f"opt-{switch.option}", compact=True)
+            yield RuleCheckbox(_(switch.label), id=f"opt-{switch.option}", compact=True)
         # A table setting, not a rule: may spectators talk?
         yield RuleCheckbox("Spectators chat", id="spectator-chat", compact=True, value=True)
         # Not a rule: may players' apps show hints (lobby.options.hints)?

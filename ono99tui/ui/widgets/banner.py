@@ -5,15 +5,16 @@ from __future__ import annotations
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from ono99tui.i18n import N_, _
 from ono99tui.ui.session_app import SessionApp, watch_session
 
 _TEXT = {
-    "connecting": "Connecting to the table...",
-    "reconnecting": "Connection lost - reconnecting with your seat's resume token...",
-    "closed": "Disconnected from the table. Press Ctrl+Q to quit.",
+    "connecting": N_("Connecting to the table..."),
+    "reconnecting": N_("Connection lost - reconnecting with your seat's resume token..."),
+    "closed": N_("Disconnected from the table. Press Ctrl+Q to quit."),
 }
 # A spectator has no seat: it says hello again and goes on watching.
-_WATCHING_TEXT = {"reconnecting": "Connection lost - reconnecting to go on watching..."}
+_WATCHING_TEXT = {"reconnecting": N_("Connection lost - reconnecting to go on watching...")}
 
 
 class ConnectionBanner(Static):
@@ -53,7 +54,8 @@ class ConnectionBanner(Static):
     def watch_state(self, state: str) -> None:
         app = self.app
         watching = isinstance(app, SessionApp) and app.session.spectating
-        text = (_WATCHING_TEXT.get(state) if watching else None) or _TEXT.get(state, "")
+        text = _((_WATCHING_TEXT.get(state) if watching else None) or _TEXT.get(state, ""))
+
         if state == "closed" and self._gone_headline:
             # The table is gone (its dialog says so and offers the way on): say why, not
             # "disconnected", and not a key the dialog does not offer.

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -26,6 +27,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ono99tui.i18n import _
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
 from ono99tui.ui.widgets.glyph_aware import RedrawnWithGlyphs
 from ono99tui.ui.widgets.static_text import update_if_changed
@@ -136,7 +138,7 @@ class CardWidget(RedrawnWithGlyphs, can_focus=True):
 
     # Not scoped: the ASCII rules select on the app's -ascii class, above this widget.
     SCOPED_CSS = False
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "choose", "Play", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "choose", _("Play"), show=False)]
 
     slot: reactive[CardSlot | None] = reactive(None)  # cards have a fixed size: no relayout
 
@@ -187,7 +189,7 @@ class CardWidget(RedrawnWithGlyphs, can_focus=True):
         corner = f"{key}{mark}"
         top = corner + symbol.rjust(width - len(corner))
         big_rows = glyphs.big(face.big) if face.big else ("", face.title.upper(), "")
-        rows = [top, *(row.center(width) for row in big_rows), face.effect.center(width)]
+        rows = [top, *(row.center(width) for row in big_rows), center_cells(face.effect, width)]
         return Content("\n".join(rows))
 
     def _compact_line(self, key: str, mark: str, symbol: str, face: CardFace) -> str:
@@ -255,7 +257,8 @@ class HandView(Widget):
     HandView > #hand-hint.-blocked { color: $text-warning; }
     """
 
-    _verb = "plays"
+    _verb = "plays"  # or "discards": which sentence the hint line says (see `_explain`)
+
 
     def compose(self) -> ComposeResult:
         yield Horizontal(id="hand-cards")
@@ -305,14 +308,19 @@ class HandView(Widget):
         if slot is None:
             return
         if slot.playable:
-            self.set_hint(f"{card.index + 1} {self._verb} {slot.face.title} ({slot.face.effect})")
+            # Two whole sentences: the verb's place differs between languages.
+            sentence = (_("{key} discards {card} ({effect})") if self._verb == "discards"
+                        else _("{key} plays {card} ({effect})"))
+            self.set_hint(sentence.format(key=card.index + 1, card=slot.face.title,
+                                          effect=slot.face.effect))
         elif slot.waiting:
-            self.set_hint(
-                f"{card.index + 1}: {slot.face.title} ({slot.face.effect}), {slot.reason}"
-            )
+            self.set_hint(_("{key}: {card} ({effect}), {reason}").format(
+                key=card.index + 1, card=slot.face.title, effect=slot.face.effect,
+                reason=slot.reason))
         else:
             self.set_hint(
-                f"{card.index + 1}: {slot.face.title} cannot be played: {slot.reason}",
+                _("{key}: {card} cannot be played: {reason}").format(
+                    key=card.index + 1, card=slot.face.title, reason=slot.reason),
                 blocked=True,
             )
 
@@ -323,3 +331,12 @@ class HandView(Widget):
             return
         focused = next((i for i, card in enumerate(cards) if card.has_focus), -1)
         cards[(focused + step) % len(cards)].focus()
+
+
+def center_cells(text: str, width: int) -> str:
+    """`text` centred in `width` terminal cells (str.center counts code points, and a
+    Bengali or Kannada word has more code points than cells)."""
+    spare = width - cell_len(text)
+    if spare <= 0:
+        return text
+    return " " * (spare // 2) + text + " " * (spare - spare // 2)

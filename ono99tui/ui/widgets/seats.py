@@ -16,6 +16,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ono99tui.i18n import _, ngettext
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
 from ono99tui.ui.widgets.glyph_aware import RedrawnWithGlyphs
 from ono99tui.ui.widgets.static_text import update_if_changed
@@ -50,20 +51,21 @@ class SeatDisplay:
         """The status marks after the name, in the given glyph set; `compact`: glyphs
         without their words ("away", "out", "bust"), for a row too narrow for them. The
         cards owed keep their word: it is the one mark the player must act on."""
-        parts: list[str] = [] if self.seconds_left is None else [f"{self.seconds_left}s"]
+        parts: list[str] = [] if self.seconds_left is None else [
+            _("{seconds}s").format(seconds=self.seconds_left)]
         if self.is_bot:
             parts.append(glyphs.bot)
         if not self.connected:
-            parts.append(glyphs.disconnected + ("" if compact else "away"))
+            parts.append(glyphs.disconnected + ("" if compact else _("away")))
         if self.eliminated:
-            parts.append(glyphs.eliminated + ("" if compact else "out"))
+            parts.append(glyphs.eliminated + ("" if compact else _("out")))
         elif self.out_of_round:
             # busted: sits out the round
-            parts.append(glyphs.eliminated + ("" if compact else "bust"))
+            parts.append(glyphs.eliminated + ("" if compact else _("bust")))
         if self.owes:
             # The short form of the total panel's "owes 2 cards" / "owes 1 more card": a
             # seat line has no room for the words (the card count would be pushed off).
-            parts.append(f"owes {self.owes}")
+            parts.append(_("owes {count}").format(count=self.owes))
         return " ".join(parts)
 
     def standing(self, glyphs: Glyphs, *, compact: bool = False) -> str:
@@ -78,12 +80,14 @@ class SeatDisplay:
                 return glyphs.token * self.tokens + glyphs.spent_token * (start - self.tokens)
             return f"{self.tokens}{glyphs.token}"
         if self.score is not None:
-            return f"{self.score}pt"
+            # TRANSLATORS: a seat's score in points, as short as the language allows.
+            return _("{points}pt").format(points=self.score)
         return ""
 
     def right_side(self, glyphs: Glyphs, *, compact: bool = False) -> str:
         """What follows the name: the card count, the standing, the marks."""
-        parts = (f"{self.cards}c", self.standing(glyphs, compact=compact),
+        # TRANSLATORS: how many cards a seat holds, in two or three cells ("4c").
+        parts = (_("{count}c").format(count=self.cards), self.standing(glyphs, compact=compact),
                  self.marks(glyphs, compact=compact))
         return " ".join(part for part in parts if part)
 
@@ -119,7 +123,7 @@ class SeatLine(RedrawnWithGlyphs):
         turn = glyphs.turn_marker if info.is_turn else " "
         # "(you)" marks the viewer, except when the name already says it (solo's default).
         marked = info.is_you and info.name.strip().casefold() != "you"
-        name = info.name + (" (you)" if marked else "")
+        name = _("{name} (you)").format(name=info.name) if marked else info.name
         width = max(self.content_size.width, 10)
         return Content(seat_row(f"{turn} {name}", (info.right_side(glyphs),
                                                    info.right_side(glyphs, compact=True)),
@@ -171,7 +175,7 @@ class SeatList(Widget):
         lines = list(self.query_children(SeatLine))
         for extra in lines[len(seats) :]:
             extra.remove()
-        missing = [SeatLine() for _ in range(len(lines), len(seats))]
+        missing = [SeatLine() for _index in range(len(lines), len(seats))]
         if missing:
             self.mount_all(missing, before="#spectators")
         changed = bool(missing) or len(lines) > len(seats)
@@ -179,7 +183,8 @@ class SeatList(Widget):
             changed = changed or line.info != info
             line.info = info
         watchers = self.query_one("#spectators", Static)
-        changed = update_if_changed(watchers, f"{spectators} watching" if spectators else "") \
-            or changed
+        watching = ngettext("{count} watching", "{count} watching", spectators).format(
+            count=spectators) if spectators else ""
+        changed = update_if_changed(watchers, watching) or changed
         watchers.set_class(not spectators, "-none")
         return changed

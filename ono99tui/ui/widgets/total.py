@@ -19,6 +19,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ono99tui.i18n import _
 from ono99tui.ui.glyphs import PIXEL_ROWS, current_glyphs, huge_width
 from ono99tui.ui.widgets.glyph_aware import RedrawnWithGlyphs
 from ono99tui.ui.widgets.static_text import update_if_changed
@@ -59,7 +60,7 @@ class DirectionLine(RedrawnWithGlyphs):
 
     def render(self) -> Content:
         glyphs = current_glyphs(self)
-        return Content(glyphs.clockwise if self.direction >= 0 else glyphs.counterclockwise)
+        return Content(_(glyphs.clockwise if self.direction >= 0 else glyphs.counterclockwise))
 
 
 # Where a phrase ends: after a comma, a colon or an exclamation mark and its space.
@@ -131,7 +132,7 @@ class TotalPanel(Widget):
     """
 
     def compose(self) -> ComposeResult:
-        yield Static("Total", id="total-label")
+        yield Static(_("Total"), id="total-label")
         yield BigNumber(id="total-big")
         # markup=False: the obligation line names a player, and names may hold brackets.
         yield Static("", id="total-small", markup=False)
@@ -155,7 +156,8 @@ class TotalPanel(Widget):
         big = self.query_one(BigNumber)
         if big.value != str(total):
             big.value = str(total)
-            self.query_one("#total-small", Static).update(f"Total {total}")
+            self.query_one("#total-small", Static).update(_("Total {total}").format(total=total))
+
         self.set_class(near_limit, "-near-limit")
         update_if_changed(self.query_one("#limit", Static), limit_text)
         update_if_changed(self.query_one("#last-card", Static), last_card)

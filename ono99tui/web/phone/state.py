@@ -24,6 +24,7 @@ from ono99tui.game import Card, Discard, Draw, Play, PlayerView, Scoring, SwapFo
 from ono99tui.game.state import DISCARDING, MATCH_OVER
 from ono99tui.i18n import _
 from ono99tui.web.phone.words import unplayable_reason
+from ono99tui.words.rule_labels import card_label
 
 # The page's word for a card's effect (its message key "fx.<this>"), by card.
 _EFFECTS: dict[Card, str] = {Card.MINUS_TEN: "minus10", Card.REVERSE: "reverse",
@@ -54,7 +55,7 @@ def hand_state(view: PlayerView) -> list[dict[str, Any]]:
         playable = card in allowed
         if not playable and card not in reasons:
             reasons[card] = unplayable_reason(view, card) or _("It cannot be played now.")
-        hand.append({"tok": card.token, "label": card.label(view.rules),
+        hand.append({"tok": card.token, "label": card_label(card, view.rules),
                      "fx": card_effect(card, view), "n": int(card) if card.is_number else None,
                      "ok": playable, "why": "" if playable else reasons[card]})
     return hand
@@ -104,7 +105,7 @@ def game_state(session: TableSession, now: float) -> dict[str, Any] | None:
         "total": view.total,
         "limit": view.bust_at,
         # 99 exactly is legal when the limit is 100 (1980-set99): the page says "up to 99".
-        "last": view.discard_top.label(view.rules) if view.discard_top is not None else None,
+        "last": card_label(view.discard_top, view.rules) if view.discard_top is not None else None,
         "dir": view.direction,
         "turn": _name(view.turn, view, seats),
         "acting": view.discarding if view.discarding is not None else view.turn,

@@ -38,6 +38,7 @@ from ono99tui.game import (
 from ono99tui.game.cards import Card
 from ono99tui.game.state import DISCARDING, MATCH_OVER
 from ono99tui.i18n import _
+from ono99tui.words.rule_labels import card_label
 
 
 def isolated(name: str) -> str:
@@ -74,7 +75,7 @@ def event_sentence(event: Event, names: Sequence[str], rules: Rules,
                                                                     name=name(starter))
         case Played(seat=seat, card=card, total=total):
             return _("{name} played {card}. The total is {total}.").format(
-                name=name(seat), card=card.label(rules), total=total)
+                name=name(seat), card=card_label(card, rules), total=total)
         case SwappedFour(seat=seat):
             return _("{name} swapped four ONO 99 cards.").format(name=name(seat))
         case Reshuffled(draw_pile_size=size):
@@ -100,12 +101,13 @@ def event_sentence(event: Event, names: Sequence[str], rules: Rules,
         case Eliminated(seat=seat, hand=hand):
             if hand:
                 return _("{name} is out of the match, holding {cards}.").format(
-                    name=name(seat), cards=", ".join(card.label(rules) for card in hand))
+                    name=name(seat), cards=", ".join(card_label(card, rules) for card in hand))
             return _("{name} is out of the match.").format(name=name(seat))
         case OutOfRound(seat=seat):
             return _("{name} sits out this round.").format(name=name(seat))
         case Discarded(seat=seat, card=card):
-            return _("{name} discarded {card}.").format(name=name(seat), card=card.label(rules))
+            return _("{name} discarded {card}.").format(name=name(seat),
+                                                        card=card_label(card, rules))
         case TokenLost(seat=seat, tokens_left=left):
             return _("{name} lost a token; {n} left.").format(name=name(seat), n=left)
         case RoundEnded(round_no=round_no):

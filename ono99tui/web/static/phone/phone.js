@@ -99,8 +99,9 @@
     clearTimeout(retryTimer);
     if (ended || (socket && socket.readyState <= 1)) return;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const watch = TV ? "?watch=1" : "";
-    socket = new WebSocket(`${scheme}//${location.host}/phone/ws/${encodeURIComponent(seat)}${watch}`);
+    // The table's sentences come in the page's language (the door's seat speaks it).
+    const query = (TV ? "?watch=1&" : "?") + "lang=" + encodeURIComponent(M.lang || "en");
+    socket = new WebSocket(`${scheme}//${location.host}/phone/ws/${encodeURIComponent(seat)}${query}`);
     socket.onopen = () => { retry = 0; heard = Date.now(); };
     socket.onmessage = (message) => {
       heard = Date.now();
@@ -574,7 +575,11 @@
   }
 
   async function main() {
-    const response = await fetch("/static/phone/messages.json", { credentials: "same-origin" });
+    // The page's language: `?lang=CODE` on the page's address, else the browser's (the
+    // door reads Accept-Language), else the door's own (ono99tui/web/phone/messages.py).
+    const asked = new URLSearchParams(location.search).get("lang");
+    const table = "/static/phone/messages.json" + (asked ? "?lang=" + encodeURIComponent(asked) : "");
+    const response = await fetch(table, { credentials: "same-origin" });
     M = await response.json();
     document.documentElement.lang = M.lang || "en";
     document.documentElement.dir = M.dir || "ltr";

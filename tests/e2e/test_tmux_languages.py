@@ -1,0 +1,147 @@
+"""A solo match in each language, played to its end in a real terminal (tmux, 80×24).
+
+Every screen on the way must speak the language: no English word of the English catalog
+is left (names — the bots are called "Normal bot" — card numerals and the keys aside), and
+every box keeps its edges in their columns: the table's frames and the cards are measured
+in terminal cells (glibc's wcwidth, which is what tmux advances by), so a Bengali or
+Kannada label that Textual measured short would push an edge out of line.
+
+The words are looked for as the terminal shows them: for Urdu and Pashto after the
+app's own shaping and ordering (ono99tui/ui/rtl.py).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import gettext
+import locale
+import re
+import sys
+import time
+
+import pytest
+from testkit.tmux import TmuxSession, TmuxTimeout
+
+from ono99tui.i18n import DOMAIN, LOCALE_DIR, RIGHT_TO_LEFT
+from ono99tui.ui.rtl import visual_line
+
+pytestmark = [pytest.mark.tmux, pytest.mark.slow]
+
+ONO99 = [sys.executable, "-m", "ono99tui"]
+LANGUAGES = ("be", "bn", "kn", "ur", "ps")
+# Words a translated screen may still show: names (the bots' and the player's), the game's
+# and the keys' own names, and what the catalogs keep as it is (they say so per language).
+ALLOWED = {"ONO", "Normal", "bot", "tess", "Enter", "PgUp", "PgDn", "Esc", "Ctrl", "ASCII",
+           "Unicode", "Home", "End", "Tab"}
+BOX = set("│┃╏║╎")
+CORNERS_TOP = set("╭┏╔┌█")
+
+
+def _libc_width() -> object:
+    libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    libc.wcwidth.restype = ctypes.c_int
+    libc.wcwidth.argtypes = [ctypes.c_wchar]
+    locale.setlocale(locale.LC_CTYPE, "C.UTF-8")
+    return libc.wcwidth
+
+
+_wcwidth = _libc_width()
+
+
+def cells(line: str) -> list[str]:
+    """The characters of a captured line by terminal column (combining marks joined)."""
+    columns: list[str] = []
+    for char in line:
+        width = _wcwidth(char)  # type: ignore[operator]
+        if width <= 0 and columns:
+            columns[-1] += char
+        else:
+            columns.append(char)
+            if width == 2:
+                columns.append("")
+    return columns
+
+
+def english_words() -> set[str]:
+    """Every word of three letters or more in the English catalog's messages."""
+    template = (LOCALE_DIR / "ono99.pot").read_text(encoding="utf-8")
+    ids = re.findall(r'^msgid(?:_plural)? "(.*)"$', template, re.M)
+    words = {word for text in ids for word in re.findall(r"(?<![{\w])[A-Za-z]{3,}(?![\w}])", text)}
+    return words - ALLOWED
+
+
+def translate(language: str, message: str) -> str:
+    with (LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.mo").open("rb") as stream:
+        text = gettext.GNUTranslations(stream).gettext(message)
+    return visual_line(text) if language in RIGHT_TO_LEFT else text
+
+
+CARD_TOP = re.compile("[╭┏╔█][─╍═▀]{12}[╮┓╗█]")
+
+
+def assert_boxes_hold(screen: str) -> None:
+    """The middle frames' side edges are in the columns of their top corners on every row
+    down to their bottom corners, and each card's edges in the columns of its top edge.
+    (A screen under a dialog is not measured: the dialog covers the frames.)"""
+    if re.search("▀{20,}", screen):
+        return
+    rows = [cells(line) for line in screen.splitlines()]
+    for top, row in enumerate(rows):
+        joined = "".join(cell[:1] or " " for cell in row)
+        lefts = [match.start() for match in CARD_TOP.finditer(joined)]
+        if len(lefts) < 2:
+            continue
+        for below in rows[top + 1:top + 6]:
+            for x in lefts:
+                for edge_x in (x, x + 13):
+                    edge = below[edge_x] if edge_x < len(below) else ""
+                    assert edge in BOX | {"█"}, (
+                        f"card edge at column {edge_x} holds {edge!r}:\n{screen}")
+    for top, row in enumerate(rows):
+        corners = [x for x, cell in enumerate(row) if cell in {"╭", "╮"}]
+        if len(corners) < 2 or "─" not in "".join(row):
+            continue
+        for below in rows[top + 1:]:
+            text = "".join(below)
+            if "╰" in text or "╯" in text:
+                break
+            for x in corners:
+                edge = below[x] if x < len(below) else ""
+                assert edge in BOX, f"column {x} holds {edge!r}, not an edge:\n{screen}"
+        break
+
+
+def english_left(screen: str, words: set[str]) -> set[str]:
+    return {word for word in re.findall(r"[A-Za-z]{3,}", screen) if word in words}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_solo_match_to_its_end_speaks_the_language(tmux: TmuxSession, language: str) -> None:
+    words = english_words()
+    tmux.start([*ONO99, "solo", "--lang", language, "--bots", "1", "--bot-delay", "0",
+                "--seed", "5", "--name", "tess"])
+    # The match-over dialog's Footer offers the way back to the table.
+    over = translate(language, "Back to the table")
+    seen: list[str] = []
+    deadline = time.monotonic() + 240
+    key = 0
+    while True:
+        if time.monotonic() > deadline:
+            raise TmuxTimeout(f"the match did not end:\n{tmux.capture()}")
+        screen = tmux.capture()
+        if "Normal bot" in screen or "tess" in screen:
+            seen.append(screen)
+        if over in screen:
+            break
+        # Any card key: one that cannot be played rings, one that can plays; a bust is
+        # automatic. The bot plays at once.
+        tmux.send_keys(str(key % 4 + 1))
+        key += 1
+        tmux.wait_until_changed(screen, timeout=0.5)
+    seen.append(tmux.capture())
+    assert len(seen) > 3
+    for screen in seen:
+        assert english_left(screen, words) == set(), screen
+        assert_boxes_hold(screen)
+    tmux.send_keys("q")
