@@ -8,7 +8,7 @@ only has to offer what `hosting` and the runners around it need, described here.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 
 class DoorError(Exception):
@@ -60,4 +60,20 @@ class Door(Protocol):
 
         Raises OSError when the door's socket cannot be had, DoorError for anything else.
         """
+        ...
+
+
+@runtime_checkable
+class JoinCodeDoor(Protocol):
+    """An open door that lets people in with a join code in its address (the web door's
+    one-step join: docs/WEB.md "Joining in one step"); a headless host prints the address
+    and replaces the code on request without knowing which door it is."""
+
+    def join_announcement(self, host: str) -> Mapping[str, object]:
+        """The event a headless host prints with the one-step join address at `host` (an
+        IP literal of this machine)."""
+        ...
+
+    def replace_join_code(self) -> None:
+        """Make a new join code: the old address stops letting anyone in."""
         ...

@@ -24,11 +24,11 @@ import socket
 import sys
 
 from ono99tui.host.core import FINISHED
+from ono99tui.host.doors import JoinCodeDoor
 from ono99tui.host.hosting import HostError, hosted_table
 from ono99tui.host.options import HostOptions
 from ono99tui.host.outputs import TableSummary
 from ono99tui.host.with_app import address_to_give
-from ono99tui.web.host_door import OpenWebDoor
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +91,7 @@ async def serve_headless(options: HostOptions) -> int:
             for door in hosted.doors:
                 print(json.dumps(door.announcement(socket.gethostname())), flush=True)
                 log.info("%s", door.log_line(socket.gethostname()))
-            web_doors = [door for door in hosted.doors if isinstance(door, OpenWebDoor)]
+            web_doors = [door for door in hosted.doors if isinstance(door, JoinCodeDoor)]
             if web_doors:
                 # The join address names this machine by an IP literal (a phone's camera
                 # may not resolve a host name); SIGUSR1 replaces the join code.
@@ -101,7 +101,7 @@ async def serve_headless(options: HostOptions) -> int:
 
                 def replace_join_codes() -> None:
                     for web_door in web_doors:
-                        web_door.door.replace_join_code()
+                        web_door.replace_join_code()
                         print(json.dumps(web_door.join_announcement(phone_host)), flush=True)
 
                 loop.add_signal_handler(REPLACE_JOIN_CODE_SIGNAL, replace_join_codes)

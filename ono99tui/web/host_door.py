@@ -125,6 +125,10 @@ class OpenWebDoor(StartedDoor):
                 "code": self.door.join is not None,
                 "qr_page": web_url(loopback_for(self.door.config.bind_host), self.port) + "qr"}
 
+    def replace_join_code(self) -> None:
+        """Make a new join code: the old address stops letting anyone in."""
+        self.door.replace_join_code()
+
     def join_link(self, host: str) -> JoinLink:
         """The join address for the host's app (`j` in its waiting room), at `host`."""
         self.door.phone_host = host
