@@ -60,6 +60,12 @@ def turn_is(phone: Phone, name: str) -> bool:
     return name in marked
 
 
+# The names marked as the one to play, and how many lines the log holds, read at once.
+TURN_AND_LOG = """() => [
+    [...document.querySelectorAll('#seats .seat.-turn .who')].map(n => n.textContent),
+    document.querySelectorAll('#log .line').length]"""
+
+
 @contextmanager
 def phones(browser: Any, url: str, *names: str) -> Iterator[tuple[list[Phone], list[Any]]]:
     """A phone each (a browser context each: its own cookies, storage and window, as two
@@ -111,11 +117,20 @@ def test_a_frozen_page_catches_up_when_shown_again(browser: Any, host: WebHost) 
     with phones(browser, host.base, "ana", "bea") as ([ana, bea], [context, _]):
         wait_for_hand(ana)
         wait_for_hand(bea)
-        # Locked when it is not ana's turn, so that the others play while it is.
-        play_until([ana, bea], lambda: not turn_is(bea, "ana") and not ana.match_over())
+        # Locked when it is not ana's turn, so that the others play while it is. bea's log
+        # is counted in the same look as the turn mark: read after the freeze, a play that
+        # came meanwhile would be counted as already seen.
+        seen: list[int] = []
+
+        def not_anas_turn() -> bool:
+            marked, lines = bea.page.evaluate(TURN_AND_LOG)
+            seen[:] = [lines]
+            return "ana" not in marked and not ana.match_over()
+
+        play_until([ana, bea], not_anas_turn)
         cdp = context.new_cdp_session(ana.page)
         cdp.send("Page.setWebLifecycleState", {"state": "frozen"})  # a locked phone
-        lines = len(bea.log_lines())
+        lines = seen[0]
         # bea and the bot play on while ana's page sleeps, until ana's own turn comes.
         play_until([bea], lambda: turn_is(bea, "ana"))
         assert len(bea.log_lines()) > lines
