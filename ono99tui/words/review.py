@@ -39,9 +39,11 @@ def cost_points(play: ReviewedPlay) -> int:
 
 
 def listed(review: Review) -> list[ReviewedPlay]:
-    """The choices worth telling, costliest first: those that cost a point or more."""
-    return [play for play in review.costliest() if play.cost >= SHOWN_COST
-            and cost_points(play) >= 1]
+    """The choices worth telling, costliest first as the points are said (then by the
+    unrounded cost): those that cost a point or more."""
+    worth = [play for play in review.costliest() if play.cost >= SHOWN_COST
+             and cost_points(play) >= 1]
+    return sorted(worth, key=lambda play: -cost_points(play))  # stable: costliest() order
 
 
 def play_sentence(play: ReviewedPlay) -> str:
@@ -70,7 +72,7 @@ def play_sentence(play: ReviewedPlay) -> str:
 
 
 def position_sentence(play: ReviewedPlay) -> str:
-    """The position as it was: "Round 2, limit 99; you held 10, 7, 2 and -10." """
+    """The position as it was: "Round 2, total 84 of 99; you held 10, 7, 2, -10." """
     seen = play.view
     return _("Round {round}, total {total} of {limit}; you held {hand}.").format(
         round=seen.round_no, total=seen.total, limit=seen.bust_at,

@@ -473,7 +473,8 @@ class MatchEndScreen(_Dialog):
         if not session.may_review or view is None or view.seat is None:
             return
         name = _names(session, view)[view.seat]
-        self.app.push_screen(ReviewScreen(session.story.plays.decisions(), name))
+        self.app.push_screen(ReviewScreen(session.story.plays.decisions(), name,
+                                          closing_with=self.dismiss))
 
     def action_take_seat(self) -> None:
         """A spectator: join the table again asking for a seat for the next match."""

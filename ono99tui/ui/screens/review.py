@@ -10,7 +10,7 @@ the screen stops it. It reads only the player's own decisions: views and public 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -53,16 +53,19 @@ class ReviewScreen(Screen[None]):
 
     def __init__(self, decisions: Sequence[Decision], name: str, *,
                  budget_s: float | None = None, seed: int = 0,
-                 quits: bool = False) -> None:
+                 quits: bool = False,
+                 closing_with: Callable[[], object] | None = None) -> None:
         """`decisions`: the seat's plays of a finished match; `name`: whose they are;
         `budget_s`: the search's per play (None: `bots.review.REVIEW_BUDGET_S`); `quits`:
-        leaving the screen ends the app (it is what `ono99 replay` opened)."""
+        leaving the screen ends the app (it is what `ono99 replay` opened); `closing_with`:
+        what else to close when a new match is dealt meanwhile (the match's dialog)."""
         super().__init__()
         self.decisions = list(decisions)
         self.player = name
         self.budget_s = budget_s
         self.seed = seed
         self.quits = quits
+        self.closing_with = closing_with
         self.review: Review | None = None
 
     def compose(self) -> ComposeResult:
@@ -136,15 +139,13 @@ class ReviewScreen(Screen[None]):
         board.focus()
 
     def _view_changed(self, view: PlayerView | None) -> None:
-        if view is None or view.phase == MATCH_OVER:
+        if view is None or view.phase == MATCH_OVER or not self.is_current:
             return
-        from ono99tui.ui.screens.results import MatchEndScreen
-
         self.workers.cancel_group(self, "review")
         self.app.notify(_("A new match is dealt: the review is closed."))
-        while isinstance(self.app.screen, ReviewScreen | MatchEndScreen) \
-                and len(self.app.screen_stack) > 1:
-            self.app.pop_screen()
+        self.dismiss()
+        if self.closing_with is not None:  # the match's dialog under it goes too
+            self.app.call_later(self.closing_with)
 
     def action_close(self) -> None:
         """Back to where the review was opened from (the app ends with `ono99 replay`)."""
