@@ -638,8 +638,8 @@ class LineFrontEnd:
 
     async def _do_review(self, command: Command) -> None:
         """A coach's review of the player's plays, once the match is over: the costliest
-        choices first (`command.number` of them, else REVIEW_TOLD), worked out on a thread."""
-        from ono99tui.bots.review import review_decisions
+        choices first (`command.number` of them, else REVIEW_TOLD), worked out apart."""
+        from ono99tui.bots.review_apart import review_apart
         from ono99tui.words.review import progress_sentence, review_lines
 
         session, writer = self.session, self.writer
@@ -661,7 +661,8 @@ class LineFrontEnd:
         writer.say(progress_sentence(0, len(decisions)))
 
         def work() -> list[str]:
-            return review_lines(review_decisions(decisions), told)
+            # In a child process: this program may host the table (bots/review_apart.py).
+            return review_lines(review_apart(decisions), told)
 
         async def run() -> None:
             lines = await asyncio.to_thread(work)

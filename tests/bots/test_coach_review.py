@@ -199,15 +199,8 @@ def test_the_review_never_sees_other_hands() -> None:
     four = next(c for c in reviewed.cards if c.move == Play(0, Card.FOUR))
     # Not the sure win that knowing bob's hand would make it.
     assert four.win < 0.95
-    # And through a replay: a journal holds every hand, the review reads the seat's view.
-    steps = [Step(0, None, None, (), state), Step(1, 0, move_to_wire(Play(0, Card.FOUR)),
-                                                  (), after)]
-    twin_steps = [Step(0, None, None, (), answers),
-                  Step(1, 0, move_to_wire(Play(0, Card.FOUR)), (),
-                       apply(answers, Play(0, Card.FOUR), random.Random(0))[0])]
-    # (the match is not over after one step: the replay's decisions are built by hand)
-    assert [Decision(view(s.state, 0), (), Play(0, Card.FOUR)) for s in steps[:1]] == [
-        Decision(view(s.state, 0), (), Play(0, Card.FOUR)) for s in twin_steps[:1]]
+    # A journal holds every hand, but its decisions are the seat's views: the same as what
+    # the seat's own program was sent (test_the_clients_record_of_its_plays_is_the_journals).
 
 
 def _play(total: int, hand: tuple[Card, ...], played: Card, better: Card, win_played: float,
@@ -243,3 +236,17 @@ def test_the_sentences_say_the_cost_as_the_issue_asks() -> None:
     assert "Chances: 10 38%, 7 50%, 2 20%, -10 20%." in lines[1]
     assert review_lines(Review(0, (tiny,), 0)) == [
         "Of your 1 play with a choice, none cost you a point: well played."]
+
+
+def test_the_review_in_a_child_process_gives_the_same_figures() -> None:
+    from ono99tui.bots.review_apart import review_apart
+
+    decisions = decisions_in_replay(greedy_match("2022", 3, seed=12), 1)[:5]
+    told: list[tuple[int, int]] = []
+    apart = review_apart(decisions, budget_s=SMALL_BUDGET_S, seed=2,
+                         progress=lambda done, of: told.append((done, of)))
+    assert apart == review_decisions(decisions, budget_s=SMALL_BUDGET_S, seed=2)
+    assert told == [(done, 5) for done in range(1, 6)]
+    # Stopped at once: nothing reviewed, and the caller is not kept waiting.
+    stopped = review_apart(decisions, budget_s=SMALL_BUDGET_S, cancelled=lambda: True)
+    assert stopped.plays == () and stopped.skipped == 0

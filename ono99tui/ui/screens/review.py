@@ -3,9 +3,10 @@ the position as it was (the round, the total and the limit, the hand, the card p
 better card) and every card's chance (`bots/review.py`, in words by `words/review.py`).
 
 Opened from the match-over dialog (`v`, for a player who had a seat, once the match is
-over) and by `ono99 replay --review`. The review is worked out on a worker thread, never on
-the event loop (where a hosting app runs its table), with a progress bar meanwhile; leaving
-the screen stops it. It reads only the player's own decisions: views and public events.
+over) and by `ono99 replay --review`. The review is worked out off the event loop (where a
+hosting app runs its table): a worker thread waits on a child process that searches
+(`bots/review_apart.py`), with a progress bar meanwhile; leaving the screen stops it. It
+reads only the player's own decisions: views and public events.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, ProgressBar, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from ono99tui.bots.review import Decision, Review, review_decisions
+from ono99tui.bots.review import Decision, Review
 from ono99tui.game import MATCH_OVER, PlayerView
 from ono99tui.i18n import _
 from ono99tui.ui.glyphs import current_glyphs
@@ -98,10 +99,12 @@ class ReviewScreen(Screen[None]):
                 app.call_from_thread(self._progress, done, of)
 
         from ono99tui.bots import review
+        from ono99tui.bots.review_apart import review_apart
 
         budget = review.REVIEW_BUDGET_S if self.budget_s is None else self.budget_s
-        return review_decisions(self.decisions, budget_s=budget, seed=self.seed,
-                                progress=progress, cancelled=lambda: worker.is_cancelled)
+        # In a child process: this app may host the table (bots/review_apart.py).
+        return review_apart(self.decisions, budget_s=budget, seed=self.seed,
+                            progress=progress, cancelled=lambda: worker.is_cancelled)
 
     def _progress(self, done: int, of: int) -> None:
         if self.review is not None or not self.is_attached:
