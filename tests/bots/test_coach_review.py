@@ -238,8 +238,9 @@ def test_the_sentences_say_the_cost_as_the_issue_asks() -> None:
         "Of your 1 play with a choice, none cost you a point: well played."]
 
 
-def test_the_review_in_a_child_process_gives_the_same_figures() -> None:
-    from ono99tui.bots.review_apart import review_apart
+def test_the_review_in_a_child_process_gives_the_same_figures(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from ono99tui.bots.review_apart import ReviewFailed, review_apart
 
     decisions = decisions_in_replay(greedy_match("2022", 3, seed=12), 1)[:5]
     told: list[tuple[int, int]] = []
@@ -247,6 +248,13 @@ def test_the_review_in_a_child_process_gives_the_same_figures() -> None:
                          progress=lambda done, of: told.append((done, of)))
     assert apart == review_decisions(decisions, budget_s=SMALL_BUDGET_S, seed=2)
     assert told == [(done, 5) for done in range(1, 6)]
-    # Stopped at once: nothing reviewed, and the caller is not kept waiting.
-    stopped = review_apart(decisions, budget_s=SMALL_BUDGET_S, cancelled=lambda: True)
-    assert stopped.plays == () and stopped.skipped == 0
+    # Stopped after the first play: that one is kept, the child is let go.
+    first: list[int] = []
+    stopped = review_apart(decisions, budget_s=0.2, seed=2,
+                           progress=lambda done, of: first.append(done),
+                           cancelled=lambda: bool(first))
+    assert first == [1] and len(stopped.plays) + stopped.skipped == 1
+    # A child that ends without a review is said to have failed.
+    monkeypatch.setattr("sys.executable", "/bin/false")
+    with pytest.raises(ReviewFailed, match="status 1"):
+        review_apart(decisions, budget_s=SMALL_BUDGET_S)
