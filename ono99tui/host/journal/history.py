@@ -270,11 +270,15 @@ def step_lines(match: RecordedMatch, steps: Sequence[ReplayStep]) -> Iterator[di
     every hand after it) followed by one line per engine event, then an "end" line."""
     from ono99tui.game.codec import rules_to_wire
 
-    yield {"kind": "match", "file": str(match.path), "match": match.index,
-           "number": match.number, "seed": match.seed, "preset": match.rules.name,
-           "rules": rules_to_wire(match.rules),
-           "players": [{"seat": seat, "name": name, "kind": kind} for seat, (name, kind)
-                       in enumerate(zip(match.names, match.kinds, strict=True))]}
+    header: dict[str, Any] = {
+        "kind": "match", "file": str(match.path), "match": match.index,
+        "number": match.number, "seed": match.seed, "preset": match.rules.name,
+        "rules": rules_to_wire(match.rules),
+        "players": [{"seat": seat, "name": name, "kind": kind} for seat, (name, kind)
+                    in enumerate(zip(match.names, match.kinds, strict=True))]}
+    if match.duplicate:  # dealt by the set's generator (docs/DUPLICATE.md)
+        header["duplicate"] = True
+    yield header
     for step in steps:
         state = step.state
         yield {"kind": "step", "step": step.number, "seat": step.seat, "move": step.move,

@@ -48,6 +48,15 @@ FRESH = "fresh"
 HUMAN = "human"
 # The format version each kind needs (the others: 1).
 RECORD_VERSIONS = {OPTIONS: 2}
+# A `match` or `won` record of a duplicate set's match (its `duplicate` field).
+DUPLICATE_VERSION = 3
+
+
+def record_version(record: dict[str, Any]) -> int:
+    """The journal format version a record (in the file's form) needs."""
+    if "duplicate" in record:
+        return DUPLICATE_VERSION
+    return RECORD_VERSIONS.get(record["kind"], 1)
 
 
 class ResumeError(ValueError):
