@@ -62,6 +62,9 @@ def test_the_host_s_options_become_the_session_s_changes() -> None:
     options = options_from_wire({"rules": rules_to_wire(preset("2022")), "hints": False})
     assert option_change("preset 1980", options) == ("change the preset", {"preset": "1980"})
     assert option_change("hints on", options) == ("allow hints", {"table": {"hints": True}})
+    assert option_change("duplicate on", options) == ("deal duplicate sets",
+                                                      {"table": {"duplicate": True}})
+    assert option_change("duplicate off", options)[1] == {"table": {"duplicate": False}}
     assert option_change("turn 0", options) == ("change the turn time",
                                                 {"table": {"turn_seconds": None}})
     assert option_change("tokens 5", options) == ("change tokens", {"rules": {"tokens": 5}})
