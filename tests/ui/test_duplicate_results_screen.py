@@ -10,6 +10,7 @@ from dataclasses import replace
 from table_helpers import solo, wait_until
 from test_rematch_and_standings import dialog_text
 from test_solo_match import play_to_the_end
+from textual.widgets import Static
 
 from ono99tui.commands.solo import solo_config
 from ono99tui.game import MATCH_OVER
@@ -31,6 +32,9 @@ async def test_the_match_over_dialog_shows_the_sets_comparison_at_80x24() -> Non
             await wait_until(pilot, lambda: app.session.view.phase != MATCH_OVER
                              and isinstance(app.screen, TableScreen))
             assert app.session.view.seat != first_seat  # the second rotation: the other seat
+            title = app.screen.query_one("#table-title", Static)
+            await wait_until(pilot, lambda: "Deal 2 of 2" in str(title.content),
+                             what="the set's deal in the table's title")
             await play_to_the_end(app, pilot)
             await wait_until(pilot, lambda: "Duplicate set over" in dialog_text(app))
             assert isinstance(app.screen, MatchEndScreen)
