@@ -42,11 +42,12 @@ log = logging.getLogger("ono99tui.ssh")
 
 # Variables of the host's environment the app needs to start; nothing else leaks through.
 _INHERITED_ENV = ("PATH", "HOME", "PYTHONPATH", "VIRTUAL_ENV", "ONO99_MDNS_INTERFACES", "TZ")
-# Variables an SSH client may send (OpenSSH: SendEnv) that decide colours and glyphs, and
-# line mode and the high-contrast theme (ONO99_PLAIN=1, ONO99_HIGH_CONTRAST=1:
-# docs/ACCESSIBILITY.md).
-_CLIENT_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "COLORTERM", "NO_COLOR", PLAIN_ENV,
-               HIGH_CONTRAST_ENV)
+# Variables an SSH client may send (OpenSSH: SendEnv) that decide colours and glyphs, the
+# session's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, read as gettext reads them:
+# docs/SSH.md "Your language"), and line mode and the high-contrast theme (ONO99_PLAIN=1,
+# ONO99_HIGH_CONTRAST=1: docs/ACCESSIBILITY.md).
+_CLIENT_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "LANGUAGE", "COLORTERM",
+               "NO_COLOR", PLAIN_ENV, HIGH_CONTRAST_ENV)
 _DEFAULT_LANG = "C.UTF-8"
 MAX_PLAYER_NAME = 64
 
