@@ -396,9 +396,10 @@ class PhoneSeat:
         if kind == "start":
             return session.start()
         if kind == "preset":
-            return session.set_options(_("change the rules"), preset=intent.text)
+            return session.set_options(_("Could not change the rules"), preset=intent.text)
         if kind == "hints":
-            return session.set_options(_("change hints"), table={"hints": bool(intent.flag)})
+            return session.set_options(_("Could not change hints"),
+                                       table={"hints": bool(intent.flag)})
         if kind == "add_bot":
             return session.add_bot("normal")
         if kind == "remove_bot":
