@@ -121,6 +121,10 @@ class TerminalApp(SessionApp):
         Binding("f1", "rules", _("Rules"), show=False),
         Binding("f2", "toggle_ascii", _("ASCII"), show=False),
         Binding("ctrl+l", "redraw", _("Redraw"), show=False),
+        # Textual's own palette key, in the language spoken (Textual adds an English one
+        # unless the app has its own: the Footer shows it as "^p palette").
+        Binding("ctrl+p", "command_palette", _("palette"), show=False, priority=True,
+                tooltip=_("Open the command palette")),
     ]
 
     def __init__(self, *, ascii_glyphs: bool | None = None,

@@ -26,7 +26,7 @@ from ono99tui.client.free_seats import free_seats_text, seats_free
 from ono99tui.client.options import options_from_wire
 from ono99tui.client.story import SaidItem
 from ono99tui.game import ONO99_MODES, PRESET_NAMES, SCORING_MODES, Rules, Scoring
-from ono99tui.i18n import _, ngettext
+from ono99tui.i18n import N_, _, ngettext
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
 from ono99tui.ui.requests import (
     AddBotRequested,
@@ -50,6 +50,10 @@ if TYPE_CHECKING:
 
 
 DEFAULT_BOT = "normal"
+# The bot levels (and the random kind) as the drop-down names them; the value stays the
+# level's own name, as `--level` takes it.
+BOT_LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard"),
+                   "random": N_("random")}
 NARROW_WIDTH = 76
 # Fixed, so the seat list fits beside the rules at 80 columns whatever the names: a long
 # name is cut (with an ellipsis) so that what follows it, "(you)", stays whole.
@@ -279,7 +283,8 @@ class WaitingRoomScreen(TalkScreen):
         yield RuleCheckbox(_("Hints allowed (h)"), id="table-hints", compact=True)
         with Horizontal(classes="option-row"):
             yield Label(_("Bot level"), classes="option-label")
-            yield Select([(name, name) for name in BOT_CHOICES], allow_blank=False,
+            yield Select([(_(BOT_LEVEL_WORDS.get(name, name)), name) for name in BOT_CHOICES],
+                         allow_blank=False,
                          value=DEFAULT_BOT if DEFAULT_BOT in BOT_CHOICES else BOT_CHOICES[0],
                          id="bot-kind", compact=True)
 
