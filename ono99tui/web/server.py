@@ -237,7 +237,9 @@ class WebDoor:
     # -- pages ---------------------------------------------------------------------------
 
     def _page(self, template: str, status: int = 200, **context: object) -> web.Response:
-        html = self._templates.get_template(template).render(title=self.config.title, **context)
+        # `languages`: the phone page's language menu (each named in itself).
+        html = self._templates.get_template(template).render(
+            title=self.config.title, languages=i18n.LANGUAGES, **context)
         return web.Response(text=html, status=status, content_type="text/html")
 
     async def handle_index(self, request: web.Request) -> web.Response:
@@ -443,6 +445,9 @@ class WebDoor:
                                   spectate=request.query.get("watch") == "1")
                 self.phones[seat.seat_id] = phone
                 phone.start()
+            elif request.query.get("lang") in i18n.LANGUAGES:
+                # A page come back (a reload) in another language than the seat's.
+                phone.speak(request.query["lang"])
             await phone.attach(websocket)
         finally:
             if task is not None:
