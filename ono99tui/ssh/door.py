@@ -32,6 +32,7 @@ from netproto.descriptors import DescriptorBudget
 from netproto.limits import GuessPolicy, GuessThrottle, QuietLog, address_key
 from ono99tui.access import HIGH_CONTRAST_ENV, PLAIN_ENV
 from ono99tui.host.door_settings import DoorSettings, join_command
+from ono99tui.i18n import N_
 from ono99tui.ssh import ssh_command_line
 from ono99tui.ssh.host_key import fingerprint, load_or_create_host_key
 from ono99tui.ssh.session import DoorSession
@@ -127,13 +128,14 @@ def player_dir_name(player: str) -> str:
     return f"{readable}-{digest}"
 
 
-def player_name_problem(player: str) -> str | None:
-    """Why an SSH user name cannot be used as a player name, or None if it can."""
+def player_name_problem(player: str, words: Callable[[str], str] = lambda text: text
+                        ) -> str | None:
+    """Why an SSH user name cannot be used as a player name (said with `words`, a
+    session's translator), or None if it can."""
     if not player or len(player) > MAX_PLAYER_NAME or not player.isprintable():
-        return (
-            f"the SSH user name must be 1 to {MAX_PLAYER_NAME} printable characters; "
-            "it becomes your player name: ssh -p PORT NAME@HOST"
-        )
+        return words(N_("the SSH user name must be 1 to {most} printable characters; it "
+                        "becomes your player name: ssh -p PORT NAME@HOST")).format(
+            most=MAX_PLAYER_NAME)
     return None
 
 
@@ -316,7 +318,7 @@ class SSHDoor:
             await self._acceptor.wait_closed()
         sessions = list(self.sessions)
         await asyncio.gather(
-            *(session.end("the table has closed.") for session in sessions),
+            *(session.end(N_("the table has closed.")) for session in sessions),
             return_exceptions=True,
         )
         # Let each client take the terminal reset and the reason before its connection is
@@ -416,14 +418,15 @@ class SSHDoor:
         died coming back before the door noticed (keepalives take up to two minutes).
         The old session's app is stopped first, so the two never share the saved seat.
         """
-        problem = player_name_problem(player)
+        problem = player_name_problem(player, session.words)
         if problem is not None:
             return problem
         holder = self._players.get(player)
         if holder is not None and holder is not session:
             log.info("%s connected again; closing their previous session", player)
             self._players[player] = session
-            await holder.end(f"{player} connected again from elsewhere; this session is closed.")
+            await holder.end(N_("{player} connected again from elsewhere; this session is "
+                                "closed."), player=player)
         self._players[player] = session
         return None
 

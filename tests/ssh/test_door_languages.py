@@ -10,6 +10,7 @@ third English): never the host's. Line mode, so the words can be read off the tr
 from __future__ import annotations
 
 import gettext
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -82,6 +83,14 @@ def test_each_ssh_session_speaks_its_own_locale_not_the_host_s(urdu_door: int,
             assert said_in("ur", GREETING) not in player.transcript
             if language != "en":
                 assert GREETING not in player.transcript, player.transcript
+        # The door's own words too: ana comes in again from a Kannada terminal; the
+        # Bengali session she leaves is told why in Bengali, and the new one speaks Kannada.
+        players["again"] = PlainPlayer(door_ssh(port, "ana", "LANG LC_*"),
+                                       {**line_env(tmp_path, "ana"), "LANG": "kn_IN.UTF-8"})
+        replaced = said_in("bn", "{player} connected again from elsewhere; this session is "
+                                 "closed.").format(player="ana")
+        players["bn"].expect(re.escape(replaced))
+        players["again"].expect(re.escape(said_in("kn", GREETING)))
     finally:
         for player in players.values():
             player.close()
