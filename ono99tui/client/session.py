@@ -286,7 +286,8 @@ class TableSession:
         if isinstance(item, Pong):
             return []  # the answer to a ping (a liveness check): nothing for the player
         return self._on_refusal(
-            "unexpected", f"the table sent something unexpected: {type(item).__name__}", None)
+            "unexpected", _("the table sent something unexpected: {what}").format(
+                what=type(item).__name__), None)
 
     def _on_welcome(self, welcome: Welcome) -> list[Output]:
         outputs: list[Output] = []
