@@ -222,6 +222,17 @@ class TableActions:
             capacity=self.config.capacity, phase=self.phase,
             password_required=self.config.password is not None)
 
+    def duplicate_order(self) -> tuple[tuple[str, ...], ...] | None:
+        """For ratings (issue 28): once the last deal of a duplicate set is over, the set's
+        finishing order by its comparison (docs/DUPLICATE.md), best first, players whose
+        edges tie grouped; None otherwise. A match of a set is rated by the set, not by its
+        own finishing order: a rating that sees `self.duplicate_set` set and this None
+        waits for the set's end."""
+        duplicate = self.duplicate_set
+        if duplicate is None or not duplicate.complete or self.phase == WAITING:
+            return None
+        return duplicate.comparison().order()
+
     # --- outputs -------------------------------------------------------------------------
 
     def _begin(self, now: float) -> None:

@@ -55,6 +55,12 @@ def test_a_set_deals_each_rotation_the_same_cards_and_compares_at_its_end(rules:
                             "complete": rotation == 2}
         results = table.lobby(ana).results["duplicate"]
         assert results["rotations"] == rotation + 1 and results["of"] == 3
+        # The ratings' hook: the set's order only once its last deal is over.
+        order = table.core.duplicate_order()
+        assert (order is None) == (rotation < 2)
+    assert order is not None and sorted(name for group in order for name in group) == \
+        sorted(PLAYERS)
+    assert [list(group) for group in order] == table.lobby(ana).results["duplicate"]["order"]
     # The same deal in every rotation: each seat held the same four cards each time.
     assert dealt[0] == dealt[1] == dealt[2]
     headers = [record for record in table.records if record["kind"] == "match"]
