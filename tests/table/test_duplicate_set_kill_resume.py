@@ -47,9 +47,11 @@ async def test_a_host_killed_mid_set_resumes_the_right_deal(
                                                 random.Random(index)))
                for index, client in enumerate(clients)]
     try:
-        async with asyncio.timeout(90):  # into the set's second deal
-            while not (_deal(clients[0]) == 2 and clients[0].view is not None
-                       and clients[0].view.seq >= 6):
+        async with asyncio.timeout(90):  # a few moves into the set's second deal
+            while _deal(clients[0]) != 2 or clients[0].view is None:
+                await asyncio.sleep(0.01)
+            dealt_at = clients[0].view.seq
+            while clients[0].view.seq < dealt_at + 4:
                 await asyncio.sleep(0.01)
         first.kill()
         # `--exit-after` counts the matches a host process finishes: the second finishes
@@ -75,8 +77,11 @@ async def test_a_host_killed_mid_set_resumes_the_right_deal(
     assert contents.version == 3  # a set's records: an older ono99 must not misread them
     records = contents.records
     headers = [record for record in records if record["kind"] == MATCH]
-    # Three deals, not four: the killed one was taken up, not dealt again.
+    # Three deals, not four: the killed one was taken up, not dealt again, and the
+    # second host wrote its `resumed` records into the second deal.
     assert len(headers) == 3
+    second_deal = records[records.index(headers[1]):records.index(headers[2])]
+    assert any(record["kind"] == "resumed" for record in second_deal)
     players = tuple(headers[0]["duplicate"]["players"])
     seed = headers[0]["seed"]
     for rotation, header in enumerate(headers):
