@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ono99tui.i18n import N_
+from ono99tui.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from ono99tui.host.journal.stats import Standings, Tally
@@ -21,15 +21,32 @@ HELP = N_("matches played and won and rounds busted per player, from this machin
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """--json, and the journals to read (default: every table's journal here)."""
     parser.add_argument("files", nargs="*", type=Path, metavar="FILE",
-                        help="journal files to read (default: every table's journal in the "
-                             "data directory)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+                        help=_("journal files to read (default: every table's journal in the data "
+                               "directory)"))
+    parser.add_argument("--json", action="store_true", help=_("print one JSON object"))
+
+
+def _padded(text: str, width: int, *, right: bool = False) -> str:
+    """`text` padded to `width` terminal cells (a translated heading may be in any script)."""
+    from rich.cells import cell_len
+
+    room = " " * max(0, width - cell_len(text))
+    return room + text if right else text + room
 
 
 def _rows(tallies: list[tuple[str, Tally]]) -> list[str]:
-    width = max([len("Player"), *(len(name) for name, _ in tallies)])
-    lines = [f"  {'Player':<{width}}  Played  Won  Busted"]
-    lines += [f"  {name:<{width}}  {tally.played:>6}  {tally.won:>3}  {tally.busted:>6}"
+    from rich.cells import cell_len
+
+    player, played, won, busted = _("Player"), _("Played"), _("Won"), _("Busted")
+    width = max([cell_len(player), *(cell_len(name) for name, _tally in tallies)])
+    columns = [max(cell_len(played), 6), max(cell_len(won), 3), max(cell_len(busted), 6)]
+    lines = ["  " + "  ".join([_padded(player, width),
+                               *(_padded(word, room) for word, room in
+                                 zip((played, won, busted), columns, strict=True))])]
+    lines += ["  " + "  ".join([_padded(name, width),
+                                *(_padded(str(number), room, right=True) for number, room in
+                                  zip((tally.played, tally.won, tally.busted), columns,
+                                      strict=True))])
               for name, tally in tallies]
     return lines
 
@@ -37,15 +54,19 @@ def _rows(tallies: list[tuple[str, Tally]]) -> list[str]:
 def render(standings: Standings, where: str) -> str:
     """The standings as text: everyone, then a table per preset."""
     abandoned = standings.abandoned
-    left = (f" ({abandoned} abandoned match{'' if abandoned == 1 else 'es'} not counted)"
-            if abandoned else "")
+    left = (ngettext(" ({count} abandoned match not counted)",
+                     " ({count} abandoned matches not counted)", abandoned).format(
+                count=abandoned) if abandoned else "")
     if not standings.players:
-        return f"No finished match in {where} yet{left}."
+        return _("No finished match in {where} yet{abandoned}.").format(where=where,
+                                                                        abandoned=left)
     count = standings.matches
-    lines = [f"{count} finished match{'' if count == 1 else 'es'} in {where}{left}", ""]
+    lines = [ngettext("{count} finished match in {where}{abandoned}",
+                      "{count} finished matches in {where}{abandoned}", count).format(
+                 count=count, where=where, abandoned=left), ""]
     lines += _rows(standings.ranked(standings.players))
     for preset, tallies in sorted(standings.presets.items()):
-        lines += ["", f"Rules {preset}:"]
+        lines += ["", _("Rules {preset}:").format(preset=preset)]
         lines += _rows(standings.ranked(tallies))
     return "\n".join(lines)
 
@@ -59,13 +80,14 @@ def run(args: argparse.Namespace) -> int:
         standings = Standings()
         for path in args.files:
             tally_file(path, standings)
-        where = "the journals given" if len(args.files) > 1 else str(args.files[0])
+        where = _("the journals given") if len(args.files) > 1 else str(args.files[0])
     else:
         directory = data_dir()
         standings = tally_directory(directory)
-        where = f"the journals in {directory / 'tables'}"
+        where = _("the journals in {folder}").format(folder=directory / "tables")
     for path, problem in standings.unreadable:
-        print(f"ono99 stats: left out {path}: {problem}", file=sys.stderr)
+        print(_("ono99 stats: left out {path}: {problem}").format(
+            path=path, problem=problem), file=sys.stderr)
     print(json.dumps(standings.to_json(), ensure_ascii=False) if args.json
           else render(standings, where))
     return 1 if standings.unreadable else 0

@@ -286,7 +286,7 @@ def emote_lines() -> list[str]:
     lines = [_("Emotes: e NUMBER or e NAME sends one.")]
     for number, name in enumerate(EMOTE_ORDER, start=1):
         lines.append(_("{number}. {name}: {text}").format(number=number, name=name,
-                                                          text=EMOTES[name]))
+                                                          text=_(EMOTES[name])))
     return lines
 
 
