@@ -199,11 +199,16 @@ class SettledEchoSampler(EchoSampler):
     have gone idle, as before a player's move."""
 
     async def sample(self) -> float:
+        await self.settle()
+        return await super().sample()
+
+    @staticmethod
+    async def settle() -> None:
+        """Wait as an own-view sample waits for the bot's move: its pace, polled."""
         waited = 0.0
         while waited < BOT_PACE:  # polled like OwnViewSampler._until_my_turn
             await asyncio.sleep(POLL)
             waited += POLL
-        return await super().sample()
 
 
 def ready_for_rematch(client: TableClient) -> bool:

@@ -12,12 +12,13 @@ echo and own-view samples):
   bot), with this checkout's table and, for each `--checkout PATH`, that checkout's (its
   own `bench/latency.py --serve table2`), so two versions of the table are compared within
   the same seconds;
-- `settled_echo_us`: bench/latency.py's echo after the pause an own-view sample follows;
+- `settled_echo_us`, `settled_protocol_floor_us`: the echo and the protocol floor, each
+  round trip after the pause an own-view sample follows (the bot's move, polled for);
 and for each server its residency: from the frame's arrival (`Server._pump`) to the
 view's frame written (`Peer.send` returned), wall and CPU time of the server's thread,
 p50 (`server_pump_to_view_written_us`). Each p50 is also given over the echo's.
 
-`timeline_us`: for this checkout's table and the protocol floor, each round trip cut into
+`timeline_us`: for this checkout's table and the protocol floors, each round trip cut into
 its legs on the clock both processes share (CLOCK_MONOTONIC), p50 of each: the client
 framing the move, its write system call (`client_write`), the kernel and the server's
 wake-up until the pump has the frame (`to_server`), the server until the view's write
@@ -217,6 +218,14 @@ class TimedOwnView(latency.OwnViewSampler):
         return elapsed
 
 
+class SettledTimedOwnView(TimedOwnView):
+    """The protocol floor's round trip after the pause the table's samples follow (its
+    ready-made views never wait for a bot): the floor a settled table is held to."""
+
+    async def _until_my_turn(self) -> None:
+        await latency.SettledEchoSampler.settle()
+
+
 def timeline(marks: list[tuple[int, ...]], kept: dict[str, list[int]]) -> dict[str, float]:
     """Each leg's p50 (µs): the client's marks of a sample, matched with the server's record
     of the move that arrived between its write and the view's bytes."""
@@ -238,7 +247,8 @@ def timeline(marks: list[tuple[int, ...]], kept: dict[str, list[int]]) -> dict[s
 async def main(samples: int, checkouts: list[Path]) -> dict[str, Any]:
     children: dict[str, Child] = {
         "echo": Child(HERE, "echo", own=True), "protocol_floor": Child(HERE, "floor", own=True),
-        "table": Child(HERE, "table2", own=True), "settled_echo": Child(HERE, "echo", own=True)}
+        "table": Child(HERE, "table2", own=True), "settled_echo": Child(HERE, "echo", own=True),
+        "settled_protocol_floor": Child(HERE, "floor", own=True)}
     for checkout in checkouts:
         # Another checkout's table, served by its own bench/latency.py (no residency).
         children[f"table@{checkout}"] = Child(checkout / "bench" / "latency.py", "table2",
@@ -249,6 +259,7 @@ async def main(samples: int, checkouts: list[Path]) -> dict[str, Any]:
         for name, child in children.items():
             sampler = (latency.EchoSampler() if name == "echo"
                        else latency.SettledEchoSampler() if name == "settled_echo"
+                       else SettledTimedOwnView() if name == "settled_protocol_floor"
                        else TimedOwnView() if child.own else latency.OwnViewSampler())
             await sampler.open(await stack.enter_async_context(child))
             stack.push_async_callback(sampler.close)
@@ -271,7 +282,7 @@ async def main(samples: int, checkouts: list[Path]) -> dict[str, Any]:
         for name, child in children.items() if child.kept.get("wall")}
     result["timeline_us"] = {
         name: timeline(samplers[name].marks, children[name].kept)
-        for name in ("protocol_floor", "table")}
+        for name in ("protocol_floor", "settled_protocol_floor", "table")}
     return result
 
 
