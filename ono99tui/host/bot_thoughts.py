@@ -23,6 +23,7 @@ as before.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -114,7 +115,8 @@ class BotThoughts:
         key = thought.request.key
 
         def chosen(_: Future[tuple[Move, float]]) -> None:  # on the worker thread
-            if not loop.is_closed():
+            # A loop closed meanwhile (the table stopped) has nobody to hand it to.
+            with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(self._chosen, key, thought)
 
         thought.future.add_done_callback(chosen)
