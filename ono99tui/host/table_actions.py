@@ -527,11 +527,11 @@ class TableActions:
             return
         self._out.append(RatingsChanged(match_id, changes))
         by_who = {change.who: change for change in changes}
-        shown: dict[str, dict[str, int]] = {}
+        shown: list[dict[str, int] | None] = []
         for seat in seats:
-            change = by_who.get(self._rated(seat))
-            if change is not None and not seat.unrated:
-                shown[seat.name] = {"rating": change.after.shown, "change": change.shown_change}
+            change = None if seat.unrated else by_who.get(self._rated(seat))
+            shown.append(None if change is None else {"rating": change.after.shown,
+                                                      "change": change.shown_change})
         self._results["ratings"] = shown
         log.info("match %d rated: %s", self.matches_dealt, ", ".join(
             f"{change.who.label} {change.shown_change:+d}" for change in changes))

@@ -55,6 +55,8 @@ NARROW_WIDTH = 76
 # name is cut (with an ellipsis) so that what follows it, "(you)", stays whole.
 PLAYER_COLUMN_WIDTH = 21
 STATUS_COLUMN_WIDTH = 9
+# A rating is four digits (1000 for a new player), or five.
+RATING_COLUMN_WIDTH = 6
 # Stacked (narrow), the seats have the whole width: a name and its marks in full, up to
 # this (the longest name, 24, and "(you, ⚙ bot)").
 WIDEST_PLAYER_COLUMN = 37
@@ -215,6 +217,8 @@ class WaitingRoomScreen(TalkScreen):
         self._bot_level_shown = False
         # The player column's width, as the seat table was last laid out.
         self._player_width = PLAYER_COLUMN_WIDTH
+        # Whether the seats have their Rating column (a table that rates its players).
+        self._rating_column = False
 
     # --- layout -----------------------------------------------------------------------------
 
@@ -303,12 +307,16 @@ class WaitingRoomScreen(TalkScreen):
         if self.lobby is not None:
             self.show_lobby(self.lobby)
 
-    def _add_seat_columns(self, player_width: int) -> None:
+    def _add_seat_columns(self, player_width: int, *, rating: bool = False) -> None:
         seats = self.query_one("#seats", DataTable)
         seats.add_column("#", key="number", width=1)
         seats.add_column("Player", key="player", width=player_width)
         seats.add_column("Status", key="status", width=STATUS_COLUMN_WIDTH)
+        if rating:
+            # TRANSLATORS: the waiting room's column of each player's rating (a number).
+            seats.add_column(_("Rating"), key="rating", width=RATING_COLUMN_WIDTH)
         self._player_width = player_width
+        self._rating_column = rating
 
     def _player_column_width(self) -> int:
         """Side by side with the rules the seats have a fixed width; stacked, the width of
@@ -404,12 +412,20 @@ class WaitingRoomScreen(TalkScreen):
         rows = seat_rows(lobby, self.my_seat_number, bot_mark,
                          ascii_glyphs=current_glyphs(self).ascii, width=width)
         cursor = table.cursor_row
-        if width != self._player_width:  # the terminal's width changed the layout
+        rated = any(seat.rating is not None for seat in lobby.seats)
+        if width != self._player_width or rated != self._rating_column:
+            # The terminal's width changed the layout, or the table's ratings came (or went).
             table.clear(columns=True)
-            self._add_seat_columns(width)
+            self._add_seat_columns(width, rating=rated)
         table.clear()
+        by_index = {seat.seat: seat for seat in lobby.seats}
         for index, row in enumerate(rows):
-            table.add_row(*row, key=str(index))
+            cells: list[Text] = list(row)
+            if rated:
+                seat = by_index.get(index)
+                rating = seat.rating if seat is not None else None
+                cells.append(Text("" if rating is None else str(rating)))
+            table.add_row(*cells, key=str(index))
         if rows:
             table.move_cursor(row=min(cursor, len(rows) - 1), animate=False)
 
