@@ -13,7 +13,7 @@ Prints ONE JSON object: each arm's win rate, each edge over greedy with its 95% 
 95% interval (the delta method on the paired per-deal differences; a percentile
 bootstrap over deals beside it).
 
-    nice -n 10 python bench/oracle.py --games 1200 --seed 1 [--players 4]
+    nice -n 10 python bench/oracle.py --games 2000 --seed 1 --seed 2 [--players 4]
 """
 
 from __future__ import annotations
@@ -109,22 +109,27 @@ def _bot(name: str) -> Bot:
     return OracleBot() if name == "oracle" else make_bot(name)
 
 
-def measure(players: int, games: int, seed: int, rules_name: str) -> dict[str, Any]:
-    """Play the deals and work out the figures (see the module docstring)."""
+def measure(players: int, games: int, seeds: list[int], rules_name: str) -> dict[str, Any]:
+    """Play `games` deals of each seed and work out the figures over all of them (see the
+    module docstring); a seed's deals are those of `play_same_deals` with that seed."""
     rules = preset(rules_name)
     field_bots = ("hard", *("greedy",) * (players - 1))
-    master = random.Random(seed)
     arms = ("hard", "oracle", "greedy")
     results: dict[str, list[float]] = {arm: [] for arm in arms}
     started = time.perf_counter()
     cpu = time.process_time()
-    for match in range(games):
-        names = seating(field_bots, players, match)
-        engine_seed, bot_seed = master.getrandbits(64), master.getrandbits(32)
-        for arm in arms:
-            seated = tuple(arm if name == "hard" else name for name in names)
-            winners = play(rules, tuple(_bot(name) for name in seated), engine_seed, bot_seed)
-            results[arm].append(sum(1 / len(winners) for w in winners if names[w] == "hard"))
+    for seed in seeds:
+        master = random.Random(seed)
+        for match in range(games):
+            names = seating(field_bots, players, match)
+            engine_seed, bot_seed = master.getrandbits(64), master.getrandbits(32)
+            for arm in arms:
+                seated = tuple(arm if name == "hard" else name for name in names)
+                winners = play(rules, tuple(_bot(name) for name in seated), engine_seed,
+                               bot_seed)
+                results[arm].append(sum(1 / len(winners) for w in winners
+                                        if names[w] == "hard"))
+    deals = games * len(seeds)
     hard_d = [h - g for h, g in zip(results["hard"], results["greedy"], strict=True)]
     oracle_d = [o - g for o, g in zip(results["oracle"], results["greedy"], strict=True)]
     between = [o - h for o, h in zip(results["oracle"], results["hard"], strict=True)]
@@ -132,11 +137,11 @@ def measure(players: int, games: int, seed: int, rules_name: str) -> dict[str, A
     oracle_edge, oracle_half = interval(oracle_d)
     gap, gap_half = interval(between)
     share, share_half = _share(hard_d, oracle_d)
-    low, high = _bootstrap_share(hard_d, oracle_d, random.Random(seed))
+    low, high = _bootstrap_share(hard_d, oracle_d, random.Random(seeds[0]))
     return {
-        "rules": rules_name, "players": players, "games": games, "seed": seed,
+        "rules": rules_name, "players": players, "games": deals, "seeds": seeds,
         "budget_units": int(HardBot().budget_s * PLAYS_PER_SECOND),
-        "win_rates": {arm: round(sum(values) / games, 4) for arm, values in results.items()},
+        "win_rates": {arm: round(sum(values) / deals, 4) for arm, values in results.items()},
         "hard_edge": round(hard_edge, 4), "hard_edge_interval": round(hard_half, 4),
         "oracle_edge": round(oracle_edge, 4), "oracle_edge_interval": round(oracle_half, 4),
         "oracle_over_hard": round(gap, 4), "oracle_over_hard_interval": round(gap_half, 4),
@@ -179,12 +184,15 @@ def _bootstrap_share(hard_d: list[float], oracle_d: list[float], rng: random.Ran
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1200, help="deals (default 1200)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", type=int, default=1200,
+                        help="deals per seed (default 1200)")
+    parser.add_argument("--seed", type=int, action="append", default=None,
+                        help="seed of the deals (default 1); repeat it to pool the deals of "
+                             "several seeds")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--rules", default="2022")
     args = parser.parse_args()
-    print(json.dumps(measure(args.players, args.games, args.seed, args.rules)))
+    print(json.dumps(measure(args.players, args.games, args.seed or [1], args.rules)))
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
 
@@ -116,19 +117,30 @@ def run(args: argparse.Namespace) -> int:
         print("ratings (OpenSkill Plackett-Luce from new; shown = 1000 + 40(mu - 3 sigma)):")
         for level, entry in rating.to_json().items():
             print(f"  {level:<10} {entry['shown']:>5}  mu {entry['mu']:.2f} ± "
-                  f"{entry['sigma']:.2f} (sigma)  {entry['matches']} matches")
+                  f"{entry['sigma']:.2f} (sigma)  {entry['matches']} matches; mu over the "
+                  f"second half {entry['mu_second_half']:.2f} (sd "
+                  f"{entry['mu_second_half_sd']:.2f})")
     print(f"{result.matches_per_s:.0f} matches/s ({result.seconds:.2f} s)")
     return 0
 
 
 class SimRatings:
     """The levels' ratings over a series of matches, from new (`--rate`): one rating per
-    bot name given (each level once, however many seats it has), as the host rates them."""
+    bot name given (each level once, however many seats it has), as the host rates them.
+
+    A rating never settles: every update adds the model's dynamics (tau), so σ stops near
+    1.5 and μ wanders by about that much from match to match. Beside the last rating the
+    summary gives each level's μ averaged over the second half of the series, with the
+    standard deviation of its wander there: the steadier figure for placing the levels."""
 
     def __init__(self) -> None:
         from ono99tui.host.ratings import RatingBook
 
         self.book = RatingBook()
+        # Each level's μ after every match, in order; and how often it finished at each
+        # place (0 first; ties share the better place).
+        self.history: dict[str, list[float]] = {}
+        self.places: dict[str, list[int]] = {}
 
     def add(self, seat_names: tuple[str, ...], places: tuple[int, ...]) -> None:
         """Rate one match: `seat_names[i]` finished at `places[i]`."""
@@ -138,13 +150,28 @@ class SimRatings:
         entrants = [Entrant(Rated(BOT, level_of(name)), place)
                     for name, place in zip(seat_names, places, strict=True)]
         self.book, _ = rate_match(self.book, entrants)
+        for entrant in entrants:
+            counts = self.places.setdefault(entrant.who.name, [0] * len(places))
+            counts[entrant.place] += 1
+        for who, rating in self.book.ratings.items():
+            if who in {entrant.who for entrant in entrants}:
+                self.history.setdefault(who.name, []).append(rating.mu)
 
     def to_json(self) -> dict[str, dict[str, Any]]:
         """Each level's rating, best first: shown number, mu, sigma, matches."""
         ranked = sorted(self.book.ratings.items(), key=lambda item: -item[1].shown)
-        return {who.name: {"shown": rating.shown, "mu": round(rating.mu, 3),
-                           "sigma": round(rating.sigma, 3), "matches": rating.matches}
-                for who, rating in ranked}
+        summary: dict[str, dict[str, Any]] = {}
+        for who, rating in ranked:
+            late = self.history.get(who.name, [])[len(self.history.get(who.name, [])) // 2:]
+            mean = sum(late) / len(late) if late else rating.mu
+            spread = (math.sqrt(sum((mu - mean) ** 2 for mu in late) / (len(late) - 1))
+                      if len(late) > 1 else 0.0)
+            summary[who.name] = {"shown": rating.shown, "mu": round(rating.mu, 3),
+                                 "sigma": round(rating.sigma, 3), "matches": rating.matches,
+                                 "mu_second_half": round(mean, 3),
+                                 "mu_second_half_sd": round(spread, 3),
+                                 "places": self.places.get(who.name, [])}
+        return summary
 
 
 def _report_same_deal(paired: Any, overrides: dict[str, Any], as_json: bool) -> int:
