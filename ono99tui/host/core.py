@@ -265,6 +265,7 @@ class TableCore(TableActions):
             seat = Seat(id=next(self._seat_ids), name=name, human=human,
                         bot=None if human else kind, bot_since=since, ready=not human,
                         resigned=index in replayed.resigned, seq=replayed.seqs[index],
+                        unrated=index in point.unrated,
                         pending_events=replayed.pending[index])
             self.seats.append(seat)
             digest = point.token_hashes[index]

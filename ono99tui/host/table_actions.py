@@ -350,7 +350,8 @@ class TableActions:
             host_seat=self.seats.index(self.host) if self.host in self.seats else None,
             number=self.matches_dealt, seqs=self._seqs_after_views(),
             won=tuple(self._matches_won.items()), played=tuple(self._matches_played.items()),
-            table=tuple(self.table_options().items())))
+            table=tuple(self.table_options().items()),
+            unrated=tuple(index for index, seat in enumerate(self.seats) if seat.unrated)))
         log.info("match %d dealt (%s, %d seats)", self.matches_dealt, self.rules.name,
                  len(self.seats))
         self._lobby.mark()  # sent before the views: it moves each connection to SEATED

@@ -177,3 +177,39 @@ def test_a_table_without_ratings_rates_nobody_and_shows_none() -> None:
     assert all(seat.rating is None for seat in lobby.seats)
     assert "ratings" not in lobby.results
     assert "rating" not in lobby.seats[0].to_wire()
+
+
+def test_a_match_taken_up_after_a_restart_is_rated_once_and_keeps_who_is_unrated() -> None:
+    from ono99tui.host.journal.records import JOURNAL_RECORDS
+    from ono99tui.host.journal.resume import record_to_map, resume_point
+
+    records: list[dict[str, object]] = []
+
+    class Journaled(ClockedTable):
+        def run(self, outputs: list) -> list:  # type: ignore[type-arg]
+            records.extend(record_to_map(output) for output in outputs
+                           if isinstance(output, JOURNAL_RECORDS))
+            return super().run(outputs)
+
+    first = Journaled(config(capacity=3, bot_delay=0.5, grace_seconds=30.0),
+                      ratings=RatingBook())
+    ann = first.connect("Ann")
+    first.connect("Bob", unrated=True)
+    first.run(first.core.add_bot("greedy", first.now))
+    first.send(ann, Start())
+    first.play_until(lambda: first.moves_played() >= 6)
+    assert records[0]["unrated"] == [1]
+    point = resume_point(records)
+    assert point is not None and point.unrated == (1,)
+    # The host is killed; a new one takes the match up and it is played to its end.
+    second = ClockedTable(config(capacity=3, bot_delay=0.5, grace_seconds=30.0),
+                          ratings=RatingBook())
+    second.run(second.core.restore(point, second.now))
+    assert [seat.unrated for seat in second.core.seats] == [False, True, False]
+    # Nobody comes back: past the grace period bots play the humans' seats on.
+    second.play_until(lambda: second.core.phase == FINISHED, limit=20000)
+    (kept,) = second.ratings_changed
+    assert {change.who for change in kept.changes} == {ANN, NORMAL}
+    assert kept.match_id == f"{second.core.config.name}#1#{point.seed}"
+    # The same match ended again (its `won` record lost to a power cut): not rated twice.
+    assert second.core.ratings is not None and kept.match_id in second.core.ratings.rated
