@@ -127,7 +127,7 @@ def read_ratings(path: Path) -> RatingBook:
 def write_ratings(path: Path, book: RatingBook) -> None:
     """Replace the file with `book`, atomically (temp file, fsync, rename, fsync of the
     folder). OSError if it cannot be written; the old file is then as it was."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
@@ -148,7 +148,7 @@ def write_ratings(path: Path, book: RatingBook) -> None:
 @contextlib.contextmanager
 def locked(path: Path) -> Iterator[None]:
     """Hold the exclusive lock of the ratings file `path` (its `.lock` beside it)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     descriptor = os.open(path.with_name(path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(descriptor, fcntl.LOCK_EX)
