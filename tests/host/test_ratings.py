@@ -132,7 +132,7 @@ def finished_rated_table(book: RatingBook, **hello: object) -> tuple[ClockedTabl
 
 def test_the_core_rates_a_finished_match_and_tells_the_seats() -> None:
     book = RatingBook({ANN: Rating(26.0, 5.0, 9), HARD: Rating(27.5, 1.6, 3000)})
-    table, ann, bob = finished_rated_table(book)
+    table, _ann, bob = finished_rated_table(book)
     (kept,) = table.ratings_changed
     state = table.core.state
     assert state is not None
@@ -157,7 +157,7 @@ def test_the_core_rates_a_finished_match_and_tells_the_seats() -> None:
 
 
 def test_an_unrated_player_has_no_rating_shown_and_is_not_rated() -> None:
-    table, ann, bob = finished_rated_table(RatingBook(), unrated=True)
+    table, ann, _bob = finished_rated_table(RatingBook(), unrated=True)
     (kept,) = table.ratings_changed
     assert Rated(PLAYER, "Bob") not in {change.who for change in kept.changes}
     lobby = table.lobby(ann)
