@@ -518,8 +518,14 @@ class TableActions:
         if self.ratings is None:
             return
         seats = self.seats[:state.seats]
-        places = finishing_ranks(state, elimination_groups(
-            (event.get("kind", ""), event.get("seat")) for event in self._history.events))
+        places = list(finishing_ranks(state, elimination_groups(
+            (event.get("kind", ""), event.get("seat")) for event in self._history.events)))
+        # A player who left (a bot played their seat on to the end, or it resigned) is
+        # rated last, whatever the seat made of it: leaving never spares a rating.
+        last = max(places) + 1
+        for index, seat in enumerate(seats):
+            if seat.human and (seat.taken_over or seat.resigned):
+                places[index] = last
         entrants = [Entrant(self._rated(seat), place, seat.unrated)
                     for seat, place in zip(seats, places, strict=True)]
         match_id = f"{self.config.name}#{self.matches_dealt}#{self._match_seed}"

@@ -213,3 +213,29 @@ def test_a_match_taken_up_after_a_restart_is_rated_once_and_keeps_who_is_unrated
     assert kept.match_id == f"{second.core.config.name}#1#{point.seed}"
     # The same match ended again (its `won` record lost to a power cut): not rated twice.
     assert second.core.ratings is not None and kept.match_id in second.core.ratings.rated
+
+
+def test_a_player_who_left_is_rated_last_whatever_the_bot_made_of_the_seat() -> None:
+    from ono99tui.game.finish import elimination_groups, finishing_ranks
+
+    book = RatingBook({ANN: Rating(26.0, 5.0, 9), Rated(PLAYER, "Bob"): Rating(24.0, 6.0, 4)})
+    table = ClockedTable(config(capacity=3, bot_delay=0.5, grace_seconds=5.0), ratings=book)
+    ann, bob = table.connect("Ann"), table.connect("Bob")
+    table.run(table.core.add_bot("greedy", table.now))
+    table.send(ann, Start())
+    table.play_until(lambda: table.moves_played() >= 2)
+    table.drop(bob)  # and never comes back: past the grace period a bot plays on for him
+    table.play_until(lambda: table.core.phase == FINISHED)
+    assert table.core.seats[1].taken_over
+    state = table.core.state
+    assert state is not None
+    played = list(finishing_ranks(state, elimination_groups(
+        (event.get("kind", ""), event.get("seat")) for event in table.core.match_events)))
+    expected_places = [*played[:1], max(played) + 1, played[2]]
+    _, expected = rate_match(book, [Entrant(ANN, expected_places[0]),
+                                    Entrant(Rated(PLAYER, "Bob"), expected_places[1]),
+                                    Entrant(NORMAL, expected_places[2])])
+    (kept,) = table.ratings_changed
+    assert kept.changes == expected
+    bob_change = next(change for change in kept.changes if change.who.name == "Bob")
+    assert bob_change.after.mu < bob_change.before.mu  # last: his rating goes down
