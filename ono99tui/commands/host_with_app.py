@@ -17,6 +17,7 @@ from ono99tui.commands.player_option import host_player_name, remember_player_na
 from ono99tui.host.hosting import HostedTable, HostError
 from ono99tui.host.options import HostOptions
 from ono99tui.host.with_app import address_to_give, host_table, invitation_for
+from ono99tui.i18n import _
 from ono99tui.ui.app import Ono99App
 from ono99tui.ui.host_app import host_app
 from ono99tui.web.host_door import OpenWebDoor
@@ -42,7 +43,8 @@ async def serve_with_app(
     if player is not None:
         problem = remember_player_name(player)
         if problem is not None:  # on the terminal again once the app's screen is gone
-            print(f"ono99 host: your name was not remembered: {problem}", file=sys.stderr)
+            print(_("ono99 host: your name was not remembered: {problem}").format(
+                problem=problem), file=sys.stderr)
     name = host_player_name(player)
 
     def make_app(hosted: HostedTable) -> Ono99App:
@@ -67,5 +69,5 @@ def run_host(options: HostOptions, player: str | None = None, *, unrated: bool =
     try:
         return asyncio.run(serve_with_app(options, player, unrated=unrated))
     except HostError as error:
-        print(f"ono99 host: {error}", file=sys.stderr)
+        print(_("ono99 host: {error}").format(error=error), file=sys.stderr)
         return error.status

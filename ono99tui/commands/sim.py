@@ -15,7 +15,7 @@ from ono99tui.commands.game_options import (
     checked_rules,
     rule_settings,
 )
-from ono99tui.i18n import N_
+from ono99tui.i18n import N_, _
 
 # Translated where it is shown (cli.py).
 HELP = N_("play many headless matches between bots and report win rates and speed")
@@ -25,29 +25,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `ono99 sim`."""
     add_rules_option(parser, settings=True)
     parser.add_argument(
-        "--players", type=int, default=4, help="seats per match, 2 to 8 (default 4)"
+        "--players", type=int, default=4, help=_("seats per match, 2 to 8 (default 4)")
     )
-    parser.add_argument("--games", type=int, default=100, help="matches to play (default 100)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--games", type=int, default=100, help=_("matches to play (default 100)"))
+    parser.add_argument("--seed", type=int, default=0, help=_("random seed (default 0)"))
     parser.add_argument(
         "--bots",
         default="greedy,random",
-        help="comma-separated bot levels (easy, normal, hard) or kinds (random, greedy), "
-             "given to the seats in turn (default greedy,random)",
+        help=_("comma-separated bot levels (easy, normal, hard) or kinds (random, greedy), given "
+               "to the seats in turn (default greedy,random)"),
     )
     parser.add_argument(
         "--same-deal",
         action="store_true",
-        help="play each deal twice, the second time with greedy in the first bot's seats, "
-        "and report the first bot's paired edge over greedy",
+        help=_("play each deal twice, the second time with greedy in the first bot's seats, and "
+               "report the first bot's paired edge over greedy"),
     )
     parser.add_argument(
         "--rate",
         action="store_true",
-        help="rate the bots from every match's finishing order (OpenSkill, one rating per "
-        "level, from new; not kept) and report each level's rating",
+        help=_("rate the bots from every match's finishing order (OpenSkill, one rating per "
+               "level, from new; not kept) and report each level's rating"),
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--json", action="store_true", help=_("print one JSON object"))
 
 
 def run(args: argparse.Namespace) -> int:

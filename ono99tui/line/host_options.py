@@ -65,7 +65,7 @@ def _whole(value: str, word: str, least: int) -> int:
 
 
 def option_change(text: str, options: TableOptions) -> tuple[str, dict[str, Any]]:
-    """What `set TEXT` asks: (the change in words, the keyword arguments of
+    """What `set TEXT` asks: (what is said if it cannot be sent, the keyword arguments of
     `TableSession.set_options`). Raises HostOptionError."""
     word, _space, value = text.strip().partition(" ")
     word, value = word.lower(), value.strip().lower()
@@ -76,27 +76,29 @@ def option_change(text: str, options: TableOptions) -> tuple[str, dict[str, Any]
         if value not in PRESET_NAMES:
             raise HostOptionError(_("No preset {value!r}: {choices}.").format(
                 value=value[:20], choices=", ".join(PRESET_NAMES)))
-        return "change the preset", {"preset": value}
+        return _("Could not change the preset"), {"preset": value}
     if word == "scoring":
         if value not in SCORING_MODES:
             raise HostOptionError(_("No scoring {value!r}: {choices}.").format(
                 value=value[:20], choices=", ".join(SCORING_MODES)))
-        return "change scoring", {"rules": {"scoring": value}}
+        return _("Could not change the rules"), {"rules": {"scoring": value}}
     if word == "ono99":
         if value not in ONO99_MODES:
             raise HostOptionError(_("No ONO 99 mode {value!r}: {choices}.").format(
                 value=value[:20], choices=", ".join(ONO99_MODES)))
-        return "change ono99_card", {"rules": {"ono99_card": value}}
+        return _("Could not change the rules"), {"rules": {"ono99_card": value}}
     if word in ("tokens", "target"):
-        return f"change {word}", {"rules": {word: _whole(value, word, 1)}}
+        return _("Could not change the rules"), {"rules": {word: _whole(value, word, 1)}}
     if word in _SWITCHES:
-        return f"change {_SWITCHES[word]}", {"rules": {_SWITCHES[word]: _switch(value, word)}}
+        return _("Could not change the rules"), {"rules": {_SWITCHES[word]: _switch(value, word)}}
     if word == "hints":
         on = _switch(value, word)
-        return ("allow hints" if on else "stop hints"), {"table": {"hints": on}}
+        return _("Could not change hints"), {"table": {"hints": on}}
     if word == "spectators":
-        return "change spectators' chat", {"table": {"spectator_chat": _switch(value, word)}}
+        return (_("Could not change spectators' chat"),
+                {"table": {"spectator_chat": _switch(value, word)}})
     if word == "turn":
         seconds = _whole(value, word, 0)
-        return "change the turn time", {"table": {"turn_seconds": float(seconds) or None}}
+        return (_("Could not change the turn time"),
+                {"table": {"turn_seconds": float(seconds) or None}})
     raise HostOptionError(_("No option {word!r}: type o for the options.").format(word=word[:20]))

@@ -9,7 +9,7 @@ only their people going away and coming back are told.
 from __future__ import annotations
 
 from netproto.wire.messages import Lobby, SeatKind, TablePhase
-from ono99tui.client.options import TableOptions
+from ono99tui.client.options import TableOptions, options_from_wire
 from ono99tui.i18n import _
 from ono99tui.line.sentences import ratings_line, room_lines, standings_line
 
@@ -75,7 +75,26 @@ def lobby_news(said: Lobby | None, after: Lobby, options: TableOptions, *, solo:
             lines.append(_("{name} is back.").format(name=name) if seat.connected
                          else _("{name} is away.").format(name=name))
     lines += [_("{name} left the table.").format(name=name) for name in old if name not in new]
-    if said.options != after.options and options.rules is not None:
+    if said.options != after.options:
+        lines += option_news(options_from_wire(said.options), options)
+    return lines
+
+
+def option_news(before: TableOptions, after: TableOptions) -> list[str]:
+    """What the host changed among the table's options, one sentence each (a screen shows
+    the new value in its place; a line mode names what changed)."""
+    lines = []
+    if after.rules is not None and after.rules != before.rules:
         lines.append(_("The rules are now preset {preset}: type r to hear them.").format(
-            preset=options.rules.name))
+            preset=after.rules.name))
+    if after.turn_seconds != before.turn_seconds:
+        lines.append(_("The turn clock is now off.") if after.turn_seconds is None
+                     else _("The turn clock now gives {seconds} seconds a move.").format(
+                         seconds=f"{after.turn_seconds:g}"))
+    if after.hints != before.hints:
+        lines.append(_("Hints are now allowed: type h on your turn.") if after.hints
+                     else _("Hints are now off."))
+    if after.spectator_chat != before.spectator_chat:
+        lines.append(_("Spectators may now talk.") if after.spectator_chat
+                     else _("Spectators may no longer talk."))
     return lines

@@ -289,17 +289,14 @@ def emote_lines() -> list[str]:
     lines = [_("Emotes: e NUMBER or e NAME sends one.")]
     for number, name in enumerate(EMOTE_ORDER, start=1):
         lines.append(_("{number}. {name}: {text}").format(number=number, name=name,
-                                                          text=EMOTES[name]))
+                                                          text=_(EMOTES[name])))
     return lines
 
 
-def match_end_lines(view: PlayerView, lobby: Lobby | None, *, host: bool,
-                    spectating: bool, room: bool = False) -> list[str]:
-    """The match is over (its last event said who won): how it ended for the viewer, and
-    what to type next (`room`: the host may open the waiting room)."""
-    won = winners_text(view, lobby.seats if lobby is not None else ())
-    lines = [(won[0].upper() + won[1:] if won.startswith("you ") else won) + "."]
-
+def match_end_lines(*, host: bool, spectating: bool, room: bool = False) -> list[str]:
+    """The match is over: what to type next (`room`: the host may open the waiting room).
+    Who won is not said again: the match's last event said it, just before."""
+    lines = []
     if spectating:
         lines.append(_("Type j to take a seat for the next match, or q to quit."))
     elif host and room:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from netproto.wire.messages import Lobby, SeatInfo, SeatKind, TablePhase
 from ono99tui.client.options import NO_OPTIONS
 from ono99tui.line.room_news import lobby_news
@@ -65,3 +67,31 @@ def test_ratings_are_told_beside_each_seat_and_after_a_match() -> None:
     unrated = Lobby(phase=TablePhase.FINISHED, host_seat=0, you=0, capacity=4,
                     seats=room.seats, results={"winners": [1]})
     assert news(room, unrated) == []
+
+
+def test_each_option_the_host_changes_is_named_once() -> None:
+    # Found playing: setting the turn clock, the hints or the spectators' chat was told as
+    # "The rules are now preset 1980: type r to hear them.", the same words each time.
+    from ono99tui.client.options import options_from_wire
+    from ono99tui.game.codec import rules_to_wire
+    from ono99tui.game.rules import preset
+
+    def room(**options: object) -> Lobby:
+        return Lobby(phase=TablePhase.WAITING, seats=(seat(0, "ana"), seat(1, "bob")),
+                     host_seat=0, you=1, capacity=4, options=dict(options))
+
+    rules = rules_to_wire(preset("1980"))
+    steps = [room(rules=rules), room(rules=rules, turn_seconds=30),
+             room(rules=rules, turn_seconds=30, hints=True),
+             room(rules=rules, turn_seconds=30, hints=True, spectator_chat=False),
+             room(rules=rules_to_wire(preset("2022")), turn_seconds=None, hints=False,
+                  spectator_chat=False)]
+    told = [lobby_news(before, after, options_from_wire(after.options), solo=False,
+                       spectating=False, host=False) for before, after in pairwise(steps)]
+    assert told == [
+        ["The turn clock now gives 30 seconds a move."],
+        ["Hints are now allowed: type h on your turn."],
+        ["Spectators may no longer talk."],
+        ["The rules are now preset 2022: type r to hear them.", "The turn clock is now off.",
+         "Hints are now off."],
+    ]

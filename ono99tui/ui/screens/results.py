@@ -497,7 +497,7 @@ class MatchEndScreen(_Dialog):
         """A spectator: join the table again asking for a seat for the next match."""
         if not self._may_take_seat():
             return
-        self.query_one("#rematch-status", Static).update("Taking a seat...")
+        self.query_one("#rematch-status", Static).update(_("Taking a seat..."))
         found = self.query("#take-seat")
         if found:
             found.first(Button).disabled = True
@@ -518,14 +518,14 @@ class StandingsScreen(_Dialog):
         view = session.view
         won = _matches_won(session, view.seats) if view is not None else None
         with Vertical(classes="results"):
-            yield Static("Matches won at this table", classes="results-title", markup=False)
+            yield Static(_("Matches won at this table"), classes="results-title", markup=False)
             if view is None or won is None:
                 text = _("No match has ended at this table yet.")
             else:
                 text = wins_table(_names(session, view), won,
                                   _matches_played(session, view.seats))
             yield Static(text, id="wins", classes="results-table", markup=False)
-            yield Button("Close (Esc)", variant="primary", id="close")
+            yield Button(_("Close (Esc)"), variant="primary", id="close")
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         await self.action_dismiss()

@@ -481,7 +481,8 @@ class TableScreen(TalkScreen):
         def chosen(answer: TurnTime | None) -> None:
             if answer is not None:
                 self.post_message(OptionsChangeRequested(
-                    "change the turn time", table={"turn_seconds": answer.seconds}))
+                    _("Could not change the turn time"),
+                    table={"turn_seconds": answer.seconds}))
 
         self.app.push_screen(
             TurnTimePrompt(current), chosen)
