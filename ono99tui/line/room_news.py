@@ -11,7 +11,7 @@ from __future__ import annotations
 from netproto.wire.messages import Lobby, SeatKind, TablePhase
 from ono99tui.client.options import TableOptions, options_from_wire
 from ono99tui.i18n import _
-from ono99tui.line.sentences import room_lines, standings_line
+from ono99tui.line.sentences import ratings_line, room_lines, standings_line
 
 
 def how_to_start(*, spectating: bool, host: bool) -> str:
@@ -52,6 +52,9 @@ def lobby_news(said: Lobby | None, after: Lobby, options: TableOptions, *, solo:
         standings = standings_line(after)
         if after.phase == TablePhase.FINISHED and standings is not None:
             lines.append(standings)
+        ratings = ratings_line(after) if after.phase == TablePhase.FINISHED else None
+        if ratings is not None:
+            lines.append(ratings)
         if after.phase == TablePhase.WAITING:
             lines += room_lines(after, options)
             lines.append(how_to_start(spectating=spectating, host=host))

@@ -72,6 +72,9 @@ class MatchDealt(NamedTuple):
     # clock, the idle limit, hints, spectators' chat, the stand-ins' level), by their
     # `lobby.options` names: a restarted host that takes the match up plays it on with them.
     table: tuple[tuple[str, Any], ...] = ()
+    # The seats whose players asked not to be rated (`Hello.unrated`): a restarted host
+    # that takes the match up leaves them out of its rating too.
+    unrated: tuple[int, ...] = ()
 
 
 class MovePlayed(NamedTuple):
