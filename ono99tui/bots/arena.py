@@ -14,12 +14,14 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ono99tui.bots import make_bot
 from ono99tui.bots.base import Bot
 from ono99tui.game import MATCH_OVER, Rules, State, acting_seats, apply, start_match, view
 from ono99tui.game.duplicate import DuplicateRandom, PlaceTracker, compare, rotation_seating
+from ono99tui.game.finish import elimination_groups, finishing_ranks
 
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 
@@ -113,19 +115,26 @@ def play_one(
     engine_seed: int,
     bot_seed: int,
     timings: list[list[float]] | None = None,
+    places: list[tuple[int, ...]] | None = None,
 ) -> tuple[tuple[int, ...], int, int]:
     """One match; (winners, plays, rounds). Every seat's bot has its own generator (so a
     replay with one seat's bot changed deals the others the same random numbers), sees
     only its view and, through `observe`, the public events. `timings[seat]` collects the
-    CPU seconds of each decision that had a choice."""
+    CPU seconds of each decision that had a choice; `places` gets the match's finishing
+    order (`game.finish.finishing_ranks`)."""
     rng = random.Random(engine_seed)
     bot_rngs = [random.Random(bot_seed + seat) for seat in range(len(seat_bots))]
     state, events = start_match(rules, len(seat_bots), rng)
     clock = time.process_time
+    told: list[tuple[str, int | None]] = []
     while True:
         for bot in seat_bots:
             bot.observe(events)
+        if places is not None:
+            told.extend((event.kind, getattr(event, "seat", None)) for event in events)
         if state.phase == MATCH_OVER:
+            if places is not None:
+                places.append(finishing_ranks(state, elimination_groups(told)))
             return state.winners, state.plays, state.round_no
         seat = acting_seats(state)[0]
         seen = view(state, seat)
@@ -146,9 +155,11 @@ def play_matches(
     bot_names: tuple[str, ...],
     *,
     rotate: bool = True,
+    on_result: Callable[[tuple[str, ...], tuple[int, ...]], None] | None = None,
 ) -> ArenaResult:
     """Play `games` full matches, seats rotated (unless `rotate` is False: then seat i
-    always gets bot_names[i % len(bot_names)]).
+    always gets bot_names[i % len(bot_names)]). `on_result(seat_names, places)` is told
+    every match's finishing order (`ono99 sim --rate`).
 
     Each match has its own engine and bot generators drawn from `seed`, so any single
     match can be replayed.
@@ -164,7 +175,10 @@ def play_matches(
         engine_seed, bot_seed = master.getrandbits(64), master.getrandbits(32)
         timings: list[list[float]] = [[] for _ in range(players)]
         bots = tuple(make_bot(name) for name in names)
-        winners, plays, dealt = play_one(rules, bots, engine_seed, bot_seed, timings)
+        places: list[tuple[int, ...]] | None = [] if on_result is not None else None
+        winners, plays, dealt = play_one(rules, bots, engine_seed, bot_seed, timings, places)
+        if on_result is not None and places:
+            on_result(names, places[0])
         share = dict.fromkeys(bot_names, 0.0)
         for winner in winners:
             share[names[winner]] += 1 / len(winners)

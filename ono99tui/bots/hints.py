@@ -24,7 +24,7 @@ from ono99tui.bots.greedy import GreedyBot
 from ono99tui.bots.hard import move_code
 from ono99tui.bots.observed import Observed
 from ono99tui.bots.playout import SINGLE, TOKENS, table_for
-from ono99tui.bots.search import PLAYS_PER_SECOND, evaluate
+from ono99tui.bots.search import MAX_WORLDS, MIN_WORLDS, PLAYS_PER_SECOND, evaluate
 from ono99tui.bots.worlds import InconsistentView
 from ono99tui.game import Card, Move, Play, PlayerView
 
@@ -118,7 +118,8 @@ def advise(
             int(budget_s * PLAYS_PER_SECOND),
             prune=False,  # every card's chances are shown: none is dropped early
             first_bust=first_bust,
-            **({} if worlds is None else {"min_worlds": worlds, "max_worlds": worlds}),
+            min_worlds=MIN_WORLDS if worlds is None else worlds,
+            max_worlds=MAX_WORLDS if worlds is None else worlds,
         )
     except InconsistentView as error:
         raise NoAdvice(str(error)) from None

@@ -47,6 +47,9 @@ class JoinRequest:
     # The table's DNS-SD instance name when it was found on the LAN: if its host comes
     # back elsewhere, this service is looked for first (`netproto.lan.refind`).
     service_name: str | None = None
+    # Ask the table not to rate this player (`ono99 join --unrated`; docs/PROTOCOL.md
+    # "Ratings").
+    unrated: bool = False
 
     @classmethod
     def for_address(cls, address: Address, name: str, *, spectate: bool = False) -> JoinRequest:
@@ -98,6 +101,7 @@ async def connect(
                 password=request.password,
                 spectate=request.spectate,
                 host_key=request.host_key,
+                unrated=request.unrated,
                 token=token,
                 settings=settings,
             )

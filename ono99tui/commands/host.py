@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from netproto.lan.interfaces import add_mdns_interface_option
@@ -155,6 +156,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                "(docs/DUPLICATE.md); the host may switch it in the waiting room"))
     parser.add_argument("--exit-after", type=int, default=None, metavar="N",
                         help=_("headless: stop after N matches have been played"))
+    parser.add_argument("--no-ratings", action="store_true",
+                        help=_("rate nobody at this table (by default every finished match "
+                               "updates its players' ratings in the data directory)"))
+    parser.add_argument("--unrated", action="store_true",
+                        help=_("do not rate your own seat (the others are rated)"))
     restart = parser.add_mutually_exclusive_group()
     restart.add_argument("--fresh", action="store_true",
                          help=_("start over: do not take up the unfinished match this table's "
@@ -218,6 +224,10 @@ def host_options_from_args(args: argparse.Namespace, *, headless: bool) -> HostO
     if headless and args.player is not None:
         raise HostArgumentsError(
             _("--player names the host's own seat; a --headless table has none"))
+    if headless and args.unrated:
+        raise HostArgumentsError(
+            _("--unrated is for the host's own seat; a --headless table has none (players "
+              "ask with ono99 join --unrated)"))
     admin_password = admin_password_from(args, headless=headless)
     if not headless and admin_password is not None:
         raise HostArgumentsError(
@@ -238,9 +248,18 @@ def host_options_from_args(args: argparse.Namespace, *, headless: bool) -> HostO
         return HostOptions(
             table=table, bind=args.bind, port=args.port, bots=args.bots,
             advertise_on=advertise_on, exit_after=args.exit_after,
-            doors=doors, journal=journal_choice(args))
+            doors=doors, journal=journal_choice(args),
+            ratings=None if args.no_ratings else ratings_file_path())
     except HostOptionsError as error:
         raise HostArgumentsError(str(error)) from None
+
+
+def ratings_file_path() -> Path:
+    """The ratings file of this machine's data directory (`ONO99_DATA_DIR` overrides it)."""
+    from ono99tui.host.journal.ratings_file import ratings_path
+    from ono99tui.user_settings import data_dir
+
+    return ratings_path(data_dir())
 
 
 def journal_choice(args: argparse.Namespace) -> JournalChoice:
@@ -278,11 +297,11 @@ def run(args: argparse.Namespace) -> int:
     if not args.headless and wants_plain(args):
         from ono99tui.commands.host_plain import run_host_plain
 
-        return run_host_plain(options, player, line_settings(args))
+        return run_host_plain(options, player, line_settings(args), unrated=args.unrated)
     if not args.headless:
         from ono99tui.commands.host_with_app import run_host
 
-        return run_host(options, player=player)
+        return run_host(options, player=player, unrated=args.unrated)
 
     import asyncio
 

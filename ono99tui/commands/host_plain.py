@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from ono99tui.line.start import LineSettings
 
 
-def run_host_plain(options: HostOptions, player: str | None, settings: LineSettings) -> int:
+def run_host_plain(options: HostOptions, player: str | None, settings: LineSettings, *,
+                   unrated: bool = False) -> int:
     """Host the table of `options` with the host seated as `player` (`--player`, checked;
     remembered for next time) in line mode; the exit status."""
     from ono99tui.line.start import host_plain
@@ -34,7 +35,8 @@ def run_host_plain(options: HostOptions, player: str | None, settings: LineSetti
             print(_("ono99 host: your name was not remembered: {problem}").format(
                 problem=problem), file=sys.stderr)
     try:
-        return asyncio.run(host_plain(options, host_player_name(player), settings=settings))
+        return asyncio.run(host_plain(options, host_player_name(player), settings=settings,
+                                      unrated=unrated))
     except HostError as error:
         print(_("ono99 host: {error}").format(error=error), file=sys.stderr)
         return error.status

@@ -32,6 +32,8 @@ async def serve_with_app(
     options: HostOptions,
     player: str | None = None,
     run_app: Callable[[Ono99App], Awaitable[None]] = run_in_terminal,
+    *,
+    unrated: bool = False,
 ) -> int:
     """Host the table with the host's app seated at it as `player` (`--player`, already
     checked; remembered for next time); the app's exit status.
@@ -54,18 +56,18 @@ async def serve_with_app(
         return host_app(hosted.server, player=name, connect_to=loopback_for(options.bind),
                         invite=invitation_for(hosted, options.bind),
                         notice=hosted.taken_up.notice() if hosted.taken_up else "",
-                        warnings=hosted.notices, join=join)
+                        warnings=hosted.notices, join=join, unrated=unrated)
 
     return await host_table(options, make_app, run_app)
 
 
-def run_host(options: HostOptions, player: str | None = None) -> int:
-    """The non-headless `ono99 host` of `options`, seating the host as `player`; returns
-    the exit status."""
+def run_host(options: HostOptions, player: str | None = None, *, unrated: bool = False) -> int:
+    """The non-headless `ono99 host` of `options`, seating the host as `player` (not
+    rated with `unrated`); returns the exit status."""
     # Only the app started here may act as the host, whoever else connects first.
     options = replace(options, table=replace(options.table, host_key=secrets.token_urlsafe(24)))
     try:
-        return asyncio.run(serve_with_app(options, player))
+        return asyncio.run(serve_with_app(options, player, unrated=unrated))
     except HostError as error:
         print(_("ono99 host: {error}").format(error=error), file=sys.stderr)
         return error.status

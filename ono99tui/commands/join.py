@@ -37,6 +37,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host-key", default=None, metavar="KEY",
                         help=_("a headless table's admin password or operator key: take its host "
                                "rights (start, bots, rules)"))
+    parser.add_argument("--unrated", action="store_true",
+                        help=_("ask the table not to rate you (your rating is neither shown "
+                               "nor changed)"))
     add_plain_options(parser)
     add_mdns_interface_option(parser)
 
@@ -110,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
 
         return asyncio.run(join_plain(address, name=name, interfaces=interfaces,
                                       spectate=args.spectate, host_key=args.host_key,
+                                      unrated=args.unrated,
                                       settings=line_settings(args),
                                       remembered=remembered_player_name(),
                                       remember=remember_player_name))
@@ -120,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     def lobby() -> LobbyScreen:
         return LobbyScreen(
             interfaces, name=name, join_address=address, spectate=args.spectate,
-            host_key=args.host_key,
+            host_key=args.host_key, unrated=args.unrated,
         )
 
     app = Ono99App(start_screen=lobby, ascii_glyphs=True if args.ascii else None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
 
@@ -47,6 +48,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                "--games counts sets; report each bot's edge over the bots that held the same "
                "cards"),
     )
+    parser.add_argument(
+        "--rate",
+        action="store_true",
+        help=_("rate the bots from every match's finishing order (OpenSkill, one rating per "
+               "level, from new; not kept) and report each level's rating"),
+    )
     parser.add_argument("--json", action="store_true", help=_("print one JSON object"))
 
 
@@ -65,13 +72,19 @@ def run(args: argparse.Namespace) -> int:
         if args.same_deal and args.duplicate:
             raise ValueError("--same-deal and --duplicate are two ways to compare: "
                              "choose one")
+        if args.same_deal and args.rate:
+            raise ValueError("--rate rates the matches of a series: not with --same-deal")
+        if args.duplicate and args.rate:
+            raise ValueError("--rate rates the matches of a series: not with --duplicate")
         if args.duplicate:
             sets = play_duplicate_sets(rules, args.players, args.games, args.seed, bot_names)
             return _report_duplicate(sets, overrides, args.json)
         if args.same_deal:
             paired = play_same_deals(rules, args.players, args.games, args.seed, bot_names)
         else:
-            result = play_matches(rules, args.players, args.games, args.seed, bot_names)
+            rating = SimRatings() if args.rate else None
+            result = play_matches(rules, args.players, args.games, args.seed, bot_names,
+                                  on_result=None if rating is None else rating.add)
     except (GameOptionError, ValueError, UnknownBot, InvalidPlayerCount) as error:
         print(f"ono99 sim: {error}", file=sys.stderr)
         return 2
@@ -97,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
             for name, (p50, p99) in result.decision_ms.items()
         },
     }
+    if rating is not None:
+        summary["ratings"] = rating.to_json()
     if args.json:
         print(json.dumps(summary))
         return 0
@@ -113,8 +128,65 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {name:<10} wins {rate:7.1%} ± {half:.1%} (95%)  (holds {share:.0%} of the "
               f"seats; {p50:.2f}/{p99:.2f} ms per decision p50/p99)")
     print(f"mean turns per match {result.mean_turns:.1f}, mean rounds {result.mean_rounds:.2f}")
+    if rating is not None:
+        print("ratings (OpenSkill Plackett-Luce from new; shown = 1000 + 40(mu - 3 sigma)):")
+        for level, entry in rating.to_json().items():
+            print(f"  {level:<10} {entry['shown']:>5}  mu {entry['mu']:.2f} ± "
+                  f"{entry['sigma']:.2f} (sigma)  {entry['matches']} matches; mu over the "
+                  f"second half {entry['mu_second_half']:.2f} (sd "
+                  f"{entry['mu_second_half_sd']:.2f})")
     print(f"{result.matches_per_s:.0f} matches/s ({result.seconds:.2f} s)")
     return 0
+
+
+class SimRatings:
+    """The levels' ratings over a series of matches, from new (`--rate`): one rating per
+    bot name given (each level once, however many seats it has), as the host rates them.
+
+    A rating never settles: every update adds the model's dynamics (tau), so σ stops near
+    1.5 and μ wanders by about that much from match to match. Beside the last rating the
+    summary gives each level's μ averaged over the second half of the series, with the
+    standard deviation of its wander there: the steadier figure for placing the levels."""
+
+    def __init__(self) -> None:
+        from ono99tui.host.ratings import RatingBook
+
+        self.book = RatingBook()
+        # Each level's μ after every match, in order; and how often it finished at each
+        # place (0 first; ties share the better place).
+        self.history: dict[str, list[float]] = {}
+        self.places: dict[str, list[int]] = {}
+
+    def add(self, seat_names: tuple[str, ...], places: tuple[int, ...]) -> None:
+        """Rate one match: `seat_names[i]` finished at `places[i]`."""
+        from ono99tui.bots import level_of
+        from ono99tui.host.ratings import BOT, Entrant, Rated, rate_match
+
+        entrants = [Entrant(Rated(BOT, level_of(name)), place)
+                    for name, place in zip(seat_names, places, strict=True)]
+        self.book, _ = rate_match(self.book, entrants)
+        for entrant in entrants:
+            counts = self.places.setdefault(entrant.who.name, [0] * len(places))
+            counts[entrant.place] += 1
+        for who, rating in self.book.ratings.items():
+            if who in {entrant.who for entrant in entrants}:
+                self.history.setdefault(who.name, []).append(rating.mu)
+
+    def to_json(self) -> dict[str, dict[str, Any]]:
+        """Each level's rating, best first: shown number, mu, sigma, matches."""
+        ranked = sorted(self.book.ratings.items(), key=lambda item: -item[1].shown)
+        summary: dict[str, dict[str, Any]] = {}
+        for who, rating in ranked:
+            late = self.history.get(who.name, [])[len(self.history.get(who.name, [])) // 2:]
+            mean = sum(late) / len(late) if late else rating.mu
+            spread = (math.sqrt(sum((mu - mean) ** 2 for mu in late) / (len(late) - 1))
+                      if len(late) > 1 else 0.0)
+            summary[who.name] = {"shown": rating.shown, "mu": round(rating.mu, 3),
+                                 "sigma": round(rating.sigma, 3), "matches": rating.matches,
+                                 "mu_second_half": round(mean, 3),
+                                 "mu_second_half_sd": round(spread, 3),
+                                 "places": self.places.get(who.name, [])}
+        return summary
 
 
 def _report_same_deal(paired: Any, overrides: dict[str, Any], as_json: bool) -> int:

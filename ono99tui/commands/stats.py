@@ -7,12 +7,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ono99tui.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from ono99tui.host.journal.stats import Standings, Tally
+    from ono99tui.host.ratings import Rated, Rating, RatingBook
 
 # Translated where it is shown (cli.py).
 HELP = N_("matches played and won and rounds busted per player, from this machine's journals")
@@ -24,6 +25,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=_("journal files to read (default: every table's journal in the data "
                                "directory)"))
     parser.add_argument("--json", action="store_true", help=_("print one JSON object"))
+    parser.add_argument("--ratings", action="store_true",
+                        help=_("print every player's and bot level's rating (the ratings file "
+                               "in the data directory) instead of the standings"))
+    parser.add_argument("--merge", nargs=2, metavar=("OLD", "NEW"), default=None,
+                        help=_("give the rating of the player OLD to NEW (a rename) in the "
+                               "ratings file, then print the ratings"))
 
 
 def _padded(text: str, width: int, *, right: bool = False) -> str:
@@ -71,8 +78,94 @@ def render(standings: Standings, where: str) -> str:
     return "\n".join(lines)
 
 
+def render_ratings(book: RatingBook, path: Path) -> str:
+    """The ratings as a table, best shown rating first."""
+    from rich.cells import cell_len
+
+    ranked = ranked_ratings(book)
+    if not ranked:
+        return _("Nobody is rated in {path} yet.").format(path=path)
+    player, rating_word, spread, matches = (_("Player"), _("Rating"), _("mu ± sigma"),
+                                            _("Matches"))
+    width = max([cell_len(player), *(cell_len(who.label) for who, _rating in ranked)])
+    columns = [max(cell_len(rating_word), 6), max(cell_len(spread), 11),
+               max(cell_len(matches), 7)]
+    # TRANSLATORS: the heading of `ono99 stats --ratings`; mu and sigma are the rating's
+    # mean and spread (OpenSkill), left as they are.
+    lines = [_("Ratings in {path} (shown = 1000 + 40(mu - 3 sigma); OpenSkill "
+               "Plackett-Luce)").format(path=path), "",
+             "  " + "  ".join([_padded(player, width),
+                               *(_padded(word, room, right=True) for word, room in
+                                 zip((rating_word, spread, matches), columns, strict=True))])]
+    for who, rating in ranked:
+        cells = (str(rating.shown), f"{rating.mu:.1f} ± {rating.sigma:.1f}", str(rating.matches))
+        lines.append("  " + "  ".join([_padded(who.label, width),
+                                       *(_padded(cell, room, right=True) for cell, room in
+                                         zip(cells, columns, strict=True))]))
+    return "\n".join(lines)
+
+
+def ranked_ratings(book: RatingBook) -> list[tuple[Rated, Rating]]:
+    """Every rating, the best shown first (then by name)."""
+    return sorted(book.ratings.items(),
+                  key=lambda item: (-item[1].shown, item[0].label.casefold()))
+
+
+def ratings_json(book: RatingBook, path: Path) -> dict[str, Any]:
+    """The ratings as one JSON-ready map (`ono99 stats --ratings --json`)."""
+    return {"file": str(path), "ratings": [
+        {"name": who.label, "kind": who.kind, **({"level": who.name} if who.kind == "bot"
+                                                  else {}),
+         "rating": rating.shown, "mu": round(rating.mu, 4), "sigma": round(rating.sigma, 4),
+         "matches": rating.matches} for who, rating in ranked_ratings(book)]}
+
+
+def run_ratings(args: argparse.Namespace) -> int:
+    """`--ratings` and `--merge`: print (after merging) the ratings; 1 for a damaged file
+    or a merge that cannot be made (nothing is written then)."""
+    from ono99tui.host.journal.ratings_file import (
+        RatingsDamaged,
+        locked,
+        ratings_path,
+        read_ratings,
+        write_ratings,
+    )
+    from ono99tui.host.ratings import MergeError, merged
+    from ono99tui.user_settings import data_dir
+
+    path = ratings_path(data_dir())
+    try:
+        if args.merge is not None:
+            old, new = args.merge
+            with locked(path):
+                book = merged(read_ratings(path), old, new)
+                write_ratings(path, book)
+        else:
+            book = read_ratings(path)
+    except RatingsDamaged as error:
+        print(_("ono99 stats: the ratings file is damaged: {problem}").format(problem=error),
+              file=sys.stderr)
+        return 1
+    except MergeError as error:
+        print(_("ono99 stats: cannot merge: {problem}").format(problem=error), file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(_("ono99 stats: cannot write {path}: {reason}").format(
+            path=path, reason=error.strerror or error), file=sys.stderr)
+        return 1
+    print(json.dumps(ratings_json(book, path), ensure_ascii=False) if args.json
+          else render_ratings(book, path))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the standings; 1 if a journal had to be left out (it is named on stderr)."""
+    if args.ratings or args.merge is not None:
+        if args.files:
+            print(_("ono99 stats: --ratings and --merge read the ratings file, not journals"),
+                  file=sys.stderr)
+            return 2
+        return run_ratings(args)
     from ono99tui.host.journal.stats import Standings, tally_directory, tally_file
     from ono99tui.user_settings import data_dir
 

@@ -19,7 +19,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from ono99tui.game.events import Eliminated, Event, Resigned
+from ono99tui.game.events import Event
+from ono99tui.game.finish import elimination_groups
 from ono99tui.game.state import State
 
 T = TypeVar("T")
@@ -71,24 +72,30 @@ def hand_of(player: int, rotation: int, players: int) -> int:
 
 class PlaceTracker:
     """Follows one match's events (in order, one `observe` per batch the engine returned)
-    and gives every seat's finishing place at its end (`places`)."""
+    and gives every seat's finishing place at its end (`places`).
 
-    __slots__ = ("_moment", "_out_at")
+    Seats go out in the order the events tell, grouped as the ratings group them
+    (`game.finish.elimination_groups`: eliminations with nothing between them went out
+    together, as points players who reach the target in one round); a bust that follows
+    another within one move (the next seat could not play either) went out later."""
+
+    __slots__ = ("_told",)
 
     def __init__(self) -> None:
-        self._moment = 0
-        self._out_at: dict[int, int] = {}
+        self._told: list[tuple[str, int | None]] = []
 
     def observe(self, events: Iterable[Event]) -> None:
         """One batch of events (a deal, a move's, a resignation's)."""
-        self._moment += 1
+        told = self._told
+        told.append(("", None))  # a new batch: nothing in it went out with the last one
         for event in events:
-            if type(event) is Eliminated or type(event) is Resigned:
-                self._out_at.setdefault(event.seat, self._moment)
+            told.append((event.kind, getattr(event, "seat", None)))
 
     def places(self, state: State) -> tuple[int, ...]:
         """Each seat's place (1 = best) in the finished match `state`."""
-        return finishing_places(state, self._out_at)
+        groups = elimination_groups(self._told)
+        return finishing_places(state, {seat: moment for moment, group in enumerate(groups)
+                                        for seat in group})
 
 
 def finishing_places(state: State, out_at: dict[int, int]) -> tuple[int, ...]:

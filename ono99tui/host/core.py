@@ -275,6 +275,7 @@ class TableCore(TableActions):
             seat = Seat(id=next(self._seat_ids), name=name, human=human,
                         bot=None if human else kind, bot_since=since, ready=not human,
                         resigned=index in replayed.resigned, seq=replayed.seqs[index],
+                        unrated=index in point.unrated,
                         pending_events=replayed.pending[index])
             self.seats.append(seat)
             digest = point.token_hashes[index]
@@ -282,6 +283,7 @@ class TableCore(TableActions):
                 self._sessions.adopt(seat, digest)
         self.rules = point.rules
         self.state, self._rng = replayed.state, replayed.rng
+        self._match_seed = point.seed
         if duplicate is not None:  # the set goes on at this rotation
             self.duplicate_set, self._places = duplicate, replayed.places
             log.info("duplicate set taken up at deal %d of %d", duplicate.rotation + 1,
@@ -391,7 +393,7 @@ class TableCore(TableActions):
         if wants_seat and between_matches and len(self.seats) >= self.config.capacity:
             self._make_room_for_a_person()
         if wants_seat and between_matches and len(self.seats) < self.config.capacity:
-            self._seat_human(peer, name, hosts)
+            self._seat_human(peer, name, hosts, unrated=bool(hello.unrated))
         else:
             self._seat_spectator(peer, name)
 
@@ -412,9 +414,9 @@ class TableCore(TableActions):
             log.info("%s gives up seat %d to a person", bot.name, self.seats.index(bot))
             self._remove_seat(bot)
 
-    def _seat_human(self, peer: int, name: str, hosts: bool) -> None:
+    def _seat_human(self, peer: int, name: str, hosts: bool, *, unrated: bool = False) -> None:
         seat = Seat(id=next(self._seat_ids), name=self._unique_name(name), human=True,
-                    peer=peer)
+                    peer=peer, unrated=unrated)
         self.seats.append(seat)
         self._seats_changed()
         self._peer_seats[peer] = seat

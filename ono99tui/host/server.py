@@ -35,6 +35,7 @@ from ono99tui.game import Move, Rules
 from ono99tui.game import State as GameState
 from ono99tui.host.bot_thoughts import BotThoughts
 from ono99tui.host.core import PLAYING, TableCore
+from ono99tui.host.journal.ratings_file import Ratings
 from ono99tui.host.journal.records import JOURNAL_RECORDS, MatchRecord, MemoryJournal, TableJournal
 from ono99tui.host.journal.resume import ResumePoint, Standing
 from ono99tui.host.outputs import (
@@ -44,6 +45,7 @@ from ono99tui.host.outputs import (
     CancelTimer,
     Close,
     Output,
+    RatingsChanged,
     Send,
     SummaryChanged,
     TableSummary,
@@ -64,10 +66,16 @@ class TableApplication:
 
     def __init__(self, config: TableConfig,
                  on_change: Callable[[TableSummary], None] | None = None,
-                 journal: TableJournal | None = None) -> None:
+                 journal: TableJournal | None = None,
+                 ratings: Ratings | None = None) -> None:
         # Each output is carried out the moment the core asks for it (`_carry_out`), in
         # order: a move's views leave before the core asks the bots for their moves.
-        self.core = TableCore(config, carry_out=self._carry_out)
+        self.core = TableCore(config, carry_out=self._carry_out,
+                              ratings=None if ratings is None else ratings.book)
+        # Where a rated match's changes are kept (None: kept in memory only).
+        self._ratings_file = None if ratings is None else ratings.file
+        # What went wrong keeping ratings, newest last (the host's app may show it).
+        self.ratings_problems: list[str] = []
         self.on_change = on_change
         # Where the journal lives: in memory unless the host gives the table its file.
         self._journal: TableJournal = journal if journal is not None else MemoryJournal()
@@ -212,6 +220,16 @@ class TableApplication:
             self._summary_changed(output.summary)
         elif isinstance(output, BotMoveWanted):
             self._think(output)
+        elif isinstance(output, RatingsChanged):
+            self._keep_ratings(output)
+
+    def _keep_ratings(self, output: RatingsChanged) -> None:
+        if self._ratings_file is None:
+            return
+        problem = self._ratings_file.keep(output.changes, output.match_id)
+        if problem is not None:
+            log.error("%s", problem)
+            self.ratings_problems.append(problem)
 
     def _think(self, request: BotMoveWanted) -> None:
         if self._closed:
@@ -255,8 +273,10 @@ class TableServer:
 
     def __init__(self, config: TableConfig, limits: ServerLimits | None = None,
                  on_change: Callable[[TableSummary], None] | None = None,
-                 journal: TableJournal | None = None) -> None:
-        self.table = TableApplication(config, on_change=on_change, journal=journal)
+                 journal: TableJournal | None = None,
+                 ratings: Ratings | None = None) -> None:
+        self.table = TableApplication(config, on_change=on_change, journal=journal,
+                                      ratings=ratings)
         self.server = Server(self.table, limits)
         self._journaled = journal is not None
         # The bye everyone is sent when the table stops (see `going_away`).
@@ -325,9 +345,12 @@ class TableServer:
 async def start_table(config: TableConfig, *, host: str = "127.0.0.1", port: int = 0,
                       limits: ServerLimits | None = None,
                       on_change: Callable[[TableSummary], None] | None = None,
-                      journal: TableJournal | None = None) -> TableServer:
+                      journal: TableJournal | None = None,
+                      ratings: Ratings | None = None) -> TableServer:
     """Start a table server in the running event loop and return it (stop it with `stop`);
-    `journal`: where its journal records go (default: memory only)."""
-    server = TableServer(config, limits=limits, on_change=on_change, journal=journal)
+    `journal`: where its journal records go (default: memory only); `ratings`: what it
+    rates with (default: nobody is rated)."""
+    server = TableServer(config, limits=limits, on_change=on_change, journal=journal,
+                         ratings=ratings)
     await server.start(host, port)
     return server

@@ -45,6 +45,7 @@ from ono99tui.game import Move as GameMove
 from ono99tui.game import State as GameState
 from ono99tui.game.codec import event_to_wire, move_to_wire, rules_to_wire
 from ono99tui.game.duplicate import DuplicateRandom, PlaceTracker
+from ono99tui.game.finish import elimination_groups, finishing_ranks
 from ono99tui.host.bot_pacing import BotPacing, StandIn, WantedMove
 from ono99tui.host.chat import TalkLimiter
 from ono99tui.host.duplicate_set import DuplicateSet, comparison_to_wire
@@ -64,11 +65,13 @@ from ono99tui.host.outputs import (
     DealSettle,
     GraceExpiry,
     Output,
+    RatingsChanged,
     SummaryChanged,
     TableSummary,
     TurnTimeout,
     new_send,
 )
+from ono99tui.host.ratings import BOT, PLAYER, Entrant, Rated, RatingBook, rate_match
 from ono99tui.host.rights import first_player_hosts
 from ono99tui.host.seats import Seat
 from ono99tui.host.table_config import (
@@ -128,8 +131,15 @@ class TableActions:
     """One table's state and the changes its inputs lead to (see the module docstring)."""
 
     def __init__(self, config: TableConfig,
-                 carry_out: Callable[[Output], None] | None = None) -> None:
+                 carry_out: Callable[[Output], None] | None = None,
+                 ratings: RatingBook | None = None) -> None:
         self.config = config
+        # Every rating (ono99tui.host.ratings), kept on from each finished match; None: this
+        # table rates nobody (no ratings file, or a damaged one).
+        self.ratings = ratings
+        # The seed of the match dealt last: with the table's name and the match's number,
+        # it names the match in the ratings file.
+        self._match_seed = 0
         # The rules of the next match: the host may change them between matches.
         self.rules = config.rules
         # The turn time of the next match (None: no clock); the host may change it too.
@@ -350,6 +360,7 @@ class TableActions:
             seed = duplicate.seed
             self._rng = DuplicateRandom(seed)
             self._places = PlaceTracker()
+        self._match_seed = seed
         state, events = start_match(self.rules, len(self.seats), self._rng)
         self.matches_dealt += 1
         self.state = state
@@ -372,6 +383,7 @@ class TableActions:
             number=self.matches_dealt, seqs=self._seqs_after_views(),
             won=tuple(self._matches_won.items()), played=tuple(self._matches_played.items()),
             table=tuple(self.table_options().items()),
+            unrated=tuple(index for index, seat in enumerate(self.seats) if seat.unrated),
             duplicate=None if duplicate is None else duplicate.to_wire()))
         log.info("match %d dealt (%s, %d seats)", self.matches_dealt, self.rules.name,
                  len(self.seats))
@@ -541,11 +553,64 @@ class TableActions:
                      duplicate.size, duplicate.comparison().order())
         else:
             self._out.append(MatchWon(tuple(state.winners)))
+        self._rate_match(state)
         self._timers.cancel_of_type(BotTurn)
         self._follow_clock()
         names = ", ".join(self.seats[seat].name for seat in state.winners)
         log.info("match %d over; won by %s", self.matches_dealt, names)
         self._lobby.mark()
+
+    def _rated(self, seat: Seat) -> Rated:
+        """Who a seat's rating belongs to: its person by name, or its bot's level."""
+        if seat.human or seat.bot is None:
+            return Rated(PLAYER, seat.name)
+        return Rated(BOT, level_of(seat.bot))
+
+    def _shown_rating(self, seat: Seat) -> int | None:
+        """The rating the waiting room shows beside a seat (None: not rated here)."""
+        if self.ratings is None or seat.unrated:
+            return None
+        return self.ratings.get(self._rated(seat)).shown
+
+    def _rate_match(self, state: GameState) -> None:
+        """Rate the match just won from its finishing order, ask for the changes to be
+        kept (`RatingsChanged`, after the `won` record) and put each seat's new rating and
+        its change in the results. A match of a duplicate set is rated by the set: not
+        at all before its last deal, then from the set's comparison (`duplicate_order`)."""
+        if self.ratings is None:
+            return
+        seats = self.seats[:state.seats]
+        if self._places is not None:  # a deal of a duplicate set
+            order = self.duplicate_order()
+            if order is None:
+                return  # the set is still in play: it is rated at its end
+            rank = {name: place for place, group in enumerate(order) for name in group}
+            places = [rank[seat.name] for seat in seats]
+        else:
+            places = list(finishing_ranks(state, elimination_groups(
+                (event.get("kind", ""), event.get("seat")) for event in self._history.events)))
+        # A player who left (a bot played their seat on to the end, or it resigned) is
+        # rated last, whatever the seat made of it: leaving never spares a rating.
+        last = max(places) + 1
+        for index, seat in enumerate(seats):
+            if seat.human and (seat.taken_over or seat.resigned):
+                places[index] = last
+        entrants = [Entrant(self._rated(seat), place, seat.unrated)
+                    for seat, place in zip(seats, places, strict=True)]
+        match_id = f"{self.config.name}#{self.matches_dealt}#{self._match_seed}"
+        self.ratings, changes = rate_match(self.ratings, entrants, match_id)
+        if not changes:
+            return
+        self._out.append(RatingsChanged(match_id, changes))
+        by_who = {change.who: change for change in changes}
+        shown: list[dict[str, int] | None] = []
+        for seat in seats:
+            change = None if seat.unrated else by_who.get(self._rated(seat))
+            shown.append(None if change is None else {"rating": change.after.shown,
+                                                      "change": change.shown_change})
+        self._results["ratings"] = shown
+        log.info("match %d rated: %s", self.matches_dealt, ", ".join(
+            f"{change.who.label} {change.shown_change:+d}" for change in changes))
 
     # --- bots (ono99tui.host.bot_pacing) -------------------------------------------------
 
@@ -803,7 +868,8 @@ class TableActions:
                 phase=self._phases.phase, seats=self.seats, host=self.host,
                 spectators=list(self.spectators), capacity=self.config.capacity,
                 options=options, results=self._results, matches_won=self._matches_won,
-                matches_played=self._matches_played):
+                matches_played=self._matches_played,
+                ratings=[self._shown_rating(seat) for seat in self.seats]):
             self._send(peer, lobby)
         summary = self.summary()
         if summary != self._last_summary:

@@ -13,7 +13,7 @@ from netproto.wire.messages import Lobby, SeatKind, TablePhase
 from ono99tui.client.duplicate import results_from_wire
 from ono99tui.client.options import TableOptions, options_from_wire
 from ono99tui.i18n import _
-from ono99tui.line.sentences import room_lines, standings_line
+from ono99tui.line.sentences import ratings_line, room_lines, standings_line
 from ono99tui.words.duplicate import comparison_sentences, progress_text
 
 
@@ -57,6 +57,9 @@ def lobby_news(said: Lobby | None, after: Lobby, options: TableOptions, *, solo:
         standings = standings_line(after)
         if after.phase == TablePhase.FINISHED and standings is not None:
             lines.append(standings)
+        ratings = ratings_line(after) if after.phase == TablePhase.FINISHED else None
+        if ratings is not None:
+            lines.append(ratings)
         duplicate = results_from_wire(after.results)
         if after.phase == TablePhase.FINISHED and duplicate is not None:
             lines += comparison_sentences(duplicate)

@@ -236,6 +236,9 @@ def room_lines(lobby: Lobby, options: TableOptions) -> list[str]:
             marks.append(_("not ready"))
         if not info.connected:
             marks.append(_("away"))
+        if info.rating is not None:
+            # TRANSLATORS: a player's rating in the waiting room's list of seats (a number).
+            marks.append(_("rating {rating}").format(rating=info.rating))
         name = _("{name} (you)").format(name=info.name) if info.seat == lobby.you else info.name
         lines.append(_("Seat {number}, {name}: {marks}.").format(
             number=info.seat + 1, name=name, marks=", ".join(marks)))
@@ -318,6 +321,25 @@ def standings_line(lobby: Lobby) -> str | None:
     return _("Matches won here: {standings}.").format(standings=", ".join(
         f"{seat.name} {counts[seat.seat]}" for seat in lobby.seats
         if 0 <= seat.seat < len(counts)))
+
+
+def ratings_line(lobby: Lobby) -> str | None:
+    """Each rated player's new rating and the match's change, from a table that rates
+    its players (None: it does not, or rated nobody)."""
+    entries = lobby.results.get("ratings")
+    if not isinstance(entries, list):
+        return None
+    told = []
+    for seat in lobby.seats:
+        entry = entries[seat.seat] if 0 <= seat.seat < len(entries) else None
+        if isinstance(entry, dict) and type(entry.get("rating")) is int \
+                and type(entry.get("change")) is int:
+            told.append(f"{seat.name} {entry['rating']} ({entry['change']:+d})")
+    if not told:
+        return None
+    # TRANSLATORS: after a match: each player's new rating and its change, e.g.
+    # "Ann 1043 (+23), Bob 977 (-23)".
+    return _("Ratings now: {ratings}.").format(ratings=", ".join(told))
 
 
 def round_end_lines(result: RoundEnded, rules: Rules, names: Sequence[str]) -> list[str]:

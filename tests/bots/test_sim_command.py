@@ -141,3 +141,42 @@ def test_duplicate_mode_text_and_its_conflict_with_same_deal(capsys) -> None:
     assert "greedy" in out and "± " in out
     status, _, err = run_sim(capsys, "--duplicate", "--same-deal")
     assert status == 2 and "choose one" in err
+
+
+def test_rate_rates_each_level_from_the_finishing_orders(capsys) -> None:
+    """`--rate`: one rating per level from new, each match's finishing order rated as the
+    host rates it; the reference is the same matches rated here through openskill's own
+    model, from the arena's places."""
+    from openskill.models import PlackettLuce
+
+    from ono99tui.bots.arena import play_matches
+    from ono99tui.game import preset
+
+    status, out, _ = run_sim(capsys, "--players", "3", "--games", "30", "--seed", "4",
+                             "--bots", "easy,normal,random", "--rate", "--json")
+    assert status == 0
+    ratings = json.loads(out)["ratings"]
+    assert set(ratings) == {"easy", "normal", "random"}
+    model = PlackettLuce()
+    book = {level: model.rating() for level in ("easy", "normal", "random")}
+    levels = {"easy": "easy", "normal": "normal", "greedy": "normal", "random": "random"}
+
+    def rate(names: tuple[str, ...], places: tuple[int, ...]) -> None:
+        teams = [[book[levels[name]]] for name in names]
+        for name, (after,) in zip(names, model.rate(teams, ranks=[float(p) for p in places]),
+                                  strict=True):
+            book[levels[name]] = after
+
+    play_matches(preset("2022"), 3, 30, 4, ("easy", "normal", "random"), on_result=rate)
+    for level, rating in book.items():
+        assert ratings[level]["mu"] == pytest.approx(rating.mu, abs=1e-3)
+        assert ratings[level]["sigma"] == pytest.approx(rating.sigma, abs=1e-3)
+        assert ratings[level]["matches"] == 30
+        assert ratings[level]["shown"] == round(1000 + 40 * (rating.mu - 3 * rating.sigma))
+    shown = [entry["shown"] for entry in ratings.values()]
+    assert shown == sorted(shown, reverse=True)  # best first
+    status, text, _ = run_sim(capsys, "--players", "3", "--games", "5", "--bots",
+                              "easy,normal,random", "--rate")
+    assert status == 0 and "ratings (OpenSkill Plackett-Luce" in text
+    status, _, err = run_sim(capsys, "--games", "5", "--rate", "--same-deal")
+    assert status == 2 and "--rate" in err

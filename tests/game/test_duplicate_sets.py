@@ -174,3 +174,25 @@ def test_comparison_refuses_bad_input(players: tuple[str, ...], places: list[tup
                                       message: str) -> None:
     with pytest.raises(ValueError, match=message):
         compare(players, places)
+
+
+def test_a_bust_that_follows_another_in_one_move_went_out_later() -> None:
+    """Within one move's events, seat 0 busts and then seat 1 (it could not play either):
+    seat 1 stayed longer. Eliminations with nothing between them (points players past the
+    target in one round) went out together, told apart by score."""
+    from ono99tui.game import Busted, Eliminated, MatchEnded
+
+    state = position(preset("2022"), hands=[[Card.FIVE]] * 3, total=10)
+    ended = state._replace(phase=MATCH_OVER, winners=(2,))
+    tracker = PlaceTracker()
+    tracker.observe([Busted(0, 95), Eliminated(0, None), Busted(1, 95), Eliminated(1, None),
+                     MatchEnded((2,))])
+    assert tracker.places(ended) == (3, 2, 1)
+    points = position(preset("1980").replace(scoring="points-elimination"),
+                      hands=[[Card.FIVE]] * 3, total=10)
+    together = points._replace(phase=MATCH_OVER, winners=(2,), scores=(130, 110, 40))
+    tracker = PlaceTracker()
+    tracker.observe([Eliminated(0, None), Eliminated(1, None), MatchEnded((2,))])
+    assert tracker.places(together) == (3, 2, 1)  # out together: the lower score is better
+    tied = together._replace(scores=(110, 110, 40))
+    assert tracker.places(tied) == (2, 2, 1)

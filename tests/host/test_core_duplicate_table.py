@@ -141,3 +141,28 @@ def test_a_restart_between_rotations_deals_the_next_one() -> None:
     assert names(after) == rotation_seating(PLAYERS, 1)
     header = [record for record in after.records if record["kind"] == "match"][-1]
     assert header["seed"] == before.records[0]["seed"]
+
+
+def test_a_set_is_rated_once_at_its_end_from_its_comparison() -> None:
+    """Ratings (issue 28): the deals before a set's last are not rated on their own; the
+    last one rates the set's players from the set's order (`duplicate_order`)."""
+    from ono99tui.host.ratings import PLAYER, Rated, RatingBook
+
+    table = JournaledTable(config(capacity=2, bot_delay=0.5, duplicate=True),
+                           ratings=RatingBook())
+    ana = table.connect("ana")
+    table.run(table.core.add_bot("greedy", table.now))
+    deal_and_play(table, ana)
+    assert table.ratings_changed == [] and "ratings" not in table.lobby(ana).results
+    deal_and_play(table, ana)
+    (kept,) = table.ratings_changed
+    order = table.core.duplicate_order()
+    assert order is not None
+    ana_change = next(change for change in kept.changes if change.who == Rated(PLAYER, "ana"))
+    bot_change = next(change for change in kept.changes if change.who != Rated(PLAYER, "ana"))
+    if len(order) == 1:  # a dead heat: a tie moves both alike
+        assert ana_change.after.mu == pytest.approx(bot_change.after.mu)
+    else:
+        first = ana_change if order[0] == ("ana",) else bot_change
+        assert first.after.mu > first.before.mu
+    assert "ratings" in table.lobby(ana).results

@@ -93,6 +93,23 @@ def test_a_duplicate_set_is_told_deal_by_deal_and_compared_at_its_end() -> None:
                       host=True) == []
 
 
+def test_ratings_are_told_beside_each_seat_and_after_a_match() -> None:
+    room = Lobby(phase=TablePhase.WAITING, host_seat=0, you=0, capacity=4, seats=(
+        SeatInfo(0, "ana", SeatKind.HUMAN, False, True, rating=1043),
+        SeatInfo(1, "Hard bot", SeatKind.BOT, True, True, rating=1924),
+        SeatInfo(2, "cy", SeatKind.HUMAN, True, True)))  # cy asked to be unrated
+    assert news(None, room)[1:4] == ["Seat 1, ana (you): host, rating 1043.",
+                                     "Seat 2, Hard bot: bot, rating 1924.",
+                                     "Seat 3, cy: ready."]
+    over = Lobby(phase=TablePhase.FINISHED, host_seat=0, you=0, capacity=4, seats=room.seats,
+                 results={"winners": [1], "ratings": [{"rating": 1020, "change": -23},
+                                                      {"rating": 1931, "change": 7}, None]})
+    assert news(room, over) == ["Ratings now: ana 1020 (-23), Hard bot 1931 (+7)."]
+    unrated = Lobby(phase=TablePhase.FINISHED, host_seat=0, you=0, capacity=4,
+                    seats=room.seats, results={"winners": [1]})
+    assert news(room, unrated) == []
+
+
 def test_each_option_the_host_changes_is_named_once() -> None:
     # Found playing: setting the turn clock, the hints or the spectators' chat was told as
     # "The rules are now preset 1980: type r to hear them.", the same words each time.

@@ -78,6 +78,9 @@ class MatchDealt(NamedTuple):
     # (`DuplicateSet.to_wire`: its seed, which is also this match's, its players and the
     # places of the rotations played); None for any other match.
     duplicate: dict[str, Any] | None = None
+    # The seats whose players asked not to be rated (`Hello.unrated`): a restarted host
+    # that takes the match up leaves them out of its rating too.
+    unrated: tuple[int, ...] = ()
 
 
 class MovePlayed(NamedTuple):

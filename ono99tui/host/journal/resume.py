@@ -73,7 +73,9 @@ def record_to_map(record: JournalRecord) -> dict[str, Any]:
                   "token_hashes": record.token_hashes, "host_seat": record.host_seat,
                   "number": record.number, "seqs": record.seqs,
                   "won": dict(record.won), "played": dict(record.played),
-                  "table": dict(record.table)}
+                  "table": dict(record.table),
+                  # Only when someone asked: a journal nobody asked in reads as before.
+                  **({"unrated": list(record.unrated)} if record.unrated else {})}
         if record.duplicate is not None:  # only then: other matches' headers are as before
             header["duplicate"] = record.duplicate
         return header
@@ -116,6 +118,8 @@ class ResumePoint:
     table: dict[str, Any] = field(default_factory=dict)
     # A match of a duplicate set: the set before its deal (`MatchDealt.duplicate`).
     duplicate: dict[str, Any] | None = None
+    # The seats whose players asked not to be rated (empty in older journals).
+    unrated: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -218,6 +222,10 @@ def resume_point(records: Sequence[dict[str, Any]]) -> ResumePoint | None:
         host_seat = header.get("host_seat")
         if host_seat is not None and not (type(host_seat) is int and 0 <= host_seat < seats):
             raise ResumeError("the match header's host seat is not one of its seats")
+        unrated = header.get("unrated", [])
+        if not isinstance(unrated, list) or not all(
+                type(seat) is int and 0 <= seat < seats for seat in unrated):
+            raise ResumeError("the match header's unrated seats are not its seats")
         table = _table_options(header.get("table"))
         for step in records[start + 1:]:
             if step.get("kind") == OPTIONS:
@@ -228,7 +236,8 @@ def resume_point(records: Sequence[dict[str, Any]]) -> ResumePoint | None:
             token_hashes=hashes, host_seat=host_seat,
             deal_seqs=_seqs(header["seqs"], seats), steps=tuple(records[start + 1:]),
             won=_standings(header.get("won")), played=_standings(header.get("played")),
-            table=table, duplicate=_duplicate(header.get("duplicate")))
+            table=table, unrated=tuple(unrated),
+            duplicate=_duplicate(header.get("duplicate")))
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, ResumeError):
             raise

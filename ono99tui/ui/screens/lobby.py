@@ -145,6 +145,7 @@ class LobbyScreen(Screen[None]):
         spectate: bool = False,
         probe_interval: float = PROBE_INTERVAL_SECONDS,
         host_key: str | None = None,
+        unrated: bool = False,
     ) -> None:
         """`interfaces`: where to browse for tables (None: no browsing, addresses only).
 
@@ -152,12 +153,14 @@ class LobbyScreen(Screen[None]):
         that table at once (`ono99 join HOST:PORT`); `spectate` makes watching the default.
         `probe_interval`: seconds between two checks that a listed table still answers.
         `host_key`: offered to the table joined, for host rights (`ono99 join --host-key`).
+        `unrated`: ask every table joined not to rate this player (`ono99 join --unrated`).
         """
         super().__init__()
         self.interfaces = interfaces
         self.join_address = join_address
         self.spectate_default = spectate
         self.host_key = host_key
+        self.unrated = unrated
         self.config_directory = config_directory
         self.client_settings = client_settings
         self.tables: dict[str, DiscoveredTable] = {}
@@ -515,6 +518,8 @@ class LobbyScreen(Screen[None]):
         """
         if self.host_key is not None and request.host_key is None:
             request = replace(request, host_key=self.host_key)
+        if self.unrated:
+            request = replace(request, unrated=True)
         self.set_status((_("Watching {table}...") if request.spectate
                          else _("Joining {table}...")).format(table=request.label))
         tokens = ResumeTokens(self.config_directory)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.cells import cell_len
 from textual.app import ComposeResult
@@ -171,12 +171,44 @@ def rounds_table(view: PlayerView, names: Sequence[str], results: Sequence[Round
     return f"{_(TOKENS_CAPTION)}\n{_table(header, rows)}"
 
 
+def rating_cells(results: Mapping[str, Any], seats: int) -> list[str] | None:
+    """Each seat's new rating and its change ("1043 (+23)"; "" for a seat not rated), from
+    the results of a table that rates its players; None from one that does not."""
+    ratings = results.get("ratings")
+    if not isinstance(ratings, list) or len(ratings) != seats:
+        return None
+    cells = []
+    for entry in ratings:
+        rating = entry.get("rating") if isinstance(entry, dict) else None
+        change = entry.get("change") if isinstance(entry, dict) else None
+        if type(rating) is int and type(change) is int:
+            cells.append(f"{rating} ({change:+d})")
+        else:
+            cells.append("")
+    return cells if any(cells) else None
+
+
 def places_table(names: Sequence[str], order: Sequence[int], won: Sequence[int] | None,
-                 played: Sequence[int] | None = None) -> str:
+                 played: Sequence[int] | None = None,
+                 ratings: Sequence[str] | None = None) -> str:
     """This match's places, first to last, with the evening's standings at this table when
     the table has said: the matches each player has won there, and (from tables that count
-    them) the matches they have played there."""
+    them) the matches they have played there; and, from a table that rates its players,
+    each one's new rating and its change (`ratings`, cells per seat)."""
     places = [f"{place}. {names[seat]}" for place, seat in enumerate(order, start=1)]
+    if ratings is not None:
+        header = [_("This match")]
+        columns: list[Sequence[str]] = []
+        if won is not None:
+            header.append(_("Won here") if played is not None else _("Matches won"))
+            columns.append([str(won[seat]) for seat in order])
+        if won is not None and played is not None:
+            header.append(_("Played"))
+            columns.append([str(played[seat]) for seat in order])
+        header.append(_("Rating"))
+        columns.append([ratings[seat] for seat in order])
+        return _table(header, [(line, *(column[row] for column in columns))
+                               for row, line in enumerate(places)])
     if won is None:
         return "\n".join(places)
     if played is None:
@@ -380,8 +412,10 @@ class MatchEndScreen(_Dialog):
     def _places(self, view: PlayerView) -> str:
         session = self.app.session
         order = standings(view, session.story.out_order)
+        lobby = session.match_lobby
+        ratings = rating_cells(lobby.results, view.seats) if lobby is not None else None
         return places_table(_names(session, view), order, _matches_won(session, view.seats),
-                            _matches_played(session, view.seats))
+                            _matches_played(session, view.seats), ratings)
 
     def on_mount(self) -> None:
         # The table sends the match's last view first and the lobby with the matches won

@@ -60,6 +60,10 @@ NARROW_WIDTH = 76
 # name is cut (with an ellipsis) so that what follows it, "(you)", stays whole.
 PLAYER_COLUMN_WIDTH = 21
 STATUS_COLUMN_WIDTH = 9
+# A rating is four digits (1000 for a new player); the column is as wide as its heading,
+# and takes its room, with its cell padding, from the player's column.
+RATING_COLUMN_WIDTH = 6
+_RATING_ROOM = RATING_COLUMN_WIDTH + 2
 # Stacked (narrow), the seats have the whole width: a name and its marks in full, up to
 # this (the longest name, 24, and "(you, ⚙ bot)").
 WIDEST_PLAYER_COLUMN = 37
@@ -86,9 +90,11 @@ class RuleCheckbox(Checkbox):
 
 
 def seat_rows(lobby: Lobby, you: int | None, bot_mark: str, *, ascii_glyphs: bool = False,
-              width: int = PLAYER_COLUMN_WIDTH) -> list[tuple[Text, Text, Text]]:
+              width: int = PLAYER_COLUMN_WIDTH,
+              compact: bool = False) -> list[tuple[Text, Text, Text]]:
     """One (seat, player, status) row per seat of the table, empty seats included; each
-    player's label fits `width` cells."""
+    player's label fits `width` cells (`compact`: a bot marked by its glyph alone, before
+    its name, where the Rating column takes room from the names)."""
     by_index = {seat.seat: seat for seat in lobby.seats}
     capacity = max(lobby.capacity, len(lobby.seats))
     rows: list[tuple[Text, Text, Text]] = []
@@ -98,15 +104,18 @@ def seat_rows(lobby: Lobby, you: int | None, bot_mark: str, *, ascii_glyphs: boo
         if seat is None:
             rows.append((number, Text(_("(empty seat)"), style="dim"), Text("")))
             continue
-        rows.append((number, _player_label(seat, you, bot_mark, width, ascii_glyphs),
+        rows.append((number, _player_label(seat, you, bot_mark, width, ascii_glyphs,
+                                           compact=compact),
                      _status(seat, lobby)))
     return rows
 
 
 def _player_label(seat: SeatInfo, you: int | None, bot_mark: str, width: int,
-                  ascii_glyphs: bool) -> Text:
+                  ascii_glyphs: bool, *, compact: bool = False) -> Text:
     extras = []
-    if seat.kind == SeatKind.BOT:
+    # Compact, a bot's mark goes before its name ("⚙ Normal bot"), in the fewest cells.
+    prefix = f"{bot_mark} " if compact and seat.kind == SeatKind.BOT else ""
+    if seat.kind == SeatKind.BOT and not compact:
         extras.append(_("{mark} bot").format(mark=bot_mark))
     elif seat.kind == SeatKind.RESIGNED:
         extras.append(_("out, watching"))
@@ -115,12 +124,15 @@ def _player_label(seat: SeatInfo, you: int | None, bot_mark: str, width: int,
     # Two spaces: the name ends visibly where the marks begin (and the room never reads
     # "ana (you)" as the table's seat list does).
     suffix = "  ({marks})".format(marks=_(", ").join(extras)) if extras else ""
-    room = max(1, width - cell_len(suffix))
+    room = max(1, width - cell_len(suffix) - cell_len(prefix))
     name = seat.name
     if cell_len(name) > room:  # the name gives way: what follows it says who is who
         ellipsis = "..." if ascii_glyphs else "\u2026"
         name = set_cell_size(name, max(1, room - cell_len(ellipsis))).rstrip() + ellipsis
-    label = Text(name)  # plain Text: a name is never read as markup
+    label = Text()  # plain Text: a name is never read as markup
+    if prefix:
+        label.append(prefix, style="dim")
+    label.append(name)
     if suffix:
         label.append(suffix, style="dim")
     return label
@@ -226,6 +238,8 @@ class WaitingRoomScreen(TalkScreen):
         self._bot_level_shown = False
         # The player column's width, as the seat table was last laid out.
         self._player_width = PLAYER_COLUMN_WIDTH
+        # Whether the seats have their Rating column (a table that rates its players).
+        self._rating_column = False
 
     # --- layout -----------------------------------------------------------------------------
 
@@ -317,25 +331,33 @@ class WaitingRoomScreen(TalkScreen):
         if self.lobby is not None:
             self.show_lobby(self.lobby)
 
-    def _add_seat_columns(self, player_width: int) -> None:
+    def _add_seat_columns(self, player_width: int, *, rating: bool = False) -> None:
         seats = self.query_one("#seats", DataTable)
         seats.add_column("#", key="number", width=1)
         seats.add_column(_("Player"), key="player", width=player_width)
         seats.add_column(_("Status"), key="status", width=STATUS_COLUMN_WIDTH)
+        if rating:
+            # TRANSLATORS: the waiting room's column of each player's rating (a number).
+            seats.add_column(_("Rating"), key="rating", width=RATING_COLUMN_WIDTH)
         self._player_width = player_width
+        self._rating_column = rating
 
-    def _player_column_width(self) -> int:
+    def _player_column_width(self, rated: bool = False) -> int:
         """Side by side with the rules the seats have a fixed width; stacked, the width of
-        the screen (so a name is cut only where it must be)."""
+        the screen (so a name is cut only where it must be). `rated`: the Rating column
+        takes its room from the player's."""
+        room = _RATING_ROOM if rated else 0
         width = self.size.width
         if width >= NARROW_WIDTH or width <= 0:
-            return PLAYER_COLUMN_WIDTH
-        return max(PLAYER_COLUMN_WIDTH, min(WIDEST_PLAYER_COLUMN, width - _ROW_BESIDE_PLAYER))
+            return PLAYER_COLUMN_WIDTH - room
+        return max(PLAYER_COLUMN_WIDTH - room,
+                   min(WIDEST_PLAYER_COLUMN, width - _ROW_BESIDE_PLAYER - room))
 
     def on_resize(self, event: events.Resize) -> None:
         """Below 76 columns the seats and the rules stack instead of sitting side by side."""
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
-        if self.lobby is not None and self._player_column_width() != self._player_width:
+        if (self.lobby is not None
+                and self._player_column_width(self._rating_column) != self._player_width):
             self._show_seats(self.lobby, current_glyphs(self).bot)
 
     def _lobby_changed(self, lobby: Lobby | None) -> None:
@@ -422,16 +444,24 @@ class WaitingRoomScreen(TalkScreen):
 
     def _show_seats(self, lobby: Lobby, bot_mark: str) -> None:
         table = self.query_one("#seats", DataTable)
-        width = self._player_column_width()
+        rated = any(seat.rating is not None for seat in lobby.seats)
+        width = self._player_column_width(rated)
         rows = seat_rows(lobby, self.my_seat_number, bot_mark,
-                         ascii_glyphs=current_glyphs(self).ascii, width=width)
+                         ascii_glyphs=current_glyphs(self).ascii, width=width, compact=rated)
         cursor = table.cursor_row
-        if width != self._player_width:  # the terminal's width changed the layout
+        if width != self._player_width or rated != self._rating_column:
+            # The terminal's width changed the layout, or the table's ratings came (or went).
             table.clear(columns=True)
-            self._add_seat_columns(width)
+            self._add_seat_columns(width, rating=rated)
         table.clear()
+        by_index = {seat.seat: seat for seat in lobby.seats}
         for index, row in enumerate(rows):
-            table.add_row(*row, key=str(index))
+            cells: list[Text] = list(row)
+            if rated:
+                seat = by_index.get(index)
+                rating = seat.rating if seat is not None else None
+                cells.append(Text("" if rating is None else str(rating)))
+            table.add_row(*cells, key=str(index))
         if rows:
             table.move_cursor(row=min(cursor, len(rows) - 1), animate=False)
 
