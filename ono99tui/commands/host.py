@@ -150,6 +150,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=_("allow players' apps to show hints (h at the table); the host may "
                                "switch it in the waiting room. An honour setting: the app works "
                                "the hint out from the player's own view"))
+    parser.add_argument("--duplicate", action="store_true",
+                        help=_("deal duplicate sets: each deal once per seat rotation, every "
+                               "player compared with those who held the same cards "
+                               "(docs/DUPLICATE.md); the host may switch it in the waiting room"))
     parser.add_argument("--exit-after", type=int, default=None, metavar="N",
                         help=_("headless: stop after N matches have been played"))
     parser.add_argument("--no-ratings", action="store_true",
@@ -197,6 +201,7 @@ def table_config_from_args(args: argparse.Namespace, *, headless: bool) -> Table
         abandon_policy=args.on_abandon, takeover_bot=checked_bot_kind(args.bot),
         bot_delay=args.bot_delay, turn_seconds=turn_seconds,
         timeouts_to_abandon=args.idle_limit, seed=args.seed, hints=args.hints,
+        duplicate=args.duplicate,
         deal_settle_seconds=HEADLESS_DEAL_SETTLE if headless else 0.0)
 
 

@@ -42,6 +42,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                "report the first bot's paired edge over greedy"),
     )
     parser.add_argument(
+        "--duplicate",
+        action="store_true",
+        help=_("play duplicate sets (docs/DUPLICATE.md): each deal once per seat rotation; "
+               "--games counts sets; report each bot's edge over the bots that held the same "
+               "cards"),
+    )
+    parser.add_argument(
         "--rate",
         action="store_true",
         help=_("rate the bots from every match's finishing order (OpenSkill, one rating per "
@@ -53,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play the matches and print the summary; 2 on a bad option."""
     from ono99tui.bots import UnknownBot
-    from ono99tui.bots.arena import play_matches, play_same_deals
+    from ono99tui.bots.arena import play_duplicate_sets, play_matches, play_same_deals
     from ono99tui.game import InvalidPlayerCount
 
     try:
@@ -62,8 +69,16 @@ def run(args: argparse.Namespace) -> int:
         if args.games < 1:
             raise ValueError("--games must be at least 1")
         bot_names = checked_bot_list(args.bots)
+        if args.same_deal and args.duplicate:
+            raise ValueError("--same-deal and --duplicate are two ways to compare: "
+                             "choose one")
         if args.same_deal and args.rate:
             raise ValueError("--rate rates the matches of a series: not with --same-deal")
+        if args.duplicate and args.rate:
+            raise ValueError("--rate rates the matches of a series: not with --duplicate")
+        if args.duplicate:
+            sets = play_duplicate_sets(rules, args.players, args.games, args.seed, bot_names)
+            return _report_duplicate(sets, overrides, args.json)
         if args.same_deal:
             paired = play_same_deals(rules, args.players, args.games, args.seed, bot_names)
         else:
@@ -201,4 +216,37 @@ def _report_same_deal(paired: Any, overrides: dict[str, Any], as_json: bool) -> 
     print(f"  {paired.bot} wins {paired.bot_rate:.1%} ± {paired.bot_interval:.1%}; "
           f"{paired.baseline} in the same seats and deals {paired.baseline_rate:.1%}")
     print(f"  edge {paired.edge:+.1%} ± {paired.edge_interval:.1%} (95%, paired by deal)")
+    return 0
+
+
+def _report_duplicate(sets: Any, overrides: dict[str, Any], as_json: bool) -> int:
+    """Print a duplicate comparison (`play_duplicate_sets`)."""
+    summary = {
+        "rules": sets.rules,
+        "options": dict(overrides) if overrides else {},
+        "players": sets.players,
+        "sets": sets.sets,
+        "matches": sets.matches,
+        "seed": sets.seed,
+        "bots": list(sets.bots),
+        "levels": {
+            name: {"edge_per_hand": round(level.edge, 4),
+                   "edge_interval": round(level.edge_interval, 4),
+                   "mean_place": round(level.mean_place, 4),
+                   "best_share": round(level.best_share, 4)}
+            for name, level in sets.levels.items()
+        },
+        "seconds": round(sets.seconds, 3),
+    }
+    if as_json:
+        print(json.dumps(summary))
+        return 0
+    print(f"{sets.sets} duplicate sets of {sets.rules} rules, {sets.players} players, "
+          f"seed {sets.seed} ({sets.matches} matches: each deal once per seat rotation)")
+    print("players of the first set: " + ", ".join(sets.bots))
+    print("edge: places per hand better than the others who held the same cards")
+    for name, level in sorted(sets.levels.items(), key=lambda item: -item[1].edge):
+        print(f"  {name:<10} edge {level.edge:+.3f} ± {level.edge_interval:.3f} (95%)  "
+              f"mean place {level.mean_place:.2f}  best on {level.best_share:.0%} of its hands")
+    print(f"{sets.seconds:.2f} s")
     return 0

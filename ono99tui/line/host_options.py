@@ -1,7 +1,8 @@
 """The host's options in the waiting room, typed as `set OPTION VALUE` (pure: no I/O).
 
 The terminal's waiting room offers the same as drop-downs, check boxes and fields; here
-each is a word and a value ("set preset 1980", "set hints on", "set turn 30"). A value
+each is a word and a value ("set preset 1980", "set hints on", "set duplicate on",
+"set turn 30"). A value
 that cannot be read raises `HostOptionError`, saying why: nothing is sent.
 """
 
@@ -40,6 +41,8 @@ def option_lines(options: TableOptions) -> list[str]:
             lines.append(_("{word}: {value}.").format(
                 word=word, value=_("on") if getattr(rules, option) else _("off")))
     lines.append(_("hints: {value}.").format(value=_("on") if options.hints else _("off")))
+    lines.append(_("duplicate (sets: each deal once per seat rotation): {value}.").format(
+        value=_("on") if options.duplicate else _("off")))
     lines.append(_("spectators (may talk): {value}.").format(
         value=_("on") if options.spectator_chat else _("off")))
     turn = options.turn_seconds
@@ -94,6 +97,8 @@ def option_change(text: str, options: TableOptions) -> tuple[str, dict[str, Any]
     if word == "hints":
         on = _switch(value, word)
         return _("Could not change hints"), {"table": {"hints": on}}
+    if word == "duplicate":
+        return _("Could not change duplicate sets"), {"table": {"duplicate": _switch(value, word)}}
     if word == "spectators":
         return (_("Could not change spectators' chat"),
                 {"table": {"spectator_chat": _switch(value, word)}})

@@ -2,16 +2,19 @@
 
 A screen shows the waiting room's seats and marks and lets the eye find what changed; a line
 mode must say it: who sat down, left, said ready, went away or came back, a change of the
-rules, and the standings once a match is over. Mid-match the seats stay as they are, so
-only their people going away and coming back are told.
+rules, the standings once a match is over (and a duplicate set's comparison). Mid-match
+the seats stay as they are, so only their people going away and coming back are told (and
+which deal of a duplicate set is dealt).
 """
 
 from __future__ import annotations
 
 from netproto.wire.messages import Lobby, SeatKind, TablePhase
+from ono99tui.client.duplicate import results_from_wire
 from ono99tui.client.options import TableOptions, options_from_wire
 from ono99tui.i18n import _
 from ono99tui.line.sentences import ratings_line, room_lines, standings_line
+from ono99tui.words.duplicate import comparison_sentences, progress_text
 
 
 def how_to_start(*, spectating: bool, host: bool) -> str:
@@ -46,6 +49,8 @@ def lobby_news(said: Lobby | None, after: Lobby, options: TableOptions, *, solo:
     if after.phase == TablePhase.PLAYING:
         if said is not None and said.phase == TablePhase.PLAYING:
             return away_and_back(said, after)
+        if options.duplicate_set is not None:  # a new deal of a set: which one
+            return [progress_text(options.duplicate_set, playing=True)]
         return []
     if said is None or said.phase != after.phase:
         lines = []
@@ -55,6 +60,9 @@ def lobby_news(said: Lobby | None, after: Lobby, options: TableOptions, *, solo:
         ratings = ratings_line(after) if after.phase == TablePhase.FINISHED else None
         if ratings is not None:
             lines.append(ratings)
+        duplicate = results_from_wire(after.results)
+        if after.phase == TablePhase.FINISHED and duplicate is not None:
+            lines += comparison_sentences(duplicate)
         if after.phase == TablePhase.WAITING:
             lines += room_lines(after, options)
             lines.append(how_to_start(spectating=spectating, host=host))
@@ -97,4 +105,7 @@ def option_news(before: TableOptions, after: TableOptions) -> list[str]:
     if after.spectator_chat != before.spectator_chat:
         lines.append(_("Spectators may now talk.") if after.spectator_chat
                      else _("Spectators may no longer talk."))
+    if after.duplicate != before.duplicate:
+        lines.append(_("The table now deals duplicate sets: each deal once per seat "
+                       "rotation.") if after.duplicate else _("Duplicate sets are now off."))
     return lines

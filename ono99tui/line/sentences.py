@@ -31,6 +31,7 @@ from ono99tui.game.state import MATCH_OVER
 from ono99tui.i18n import _, ngettext
 from ono99tui.line.commands import command_words
 from ono99tui.table_protocol import EMOTES
+from ono99tui.words.duplicate import progress_text
 from ono99tui.words.events import (
     can_swap,
     card_effect,
@@ -247,6 +248,10 @@ def room_lines(lobby: Lobby, options: TableOptions) -> list[str]:
     rules = options.rules
     if rules is not None:
         lines.append(_("Rules: preset {preset}.").format(preset=preset_label(rules)))
+    if options.duplicate_set is not None:
+        lines.append(progress_text(options.duplicate_set, playing=False))
+    elif options.duplicate:
+        lines.append(_("Duplicate sets: each deal once per seat rotation."))
     return lines
 
 

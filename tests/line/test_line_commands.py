@@ -65,6 +65,9 @@ def test_the_host_s_options_become_the_session_s_changes() -> None:
                                                      {"preset": "1980"})
     assert option_change("hints on", options) == ("Could not change hints",
                                                   {"table": {"hints": True}})
+    assert option_change("duplicate on", options) == ("Could not change duplicate sets",
+                                                      {"table": {"duplicate": True}})
+    assert option_change("duplicate off", options)[1] == {"table": {"duplicate": False}}
     assert option_change("turn 0", options) == ("Could not change the turn time",
                                                 {"table": {"turn_seconds": None}})
     assert option_change("tokens 5", options) == ("Could not change the rules",

@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Static
 
 from netproto.wire.messages import Lobby, SeatKind
+from ono99tui.client.duplicate import DuplicateResults, results_from_wire
 from ono99tui.client.free_seats import free_seats_text, seats_free
 from ono99tui.client.names import seat_name
 from ono99tui.client.options import options_from_wire
@@ -23,6 +24,7 @@ from ono99tui.ui.requests import OpenRoomRequested, RematchRequested, TakeSeatRe
 from ono99tui.ui.screens.bust import held_line
 from ono99tui.ui.screens.own_modal import OwnModal
 from ono99tui.ui.session_app import SessionApp, watch_session
+from ono99tui.words.duplicate import best_lines, results_title, score_rows
 
 if TYPE_CHECKING:
     from textual import getters
@@ -229,6 +231,18 @@ def wins_table(names: Sequence[str], won: Sequence[int],
                   [(names[seat], str(won[seat]), str(played[seat])) for seat in order])
 
 
+def duplicate_text(results: DuplicateResults) -> str:
+    """A duplicate set's comparison (docs/DUPLICATE.md): its heading, the players best
+    first with their edges, and who played each seat's cards best."""
+    header, rows = score_rows(results)
+    return "\n".join([results_title(results), _table(header, rows), *best_lines(results)])
+
+
+def _duplicate(session: TableSession) -> DuplicateResults | None:
+    lobby = session.match_lobby
+    return results_from_wire(lobby.results) if lobby is not None else None
+
+
 def _matches_won(session: TableSession, seats: int) -> list[int] | None:
     lobby = session.match_lobby
     return matches_won(lobby.results, seats) if lobby is not None else None
@@ -355,6 +369,10 @@ class MatchEndScreen(_Dialog):
                 yield Static(
                     self._places(view), id="standings", classes="results-table", markup=False
                 )
+                # A duplicate set's comparison, once the table's lobby has brought it.
+                duplicate = Static("", id="duplicate", classes="results-table", markup=False)
+                duplicate.display = False
+                yield duplicate
                 rounds = rounds_table(view, names, session.story.round_results,
                                       session.story.busts.eliminated)
                 if rounds:
@@ -404,6 +422,7 @@ class MatchEndScreen(_Dialog):
         # just after: show them when they come.
         watch_session(self, lambda session: session.lobby, self._show_matches_won, init=False)
         watch_session(self, lambda session: session.lobby, self._show_host_actions)
+        self._show_duplicate()
         self.set_class(self._spectating(), "-spectating")
         if self._spectating():
             # Whether a seat may be free comes with the lobby that says the match is over.
@@ -423,6 +442,16 @@ class MatchEndScreen(_Dialog):
         found = self.query("#standings")
         if view is not None and found:
             found.first(Static).update(self._places(view))
+        self._show_duplicate()
+
+    def _show_duplicate(self) -> None:
+        found = self.query("#duplicate")
+        results = _duplicate(self.app.session)
+        if found:
+            box = found.first(Static)
+            box.display = results is not None
+            if results is not None:
+                box.update(duplicate_text(results))
 
     def _show_host_actions(self, lobby: Lobby | None) -> None:
         """The host's dialog: who is ready for the rematch (the host deals it, and only the

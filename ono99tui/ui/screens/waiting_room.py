@@ -43,6 +43,7 @@ from ono99tui.ui.session_app import SessionApp, watch_session
 from ono99tui.ui.widgets.banner import ConnectionBanner
 from ono99tui.ui.widgets.log import EventLog, chat_entry
 from ono99tui.web.join_code import JoinLink
+from ono99tui.words.duplicate import progress_text
 from ono99tui.words.rule_labels import ONO99_WORDS, RULE_SWITCHES, SCORING_WORDS, scoring_label
 
 if TYPE_CHECKING:
@@ -295,6 +296,8 @@ class WaitingRoomScreen(TalkScreen):
         yield RuleCheckbox(_("Spectators chat"), id="spectator-chat", compact=True, value=True)
         # Not a rule: may players' apps show hints (lobby.options.hints)?
         yield RuleCheckbox(_("Hints allowed (h)"), id="table-hints", compact=True)
+        # Not a rule: deal duplicate sets (lobby.options.duplicate, docs/DUPLICATE.md)?
+        yield RuleCheckbox(_("Duplicate sets"), id="table-duplicate", compact=True)
         with Horizontal(classes="option-row"):
             yield Label(_("Bot level"), classes="option-label")
             yield Select([(_(BOT_LEVEL_WORDS.get(name, name)), name) for name in BOT_CHOICES],
@@ -414,12 +417,18 @@ class WaitingRoomScreen(TalkScreen):
         )
         options = self.app.session.options
         rules = options.rules
-        self.query_one("#rules-summary", Static).update(Text(rules_summary(rules)))
+        summary = rules_summary(rules)
+        if options.duplicate_set is not None:  # the set's progress: "deal 2 of 4 played"
+            summary += "\n" + progress_text(options.duplicate_set, playing=False)
+        elif options.duplicate:
+            summary += "\n" + _("Duplicate sets: each deal once per seat rotation.")
+        self.query_one("#rules-summary", Static).update(Text(summary))
         if rules is not None:
             self._show_options(rules)
         self._show_turn_time(options.turn_seconds)
         self._show_spectator_chat(options.spectator_chat)
         self._show_hints(options.hints)
+        self._show_box("#table-duplicate", options.duplicate)
         self._show_bot_level(options.bot_level)
         self._set_editable(self.is_host)
         self.set_status(self._status_line(lobby))
@@ -674,6 +683,14 @@ class WaitingRoomScreen(TalkScreen):
                 and (lobby.options.get("hints") is True) != event.value):
             self.post_message(OptionsChangeRequested(_("Could not change hints"),
                                                      table={"hints": event.value}))
+
+    @on(Checkbox.Changed, "#table-duplicate")
+    def _duplicate_changed(self, event: Checkbox.Changed) -> None:
+        lobby = self.lobby
+        if (self.is_host and lobby is not None and event.value == event.checkbox.value
+                and (lobby.options.get("duplicate") is True) != event.value):
+            self.post_message(OptionsChangeRequested(_("Could not change duplicate sets"),
+                                                     table={"duplicate": event.value}))
 
     @on(Checkbox.Changed)
     def _switch_changed(self, event: Checkbox.Changed) -> None:
