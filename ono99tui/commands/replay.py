@@ -236,8 +236,9 @@ def run(args: argparse.Namespace) -> int:
         from ono99tui.bots.review import decisions_in_replay
         from ono99tui.ui.screens.review import ReviewScreen
 
-        screen = ReviewScreen(decisions_in_replay(steps, seat), match.names[seat], quits=True,
-                              seed=match.seed)
+        # The review's own seed (0), as from the match-over dialog: the same plays reviewed
+        # from the journal or at the table give the same figures.
+        screen = ReviewScreen(decisions_in_replay(steps, seat), match.names[seat], quits=True)
     app = Ono99App(start_screen=screen, ascii_glyphs=True if args.ascii else None)
     app.run()
     return 0

@@ -33,7 +33,7 @@ def review_app(player: str) -> Ono99App:
     [match] = read_matches(JOURNALS / "2022.journal")
     seat = review_seat(match, player)
     screen = ReviewScreen(decisions_in_replay(replay_match(match), seat), player,
-                          budget_s=QUICK_BUDGET_S, seed=match.seed, quits=True)
+                          budget_s=QUICK_BUDGET_S, quits=True)
     return Ono99App(start_screen=screen, ascii_glyphs=False, sixteen_colours=False)
 
 
