@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import BinaryIO
 
 from ono99tui.bots.review import (
@@ -68,7 +69,7 @@ def review_apart(decisions: Iterable[Decision], *, seat: int | None = None,
     with tempfile.TemporaryFile() as errors:
         child = subprocess.Popen(
             [sys.executable, "-m", "ono99tui.bots.review_apart"], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=errors)
+            stdout=subprocess.PIPE, stderr=errors, env=_child_environment())
         try:
             assert child.stdin is not None and child.stdout is not None
             try:
@@ -96,6 +97,18 @@ def review_apart(decisions: Iterable[Decision], *, seat: int | None = None,
                     with contextlib.suppress(BrokenPipeError):
                         pipe.close()
     return Review(seat, tuple(plays), skipped)
+
+
+def _child_environment() -> dict[str, str]:
+    """This environment, with the folder this package was imported from first on the
+    child's path (a checkout run without installing it finds itself too)."""
+    import ono99tui
+
+    root = str(Path(ono99tui.__file__).resolve().parent.parent)
+    environment = dict(os.environ)
+    path = environment.get("PYTHONPATH")
+    environment["PYTHONPATH"] = root if not path else os.pathsep.join((root, path))
+    return environment
 
 
 def _ready(fd: int, cancelled: Callable[[], bool] | None) -> bool:
