@@ -102,7 +102,10 @@ def seat_rows(lobby: Lobby, you: int | None, bot_mark: str, *, ascii_glyphs: boo
         seat = by_index.get(index)
         number = Text(str(index + 1))
         if seat is None:
-            rows.append((number, Text(_("(empty seat)"), style="dim"), Text("")))
+            empty = _("(empty seat)")
+            if cell_len(empty) > width:  # a language's longer words beside the Rating column
+                empty = _("(empty)")
+            rows.append((number, Text(empty, style="dim"), Text("")))
             continue
         rows.append((number, _player_label(seat, you, bot_mark, width, ascii_glyphs,
                                            compact=compact),
