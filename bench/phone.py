@@ -86,7 +86,8 @@ async def phone(client: aiohttp.ClientSession, base: str, name: str,
     while True:
         message = await socket.receive(timeout=60)
         data = json.loads(message.data)
-        if data["t"] == "state" and (data["p"].get("game") or data["p"].get("room")):
+        whole = data.get("p", {}) if data["t"] == "state" else {}
+        if whole.get("game") or whole.get("room"):  # a part that was None comes whole
             served.set()
             return socket
 

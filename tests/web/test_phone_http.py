@@ -13,6 +13,8 @@ import aiohttp
 import pytest
 from web_helpers import PASSWORD, WebHost
 
+from ono99tui.web.phone.state import apply_state_frame
+
 pytestmark = pytest.mark.slow
 
 
@@ -64,10 +66,9 @@ async def test_the_phone_socket_is_checked_and_answers_bad_requests(host: WebHos
             await client.ws_connect(f"{base}/phone/ws/{'x' * 43}", headers={"Origin": base})
 
         async with client.ws_connect(url, headers={"Origin": base}) as socket:
-            while True:  # until the deal: ana and the bot make the two seats
-                state = await frame(socket, "state")
-                if state["p"].get("game"):
-                    break
+            page: dict[str, Any] = {}
+            while not page.get("game"):  # until the deal: ana and the bot make the two seats
+                apply_state_frame(page, await frame(socket, "state"))
             for bad, code in (("nonsense", "malformed"), ('{"t": "fly"}', "unknown"),
                               ('{"t": "play", "i": 9}', "malformed"),
                               ('{"t": "start"}', "not-host"),
@@ -96,10 +97,10 @@ async def test_a_hint_where_the_host_allows_them(tmp_path: Path) -> None:
                                headers={"Origin": base}) as response:
             seat = (await response.json())["seat"]
         async with client.ws_connect(f"{base}/phone/ws/{seat}", headers={"Origin": base}) as socket:
-            game: dict[str, Any] = {}
-            while not game.get("mine"):  # until ana's turn
-                state = await frame(socket, "state")
-                game = state["p"].get("game") or game
+            page: dict[str, Any] = {}
+            while not (page.get("game") or {}).get("mine"):  # until ana's turn
+                apply_state_frame(page, await frame(socket, "state"))
+            game = page["game"]
             await socket.send_str('{"t": "hint"}')
             hint = await frame(socket, "hint")
             playable = [card["label"] for card in game["hand"] if card["ok"]]
