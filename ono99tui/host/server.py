@@ -263,6 +263,7 @@ class TableServer:
                  journal: TableJournal | None = None) -> None:
         self.table = TableApplication(config, on_change=on_change, journal=journal)
         self.server = Server(self.table, limits)
+        self._journaled = journal is not None
         # The bye everyone is sent when the table stops (see `going_away`).
         self._farewell: tuple[str, str] = ("shutdown", "the server is stopping")
         self._on_purpose = False
@@ -300,7 +301,15 @@ class TableServer:
         self._farewell = ("shutdown", "the host closed the table")
 
     async def stop(self) -> None:
-        """Say bye to everyone and stop listening; timers are cancelled."""
+        """Say bye to everyone and stop listening; timers are cancelled.
+
+        Stopped mid-match without `closing_on_purpose` (a hang-up of the host's terminal, a
+        crash of its app, a signal), a journaled table is going away whether or not
+        `going_away` was called: the journal leaves the match to be taken up, so the
+        players are told to hold on for it, not that it is over.
+        """
+        if not self._on_purpose and self._journaled:
+            self.going_away()
         self.table.close(on_purpose=self._on_purpose)
         await self.server.stop(*self._farewell)
         self._stopped.set()
