@@ -122,11 +122,17 @@ def test_a_move_sends_only_what_it_changed_and_an_attaching_page_everything() ->
 
 
 def test_a_patch_follows_maps_and_lists_and_replaces_the_rest() -> None:
-    old = {"a": 1, "b": [1, 2], "c": {"x": None}, "d": [1]}
-    new = {"a": 1, "b": [1, 3], "c": {"x": [5]}, "d": [1, 2]}
+    kept = "an unchanged field " * 4
+    old = {"a": kept, "b": [kept, 2], "c": {"x": None, "y": kept}, "d": [1]}
+    new = {"a": kept, "b": [kept, 3], "c": {"x": [5], "y": kept}, "d": [1, 2]}
     assert state_patch(old, new, ["k"]) == [["k", "b", 1, 3], ["k", "c", "x", [5]],
                                             ["k", "d", [1, 2]]]
     assert state_patch({"a": 1}, {"b": 1}, ["k"]) == [["k", {"b": 1}]]  # other keys: whole
+    # Every card of a hand moved up one place: the hand whole is shorter than its changes.
+    hand = [{"tok": str(n), "label": str(n), "ok": False} for n in range(1, 5)]
+    moved = [*hand[1:], {"tok": "9", "label": "9", "ok": False}]
+    assert state_patch({"hand": hand, "a": kept}, {"hand": moved, "a": kept}, ["g"]) == [
+        ["g", "hand", moved]]
     page = {"k": json.loads(json.dumps(old))}
     apply_state_frame(page, {"t": "state", "d": state_patch(old, new, ["k"])})
     assert page == {"k": new}

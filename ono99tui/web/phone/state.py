@@ -203,21 +203,22 @@ def page_state(session: TableSession, now: float) -> dict[str, Any]:
 
 def state_patch(old: Any, new: Any, path: list[str | int]) -> list[list[Any]]:
     """The ops that turn `old` into `new` at `path`: maps with the same keys and lists of
-    the same length are followed into; anything else that differs is replaced whole."""
+    the same length are followed into, unless replacing one whole is shorter (a hand
+    whose cards all moved up one place); anything else that differs is replaced whole."""
+    if old == new:
+        return []
+    ops: list[list[Any]] = []
     if isinstance(old, dict) and isinstance(new, dict) and old.keys() == new.keys():
-        ops: list[list[Any]] = []
         for key, value in new.items():
-            if old[key] != value:
-                ops += state_patch(old[key], value, [*path, key])
-        return ops
-    if (isinstance(old, list | tuple) and isinstance(new, list | tuple)
+            ops += state_patch(old[key], value, [*path, key])
+    elif (isinstance(old, list | tuple) and isinstance(new, list | tuple)
             and len(old) == len(new)):
-        ops = []
         for index, (was, value) in enumerate(zip(old, new, strict=True)):
-            if was != value:
-                ops += state_patch(was, value, [*path, index])
-        return ops
-    return [] if old == new else [[*path, new]]
+            ops += state_patch(was, value, [*path, index])
+    else:
+        return [[*path, new]]
+    whole = [[*path, new]]
+    return whole if len(ops) > 1 and _size(whole) <= _size(ops) else ops
 
 
 def _size(value: Any) -> int:
