@@ -269,7 +269,7 @@ class TableClient:
     def __init__(self, host: str, port: int, *, name: str = "", password: str | None = None,
                  spectate: bool = False, host_key: str | None = None, token: str | None = None,
                  settings: ClientSettings | None = None,
-                 relocator: Relocator | None = None) -> None:
+                 relocator: Relocator | None = None, unrated: bool = False) -> None:
         # Where the table is: a relocated table's new place once the session resumed there.
         self.host = host
         self.port = port
@@ -279,6 +279,8 @@ class TableClient:
         self.password = password
         self.spectate = spectate
         self.host_key = host_key
+        # Ask the table not to rate this player (`Hello.unrated`).
+        self.unrated = unrated
         self.token = token
         self.settings = settings or ClientSettings()
         self.welcome: Welcome | None = None
@@ -637,7 +639,8 @@ class TableClient:
 
     def _hello(self) -> Hello:
         return Hello(proto=PROTOCOL_VERSION, name=self.name, password=self.password,
-                     spectate=self.spectate, host_key=self.host_key)
+                     spectate=self.spectate, host_key=self.host_key,
+                     unrated=True if self.unrated else None)
 
     def _adopt(self, link: _Link, welcome: Welcome, extra: list[Message],
                notice: Reconnected | None = None) -> None:

@@ -46,7 +46,7 @@ from ono99tui.client.outputs import (
 from ono99tui.client.session import TableSession
 from ono99tui.client.story import EventItem, LogAppended, MatchPageOpened, SaidItem
 from ono99tui.client.wire_text import shown_reason
-from ono99tui.game import Discard, Draw, Play, PlayerView, RoundEnded, SwapFour
+from ono99tui.game import Busted, Discard, Draw, Eliminated, Play, PlayerView, RoundEnded, SwapFour
 from ono99tui.game.state import MATCH_OVER
 from ono99tui.i18n import _
 from ono99tui.line import sentences
@@ -337,7 +337,10 @@ class LineFrontEnd:
                         continue  # said as it is heard (`Heard`)
                     line = sentences.story_line(story_item)
                     if line is not None:
-                        writer.say(line)
+                        own_bust = (isinstance(story_item, EventItem)
+                                    and isinstance(story_item.event, Busted)
+                                    and story_item.event.seat == story_item.view.seat)
+                        writer.say(line, "alert" if own_bust else "plain")
                     if isinstance(story_item, EventItem) and isinstance(story_item.event,
                                                                         RoundEnded):
                         # The round's standing, before the next round is dealt.
@@ -359,20 +362,21 @@ class LineFrontEnd:
             if not self._table_said:
                 self._table_said = True
         elif isinstance(output, ShowBust):
+            # The bust and what it cost (a token, the match, the round) were the events'
+            # sentences, said once, there ("You busted at 98.", "You are out of the match
+            # (held …)."); what they may not have said is the hand that was held.
             bust = output.bust
             notice = bust_notice(bust.events, bust.before, bust.after)
-            if notice is not None:
-                writer.say(notice.headline + ".", "alert")
-                if notice.held:
-                    writer.say(_("You held {cards}.").format(cards=", ".join(notice.held)))
-                # What the bust cost (a token, the match, the round) is the next event's
-                # sentence: said once, there.
+            me = bust.after.seat
+            shown = any(isinstance(event, Eliminated) and event.seat == me and event.hand
+                        for event in bust.events)
+            if notice is not None and notice.held and not shown:
+                writer.say(_("You held {cards}.").format(cards=", ".join(notice.held)))
         elif isinstance(output, ShowMatchEnd):
-            view = session.view
-            if view is not None:
+            if session.view is not None:
                 writer.say_all(sentences.match_end_lines(
-                    view, session.match_lobby, host=session.is_host,
-                    spectating=session.spectating, room=session.may_open_room), "turn")
+                    host=session.is_host, spectating=session.spectating,
+                    room=session.may_open_room), "turn")
         elif isinstance(output, TableGone):
             writer.say(output.headline, "alert")
             writer.say(output.explanation)

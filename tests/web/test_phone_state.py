@@ -164,6 +164,9 @@ def test_a_card_that_cannot_be_played_says_why() -> None:
     ('{"t": "say", "text": "' + "x" * 201 + '"}', "bad-text"),
     ('{"t": "emote", "name": "<script>"}', "malformed"),
     ('{"t": "preset", "name": "1999"}', "malformed"),
+    ('{"t": "lang", "code": "fr"}', "malformed"),
+    ('{"t": "lang", "code": 5}', "malformed"),
+    ('{"t": "lang"}', "malformed"),
     ('{"t": "say", "text": "' + "x" * 5000 + '"}', "too-large"),
 ])
 def test_bad_requests_are_typed_errors(raw: str, code: str) -> None:
@@ -178,3 +181,4 @@ def test_good_requests_are_read() -> None:
     assert read_intent('{"t": "ready", "on": true}') == Intent("ready", flag=True)
     assert read_intent('{"t": "say", "text": "<b>hi</b>"}') == Intent("say", text="<b>hi</b>")
     assert read_intent('{"t": "swap"}') == Intent("swap")
+    assert read_intent('{"t": "lang", "code": "ps"}') == Intent("lang", text="ps")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from netproto.wire.chat_text import MAX_CHAT_TEXT
+from ono99tui import i18n
 from ono99tui.game import PRESET_NAMES
 from ono99tui.table_protocol import EMOTES
 
@@ -98,4 +99,9 @@ def read_intent(raw: str) -> Intent:
         if name not in PRESET_NAMES:
             raise PageError("malformed", "no such rules", kind)
         return Intent(kind, text=str(name))
+    if kind == "lang":  # the page's menu: the door's sentences in this language from now on
+        code = frame.get("code")
+        if not isinstance(code, str) or code not in i18n.LANGUAGES:
+            raise PageError("malformed", "no such language", kind)
+        return Intent(kind, text=code)
     raise PageError("unknown", kind[:40], kind[:40])

@@ -31,6 +31,7 @@ from aiohttp import web
 from netproto.addresses import parse_address
 from netproto.client import TableClient
 from netproto.client_errors import ConnectFailed, HandshakeRefused, NotConnected
+from ono99tui import i18n
 from ono99tui.client.outputs import (
     CloseDialogs,
     Dialog,
@@ -135,6 +136,10 @@ class PhoneSeat:
         self._log_reset = False  # the log was cleared: the page is sent it whole
         self._pong = False  # the page asked whether the door is there
         self._title_sent = False  # the page has had a turn frame since it attached
+        # The language of the seat's sentences: the page's, as the task that made the seat
+        # speaks it (shared with the task that reads the table); the page's menu changes it.
+        self.language = (i18n.task_language()
+                         or i18n.TaskLanguage(i18n.current_language()))
 
     # --- the table --------------------------------------------------------------------
 
@@ -143,6 +148,7 @@ class PhoneSeat:
         self._runner = asyncio.create_task(self._run(), name=f"phone-{self.seat.name}")
 
     async def _run(self) -> None:
+        i18n.speak_in_this_task(self.language)  # the table's news in the page's language
         try:
             while True:
                 self._rejoin = False
@@ -292,10 +298,26 @@ class PhoneSeat:
                 if said is not None:
                     self._add_log(*said)
 
+    def speak(self, code: str) -> None:
+        """Speak `code` from now on (the page's language menu, or a page come back in
+        another language): the log is told again from the story in it, and the page is
+        sent its whole state, whose sentences are in it too."""
+        if code == self.language.code:
+            return
+        self.language.set(code)
+        self._clear_log()
+        for item in self.session.story.items:
+            said = story_sentence(item)
+            if said is not None:
+                self._add_log(*said)
+        self._sent = {}
+
     # --- the page ---------------------------------------------------------------------
 
     async def attach(self, websocket: web.WebSocketResponse) -> None:
         """Serve one page over `websocket` until it closes (a newer page replaces it)."""
+        # This task (the page's) speaks the seat's language, whichever page made the seat.
+        i18n.speak_in_this_task(self.language)
         if self._hanging_up is not None:
             self._hanging_up.cancel()
             self._hanging_up = None
@@ -318,6 +340,10 @@ class PhoneSeat:
                     intent = read_intent(message.data)
                     if intent.kind == "hint":
                         await self._hint()
+                        continue
+                    if intent.kind == "lang":
+                        self.speak(intent.text or "en")
+                        await self._publish()
                         continue
                     await self._send(self._apply(intent))
                     if self._pong:
@@ -402,9 +428,10 @@ class PhoneSeat:
         if kind == "start":
             return session.start()
         if kind == "preset":
-            return session.set_options(_("change the rules"), preset=intent.text)
+            return session.set_options(_("Could not change the rules"), preset=intent.text)
         if kind == "hints":
-            return session.set_options(_("change hints"), table={"hints": bool(intent.flag)})
+            return session.set_options(_("Could not change hints"),
+                                       table={"hints": bool(intent.flag)})
         if kind == "add_bot":
             return session.add_bot("normal")
         if kind == "remove_bot":
