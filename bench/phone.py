@@ -173,7 +173,8 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.3)
     parser.add_argument("--port", type=int, default=23600,
                         help="first loopback port: two for the websocket figures' host, "
-                             "then two for each browser table (4 × --sessions + 2)")
+                             "then two for each browser table (4 × --sessions + 2, within "
+                             "the next 100)")
     parser.add_argument("--sessions", type=int, default=7,
                         help="browser: navigations of each page (a fresh table each)")
     parser.add_argument("--taps", type=int, default=40, help="browser: taps to time, each page")

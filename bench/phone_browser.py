@@ -203,22 +203,32 @@ class Host:
     ports = iter(range(23602, 23700, 2))  # the table's, then the door's: `measure` sets
 
     def __init__(self, config: Path, *options: str) -> None:
-        port = next(Host.ports)
+        config.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "ONO99_WEB_PASSWORD": PASSWORD,
                "ONO99_MDNS_INTERFACES": "127.0.0.1", "ONO99_CONFIG_DIR": str(config)}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "ono99tui", "host", "--headless", "--bind", "127.0.0.1",
-             "--port", str(port), "--web-port", str(port + 1), "--no-advertise", "--fresh",
-             "--turn-time", "off", *options],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
-        self.events: dict[str, dict[str, Any]] = {}
-        assert self.process.stdout is not None
-        while "web-door" not in self.events:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError("the host ended before its web door opened")
-            event = json.loads(line)
-            self.events[event["event"]] = event
+        while True:  # the next two ports, past any another program holds now
+            port = next(Host.ports)
+            self._stderr = (config / "host.err").open("w")  # said when it fails to start
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "ono99tui", "host", "--headless", "--bind", "127.0.0.1",
+                 "--port", str(port), "--web-port", str(port + 1), "--no-advertise",
+                 "--fresh", "--turn-time", "off", *options],
+                stdout=subprocess.PIPE, stderr=self._stderr, env=env, text=True)
+            self.events: dict[str, dict[str, Any]] = {}
+            assert self.process.stdout is not None
+            while "web-door" not in self.events:
+                line = self.process.stdout.readline()
+                if not line:
+                    break
+                event = json.loads(line)
+                self.events[event["event"]] = event
+            if "web-door" in self.events:
+                break
+            self.process.wait()
+            self._stderr.close()
+            said = (config / "host.err").read_text()
+            if "already in use" not in said:
+                raise RuntimeError(f"the host ended before its web door opened: {said[-800:]}")
         self.base = f"http://127.0.0.1:{self.events['web-door']['port']}"
         self.table_port = int(self.events["listening"]["port"])
 
@@ -230,6 +240,7 @@ class Host:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        self._stderr.close()
 
 
 async def _loopback_only(route: Route) -> None:
@@ -555,8 +566,8 @@ async def measure(count: int = 7, taps: int = 40, moves: int = 40,
                   bot_delay: float = 0.8, watch_delay: float = 0.4,
                   first_port: int = 23602) -> dict[str, Any]:
     """Every browser figure, in one browser; its hosts on loopback ports from
-    `first_port` on (two each: 4 × `count` + 2 in all)."""
-    Host.ports = iter(range(first_port, first_port + 4 * count + 2, 2))
+    `first_port` on (two each: 4 × `count` + 2, and any another program holds, skipped)."""
+    Host.ports = iter(range(first_port, first_port + 98, 2))
     state = Path(tempfile.mkdtemp(prefix="ono99-bench-phone-browser-"))
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM,
