@@ -449,6 +449,7 @@ class TableSession:
         outputs += [Log(change) for change in self.story.record(events, view, names,
                                                                 stand_in=stand_in)]
         self.story.seen.add(events)
+        self.story.plays.take(events, view, self.story.seen.events)
         self.view = view
         self.views_taken += 1
         if past or events:
@@ -789,6 +790,14 @@ class TableSession:
                 and view.phase == MATCH_OVER):
             return self._lobby_at_match_end
         return self.lobby
+
+    @property
+    def may_review(self) -> bool:
+        """May this player have a review of the match now? Only once it is over, and only
+        of a seat this program played (a spectator has no plays of their own)."""
+        view, plays = self.view, self.story.plays
+        return (view is not None and view.phase == MATCH_OVER and view.seat is not None
+                and plays.match_over and plays.seat == view.seat)
 
     @property
     def in_game(self) -> bool:

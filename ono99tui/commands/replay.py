@@ -1,5 +1,7 @@
 """`ono99 replay [FILE | --last]`: open a finished match in the app, every hand face up, or
-print it as one JSON line per event (`--json`), from a table's journal on this machine.
+print it as one JSON line per event (`--json`), from a table's journal on this machine;
+`--review [--player NAME]`: a coach's review of one player's plays instead (the costliest
+choices first, worked out from what that player could see: ui/screens/review.py).
 
 Only finished matches are replayed: a replay shows every hand, which the table must not
 show while the match is being played. A journal is on the machine that hosted the table,
@@ -17,6 +19,8 @@ from typing import TYPE_CHECKING
 from ono99tui.i18n import N_, _
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
     from ono99tui.host.journal.history import RecordedMatch
 
 # Translated where it is shown (cli.py).
@@ -40,6 +44,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true",
                         help=_("print the match as one JSON object per line, for scripts"))
     parser.add_argument("--ascii", action="store_true", help=_("draw with ASCII characters only"))
+    parser.add_argument("--review", action="store_true",
+                        help=_("a coach's review of one player's plays instead: the costliest "
+                               "choices first, from what that player could see"))
+    parser.add_argument("--player", default=None, metavar="NAME",
+                        help=_("whose plays --review looks at (default: the match's only "
+                               "person; a bot's seat may be named too)"))
+
+
+def review_seat(match: RecordedMatch, player: str | None) -> int:
+    """The seat `--review --player NAME` asks for (the only person's seat without a name);
+    ReplayRefused, naming the match's players, when there is no such seat or no one to
+    choose."""
+    names = ", ".join(match.names)
+    if player is None:
+        people = [seat for seat, kind in enumerate(match.kinds) if kind == "human"]
+        if len(people) == 1:
+            return people[0]
+        raise ReplayRefused(_("{match} has {count} players who are not bots: say whose plays "
+                              "to review with --player NAME ({names})").format(
+            match=match.describe(), count=len(people), names=names))
+    seats = [seat for seat, name in enumerate(match.names) if name == player]
+    if not seats:
+        seats = [seat for seat, name in enumerate(match.names)
+                 if name.casefold() == player.casefold()]
+    if not seats:
+        raise ReplayRefused(_("{match} has no player named '{name}'; its players: {names}")
+                            .format(match=match.describe(), name=player, names=names))
+    if len(seats) > 1:
+        raise ReplayRefused(_("{match} has more than one player named '{name}'; its players: "
+                              "{names}").format(match=match.describe(), name=player,
+                                                names=names))
+    return seats[0]
 
 
 def _finished(match: RecordedMatch) -> RecordedMatch:
@@ -155,6 +191,13 @@ def run(args: argparse.Namespace) -> int:
     if args.match is not None and args.file is None:
         print(_("ono99 replay: --match needs a FILE"), file=sys.stderr)
         return 2
+    if args.player is not None and not args.review:
+        print(_("ono99 replay: --player goes with --review"), file=sys.stderr)
+        return 2
+    if args.review and (args.json or args.list):
+        print(_("ono99 replay: --review opens the review; not with --json or --list"),
+              file=sys.stderr)
+        return 2
     if args.list:
         files = [args.file] if args.file is not None else journal_files(data_dir())
         if not files:
@@ -169,6 +212,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             match = last_match(data_dir())
         steps = replay_match(match)
+        seat = review_seat(match, args.player) if args.review else None
     except ReplayRefused as error:
         print(_("ono99 replay: {error}").format(error=error), file=sys.stderr)
         return 1
@@ -187,7 +231,14 @@ def run(args: argparse.Namespace) -> int:
     from ono99tui.ui.app import Ono99App
     from ono99tui.ui.screens.replay import ReplayScreen
 
-    app = Ono99App(start_screen=ReplayScreen(match, steps),
-                   ascii_glyphs=True if args.ascii else None)
+    screen: Screen[None] = ReplayScreen(match, steps)
+    if seat is not None:
+        from ono99tui.bots.review import decisions_in_replay
+        from ono99tui.ui.screens.review import ReviewScreen
+
+        # The review's own seed (0), as from the match-over dialog: the same plays reviewed
+        # from the journal or at the table give the same figures.
+        screen = ReviewScreen(decisions_in_replay(steps, seat), match.names[seat], quits=True)
+    app = Ono99App(start_screen=screen, ascii_glyphs=True if args.ascii else None)
     app.run()
     return 0

@@ -66,6 +66,8 @@ ClientFactory = Callable[[], Awaitable["TableClient"]]
 
 # How many plays `last` tells without a number.
 LAST_DEFAULT = 5
+# How many costly choices `review` tells unless asked for more.
+REVIEW_TOLD = 5
 # A hint's thinking budget, as the terminal's.
 HINT_SECONDS = 0.3
 # On a turn clock, the player is told once when this many seconds are left.
@@ -631,6 +633,40 @@ class LineFrontEnd:
 
         def work() -> list[str]:
             return hint_lines(view, events, HINT_SECONDS)
+
+        async def run() -> None:
+            lines = await asyncio.to_thread(work)
+            self._queue.put_nowait(_Hinted(lines))
+
+        self._hint_task = asyncio.ensure_future(run())
+
+    async def _do_review(self, command: Command) -> None:
+        """A coach's review of the player's plays, once the match is over: the costliest
+        choices first (`command.number` of them, else REVIEW_TOLD), worked out apart."""
+        from ono99tui.bots.review_apart import review_apart
+        from ono99tui.words.review import progress_sentence, review_lines
+
+        session, writer = self.session, self.writer
+        view = session.view
+        if view is None or view.phase != MATCH_OVER:
+            writer.say(_("A review comes once the match is over."), "error")
+            return
+        if not session.may_review:
+            writer.say(_("You had no seat in this match: there is nothing of yours to "
+                         "review."), "error")
+            return
+        if self._hinting:
+            writer.say(_("Still thinking: wait for the answer first."), "error")
+            return
+        decisions = session.story.plays.decisions()
+        told = command.number if command.number is not None and command.number > 0 \
+            else REVIEW_TOLD
+        self._hinting = True
+        writer.say(progress_sentence(0, len(decisions)))
+
+        def work() -> list[str]:
+            # In a child process: this program may host the table (bots/review_apart.py).
+            return review_lines(review_apart(decisions), told)
 
         async def run() -> None:
             lines = await asyncio.to_thread(work)

@@ -340,6 +340,8 @@ class MatchEndScreen(_Dialog):
         Binding("t", "take_seat", _("Take a seat")),
         # The host: back to the waiting room, to change the rules before the next match.
         Binding("o", "open_room", _("Waiting room")),
+        # A player who had a seat: a coach's review of their plays (ui/screens/review.py).
+        Binding("v", "review", _("Review")),
         Binding("escape", "dismiss", _("Back to the table")),
         Binding("q", "app.quit", _("Quit")),
     ]
@@ -497,6 +499,8 @@ class MatchEndScreen(_Dialog):
             return self._spectating() and self._may_take_seat()
         if action == "open_room":
             return self.app.session.may_open_room
+        if action == "review":
+            return self.app.session.may_review
         return True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -521,6 +525,19 @@ class MatchEndScreen(_Dialog):
     def action_open_room(self) -> None:
         """The host: back to the waiting room, to change the rules or the seats first."""
         self.post_message(OpenRoomRequested())
+
+    def action_review(self) -> None:
+        """A coach's review of this player's plays: only once the match is over, and only
+        of the seat this app played (`TableSession.may_review`)."""
+        from ono99tui.ui.screens.review import ReviewScreen
+
+        session = self.app.session
+        view = session.view
+        if not session.may_review or view is None or view.seat is None:
+            return
+        name = _names(session, view)[view.seat]
+        self.app.push_screen(ReviewScreen(session.story.plays.decisions(), name,
+                                          closing_with=self.dismiss))
 
     def action_take_seat(self) -> None:
         """A spectator: join the table again asking for a seat for the next match."""
