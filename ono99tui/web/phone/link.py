@@ -4,9 +4,10 @@ the door's process, and the page's websocket when one is attached.
 The phone is a player like any other: its `TableClient` says hello to the table on
 loopback (resuming the seat's token when it has one, kept in the seat's folder), and every
 item the table sends goes through its `TableSession`, which decides what it means. What the
-page draws is `ono99tui.web.phone.state.page_state` of that session; the page is sent the
-parts of it that changed since it last heard (a whole state when it attaches), the log's
-new sentences, the notices, and the turn signal.
+page draws is `ono99tui.web.phone.state.page_state` of that session; the page is sent what
+changed in it since it last heard (`state_frame`: the fields a move changed; the whole
+state when it attaches), the log's new sentences, the notices, and the turn signal (when it
+rings or says something new).
 
 A page that goes away (a reload, a lost Wi-Fi, a locked phone) leaves the connection to the
 table up for `linger` seconds: a page that comes back within it is sent the whole state and
@@ -62,7 +63,7 @@ from ono99tui.client.story import (
 from ono99tui.game import Discard, Draw, Play, RoundEnded, Scoring, SwapFour
 from ono99tui.i18n import _
 from ono99tui.web.phone.intents import Intent, PageError, read_intent
-from ono99tui.web.phone.state import page_state
+from ono99tui.web.phone.state import page_state, state_frame
 from ono99tui.web.phone.words import event_sentence, isolated, unplayable_reason
 from ono99tui.web.seats import Seat, SeatBook
 
@@ -134,6 +135,7 @@ class PhoneSeat:
         self._pending_log: list[tuple[int, str, str]] = []  # sentences the page has not had
         self._log_reset = False  # the log was cleared: the page is sent it whole
         self._pong = False  # the page asked whether the door is there
+        self._title_sent = False  # the page has had a turn frame since it attached
         # The language of the seat's sentences: the page's, as the task that made the seat
         # speaks it (shared with the task that reads the table); the page's menu changes it.
         self.language = (i18n.task_language()
@@ -236,8 +238,12 @@ class PhoneSeat:
                 await self._frame({"t": "notice", "text": output.notice.text,
                                    "level": "information"})
             elif isinstance(output, TurnSignal):
+                # Every view brings one; the page hears it when it says something new.
+                if output.ring or output.title != self.title or not self._title_sent:
+                    self._title_sent = True
+                    await self._frame({"t": "turn", "ring": output.ring,
+                                       "title": output.title})
                 self.title = output.title
-                await self._frame({"t": "turn", "ring": output.ring, "title": output.title})
             elif isinstance(output, ShowRoundEnd):
                 view = self.session.view
                 if view is not None:
@@ -320,6 +326,7 @@ class PhoneSeat:
             await previous.close(code=CLOSE_REPLACED,
                                  message=b"this seat was opened in another tab")
         self._sent = {}
+        self._title_sent = False
         self._pending_log = []
         self._log_reset = False
         await self._frame({"t": "log", "all": [list(line) for line in self.log]})
@@ -380,10 +387,9 @@ class PhoneSeat:
         state["results"] = self.results
         state["ended"] = self.ended
         state["name"] = self.seat.name
-        changed = {key: value for key, value in state.items() if self._sent.get(key) != value}
-        if changed or not self._sent:
-            self._sent.update(changed)
-            await self._frame({"t": "state", "p": changed})
+        frame = state_frame(self._sent, state)
+        if frame is not None:
+            await self._frame(frame)
 
     # --- what the page asks -----------------------------------------------------------
 

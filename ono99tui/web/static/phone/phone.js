@@ -155,7 +155,7 @@
   function receive(frame) {
     switch (frame.t) {
       case "state":
-        Object.assign(S, frame.p);
+        applyState(frame);
         sent = false;
         draw();
         break;
@@ -185,6 +185,18 @@
       case "gone":
         end(`${frame.headline} ${frame.detail}`, false);
         break;
+    }
+  }
+
+  // A state frame: the parts in "p" whole, then each op of "d", a path into the state and
+  // the value put there (["game", "seats", 5, "cards", 3]): a move sends only what it
+  // changed (ono99tui/web/phone/state.py, state_frame and apply_state_frame).
+  function applyState(frame) {
+    Object.assign(S, frame.p || {});
+    for (const op of frame.d || []) {
+      let node = S;
+      for (let i = 0; i < op.length - 2; i++) node = node[op[i]];
+      node[op[op.length - 2]] = op[op.length - 1];
     }
   }
 
