@@ -108,10 +108,15 @@ class PhoneSeat:
 
     def __init__(self, seat: Seat, seats: SeatBook, table_address: str, *,
                  linger: float = DEFAULT_LINGER, on_ended: Callable[[PhoneSeat], None],
-                 spectate: bool = False,
+                 spectate: bool = False, door_key: str | None = None,
+                 handshakes: asyncio.Semaphore | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         # `spectate`: a table view (/tv), which only watches.
         self.spectate = spectate
+        # The door's key for the table (its hellos count under the door's cap), and the
+        # door's bound on its handshakes at once (ono99tui.web.server.PHONE_HANDSHAKES).
+        self.door_key = door_key
+        self._handshakes = handshakes if handshakes is not None else asyncio.Semaphore(1)
         self.seat = seat
         self.seats = seats
         self.address = parse_address(table_address)
@@ -175,10 +180,11 @@ class PhoneSeat:
         connection, outputs = self.session.connect(seat_asked=seat_asked)
         await self._carry_out(outputs)
         try:
-            client = await TableClient.connect(
-                self.address.host, self.address.port, name=self.seat.name,
-                spectate=self.spectate and not seat_asked,
-                token=None if seat_asked or self.spectate else self.seat_token)
+            async with self._handshakes:
+                client = await TableClient.connect(
+                    self.address.host, self.address.port, name=self.seat.name,
+                    spectate=self.spectate and not seat_asked, door_key=self.door_key,
+                    token=None if seat_asked or self.spectate else self.seat_token)
         except (ConnectFailed, HandshakeRefused) as error:
             await self._carry_out(self.session.connect_failed(error.code, error.reason,
                                                               connection))
