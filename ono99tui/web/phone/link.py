@@ -30,6 +30,7 @@ from aiohttp import web
 from netproto.addresses import parse_address
 from netproto.client import TableClient
 from netproto.client_errors import ConnectFailed, HandshakeRefused, NotConnected
+from netproto.wire.messages import TablePhase
 from ono99tui.client.outputs import (
     CloseDialogs,
     Dialog,
@@ -401,15 +402,41 @@ class PhoneSeat:
         self._need(session.is_host and not session.spectating, kind, "not-host")
         if kind == "start":
             return session.start()
+        if kind == "spectator_chat":
+            return session.set_options(_("change spectators' chat"),
+                                       table={"spectator_chat": bool(intent.flag)})
+        if kind == "turn_time":
+            seconds = int(intent.index or 0)
+            return session.set_options(_("change the turn time"),
+                                       table={"turn_seconds": float(seconds) or None})
+        # The rules themselves only change between matches (the table says so too).
+        self._need(session.lobby is not None and session.lobby.phase != TablePhase.PLAYING,
+                   kind)
         if kind == "preset":
             return session.set_options(_("change the rules"), preset=intent.text)
         if kind == "hints":
             return session.set_options(_("change hints"), table={"hints": bool(intent.flag)})
+        if kind == "rule":
+            return self._rule(intent)
         if kind == "add_bot":
-            return session.add_bot("normal")
+            return session.add_bot(intent.text or session.options.bot_level or "normal")
         if kind == "remove_bot":
             return session.remove_bot(int(intent.index or 0))
         raise PageError("unknown", kind, kind)
+
+    def _rule(self, intent: Intent) -> list[Output]:
+        """One rule option, checked against the table's rules before it is sent: a value
+        the rules cannot take is refused on the page, with the engine's reason."""
+        name, value = str(intent.text), intent.value
+        rules = self.session.options.rules
+        if rules is not None:
+            if getattr(rules, name, None) == value:
+                return []  # the table has it already
+            try:
+                rules.replace(**{name: value})
+            except ValueError as error:
+                raise PageError("bad-option", str(error), "rule") from None
+        return self.session.set_options(_("change the rules"), rules={name: value})
 
     async def _hint(self) -> None:
         """Work a hint out from the seat's own view and the deal's public events (the
