@@ -9,15 +9,18 @@ Prints ONE JSON object:
   host bot, which answers 2 ms later) and waits for its own next view;
 - `eight_seats_last_view_us`: at an 8-seat table of TableClients, from one seat's move
   until the last of the 8 seats has taken its new view;
-each with p50/p99 in microseconds, plus the p50 ratio to the echo and the targets of
-issue 3 (p50 within 4x the echo; all 8 seats within 2 ms at p99). The echo and the own-view
-round trips are taken in alternating blocks of 50 for the whole run, so the echo is measured
-across the same seconds as the moves it is compared with; the fan-outs follow, back to
-back. Beside them, CPU time (not wall time, so other jobs on
-the machine barely change it): `server_cpu_per_move_us`, what the table spends on one move
-from the decoded frame to the last seat's view encoded, with no sockets (2, 4 and 8 seats),
-and `echo_server_cpu_per_message_us`, the echo server's msgpack decode + encode of the same
-move frame.
+- `echo_after_settle_rtt_us`: the same echo, each round trip taken after the pause every
+  own-view sample follows (the bot's 2 ms and the sampler's polling): a round trip that
+  finds both processes idle pays for waking them, which the back-to-back echo never does;
+each with p50/p99 in microseconds, plus the p50 ratio to the echo (and to the settled
+echo) and the targets of issue 3 (p50 within 4x the echo; all 8 seats within 2 ms at p99).
+The echo, the own-view and the settled echo round trips are taken in alternating blocks of
+50 for the whole run, so the echo is measured across the same seconds as the moves it is
+compared with; the fan-outs follow, back to back. Beside them, CPU time (not wall time, so
+other jobs on the machine barely change it): `server_cpu_per_move_us`, what the table
+spends on one move from the decoded frame to the last seat's view encoded, with no sockets
+(2, 4 and 8 seats), and `echo_server_cpu_per_message_us`, the echo server's msgpack decode
+and encode of the same move frame.
 
 Each server (the echo and the tables) runs in its own child process, as a host does; the
 clients share this process's event loop (so the eight seats' clients decode their views one
@@ -117,7 +120,7 @@ async def start_server(kind: str) -> tuple[int, Any]:
     # With a bot in seat 2 of 2 it waits 2 ms, so its move never lands inside the measured
     # round trip; the sampler waits for it, unmeasured (the default delay is 0.6 s anyway).
     config = TableConfig(rules=preset("2022"), capacity=seats, start_when=seats,
-                         bot_delay=0.002, seed=seats)
+                         bot_delay=BOT_PACE, seed=seats)
     table = await TableServer(config, limits=LIMITS).start("127.0.0.1", 0)
     if seats == 2:
         table.table.add_bot("greedy")
@@ -185,6 +188,29 @@ class EchoSampler:
         self.writer.close()
 
 
+# How an own-view sample settles before it starts: the bot's pace (start_server's 2 ms),
+# then the sampler's 0.5 ms polling until its turn has come.
+BOT_PACE = 0.002
+POLL = 0.0005
+
+
+class SettledEchoSampler(EchoSampler):
+    """The echo's round trip after the same pause as an own-view sample's: both processes
+    have gone idle, as before a player's move."""
+
+    async def sample(self) -> float:
+        await self.settle()
+        return await super().sample()
+
+    @staticmethod
+    async def settle() -> None:
+        """Wait as an own-view sample waits for the bot's move: its pace, polled."""
+        waited = 0.0
+        while waited < BOT_PACE:  # polled like OwnViewSampler._until_my_turn
+            await asyncio.sleep(POLL)
+            waited += POLL
+
+
 def ready_for_rematch(client: TableClient) -> bool:
     """Whether the client's match is over and it has not yet said it is ready again."""
     lobby = client.lobby
@@ -223,7 +249,7 @@ class OwnViewSampler:
             if (view is not None and client.lobby is not None
                     and client.lobby.phase == "playing" and legal_moves_of(view)):
                 return
-            await asyncio.sleep(0.0005)
+            await asyncio.sleep(POLL)
 
     async def close(self) -> None:
         await self.client.close()
@@ -270,7 +296,7 @@ class FanOutSampler:
                    and client.lobby.phase == "playing" and legal_moves_of(client.view)
                    for client in clients):
                 return
-            await asyncio.sleep(0.0005)
+            await asyncio.sleep(POLL)
 
     async def close(self) -> None:
         for client in self.clients:
@@ -290,8 +316,10 @@ async def round_trip_samples(samples: int) -> dict[str, list[float]]:
     each sample, unmeasured. The first round of blocks warms up and is not kept.
     """
     async with contextlib.AsyncExitStack() as stack:
-        samplers: dict[str, Any] = {"echo": EchoSampler(), "own": OwnViewSampler()}
-        for (_name, sampler), kind in zip(samplers.items(), ("echo", "table2"), strict=True):
+        samplers: dict[str, Any] = {"echo": EchoSampler(), "own": OwnViewSampler(),
+                                    "settled_echo": SettledEchoSampler()}
+        kinds = ("echo", "table2", "echo")
+        for (_name, sampler), kind in zip(samplers.items(), kinds, strict=True):
             await sampler.open(await stack.enter_async_context(ChildServer(kind)))
             stack.push_async_callback(sampler.close)
         times: dict[str, list[float]] = {name: [] for name in samplers}
@@ -372,6 +400,7 @@ async def main(samples: int) -> dict[str, Any]:
     times = await round_trip_samples(samples)
     echo = percentiles(times["echo"])
     own = percentiles(times["own"])
+    settled_echo = percentiles(times["settled_echo"])
     fan_out = percentiles(await fan_out_samples(samples))
     ratio = round(own["p50"] / echo["p50"], 2)
     body = msgpack.packb(SAMPLE_MOVE)
@@ -388,6 +417,8 @@ async def main(samples: int) -> dict[str, Any]:
         "echo_rtt_us": echo,
         "move_to_own_view_us": own,
         "own_view_p50_over_echo_p50": ratio,
+        "echo_after_settle_rtt_us": settled_echo,
+        "own_view_p50_over_settled_echo_p50": round(own["p50"] / settled_echo["p50"], 2),
         "eight_seats_last_view_us": fan_out,
         "server_cpu_per_move_us": cpu,
         "echo_server_cpu_per_message_us": round(echo_cpu * 1e6, 2),

@@ -12,18 +12,30 @@ echo and own-view samples):
   bot), with this checkout's table and, for each `--checkout PATH`, that checkout's (its
   own `bench/latency.py --serve table2`), so two versions of the table are compared within
   the same seconds;
+- `settled_echo_us`, `settled_protocol_floor_us`: the echo and the protocol floor, each
+  round trip after the pause an own-view sample follows (the bot's move, polled for);
 and for each server its residency: from the frame's arrival (`Server._pump`) to the
 view's frame written (`Peer.send` returned), wall and CPU time of the server's thread,
 p50 (`server_pump_to_view_written_us`). Each p50 is also given over the echo's.
 
+`timeline_us`: for this checkout's table and the protocol floors, each round trip cut into
+its legs on the clock both processes share (CLOCK_MONOTONIC), p50 of each: the client
+framing the move, its write system call (`client_write`), the kernel and the server's
+wake-up until the pump has the frame (`to_server`), the server until the view's write
+starts (`server`), the kernel and the client's wake-up until its link has the bytes
+(`to_client`), the client decoding them (`client_decode`) and handing the view to the
+waiter (`client_wake`). Medians of legs do not add up to the median of the whole.
+
 Servers run in child processes, as in bench/latency.py; residency is timed inside each
-child by wrapping those two methods (the wrappers' cost, about a microsecond, is in it).
+child by wrapping those two methods (the wrappers' cost, about a microsecond, is in it),
+and the client's legs by wrapping its link's `send` and `data_received`.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import contextlib
 import dataclasses
 import json
@@ -40,6 +52,8 @@ sys.path.insert(0, str(HERE.parent))
 
 import latency  # noqa: E402  (bench/latency.py, beside this file)
 
+from netproto.wire.messages import Move, View  # noqa: E402
+
 BLOCK = 50
 
 
@@ -49,7 +63,9 @@ def _time_residency() -> dict[str, list[int]]:
     from netproto.wire.messages import View
 
     clock, cpu = time.perf_counter_ns, time.thread_time_ns
-    kept: dict[str, list[int]] = {"wall": [], "cpu": []}
+    # wall, cpu: residency; arrived, writing: when the move's frame reached the pump and
+    # when its view's write began (for the timeline).
+    kept: dict[str, list[int]] = {"wall": [], "cpu": [], "arrived": [], "writing": []}
     started = [0, 0]
     receive, send = pump.Server._pump, pump.Peer.send
 
@@ -58,11 +74,16 @@ def _time_residency() -> dict[str, list[int]]:
         receive(self, peer, data)
 
     def timed_send(self: Any, message: Any) -> None:
+        if type(message) is not View or not started[0]:
+            send(self, message)
+            return
+        writing = clock()
         send(self, message)
-        if type(message) is View and started[0]:
-            kept["wall"].append(clock() - started[0])
-            kept["cpu"].append(cpu() - started[1])
-            started[0] = 0
+        kept["wall"].append(clock() - started[0])
+        kept["cpu"].append(cpu() - started[1])
+        kept["arrived"].append(started[0])
+        kept["writing"].append(writing)
+        started[0] = 0
 
     pump.Server._pump = timed_pump  # type: ignore[method-assign]
     pump.Peer.send = timed_send  # type: ignore[method-assign]
@@ -136,15 +157,98 @@ class Child:
         assert self.process.stdin is not None and self.process.stdout is not None
         self.process.stdin.close()
         if self.own:
-            line = await self.process.stdout.readline()
+            line = await self.process.stdout.read()  # one line, longer than a readline's limit
             self.kept = json.loads(line) if line.strip() else {}
         await self.process.wait()
+
+
+LEGS = ("client_frame", "client_write", "to_server", "server", "to_client", "client_decode",
+        "client_wake")
+
+
+class TimedOwnView(latency.OwnViewSampler):
+    """bench/latency.py's own-view sample, with the client's side of its timeline: when the
+    move was framed, written and the view's bytes came and were decoded (perf_counter_ns)."""
+
+    marks: list[tuple[int, ...]]
+
+    async def open(self, port: int) -> None:
+        await super().open(port)
+        self.marks = []
+        link: Any = self.client._link  # the bench's look inside: the link of this client
+        send, received = link.send, link.data_received
+        self._now: dict[str, int] = {}
+        now = self._now
+        clock = time.perf_counter_ns
+
+        def timed_send(message: Any) -> None:
+            if type(message) is Move:
+                now["framing"] = clock()
+                frame = link.connection.send(message)
+                now["writing"] = clock()
+                assert link.transport is not None
+                link.transport.write(frame)
+                now["written"] = clock()
+            else:
+                send(message)
+
+        def timed_received(data: Any) -> None:
+            first = "writing" in now and "came" not in now
+            if first:
+                now["came"] = clock()
+            received(data)
+            if first:
+                now["decoded"] = clock()
+
+        link.send, link.data_received = timed_send, timed_received
+
+    async def sample(self) -> float:
+        client, now = self.client, self._now
+        view = client.view
+        assert view is not None
+        now.clear()
+        start = time.perf_counter()
+        await client.send_move(latency.legal_moves_of(view)[0], seq=view.seq)
+        await client.wait_for(View, 10, lambda v, seq=view.seq: v.seq > seq)
+        elapsed = time.perf_counter() - start
+        done = time.perf_counter_ns()
+        self.marks.append((now["framing"], now["writing"], now["written"], now["came"],
+                           now["decoded"], done))
+        await self._until_my_turn()
+        return elapsed
+
+
+class SettledTimedOwnView(TimedOwnView):
+    """The protocol floor's round trip after the pause the table's samples follow (its
+    ready-made views never wait for a bot): the floor a settled table is held to."""
+
+    async def _until_my_turn(self) -> None:
+        await latency.SettledEchoSampler.settle()
+
+
+def timeline(marks: list[tuple[int, ...]], kept: dict[str, list[int]]) -> dict[str, float]:
+    """Each leg's p50 (µs): the client's marks of a sample, matched with the server's record
+    of the move that arrived between its write and the view's bytes."""
+    arrived, writing = kept["arrived"], kept["writing"]
+    legs: dict[str, list[int]] = {name: [] for name in (*LEGS, "total")}
+    for framing, write, written, came, decoded, done in marks:
+        index = bisect.bisect_left(arrived, write)
+        if index == len(arrived) or not write <= arrived[index] <= came:
+            continue
+        server_in, server_out = arrived[index], writing[index]
+        for name, span in zip((*LEGS, "total"), (
+                write - framing, written - write, server_in - write, server_out - server_in,
+                came - server_out, decoded - came, done - decoded, done - framing), strict=True):
+            legs[name].append(span)
+    return {name: round(statistics.median(spans) / 1000, 1) if spans else float("nan")
+            for name, spans in legs.items()} | {"n": len(legs["total"])}
 
 
 async def main(samples: int, checkouts: list[Path]) -> dict[str, Any]:
     children: dict[str, Child] = {
         "echo": Child(HERE, "echo", own=True), "protocol_floor": Child(HERE, "floor", own=True),
-        "table": Child(HERE, "table2", own=True)}
+        "table": Child(HERE, "table2", own=True), "settled_echo": Child(HERE, "echo", own=True),
+        "settled_protocol_floor": Child(HERE, "floor", own=True)}
     for checkout in checkouts:
         # Another checkout's table, served by its own bench/latency.py (no residency).
         children[f"table@{checkout}"] = Child(checkout / "bench" / "latency.py", "table2",
@@ -153,7 +257,10 @@ async def main(samples: int, checkouts: list[Path]) -> dict[str, Any]:
     async with contextlib.AsyncExitStack() as stack:
         samplers: dict[str, Any] = {}
         for name, child in children.items():
-            sampler = latency.EchoSampler() if name == "echo" else latency.OwnViewSampler()
+            sampler = (latency.EchoSampler() if name == "echo"
+                       else latency.SettledEchoSampler() if name == "settled_echo"
+                       else SettledTimedOwnView() if name == "settled_protocol_floor"
+                       else TimedOwnView() if child.own else latency.OwnViewSampler())
             await sampler.open(await stack.enter_async_context(child))
             stack.push_async_callback(sampler.close)
             samplers[name] = sampler
@@ -173,6 +280,9 @@ async def main(samples: int, checkouts: list[Path]) -> dict[str, Any]:
         name: {"wall_p50": round(statistics.median(child.kept["wall"]) / 1000, 1),
                "cpu_p50": round(statistics.median(child.kept["cpu"]) / 1000, 1)}
         for name, child in children.items() if child.kept.get("wall")}
+    result["timeline_us"] = {
+        name: timeline(samplers[name].marks, children[name].kept)
+        for name in ("protocol_floor", "settled_protocol_floor", "table")}
     return result
 
 

@@ -16,10 +16,13 @@ process, eight seats, six bots, a turn clock off) serves everything on loopback.
 - bytes per opponent move: the text frames one watching phone is sent while the bots play
   `--moves` moves, divided by the moves it saw.
 
-The page-weight, navigation and tap figures of issue 25 need a browser and are not
-measured here yet (docs/WEB.md says so).
+And in a browser held like a phone, beside the terminal page (`/terminal`) in the same run
+(bench/phone_browser.py says how each is timed): page weight to the first hand,
+navigation → your hand shown (a first visit, and coming back to the seat), tap → the card
+shown on the table, and bytes per opponent move for one watching page of each.
 
     python bench/phone.py [--phones 50] [--moves 40] [--port 23600]
+                          [--sessions 7] [--taps 40] [--no-browser | --browser-only]
 """
 
 from __future__ import annotations
@@ -92,7 +95,8 @@ async def phone(client: aiohttp.ClientSession, base: str, name: str,
     while True:
         message = await socket.receive(timeout=60)
         data = json.loads(message.data)
-        if data["t"] == "state" and (data["p"].get("game") or data["p"].get("room")):
+        whole = data.get("p", {}) if data["t"] == "state" else {}
+        if whole.get("game") or whole.get("room"):  # a part that was None comes whole
             served.set()
             return socket
 
@@ -232,8 +236,33 @@ def main() -> None:
     parser.add_argument("--phones", type=int, default=50)
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--bot-delay", type=float, default=0.3)
-    parser.add_argument("--port", type=int, default=23600)
-    print(json.dumps(asyncio.run(measure(parser.parse_args())), indent=2))
+    parser.add_argument("--port", type=int, default=23600,
+                        help="first loopback port: two for the websocket figures' host, "
+                             "then two for each browser table (4 × --sessions + 2, within "
+                             "the next 100)")
+    parser.add_argument("--sessions", type=int, default=7,
+                        help="browser: navigations of each page (a fresh table each)")
+    parser.add_argument("--taps", type=int, default=40, help="browser: taps to time, each page")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--no-browser", action="store_true", help="only the websocket figures")
+    which.add_argument("--browser-only", action="store_true", help="only the browser figures")
+    args = parser.parse_args()
+    result: dict[str, Any] = {
+        "benchmark": "phone",
+        "command": "python bench/phone.py " + " ".join(sys.argv[1:]),
+        "utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
+        "cpus": os.cpu_count(),
+        "load_average_before": [round(load, 2) for load in os.getloadavg()],
+    }
+    if not args.browser_only:
+        result.update(asyncio.run(measure(args)))
+    if not args.no_browser:
+        import phone_browser  # bench/: Playwright only when a browser is wanted
+
+        result["browser"] = asyncio.run(phone_browser.measure(
+            count=args.sessions, taps=args.taps, moves=args.moves, first_port=args.port + 2))
+    result["load_average_after"] = [round(load, 2) for load in os.getloadavg()]
+    print(json.dumps(result, indent=2))
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from ono99tui import i18n
-from ono99tui.i18n import _
+from ono99tui.i18n import N_, _
 
 # Sub-command name -> module under ono99tui.commands. Order is the order shown in --help.
 COMMANDS: dict[str, str] = {
@@ -22,6 +22,35 @@ COMMANDS: dict[str, str] = {
     "replay": "replay",
     "stats": "stats",
 }
+
+
+# argparse's own words, as its module says them (it looks each up with `gettext` where it
+# uses it, in the domain "argparse" nobody ships): ono99's catalog translates them, and
+# `speak_for_argparse` points argparse at it. Only the messages a player meets are here;
+# the rest (a programming error in a parser) stays English.
+ARGPARSE_WORDS = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("expected one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("not allowed with argument %s"),
+    N_("one of the arguments %s is required"),
+)
+
+
+def speak_for_argparse() -> None:
+    """argparse's own words ("usage:", "options", "error:") in the language chosen: its
+    module looks up its `_` and `ngettext` globals each time it speaks."""
+    setattr(argparse, "_", _)  # noqa: B010 (argparse reads the module global at call time)
+    setattr(argparse, "ngettext", i18n.ngettext)  # noqa: B010
 
 
 def _add_language_option(parser: argparse.ArgumentParser) -> None:
@@ -97,6 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `ono99` console script; returns the process exit status."""
     # The language first (before the parser is built), so `--help` speaks it too.
     apply_language(_language_flag(sys.argv[1:] if argv is None else list(argv)))
+    speak_for_argparse()
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "run", None) is None:

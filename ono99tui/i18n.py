@@ -37,10 +37,28 @@ LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 _translation: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
+
+
+class TaskLanguage:
+    """The language of some asyncio tasks (a phone's seat in the web door: the task that
+    serves its page and the task that reads its table), over the process's: the tasks that
+    share it speak what it is set to, from the moment it is set (the page's menu)."""
+
+    def __init__(self, code: str) -> None:
+        self.code = "en"
+        self.translation: gettext.NullTranslations = gettext.NullTranslations()
+        self.set(code)
+
+    def set(self, code: str) -> None:
+        """Speak `code` from now on in every task that shares this language."""
+        self.code = code
+        self.translation = translator(code)
+
+
 # A language for one asyncio task and the tasks it starts (the web door's phone seats, each
 # in its phone's language), over the process's; None: the process's.
-_task_translation: ContextVar[gettext.NullTranslations | None] = ContextVar(
-    "ono99_task_translation", default=None)
+_task_language: ContextVar[TaskLanguage | None] = ContextVar("ono99_task_language",
+                                                             default=None)
 
 
 class UnknownLanguage(ValueError):
@@ -157,14 +175,24 @@ def language_from_accept(header: str) -> str | None:
     return None
 
 
-def speak_in_this_task(code: str) -> None:
-    """From now on, in the current asyncio task and the tasks it starts, speak `code`
-    (the rest of the process keeps its language)."""
-    _task_translation.set(translator(code))
+def speak_in_this_task(language: str | TaskLanguage) -> TaskLanguage:
+    """From now on, in the current asyncio task and the tasks it starts, speak `language`
+    (a code, or a `TaskLanguage` other tasks share); the rest of the process keeps its
+    language. Returns the task's language, which `TaskLanguage.set` changes for all of
+    them at once."""
+    shared = TaskLanguage(language) if isinstance(language, str) else language
+    _task_language.set(shared)
+    return shared
+
+
+def task_language() -> TaskLanguage | None:
+    """The language the current task speaks over the process's (None: the process's)."""
+    return _task_language.get()
 
 
 def _current() -> gettext.NullTranslations:
-    return _task_translation.get() or _translation
+    shared = _task_language.get()
+    return shared.translation if shared is not None else _translation
 
 
 def _(message: str) -> str:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import enum
 
+from ono99tui.i18n import N_
+
 
 class TableError(enum.StrEnum):
     """An error code the table answers a message with (its `error.code`)."""
@@ -35,34 +37,36 @@ class TableError(enum.StrEnum):
     SLOW_DOWN = "slow-down"
 
 
-# What each code means, in the words the table puts in `error.reason` (a detail may follow).
+# What each code means, in the words the table puts in `error.reason` (a detail may follow);
+# English on the wire, translated by the player's session (marked for the catalog with N_).
 TABLE_ERROR_REASONS: dict[TableError, str] = {
-    TableError.NOT_HOST: "only the host may do this",
-    TableError.NO_MATCH: "no match is being played",
-    TableError.MATCH_RUNNING: "not while a match is being played",
-    TableError.STALE_SEQ: "the move was chosen from an older view than the latest one",
-    TableError.MALFORMED_MOVE: "the move map is not a move",
-    TableError.WRONG_SEAT: "the move names another seat",
-    TableError.NOT_YOUR_TURN: "this seat has no move to make now",
-    TableError.ILLEGAL_MOVE: "the rules forbid this move now",
-    TableError.NOT_ENOUGH_PLAYERS: "a match needs at least two seats taken",
-    TableError.TABLE_FULL: "every seat is taken",
-    TableError.UNKNOWN_BOT: "no bot has this name",
-    TableError.NO_SUCH_SEAT: "there is no such seat",
-    TableError.NOT_A_BOT: "that seat is a human player",
-    TableError.BAD_OPTIONS: "the options are not valid",
-    TableError.CHAT_OFF: "the host has turned spectators' chat off",
-    TableError.EMPTY_CHAT: "a chat line needs at least one printable character",
-    TableError.UNKNOWN_EMOTE: "the table knows no such emote",
-    TableError.SLOW_DOWN: "slow down",
+    TableError.NOT_HOST: N_("only the host may do this"),
+    TableError.NO_MATCH: N_("no match is being played"),
+    TableError.MATCH_RUNNING: N_("not while a match is being played"),
+    TableError.STALE_SEQ: N_("the move was chosen from an older view than the latest one"),
+    TableError.MALFORMED_MOVE: N_("the move map is not a move"),
+    TableError.WRONG_SEAT: N_("the move names another seat"),
+    TableError.NOT_YOUR_TURN: N_("this seat has no move to make now"),
+    TableError.ILLEGAL_MOVE: N_("the rules forbid this move now"),
+    TableError.NOT_ENOUGH_PLAYERS: N_("a match needs at least two seats taken"),
+    TableError.TABLE_FULL: N_("every seat is taken"),
+    TableError.UNKNOWN_BOT: N_("no bot has this name"),
+    TableError.NO_SUCH_SEAT: N_("there is no such seat"),
+    TableError.NOT_A_BOT: N_("that seat is a human player"),
+    TableError.BAD_OPTIONS: N_("the options are not valid"),
+    TableError.CHAT_OFF: N_("the host has turned spectators' chat off"),
+    TableError.EMPTY_CHAT: N_("a chat line needs at least one printable character"),
+    TableError.UNKNOWN_EMOTE: N_("the table knows no such emote"),
+    TableError.SLOW_DOWN: N_("slow down"),
 }
 
 # Quick emotes: the name that goes on the wire, and the words everyone sees. Names are
-# stable (a client may show its own words for them); the words are what `chat.text` says.
+# stable (a client shows its own words for them, in its language: `client/talk.py`); the
+# words are what `chat.text` says, in English.
 EMOTES: dict[str, str] = {
-    "hello": "Hello!",
-    "nice-play": "Nice play!",
-    "oops": "Oops!",
-    "your-turn": "Your turn!",
-    "good-game": "Good game!",
+    "hello": N_("Hello!"),
+    "nice-play": N_("Nice play!"),
+    "oops": N_("Oops!"),
+    "your-turn": N_("Your turn!"),
+    "good-game": N_("Good game!"),
 }

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import platformdirs
 
+from ono99tui.i18n import _
+
 APP_NAME = "ono99"
 # Tests and SSH-door sessions point this at their own directory.
 CONFIG_DIR_ENV = "ONO99_CONFIG_DIR"
@@ -62,13 +64,15 @@ def _read_json_object(path: Path) -> dict[str, object]:
     except FileNotFoundError:
         return {}
     except OSError as error:
-        raise ConfigError(f"cannot read {path}: {error.strerror}") from error
+        raise ConfigError(_("cannot read {path}: {problem}").format(
+            path=path, problem=error.strerror)) from error
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise ConfigError(f"{path} is not valid JSON ({error.msg}, line {error.lineno})") from error
+        raise ConfigError(_("{path} is not valid JSON ({problem}, line {line})").format(
+            path=path, problem=error.msg, line=error.lineno)) from error
     if not isinstance(data, dict):
-        raise ConfigError(f"{path} should hold a JSON object")
+        raise ConfigError(_("{path} should hold a JSON object").format(path=path))
     return data
 
 
@@ -106,7 +110,8 @@ def save_settings(settings: Settings, directory: Path | None = None) -> None:
     try:
         _write_atomically(path, json.dumps(asdict(settings), indent=2) + "\n", private=False)
     except OSError as error:
-        raise ConfigError(f"cannot write {path}: {error.strerror}") from error
+        raise ConfigError(_("cannot write {path}: {problem}").format(
+            path=path, problem=error.strerror)) from error
 
 
 def table_key(host: str, port: int, player: str = "") -> str:
@@ -158,7 +163,8 @@ class ResumeTokens:
         try:
             _write_atomically(self.path, json.dumps(tokens, indent=2) + "\n", private=True)
         except OSError as error:
-            raise ConfigError(f"cannot write {self.path}: {error.strerror}") from error
+            raise ConfigError(_("cannot write {path}: {problem}").format(
+                path=self.path, problem=error.strerror)) from error
 
 
 def ssh_host_key_path(directory: Path | None = None) -> Path:

@@ -86,8 +86,7 @@ class HostProcess:
 
     def start(self, timeout: float = 30.0) -> None:
         """Start the host and wait until it listens."""
-        import queue
-        import threading
+        from testkit.headless import EventLines
 
         self.process = subprocess.Popen(
             [sys.executable, "-m", "ono99tui", "host", "--headless",
@@ -95,38 +94,26 @@ class HostProcess:
              "--bind", "127.0.0.1", "--port", str(self.port), *self.options],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=self.env,
             preexec_fn=self.preexec_fn)
-        lines: queue.Queue[str] = queue.Queue()
-        self._lines = lines
-        stdout = self.process.stdout
-        assert stdout is not None
-
-        def read() -> None:  # a thread, so that waiting for a line can time out
-            for line in stdout:
-                lines.put(line)
-            lines.put("")
-
-        threading.Thread(target=read, daemon=True).start()
+        assert self.process.stdout is not None
+        self._lines = EventLines(self.process.stdout)
         # Kept: it holds the table's address and a headless table's operator key.
         self.listening = self.wait_for_event("listening", timeout)
 
     def wait_for_event(self, name: str, timeout: float = 30.0) -> dict[str, object]:
-        """Read the host's output until it prints the JSON event `name`; fail after `timeout`."""
-        import json
-        import queue
-
+        """Read the host's output until it prints the JSON event `name`; fail after `timeout`.
+        Each event is returned once: a second wait for `name` waits for the next one."""
         deadline = time.monotonic() + timeout
         while True:
             for event in self.events:
                 if event.get("event") == name:
                     self.events.remove(event)
                     return event
-            try:
-                line = self._lines.get(timeout=max(deadline - time.monotonic(), 0.01))
-            except queue.Empty:
-                raise AssertionError(f"the host printed no {name!r} within {timeout} s") from None
-            if not line:
-                raise AssertionError(f"the host exited before printing {name!r}")
-            self.events.append(json.loads(line))
+            read = self._lines.next_event(deadline)
+            if read is None:
+                raise AssertionError(f"the host exited before printing {name!r}"
+                                     if self._lines.closed
+                                     else f"the host printed no {name!r} within {timeout} s")
+            self.events.append(read)
 
     def kill(self) -> None:
         """SIGKILL: no goodbye to anyone, nothing flushed but what is already written."""

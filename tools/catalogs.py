@@ -42,7 +42,8 @@ PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)[^{}]*\}")
 def extract() -> Catalog:
     """Every marked string of the package, as a template catalog."""
     catalog = Catalog(project="ono99", version="0.1.0", charset="utf-8")
-    method_map = [("**.py", "python")]
+    # The web door's pages (Jinja templates) call `_` as the code does (web/server.py `_page`).
+    method_map = [("**.py", "python"), ("web/templates/*.html", "jinja2.ext:babel_extract")]
     for filename, lineno, message, comments, context in extract_from_dir(
         ROOT / "ono99tui", method_map=method_map, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",),
         strip_comment_tags=True,

@@ -32,6 +32,8 @@ MAX_NAME_FIELD = 256  # raw names: cleaned and shortened by netproto.wire.names
 MAX_DOOR_KEY = 128  # a door's key (netproto.server.Server.trust_door: 43 characters)
 MAX_SEQ = 2**53  # stays exact in every language's number type
 MAX_SEATS_LISTED = 16
+# A seat's rating as a lobby lists it: an application's whole number, within ± this.
+MAX_RATING = 1_000_000
 MAX_EVENTS = 256
 # A view's `history` (the events before its own, for a peer that (re)joined): more entries
 # than any frame holds, so the frame's size is what limits it in practice.
@@ -164,6 +166,8 @@ class Hello(Message):
     password: str | None = None
     spectate: bool = False
     host_key: str | None = None
+    # The player asks the table not to rate them (True); None: rated as usual (not sent).
+    unrated: bool | None = None
     # A door's key (docs/PROTOCOL.md §4 "Doors"): this connection is one of the users a
     # door in the host's own process let in, counted under the door's caps, not its address.
     door_key: str | None = None
@@ -176,6 +180,7 @@ class Hello(Message):
             password=_optional_str(data, "password", cls.kind),
             spectate=_bool(data, "spectate", cls.kind, default=False),
             host_key=_optional_str(data, "host_key", cls.kind),
+            unrated=_bool(data, "unrated", cls.kind, default=False) or None,
             door_key=_optional_str(data, "door_key", cls.kind, limit=MAX_DOOR_KEY),
         )
 
@@ -350,11 +355,17 @@ class SeatInfo:
     kind: SeatKind
     ready: bool
     connected: bool
+    # The seat's player's rating as the table shows it (an application's number, e.g.
+    # ono99's 1000 + 40(mu - 3 sigma)); None: the table rates nobody, or not this seat.
+    rating: int | None = None
 
     def to_wire(self) -> dict[str, Any]:
-        """The seat's map inside a `lobby` message."""
-        return {"seat": self.seat, "name": self.name, "kind": self.kind,
+        """The seat's map inside a `lobby` message (`rating` only when there is one)."""
+        wire = {"seat": self.seat, "name": self.name, "kind": self.kind,
                 "ready": self.ready, "connected": self.connected}
+        if self.rating is not None:
+            wire["rating"] = self.rating
+        return wire
 
     @classmethod
     def from_wire(cls, data: Any) -> SeatInfo:
@@ -367,10 +378,14 @@ class SeatInfo:
         seat, name, kind_text = data.get("seat"), data.get("name"), data.get("kind")
         kind = _SEAT_KIND_BY_WIRE.get(kind_text) if type(kind_text) is str else None
         ready, connected = data.get("ready"), data.get("connected")
+        rating = data.get("rating")
         if (type(seat) is int and 0 <= seat <= MAX_SEATS_LISTED and type(name) is str
                 and len(name) <= MAX_NAME_FIELD and kind is not None
-                and type(ready) is bool and type(connected) is bool):
-            return cls(seat, _shown(name, MAX_NAME_FIELD, UNREADABLE), kind, ready, connected)
+                and type(ready) is bool and type(connected) is bool
+                and (rating is None or (type(rating) is int and -MAX_RATING <= rating
+                                        <= MAX_RATING))):
+            return cls(seat, _shown(name, MAX_NAME_FIELD, UNREADABLE), kind, ready, connected,
+                       rating)
         return cls.checked_from_wire(data)
 
     @classmethod
@@ -383,6 +398,8 @@ class SeatInfo:
             kind=_member(data, "kind", "lobby.seats", SeatKind),
             ready=_bool(data, "ready", "lobby.seats"),
             connected=_bool(data, "connected", "lobby.seats"),
+            rating=(None if data.get("rating") is None
+                    else _int(data, "rating", "lobby.seats", low=-MAX_RATING, high=MAX_RATING)),
         )
 
 

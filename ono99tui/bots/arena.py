@@ -5,6 +5,8 @@ match m gets `bot_names[(i - m) % players % len(bot_names)]`, so no bot keeps th
 that starts more often) and reports each bot's wins with a 95% interval. `play_same_deals`
 plays every deal twice, once as given and once with greedy (or another baseline) in the
 first bot's seats, and reports the paired edge: the deal's luck cancels out.
+`play_duplicate_sets` plays duplicate sets (docs/DUPLICATE.md): each deal once per seat
+rotation, every bot compared with the bots that held the same cards.
 """
 
 from __future__ import annotations
@@ -12,11 +14,14 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ono99tui.bots import make_bot
 from ono99tui.bots.base import Bot
-from ono99tui.game import MATCH_OVER, Rules, acting_seats, apply, start_match, view
+from ono99tui.game import MATCH_OVER, Rules, State, acting_seats, apply, start_match, view
+from ono99tui.game.duplicate import DuplicateRandom, PlaceTracker, compare, rotation_seating
+from ono99tui.game.finish import elimination_groups, finishing_ranks
 
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 
@@ -60,6 +65,30 @@ class SameDealResult:
     decision_ms: tuple[float, float]  # the bot's CPU ms per decision with a choice, p50/p99
 
 
+@dataclass(frozen=True, slots=True)
+class DuplicateLevel:
+    """One bot's results over the duplicate sets of `play_duplicate_sets`."""
+
+    edge: float  # mean per hand held: the other holders' mean place minus its own
+    edge_interval: float  # ± half-width of its 95% interval (over sets)
+    mean_place: float
+    best_share: float  # the share of the hands it held on which it had the best place
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateSimResult:
+    """What `play_duplicate_sets` showed, per bot name."""
+
+    rules: str
+    players: int
+    sets: int
+    seed: int
+    bots: tuple[str, ...]  # the players of the first set, in the set's order
+    levels: dict[str, DuplicateLevel]
+    matches: int
+    seconds: float
+
+
 def interval(values: list[float]) -> tuple[float, float]:
     """(mean, ± half-width of its normal 95% interval)."""
     n = len(values)
@@ -86,19 +115,26 @@ def play_one(
     engine_seed: int,
     bot_seed: int,
     timings: list[list[float]] | None = None,
+    places: list[tuple[int, ...]] | None = None,
 ) -> tuple[tuple[int, ...], int, int]:
     """One match; (winners, plays, rounds). Every seat's bot has its own generator (so a
     replay with one seat's bot changed deals the others the same random numbers), sees
     only its view and, through `observe`, the public events. `timings[seat]` collects the
-    CPU seconds of each decision that had a choice."""
+    CPU seconds of each decision that had a choice; `places` gets the match's finishing
+    order (`game.finish.finishing_ranks`)."""
     rng = random.Random(engine_seed)
     bot_rngs = [random.Random(bot_seed + seat) for seat in range(len(seat_bots))]
     state, events = start_match(rules, len(seat_bots), rng)
     clock = time.process_time
+    told: list[tuple[str, int | None]] = []
     while True:
         for bot in seat_bots:
             bot.observe(events)
+        if places is not None:
+            told.extend((event.kind, getattr(event, "seat", None)) for event in events)
         if state.phase == MATCH_OVER:
+            if places is not None:
+                places.append(finishing_ranks(state, elimination_groups(told)))
             return state.winners, state.plays, state.round_no
         seat = acting_seats(state)[0]
         seen = view(state, seat)
@@ -119,9 +155,11 @@ def play_matches(
     bot_names: tuple[str, ...],
     *,
     rotate: bool = True,
+    on_result: Callable[[tuple[str, ...], tuple[int, ...]], None] | None = None,
 ) -> ArenaResult:
     """Play `games` full matches, seats rotated (unless `rotate` is False: then seat i
-    always gets bot_names[i % len(bot_names)]).
+    always gets bot_names[i % len(bot_names)]). `on_result(seat_names, places)` is told
+    every match's finishing order (`ono99 sim --rate`).
 
     Each match has its own engine and bot generators drawn from `seed`, so any single
     match can be replayed.
@@ -137,7 +175,10 @@ def play_matches(
         engine_seed, bot_seed = master.getrandbits(64), master.getrandbits(32)
         timings: list[list[float]] = [[] for _ in range(players)]
         bots = tuple(make_bot(name) for name in names)
-        winners, plays, dealt = play_one(rules, bots, engine_seed, bot_seed, timings)
+        places: list[tuple[int, ...]] | None = [] if on_result is not None else None
+        winners, plays, dealt = play_one(rules, bots, engine_seed, bot_seed, timings, places)
+        if on_result is not None and places:
+            on_result(names, places[0])
         share = dict.fromkeys(bot_names, 0.0)
         for winner in winners:
             share[names[winner]] += 1 / len(winners)
@@ -222,3 +263,81 @@ def play_same_deals(
         seconds=time.perf_counter() - start,
         decision_ms=(1000 * _percentile(times, 0.5), 1000 * _percentile(times, 0.99)),
     )
+
+
+def play_duplicate_set(
+    rules: Rules, names: tuple[str, ...], set_seed: int, bot_seed: int
+) -> tuple[tuple[tuple[int, ...], ...], tuple[State, ...]]:
+    """One duplicate set of bots: the places of each rotation (by seat) and its end.
+
+    Player p (a bot named `names[p]`) keeps its own generator, seeded from `bot_seed + p`,
+    across the rotations; every rotation's engine generator is the set's."""
+    players = len(names)
+    places: list[tuple[int, ...]] = []
+    ends: list[State] = []
+    for rotation in range(players):
+        order = rotation_seating(tuple(range(players)), rotation)
+        bots = [make_bot(names[player]) for player in order]
+        bot_rngs = [random.Random(bot_seed + player) for player in order]
+        rng = DuplicateRandom(set_seed)
+        tracker = PlaceTracker()
+        state, events = start_match(rules, players, rng)
+        while True:
+            tracker.observe(events)
+            for bot in bots:
+                bot.observe(events)
+            if state.phase == MATCH_OVER:
+                break
+            seat = acting_seats(state)[0]
+            state, events = apply(state, bots[seat].choose(view(state, seat), bot_rngs[seat]),
+                                  rng)
+        places.append(tracker.places(state))
+        ends.append(state)
+    return tuple(places), tuple(ends)
+
+
+def play_duplicate_sets(
+    rules: Rules,
+    players: int,
+    sets: int,
+    seed: int,
+    bot_names: tuple[str, ...],
+) -> DuplicateSimResult:
+    """Play `sets` duplicate sets; the set's players are `bot_names` given to the seats in
+    turn (shifted by one each set, as `play_matches` rotates), and each bot's edge per hand
+    is averaged over its players in a set, then over sets with a 95% interval."""
+    master = random.Random(seed)
+    per_set: dict[str, list[float]] = {name: [] for name in bot_names}
+    placed: dict[str, list[int]] = {name: [] for name in bot_names}
+    best: dict[str, list[bool]] = {name: [] for name in bot_names}
+    start = time.perf_counter()
+    for number in range(sets):
+        names = seating(bot_names, players, number)
+        set_seed, bot_seed = master.getrandbits(64), master.getrandbits(32)
+        places, _ = play_duplicate_set(rules, names, set_seed, bot_seed)
+        labels = tuple(f"{name}#{player}" for player, name in enumerate(names))
+        result = compare(labels, places)
+        edges: dict[str, list[float]] = {}
+        for score in result.scores:
+            name = score.name.rpartition("#")[0]
+            edges.setdefault(name, []).append(score.edge / players)
+        for name, values in edges.items():
+            per_set[name].append(sum(values) / len(values))
+        for hand in result.hands:
+            for label, place in hand.places:
+                name = label.rpartition("#")[0]
+                placed[name].append(place)
+                best[name].append(label in hand.best)
+    seconds = time.perf_counter() - start
+    levels = {}
+    for name in bot_names:
+        if not per_set[name]:
+            continue  # more bots named than seats: this one never sat
+        edge, half = interval(per_set[name])
+        levels[name] = DuplicateLevel(
+            edge=edge, edge_interval=half,
+            mean_place=sum(placed[name]) / len(placed[name]),
+            best_share=sum(best[name]) / len(best[name]))
+    return DuplicateSimResult(rules=rules.name, players=players, sets=sets, seed=seed,
+                              bots=seating(bot_names, players, 0), levels=levels,
+                              matches=sets * players, seconds=seconds)

@@ -2,7 +2,7 @@
 
     advice = advise(view, observed, rng=random.Random(seed))  # budget_s=HINT_BUDGET_S
     for card in advice.cards: card.move, card.win, card.next_bust
-    advice.suggested, advice.reason
+    advice.suggested, advice.reason  # a Reason: ono99tui.words.hints puts it into words
 
 The same search as the hard bot (`search.evaluate`) from the asking seat's view and the
 public events it observed: it never looks at hidden cards. `win` is the chance to win the
@@ -24,9 +24,9 @@ from ono99tui.bots.greedy import GreedyBot
 from ono99tui.bots.hard import move_code
 from ono99tui.bots.observed import Observed
 from ono99tui.bots.playout import SINGLE, TOKENS, table_for
-from ono99tui.bots.search import PLAYS_PER_SECOND, evaluate
+from ono99tui.bots.search import MAX_WORLDS, MIN_WORLDS, PLAYS_PER_SECOND, evaluate
 from ono99tui.bots.worlds import InconsistentView
-from ono99tui.game import Card, Move, Play, PlayerView, SwapFour
+from ono99tui.game import Card, Move, Play, PlayerView
 
 # The advice's budget: the hard bot's (4,050 budget units). All cards are played in every
 # world (no pruning), so its CPU per advice runs above the budget: p50 10-13 ms, p99 14-20
@@ -36,12 +36,31 @@ HINT_BUDGET_S = 0.010
 
 # Why the suggested card (see `_reason`).
 Why = Literal["clearly", "greedy", "ahead"]
-# What the chance is of, by `Advice.measures`: for one card, and for two.
-_GOALS = {
-    "match": ("wins", "win"),
-    "round": ("gets through the round", "get through the round"),
-    "points": ("beats", "beat"),
-}
+# The kinds of reason a hint gives (`Reason.kind`), each one sentence in `ono99tui.words.hints`.
+ReasonKind = Literal["only", "clearly", "level", "ahead", "next_bust", "biggest", "no_better"]
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why the suggested card, as values: the front ends put it into words
+    (`ono99tui.words.hints.reason_text`), in the player's language.
+
+    `only`: the one card that can be played; `clearly`: the search found it clearly better
+    than greedy's card (`runner`, the best of the others); `level`: it and `runner` show the
+    same chance; `ahead`: it shows a higher chance than `runner` by less than the deals tried
+    can tell apart; `next_bust`: greedy's card, after which the next player busts
+    `next_bust` of the time; `biggest`: greedy's card, the biggest number that fits;
+    `no_better`: greedy's card, and no other does clearly better. `measures` as in
+    `Advice.measures`.
+    """
+
+    kind: ReasonKind
+    move: Move
+    win: float
+    measures: str
+    runner: Move | None = None
+    runner_win: float = 0.0
+    next_bust: float = 0.0
 
 
 class NoAdvice(ValueError):
@@ -60,20 +79,13 @@ class CardAdvice:
 
 @dataclass(frozen=True, slots=True)
 class Advice:
-    """Every playable card's chances, the suggested move and a one-line reason."""
+    """Every playable card's chances, the suggested move and why (as values)."""
 
     cards: tuple[CardAdvice, ...]
     suggested: Move
-    reason: str
+    reason: Reason
     measures: str  # "match" (win the match), "round" (get through the round), "points"
     samples: int  # worlds dealt per card
-
-
-def _label(move: Move, view: PlayerView) -> str:
-    if type(move) is SwapFour:
-        return "the swap"
-    assert type(move) is Play
-    return Card(move.card).label(view.rules)
 
 
 def advise(
@@ -106,7 +118,8 @@ def advise(
             int(budget_s * PLAYS_PER_SECOND),
             prune=False,  # every card's chances are shown: none is dropped early
             first_bust=first_bust,
-            **({} if worlds is None else {"min_worlds": worlds, "max_worlds": worlds}),
+            min_worlds=MIN_WORLDS if worlds is None else worlds,
+            max_worlds=MAX_WORLDS if worlds is None else worlds,
         )
     except InconsistentView as error:
         raise NoAdvice(str(error)) from None
@@ -119,7 +132,7 @@ def advise(
     measures = "match" if scoring == SINGLE else "round" if scoring == TOKENS else "points"
     why: Why = ("ahead" if suggested_at != chosen_at
                 else "clearly" if result.chosen != result.greedy else "greedy")
-    reason = _reason(view, cards, suggested_at, why, measures)
+    reason = _reason(cards, suggested_at, why, measures)
     return Advice(cards, plays[suggested_at], reason, measures, result.worlds)
 
 
@@ -138,38 +151,23 @@ def highest_shown(cards: tuple[CardAdvice, ...], preferred: int) -> int:
     return next(i for i, card in enumerate(cards) if shown_percent(card.win) == top)
 
 
-def _reason(
-    view: PlayerView, cards: tuple[CardAdvice, ...], at: int, why: Why, measures: str
-) -> str:
-    """One line on why the suggested card: the search found it `clearly` better than
-    greedy's card, or it is greedy's card and no other is, or it shows the highest chance
-    (`ahead`) by less than the deals tried can tell apart."""
+def _reason(cards: tuple[CardAdvice, ...], at: int, why: Why, measures: str) -> Reason:
+    """Why the suggested card: the search found it `clearly` better than greedy's card, or
+    it is greedy's card and no other is, or it shows the highest chance (`ahead`) by less
+    than the deals tried can tell apart."""
     best = cards[at]
-    name = _label(best.move, view)
-    goal, goals = _GOALS[measures]
     if len(cards) == 1:
-        return f"{name} is the only card you can play."
+        return Reason("only", best.move, best.win, measures)
     others = [c for i, c in enumerate(cards) if i != at]
     runner = max(others, key=lambda c: c.win)
-    runner_name = _label(runner.move, view)
     if why == "clearly":
-        return (
-            f"{name} {goal} {best.win:.0%} of the time, clearly more than "
-            f"{runner_name} ({runner.win:.0%})."
-        )
+        return Reason("clearly", best.move, best.win, measures, runner.move, runner.win)
     if why == "ahead":
-        if shown_percent(runner.win) == shown_percent(best.win):
-            return (f"{name} and {runner_name} both {goals} {best.win:.0%} of the time: "
-                    "either will do.")
-        return (
-            f"{name} {goal} {best.win:.0%} of the time, a little more than {runner_name} "
-            f"({runner.win:.0%}): so small a lead may be chance."
-        )
+        kind: ReasonKind = ("level" if shown_percent(runner.win) == shown_percent(best.win)
+                            else "ahead")
+        return Reason(kind, best.move, best.win, measures, runner.move, runner.win)
     if best.next_bust >= 0.25 and best.next_bust >= max(c.next_bust for c in others):
-        return f"{name}: the next player busts {best.next_bust:.0%} of the time."
+        return Reason("next_bust", best.move, best.win, measures, next_bust=best.next_bust)
     if type(best.move) is Play and best.move.card <= Card.TEN:
-        return (
-            f"{name} is the biggest number that fits ({best.win:.0%}); keep small cards "
-            "and specials for when the total is high."
-        )
-    return f"{name} {goal} {best.win:.0%} of the time; no other card does clearly better."
+        return Reason("biggest", best.move, best.win, measures)
+    return Reason("no_better", best.move, best.win, measures)

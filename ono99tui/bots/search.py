@@ -164,12 +164,15 @@ def evaluate(
     max_worlds: int = MAX_WORLDS,
     prune: bool = True,
     first_bust: bool = True,
+    sampler: WorldSampler | None = None,
 ) -> Evaluation:
     """Deal worlds until `play_budget` model plays are spent (at least `min_worlds`, at
     most `max_worlds`) and play every candidate in each (with `prune`, only those not yet
     clearly worse than greedy's card). With `first_bust`, single-scoring play-outs under the
     2022 cards stop at the first bust with three or more in (bust_value); without, they run
-    to the end of the match. Raises InconsistentView."""
+    to the end of the match. `sampler` deals the worlds (default: a `WorldSampler` of the
+    view and the observed events; bench/oracle.py gives one that knows every hand).
+    Raises InconsistentView."""
     me = view.seat
     assert me is not None
     if table_for(view.rules).scoring not in (SINGLE, TOKENS):
@@ -183,7 +186,8 @@ def evaluate(
     samples = [0] * n
     spent = 0
     worlds = 0
-    sampler = WorldSampler(view, observed)
+    if sampler is None:
+        sampler = WorldSampler(view, observed)
     at_bust = first_bust and applies_to(view.rules)
     # Candidates still being played: one clearly worse than greedy's card is dropped at
     # the next checkpoint, so the budget goes to the cards that may still beat it.

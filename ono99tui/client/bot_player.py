@@ -30,7 +30,7 @@ from ono99tui.bots import Bot, GreedyBot
 from ono99tui.bots.thinking import choose_off_loop
 from ono99tui.client.outputs import EventsTaken, Output, Send
 from ono99tui.client.session import TableSession, crossed_on_the_wire
-from ono99tui.game import Event
+from ono99tui.game import MATCH_OVER, Event
 
 log = logging.getLogger(__name__)
 
@@ -144,6 +144,11 @@ async def _play(client: TableClient, bot: Bot, matches: int, rng: random.Random,
     async for item in client:
         take(item)
         if isinstance(item, View):
+            if phase is None and session.view is not None and session.view.phase != MATCH_OVER:
+                # The caller read the lobby (and more) before the items still queued here:
+                # a view of a match under way says the table is playing it, so its end
+                # counts (the table may play on faster than the caller read).
+                phase = TablePhase.PLAYING
             # Act only on the newest view: an older one would only earn a stale-seq error.
             if item is client.view:
                 await act()

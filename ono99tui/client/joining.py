@@ -18,6 +18,7 @@ from netproto.client_errors import ConnectFailed, HandshakeRefused
 from netproto.lan.discovery import DiscoveredTable
 from ono99tui.client.connect_errors import connect_error_text
 from ono99tui.client.wire_text import shown_reason
+from ono99tui.i18n import _
 from ono99tui.user_settings import ConfigError, ResumeTokens, table_key
 
 
@@ -46,6 +47,9 @@ class JoinRequest:
     # The table's DNS-SD instance name when it was found on the LAN: if its host comes
     # back elsewhere, this service is looked for first (`netproto.lan.refind`).
     service_name: str | None = None
+    # Ask the table not to rate this player (`ono99 join --unrated`; docs/PROTOCOL.md
+    # "Ratings").
+    unrated: bool = False
 
     @classmethod
     def for_address(cls, address: Address, name: str, *, spectate: bool = False) -> JoinRequest:
@@ -83,7 +87,8 @@ async def connect(
     ("nothing is listening at HOST:PORT", "HOST:PORT does not speak the ono99 protocol").
     """
     if not request.addresses:
-        raise JoinError("no-address", f"{request.label or 'the table'} advertises no address")
+        raise JoinError("no-address", _("{table} advertises no address").format(
+            table=request.label) if request.label else _("The table advertises no address"))
     failures: list[str] = []
     for address in request.addresses:
         token = (None if request.spectate or tokens is None
@@ -96,6 +101,7 @@ async def connect(
                 password=request.password,
                 spectate=request.spectate,
                 host_key=request.host_key,
+                unrated=request.unrated,
                 token=token,
                 settings=settings,
             )
@@ -114,7 +120,8 @@ async def connect(
         return client
     if len(failures) == 1:
         raise JoinError("unreachable", failures[0])
-    raise JoinError("unreachable", "could not reach the table: " + "; ".join(failures))
+    raise JoinError("unreachable", _("could not reach the table: {failures}").format(
+        failures=_("; ").join(failures)))
 
 
 def keep_seat(tokens: ResumeTokens, client: TableClient) -> None:

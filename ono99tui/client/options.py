@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ono99tui.client.duplicate import DuplicateProgress, progress_from_wire
 from ono99tui.game import Rules
 from ono99tui.game.codec import rules_from_wire
 
@@ -47,6 +48,9 @@ class TableOptions:
     hints: bool = False
     # The level of the table's stand-in bots ("easy", "normal", "hard").
     bot_level: str | None = None
+    # Whether the table deals duplicate sets (docs/DUPLICATE.md), and where its set stands.
+    duplicate: bool = False
+    duplicate_set: DuplicateProgress | None = None
 
 
 NO_OPTIONS = TableOptions()
@@ -72,6 +76,8 @@ def options_from_wire(options: Mapping[str, Any]) -> TableOptions:
         spectator_chat=options.get("spectator_chat", True) is not False,
         hints=options.get("hints") is True,
         bot_level=_text(level),
+        duplicate=options.get("duplicate") is True,
+        duplicate_set=progress_from_wire(options),
     )
 
 

@@ -9,12 +9,13 @@ Plain frozen values, so that a test can compare what a session decided.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from netproto.wire.messages import Message
 from ono99tui.client.story import LogChange, SaidItem, YourBust
 from ono99tui.game import Event, RoundEnded
+from ono99tui.i18n import _
 
 Severity = Literal["information", "warning", "error"]
 
@@ -25,7 +26,8 @@ class Send:
     tells the player under `failure_title` and calls `TableSession.not_sent(message)`."""
 
     message: Message
-    failure_title: str = "Not sent"
+    # In the language spoken where the Send is made (a phone's seat speaks its phone's).
+    failure_title: str = field(default_factory=lambda: _("Not sent"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -96,7 +96,7 @@ from ono99tui.game import (
 from ono99tui.game import Move as GameMove
 from ono99tui.game.codec import event_from_wire, move_to_wire, view_from_wire
 from ono99tui.i18n import N_, _
-from ono99tui.table_protocol import TableError
+from ono99tui.table_protocol import TABLE_ERROR_REASONS, TableError
 
 # Where the table runs, which decides what quitting does: "solo" (this process runs a table
 # for one player and bots: quitting ends the game), "host" (this process hosts a table
@@ -145,6 +145,22 @@ def crossed_on_the_wire(code: str, ref: str | None) -> bool:
     that arrived after the match ended, a `ready` after the rematch was dealt. Such a
     refusal is harmless: what changed is on its way."""
     return code == TableError.STALE_SEQ or (code == "unexpected-message" and ref in CROSSING_KINDS)
+
+
+def refusal_words(code: str, reason: str) -> str:
+    """A table's refusal in the player's language: the table says what its code means in
+    English (`TABLE_ERROR_REASONS`, then maybe ": " and a detail); that meaning is
+    translated, the detail kept as the table sent it; any other reason as it came."""
+    try:
+        meaning = TABLE_ERROR_REASONS[TableError(code)]
+    except ValueError:
+        return reason
+    if reason == meaning:
+        return _(meaning)
+    if reason.startswith(meaning + ": "):
+        return _("{reason}: {detail}").format(reason=_(meaning),
+                                              detail=reason[len(meaning) + 2:])
+    return reason
 
 
 class TableSession:
@@ -270,7 +286,8 @@ class TableSession:
         if isinstance(item, Pong):
             return []  # the answer to a ping (a liveness check): nothing for the player
         return self._on_refusal(
-            "unexpected", f"the table sent something unexpected: {type(item).__name__}", None)
+            "unexpected", _("the table sent something unexpected: {what}").format(
+                what=type(item).__name__), None)
 
     def _on_welcome(self, welcome: Welcome) -> list[Output]:
         outputs: list[Output] = []
@@ -391,7 +408,8 @@ class TableSession:
             # The error quotes the table's values (repr), however long: shown cut.
             return self._on_refusal(
                 "bad-view",
-                f"the table sent a view this app cannot read ({shown_reason(str(error))})", None)
+                _("the table sent a view this app cannot read ({problem})").format(
+                    problem=shown_reason(str(error))), None)
         history, bad_history = None, None
         if item.history is not None:
             try:
@@ -431,6 +449,7 @@ class TableSession:
         outputs += [Log(change) for change in self.story.record(events, view, names,
                                                                 stand_in=stand_in)]
         self.story.seen.add(events)
+        self.story.plays.take(events, view, self.story.seen.events)
         self.view = view
         self.views_taken += 1
         if past or events:
@@ -522,7 +541,7 @@ class TableSession:
                 return [Notice(_("The table moved on before your move reached it: look again."),
                                title=_("Not played"), severity="warning", timeout=4)]
             return []
-        reason = reason or code.replace("-", " ")
+        reason = refusal_words(code, reason) or code.replace("-", " ")
         if ref == "say":
             title = _("Slow down") if code == TableError.SLOW_DOWN else _("Not said")
             return [Notice(reason, title=title, severity="warning", timeout=4)]
@@ -585,8 +604,8 @@ class TableSession:
         if self.spectating:
             # A spectator's connection may not say `ready` (netproto/wire/connection.py): to play
             # the next match they take a seat instead.
-            return [Notice("You are watching this table: take a seat to play the next match.",
-                           title="Not a player", severity="warning", timeout=4)]
+            return [Notice(_("You are watching this table: take a seat to play the next match."),
+                           title=_("Not a player"), severity="warning", timeout=4)]
         return [Send(Start() if self.is_host else Ready(ready=True))]
 
     def open_room(self) -> list[Output]:
@@ -594,33 +613,33 @@ class TableSession:
         rules or the seats first (`may_open_room`)."""
         if not self.may_open_room:
             if not self.is_host:
-                return [Notice("Only the host can open the waiting room.", title="Not the host",
-                               severity="warning", timeout=4)]
+                return [Notice(_("Only the host can open the waiting room."),
+                               title=_("Not the host"), severity="warning", timeout=4)]
             return []
-        return [Send(OpenRoom(), "Could not open the waiting room")]
+        return [Send(OpenRoom(), _("Could not open the waiting room"))]
 
     def ready(self, ready: bool) -> list[Output]:
         """Say this seat is (or is no longer) ready for the match."""
-        return [Send(Ready(ready=ready), "Could not change ready")]
+        return [Send(Ready(ready=ready), _("Could not change ready"))]
 
     def start(self) -> list[Output]:
         """The host deals the match."""
-        return [Send(Start(), "Could not start")]
+        return [Send(Start(), _("Could not start"))]
 
     def add_bot(self, bot: str) -> list[Output]:
         """The host seats a bot of kind (or level) `bot`."""
-        return [Send(AddBot(bot=bot), "Could not add a bot")]
+        return [Send(AddBot(bot=bot), _("Could not add a bot"))]
 
     def remove_bot(self, seat: int) -> list[Output]:
         """The host removes the bot in `seat`."""
-        return [Send(RemoveBot(seat=seat), "Could not remove the bot")]
+        return [Send(RemoveBot(seat=seat), _("Could not remove the bot"))]
 
     def set_options(self, what: str, *, preset: str | None = None,
                     rules: Mapping[str, object] | None = None,
                     table: Mapping[str, object] | None = None) -> list[Output]:
         """The host changes the table's options: a preset by name, single rule options,
-        and table options beside the rules; `what` names the change in words, for the
-        error shown if it cannot be sent."""
+        and table options beside the rules; `what` is the title shown if it cannot be sent,
+        a whole sentence in the player's language ("Could not change the preset")."""
         options: dict[str, Any] = {}
         if preset is not None:
             options["preset"] = preset
@@ -628,15 +647,15 @@ class TableSession:
             options["rules"] = dict(rules)
         if table is not None:
             options.update(table)
-        return [Send(SetOptions(options=options), f"Could not {what}")]
+        return [Send(SetOptions(options=options), what)]
 
     def say(self, text: str) -> list[Output]:
         """Say a line at the table."""
-        return [Send(Say(text=text), "Not said")]
+        return [Send(Say(text=text), _("Not said"))]
 
     def emote(self, emote: str) -> list[Output]:
         """Send a quick emote by its name."""
-        return [Send(Say(emote=emote), "Not said")]
+        return [Send(Say(emote=emote), _("Not said"))]
 
     def take_seat(self) -> list[Output]:
         """A spectator joins again asking for a seat (`JoinAgain`); nothing when they may
@@ -657,9 +676,9 @@ class TableSession:
         rematch does not leave the spectator watching another whole match."""
         self._seat_wanted = not self._seat_wanted
         if self._seat_wanted:
-            return [Notice("You take a seat as soon as this match ends, if one is free "
-                           "(t again to keep watching).", timeout=8)]
-        return [Notice("You keep watching after this match.", timeout=5)]
+            return [Notice(_("You take a seat as soon as this match ends, if one is free "
+                             "(t again to keep watching)."), timeout=8)]
+        return [Notice(_("You keep watching after this match."), timeout=5)]
 
     def match_left(self) -> None:
         """The front end went back to the waiting room after `SeatedAnew`: the match shown
@@ -773,6 +792,14 @@ class TableSession:
         return self.lobby
 
     @property
+    def may_review(self) -> bool:
+        """May this player have a review of the match now? Only once it is over, and only
+        of a seat this program played (a spectator has no plays of their own)."""
+        view, plays = self.view, self.story.plays
+        return (view is not None and view.phase == MATCH_OVER and view.seat is not None
+                and plays.match_over and plays.seat == view.seat)
+
+    @property
     def in_game(self) -> bool:
         """Is this player seated in a match that is still going?"""
         view = self.view
@@ -799,21 +826,30 @@ class TableSession:
     def quit_warning(self) -> tuple[str, str]:
         """(question, explanation): what quitting does at this table."""
         if self.hosting == "solo":
-            return "Quit the game?", "This is a solo game: quitting ends it for good."
+            return _("Quit the game?"), _("This is a solo game: quitting ends it for good.")
         if self.hosting == "host":
             if not self.in_game:
-                return ("Close the table?",
-                        "You host this table: quitting closes it for everyone waiting at it.")
+                return (_("Close the table?"),
+                        _("You host this table: quitting closes it for everyone waiting at it."))
             # Quitting here is the host's choice: the match ends for good (only a crash or a
             # stopped host leaves a match that a restart takes up; docs/JOURNAL.md).
-            return ("Close the table?",
-                    "You host this table: quitting closes it and ends the match for everyone, "
-                    "for good (it stays in the history as abandoned; restarting the host will "
-                    "not take it up).")
+            return (_("Close the table?"),
+                    _("You host this table: quitting closes it and ends the match for everyone, "
+                      "for good (it stays in the history as abandoned; restarting the host will "
+                      "not take it up)."))
         grace = self.options.grace_seconds
-        held = f"held for {grace:g} s" if grace is not None else "held for a while"
-        then = ("then you are out of the match" if self.options.abandon_policy == "eliminate"
-                else "then a bot plays it")
-        return ("Leave the match?",
-                f"The match goes on without you: your seat is {held} (come back to take it "
-                f"back), {then}.")
+        out = self.options.abandon_policy == "eliminate"
+        if grace is not None:
+            explanation = (
+                _("The match goes on without you: your seat is held for {seconds} s (come back "
+                  "to take it back), then you are out of the match.") if out
+                else _("The match goes on without you: your seat is held for {seconds} s (come "
+                       "back to take it back), then a bot plays it.")).format(
+                seconds=f"{grace:g}")
+        else:
+            explanation = (
+                _("The match goes on without you: your seat is held for a while (come back to "
+                  "take it back), then you are out of the match.") if out
+                else _("The match goes on without you: your seat is held for a while (come back "
+                       "to take it back), then a bot plays it."))
+        return _("Leave the match?"), explanation

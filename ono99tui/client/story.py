@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ono99tui.client.catch_up import History, unseen_from
+from ono99tui.client.review_plays import PlaysSeen
 from ono99tui.game import (
     Busted,
     Eliminated,
@@ -250,6 +251,8 @@ class MatchStory:
     out_order: list[int] = field(default_factory=list)
     seen: SeenEvents = field(default_factory=SeenEvents)
     busts: RoundBusts = field(default_factory=RoundBusts)
+    # The player's own plays, for a review once the match is over (client/review_plays.py).
+    plays: PlaysSeen = field(default_factory=PlaysSeen)
     matches_started: int = 0
     # Whether this match's deal opened its page of the log (and counted in
     # `matches_started`): a program that joined mid-match without a history has none.
@@ -270,6 +273,7 @@ class MatchStory:
         """Forget everything: another table (or the same one afresh)."""
         self.new_match()
         self.busts.clear()
+        self.plays.clear()
         self.matches_started = 0
 
     def record(self, events: Sequence[Event], view: PlayerView, names: Sequence[str], *,

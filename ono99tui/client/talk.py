@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from netproto.wire.chat_text import EmptyChat, clean_chat_text
 from netproto.wire.messages import Chat
 from ono99tui.client.story import SaidItem
+from ono99tui.i18n import _
 from ono99tui.table_protocol import EMOTES
 
 # (key, emote name), in the order the hint lists them.
@@ -27,7 +28,7 @@ MAX_HEARD = 32
 
 def emote_hint() -> str:
     """The emote keys in words, for the chat prompt and the help."""
-    return " ".join(f"{key} {EMOTES[name]}" for key, name in EMOTE_KEYS)
+    return " ".join(f"{key} {_(EMOTES[name])}" for key, name in EMOTE_KEYS)
 
 
 @dataclass
@@ -42,7 +43,10 @@ class Talk:
         is left of it."""
         try:
             name = clean_chat_text(chat.name)
-            text = clean_chat_text(chat.text)
+            # An emote the table knows is shown in this player's language (the table sends
+            # its English words); any other text as it came, cleaned.
+            text = (_(EMOTES[chat.emote]) if chat.emote in EMOTES
+                    else clean_chat_text(chat.text))
         except EmptyChat:
             return None
         if name in self.heard:

@@ -15,13 +15,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ono99tui.i18n import N_, _
 from ono99tui.user_settings import ConfigError, Settings, load_settings, save_settings
 
 if TYPE_CHECKING:
     from ono99tui.game import PlayerView
 
 TITLE_IDLE = "ONO 99"
-TITLE_YOUR_TURN = "ONO 99: your turn!"
+TITLE_YOUR_TURN = N_("ONO 99: your turn!")  # shown translated (title_for)
 
 
 def must_act(view: PlayerView | None) -> bool:
@@ -50,7 +51,7 @@ def alert_due(before: PlayerView | None, after: PlayerView) -> bool:
 
 def title_for(view: PlayerView | None) -> str:
     """The terminal title for this view."""
-    return TITLE_YOUR_TURN if must_act(view) else TITLE_IDLE
+    return _(TITLE_YOUR_TURN) if must_act(view) else TITLE_IDLE
 
 
 class TurnAlert:

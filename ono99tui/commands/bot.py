@@ -10,7 +10,7 @@ from netproto.lan.interfaces import add_mdns_interface_option
 from netproto.wire.constants import DEFAULT_PORT
 from ono99tui.commands.game_options import add_level_option
 from ono99tui.commands.player_option import add_player_option
-from ono99tui.i18n import N_
+from ono99tui.i18n import N_, _
 
 # Translated where it is shown (cli.py).
 HELP = N_("join a table as a computer player (for load and tests)")
@@ -20,15 +20,16 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The table's address, the bot's kind, name and number of matches."""
-    parser.add_argument("address", metavar="HOST[:PORT]", help=f"the table (port {DEFAULT_PORT} "
-                        "if omitted)")
-    add_level_option(parser, "this bot")
+    parser.add_argument("address", metavar="HOST[:PORT]", help=_("the table (port {default_port} "
+                                                                 "if omitted)").format(
+        default_port=DEFAULT_PORT))
+    add_level_option(parser, _("level of this bot: {levels} (default {default})"))
     add_player_option(parser, "--name", dest="name",
-                      help_text="the bot's name at the table (default: its kind)")
+                      help_text=_("the bot's name at the table (default: its kind)"))
     parser.add_argument("--matches", type=int, default=1, metavar="N",
-                        help="leave after N matches (default 1)")
-    parser.add_argument("--password", default=None, help="the table's password, if it has one")
-    parser.add_argument("--seed", type=int, default=None, help="seed the bot's choices")
+                        help=_("leave after N matches (default 1)"))
+    parser.add_argument("--password", default=None, help=_("the table's password, if it has one"))
+    parser.add_argument("--seed", type=int, default=None, help=_("seed the bot's choices"))
     # Where to look for the table by its name if its host comes back on another port.
     add_mdns_interface_option(parser)
 
@@ -52,20 +53,21 @@ def run(args: argparse.Namespace) -> int:
     try:
         name = checked_player_name(args.name, "--player/--name")
     except PlayerNameError as error:
-        print(f"ono99 bot: {error}", file=sys.stderr)
+        print(_("ono99 bot: {error}").format(error=error), file=sys.stderr)
         return 2
     try:
         address = parse_address(args.address)
     except AddressError as error:
-        print(f"ono99 bot: {error}; give the table as HOST:PORT", file=sys.stderr)
+        print(_("ono99 bot: {error}; give the table as HOST:PORT").format(
+            error=error), file=sys.stderr)
         return 2
     try:
         bot = make_bot(args.bot)
     except UnknownBot as error:
-        print(f"ono99 bot: {error}", file=sys.stderr)
+        print(_("ono99 bot: {error}").format(error=error), file=sys.stderr)
         return 2
     if args.matches < 1:
-        print("ono99 bot: --matches must be at least 1", file=sys.stderr)
+        print(_("ono99 bot: --matches must be at least 1"), file=sys.stderr)
         return 2
     # The address needs no mDNS: without a usable interface the bot only loses the
     # ability to find its table again after the host moved.
@@ -98,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
             if not stopped_by:
                 raise
             task.uncancel()
-            print(f"ono99 bot: stopped by {stopped_by[0].name}; left the table",
+            print(_("ono99 bot: stopped by {name}; left the table").format(
+                name=stopped_by[0].name),
                   file=sys.stderr)
             return 128 + stopped_by[0]
         finally:
@@ -119,5 +122,5 @@ def run(args: argparse.Namespace) -> int:
     except (ClientError, BotPlayerError, OSError) as error:
         # Not a table there (nothing listening, another protocol) in words; else as said.
         words = connect_error_text(error, address.host, address.port)
-        print(f"ono99 bot: {words or error}", file=sys.stderr)
+        print(_("ono99 bot: {error}").format(error=words or error), file=sys.stderr)
     return 1

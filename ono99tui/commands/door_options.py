@@ -15,6 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ono99tui.i18n import _
+
 if TYPE_CHECKING:
     from ono99tui.ssh.host_door import SSHDoorOptions
     from ono99tui.web.host_door import WebDoorOptions
@@ -28,28 +30,33 @@ def _add_door_settings(group: argparse._ArgumentGroup, door: str, password_env: 
                        password_help: str, idle_help: str,
                        own_ways_in: Callable[[argparse._ArgumentGroup], None] | None = None,
                        ) -> None:
+    ssh = door == "ssh"
     group.add_argument(
         f"--{door}-port", type=int, metavar="PORT", default=None,
-        help=f"open the {'SSH' if door == 'ssh' else 'web'} door on this port (0: any free port)",
+        help=(_("open the SSH door on this port (0: any free port)") if ssh
+              else _("open the web door on this port (0: any free port)")),
     )
     group.add_argument(
         f"--{door}-password", metavar="PASSWORD", default=None,
-        help=f"{password_help} (or set {password_env})",
+        help=_("{password_help} (or set {variable})").format(password_help=password_help,
+                                                            variable=password_env),
     )
     if own_ways_in is not None:
         own_ways_in(group)
     group.add_argument(
         f"--{door}-open", action="store_true",
-        help=f"let any{'one' if door == 'ssh' else ' browser'} in without a password"
-             f"{' or key' if door == 'ssh' else ''} (trusted networks only)",
+        help=(_("let anyone in without a password or key (trusted networks only)") if ssh
+              else _("let any browser in without a password (trusted networks only)")),
     )
     group.add_argument(
         f"--{door}-max-sessions", type=int, metavar="N", default=8,
-        help=f"most {'SSH' if door == 'ssh' else 'browser'} players at once (default: 8)",
+        help=(_("most SSH players at once (default: 8)") if ssh
+              else _("most browser players at once (default: 8)")),
     )
     group.add_argument(
         f"--{door}-idle-timeout", type=float, metavar="SECONDS", default=1800.0,
-        help=f"{idle_help} after this long without a keypress (default: 1800; 0: never)",
+        help=_("{idle_help} after this long without a keypress (default: 1800; 0: never)").format(
+            idle_help=idle_help),
     )
 
 
@@ -68,24 +75,24 @@ def _door_settings(args: argparse.Namespace, door: str, password_env: str) -> di
 def _add_authorized_keys(group: argparse._ArgumentGroup) -> None:
     group.add_argument(
         "--ssh-authorized-keys", type=Path, metavar="FILE", default=None,
-        help="let in the public keys listed in this authorized_keys file",
+        help=_("let in the public keys listed in this authorized_keys file"),
     )
 
 
 def add_door_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the --ssh-* and --web-* flags to the `ono99 host` parser."""
     ssh = parser.add_argument_group(
-        "SSH door", "let players with only an ssh client in: ssh -p PORT NAME@HOST"
+        _("SSH door"), _("let players with only an ssh client in: ssh -p PORT NAME@HOST")
     )
-    _add_door_settings(ssh, "ssh", SSH_PASSWORD_ENV, password_help="password for the door",
-                       idle_help="close a session", own_ways_in=_add_authorized_keys)
+    _add_door_settings(ssh, "ssh", SSH_PASSWORD_ENV, password_help=_("password for the door"),
+                       idle_help=_("close a session"), own_ways_in=_add_authorized_keys)
     web = parser.add_argument_group(
-        "web door", "let players in from a browser: http://HOST:PORT/ (needs ono99[web]; "
-                    "plain HTTP, so a password can be read on the network: see docs/WEB.md)"
+        _("web door"), _("let players in from a browser: http://HOST:PORT/ (needs ono99[web]; "
+                         "plain HTTP, so a password can be read on the network: see docs/WEB.md)")
     )
     _add_door_settings(web, "web", WEB_PASSWORD_ENV,
-                       password_help="password for the door's login page",
-                       idle_help="close a tab's game")
+                       password_help=_("password for the door's login page"),
+                       idle_help=_("close a tab's game"))
 
 
 def ssh_door_from_args(args: argparse.Namespace) -> SSHDoorOptions | None:

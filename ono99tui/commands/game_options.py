@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ono99tui.game.rules import DEFAULT_PRESET, PRESET_NAMES
+from ono99tui.i18n import N_, _
 
 if TYPE_CHECKING:
     from ono99tui.game import Rules
@@ -29,12 +30,13 @@ def add_rules_option(parser: argparse.ArgumentParser, *, settings: bool = False)
     `--set OPTION=VALUE` (in `args.set`) that overrides single rule options."""
     parser.add_argument(
         "--rules", default=DEFAULT_PRESET, metavar="PRESET",
-        help=f"rules preset: {', '.join(PRESET_NAMES)} (default {DEFAULT_PRESET})",
+        help=_("rules preset: {presets} (default {default_preset})").format(
+            presets=', '.join(PRESET_NAMES), default_preset=DEFAULT_PRESET),
     )
     if settings:
         parser.add_argument(
             "--set", action="append", default=[], metavar="OPTION=VALUE",
-            help="override a rule option, e.g. --set scoring=points-lowest (repeatable)",
+            help=_("override a rule option, e.g. --set scoring=points-lowest (repeatable)"),
         )
 
 
@@ -60,7 +62,7 @@ def rule_settings(items: Iterable[str]) -> dict[str, object]:
     for item in items:
         name, sep, value = item.partition("=")
         if not sep:
-            raise GameOptionError(f"--set needs OPTION=VALUE, not {item!r}")
+            raise GameOptionError(_("--set needs OPTION=VALUE, not {item!r}").format(item=item))
         settings[name.strip()] = rule_value(value.strip())
     return settings
 
@@ -79,15 +81,17 @@ def checked_rules(preset_name: str, settings: Mapping[str, Any] | None = None) -
 
 # The level a bot plays at unless told otherwise (the greedy bot).
 DEFAULT_LEVEL = "normal"
-LEVEL_HELP = "easy, normal or hard (also the kinds random and greedy; normal is greedy)"
+LEVEL_HELP = N_("easy, normal or hard (also the kinds random and greedy; normal is greedy)")
 
 
-def add_level_option(parser: argparse.ArgumentParser, what: str) -> None:
-    """Add `--level LEVEL` (in `args.bot`; `--bot` is its older spelling): the level of
-    `what` ("the bots", "this bot"...). Checked by `checked_bot_kind` when the command runs."""
+def add_level_option(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """Add `--level LEVEL` (in `args.bot`; `--bot` is its older spelling); `help_text` says
+    whose level, a whole sentence with `{levels}` and `{default}` ("level of the bots:
+    {levels} (default {default})"), translated. Checked by `checked_bot_kind` when the
+    command runs."""
     parser.add_argument(
         "--level", "--bot", dest="bot", default=DEFAULT_LEVEL, metavar="LEVEL",
-        help=f"level of {what}: {LEVEL_HELP} (default {DEFAULT_LEVEL})",
+        help=help_text.format(levels=_(LEVEL_HELP), default=DEFAULT_LEVEL),
     )
 
 
@@ -106,5 +110,5 @@ def checked_bot_list(text: str) -> tuple[str, ...]:
     GameOptionError for an unknown one or an empty list."""
     names = tuple(checked_bot_kind(name.strip()) for name in text.split(",") if name.strip())
     if not names:
-        raise GameOptionError("--bots needs at least one bot level or kind")
+        raise GameOptionError(_("--bots needs at least one bot level or kind"))
     return names

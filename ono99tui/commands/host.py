@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from netproto.lan.interfaces import add_mdns_interface_option
@@ -29,7 +30,7 @@ from ono99tui.commands.game_options import (
 )
 from ono99tui.commands.plain_option import add_plain_options
 from ono99tui.commands.player_option import add_player_option
-from ono99tui.i18n import N_
+from ono99tui.i18n import N_, _, ngettext
 
 if TYPE_CHECKING:
     from ono99tui.host.journal.table import JournalChoice
@@ -58,7 +59,7 @@ class HostArgumentsError(Exception):
 def _seconds(text: str) -> float:
     value = float(text)
     if value < 0:
-        raise argparse.ArgumentTypeError("must not be negative")
+        raise argparse.ArgumentTypeError(_("must not be negative"))
     return value
 
 
@@ -76,9 +77,12 @@ def _turn_time(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        raise argparse.ArgumentTypeError(_("not a number of seconds: {text!r}").format(
+            text=text)) from None
     if not value >= MIN_TURN_SECONDS:  # also refuses nan
-        raise argparse.ArgumentTypeError(f"must be at least {MIN_TURN_SECONDS:g} second")
+        raise argparse.ArgumentTypeError(ngettext(
+            "must be at least {seconds:g} second", "must be at least {seconds:g} seconds",
+            int(MIN_TURN_SECONDS)).format(seconds=MIN_TURN_SECONDS))
     return value
 
 
@@ -86,70 +90,86 @@ def _at_least_one(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        raise argparse.ArgumentTypeError(_("not a whole number: {text!r}").format(
+            text=text)) from None
     if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
+        raise argparse.ArgumentTypeError(_("must be at least 1"))
     return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The table's options; every one has a default, so `ono99 host` alone works."""
     parser.add_argument("--headless", action="store_true",
-                        help="run the table without a UI (never imports Textual)")
+                        help=_("run the table without a UI (never imports Textual)"))
     parser.add_argument("--bind", default="0.0.0.0", metavar="ADDR",
-                        help="address to listen on (default 0.0.0.0: every interface)")
+                        help=_("address to listen on (default 0.0.0.0: every interface)"))
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
-                        help=f"TCP port (default {DEFAULT_PORT}; 0 picks a free one)")
+                        help=_("TCP port (default {default_port}; 0 picks a free one)").format(
+                            default_port=DEFAULT_PORT))
     parser.add_argument("--name", default="ONO 99 table", metavar="TABLE",
-                        help="the table's name (your own name is --player)")
+                        help=_("the table's name (your own name is --player)"))
     # Checked when the command runs: a bad name must stop `ono99 host` before the table opens.
-    add_player_option(parser, help_text="your name at your table (remembered for next time; "
-                                        "default: the remembered name, else your login name)")
+    add_player_option(parser, help_text=_("your name at your table (remembered for next time; "
+                                          "default: the remembered name, else your login name)"))
     add_rules_option(parser)
-    parser.add_argument("--seats", type=int, default=4, help="seats at the table (2-8)")
+    parser.add_argument("--seats", type=int, default=4, help=_("seats at the table (2-8)"))
     parser.add_argument("--bots", type=int, default=0, metavar="K",
-                        help="seat K bots from the start")
-    add_level_option(parser, "the bots seated by --bots and of stand-ins")
-    parser.add_argument("--password", default=None, help="players must give this password")
+                        help=_("seat K bots from the start"))
+    add_level_option(parser, _("level of the bots seated by --bots and of stand-ins: {levels} "
+                               "(default {default})"))
+    parser.add_argument("--password", default=None, help=_("players must give this password"))
     parser.add_argument("--admin-password", default=None, metavar="PW",
-                        help="headless: a player whose hello carries PW as its host key gets "
-                             "host rights (start early, bots, rules); the operator key printed "
-                             "at start does too. Without either nobody has them. Also read "
-                             f"from {ADMIN_PASSWORD_ENV}, which other users cannot see")
+                        help=_("headless: a player whose hello carries PW as its host key gets "
+                               "host rights (start early, bots, rules); the operator key printed "
+                               "at start does too. Without either nobody has them. Also read from "
+                               "{admin_password_env}, which other users cannot see").format(
+                            admin_password_env=ADMIN_PASSWORD_ENV))
     parser.add_argument("--start-when", type=int, default=None, metavar="N",
-                        help="deal once N seats are taken (headless default: all seats)")
+                        help=_("deal once N seats are taken (headless default: all seats)"))
     parser.add_argument("--grace", type=_seconds, default=60.0, metavar="S",
-                        help="seconds a dropped player's seat is held before --on-abandon applies")
+                        help=_("seconds a dropped player's seat is held before --on-abandon "
+                               "applies"))
     parser.add_argument("--on-abandon", choices=ABANDON_POLICIES, default="bot",
-                        help="after the grace period, in a match: a bot plays the seat on "
-                             "(bot, the default) or the seat resigns and is out of the match "
-                             "(eliminate); the player may come back to watch"),
+                        help=_("after the grace period, in a match: a bot plays the seat on (bot, "
+                               "the default) or the seat resigns and is out of the match "
+                               "(eliminate); the player may come back to watch")),
     parser.add_argument("--turn-time", type=_turn_time, default=None, metavar="S",
-                        help="seconds a player has for each move before a stand-in bot plays "
-                             "their turn (at least 1, or off; default: off at a table with "
-                             f"the app, {HEADLESS_TURN_SECONDS:g} s headless)")
+                        help=_("seconds a player has for each move before a stand-in bot plays "
+                               "their turn (at least 1, or off; default: off at a table with the "
+                               "app, {headless_turn_seconds:g} s headless)").format(
+                            headless_turn_seconds=HEADLESS_TURN_SECONDS))
     parser.add_argument("--idle-limit", type=_at_least_one, default=DEFAULT_IDLE_LIMIT,
                         metavar="N",
-                        help="after N timed-out turns in a row --on-abandon applies to the seat "
-                             f"(default {DEFAULT_IDLE_LIMIT})")
+                        help=_("after N timed-out turns in a row --on-abandon applies to the seat "
+                               "(default {default_idle_limit})").format(
+                            default_idle_limit=DEFAULT_IDLE_LIMIT))
     parser.add_argument("--bot-delay", type=_seconds, default=0.6, metavar="S",
-                        help="pause before a bot moves, so people can follow (0: none)")
-    parser.add_argument("--seed", type=int, default=None, help="seed every deal (replays)")
+                        help=_("pause before a bot moves, so people can follow (0: none)"))
+    parser.add_argument("--seed", type=int, default=None, help=_("seed every deal (replays)"))
     parser.add_argument("--hints", action="store_true",
-                        help="allow players' apps to show hints (h at the table); the host "
-                             "may switch it in the waiting room. An honour setting: the app "
-                             "works the hint out from the player's own view")
+                        help=_("allow players' apps to show hints (h at the table); the host may "
+                               "switch it in the waiting room. An honour setting: the app works "
+                               "the hint out from the player's own view"))
+    parser.add_argument("--duplicate", action="store_true",
+                        help=_("deal duplicate sets: each deal once per seat rotation, every "
+                               "player compared with those who held the same cards "
+                               "(docs/DUPLICATE.md); the host may switch it in the waiting room"))
     parser.add_argument("--exit-after", type=int, default=None, metavar="N",
-                        help="headless: stop after N matches have been played")
+                        help=_("headless: stop after N matches have been played"))
+    parser.add_argument("--no-ratings", action="store_true",
+                        help=_("rate nobody at this table (by default every finished match "
+                               "updates its players' ratings in the data directory)"))
+    parser.add_argument("--unrated", action="store_true",
+                        help=_("do not rate your own seat (the others are rated)"))
     restart = parser.add_mutually_exclusive_group()
     restart.add_argument("--fresh", action="store_true",
-                         help="start over: do not take up the unfinished match this table's "
-                              "journal holds (by default a restarted host resumes it)")
+                         help=_("start over: do not take up the unfinished match this table's "
+                                "journal holds (by default a restarted host resumes it)"))
     restart.add_argument("--resume", default=None, metavar="FILE",
-                         help="take up the unfinished match of this journal file (and go on "
-                              "writing to it)")
+                         help=_("take up the unfinished match of this journal file (and go on "
+                                "writing to it)"))
     parser.add_argument("--no-advertise", action="store_true",
-                        help="do not advertise the table with mDNS")
+                        help=_("do not advertise the table with mDNS"))
     add_mdns_interface_option(parser)
     add_door_arguments(parser)
     add_plain_options(parser)
@@ -181,6 +201,7 @@ def table_config_from_args(args: argparse.Namespace, *, headless: bool) -> Table
         abandon_policy=args.on_abandon, takeover_bot=checked_bot_kind(args.bot),
         bot_delay=args.bot_delay, turn_seconds=turn_seconds,
         timeouts_to_abandon=args.idle_limit, seed=args.seed, hints=args.hints,
+        duplicate=args.duplicate,
         deal_settle_seconds=HEADLESS_DEAL_SETTLE if headless else 0.0)
 
 
@@ -202,7 +223,11 @@ def host_options_from_args(args: argparse.Namespace, *, headless: bool) -> HostO
             raise HostArgumentsError(door_problem)
     if headless and args.player is not None:
         raise HostArgumentsError(
-            "--player names the host's own seat; a --headless table has none")
+            _("--player names the host's own seat; a --headless table has none"))
+    if headless and args.unrated:
+        raise HostArgumentsError(
+            _("--unrated is for the host's own seat; a --headless table has none (players "
+              "ask with ono99 join --unrated)"))
     admin_password = admin_password_from(args, headless=headless)
     if not headless and admin_password is not None:
         raise HostArgumentsError(
@@ -223,9 +248,18 @@ def host_options_from_args(args: argparse.Namespace, *, headless: bool) -> HostO
         return HostOptions(
             table=table, bind=args.bind, port=args.port, bots=args.bots,
             advertise_on=advertise_on, exit_after=args.exit_after,
-            doors=doors, journal=journal_choice(args))
+            doors=doors, journal=journal_choice(args),
+            ratings=None if args.no_ratings else ratings_file_path())
     except HostOptionsError as error:
         raise HostArgumentsError(str(error)) from None
+
+
+def ratings_file_path() -> Path:
+    """The ratings file of this machine's data directory (`ONO99_DATA_DIR` overrides it)."""
+    from ono99tui.host.journal.ratings_file import ratings_path
+    from ono99tui.user_settings import data_dir
+
+    return ratings_path(data_dir())
 
 
 def journal_choice(args: argparse.Namespace) -> JournalChoice:
@@ -249,12 +283,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         player = checked_player_name(args.player)
     except PlayerNameError as error:
-        print(f"ono99 host: {error}", file=sys.stderr)
+        print(_("ono99 host: {error}").format(error=error), file=sys.stderr)
         return USAGE_ERROR
     try:
         options = host_options_from_args(args, headless=args.headless)
     except HostArgumentsError as error:
-        print(f"ono99 host: {error}", file=sys.stderr)
+        print(_("ono99 host: {error}").format(error=error), file=sys.stderr)
         return error.status
     from ono99tui.commands.plain_option import line_settings, use_high_contrast, wants_plain
 
@@ -263,11 +297,11 @@ def run(args: argparse.Namespace) -> int:
     if not args.headless and wants_plain(args):
         from ono99tui.commands.host_plain import run_host_plain
 
-        return run_host_plain(options, player, line_settings(args))
+        return run_host_plain(options, player, line_settings(args), unrated=args.unrated)
     if not args.headless:
         from ono99tui.commands.host_with_app import run_host
 
-        return run_host(options, player=player)
+        return run_host(options, player=player, unrated=args.unrated)
 
     import asyncio
 
@@ -276,6 +310,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         return asyncio.run(serve_headless(options))
     except OSError as error:
-        print(f"ono99 host: cannot listen on {options.bind}:{options.port}: "
-              f"{error.strerror or error}", file=sys.stderr)
+        print(_("ono99 host: cannot listen on {bind}:{port}: {error}").format(
+            bind=options.bind, port=options.port, error=error.strerror or error), file=sys.stderr)
         return 1

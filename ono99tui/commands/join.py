@@ -10,7 +10,7 @@ from netproto.lan.interfaces import add_mdns_interface_option
 from netproto.wire.constants import DEFAULT_PORT
 from ono99tui.commands.plain_option import add_plain_options
 from ono99tui.commands.player_option import add_player_option
-from ono99tui.i18n import N_
+from ono99tui.i18n import N_, _
 
 # Translated where it is shown (cli.py).
 HELP = N_("join a table: pick one found on the network, or give its address")
@@ -22,21 +22,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "address",
         nargs="?",
         metavar="HOST[:PORT]",
-        help=f"go straight to the table at this address (default port {DEFAULT_PORT})",
+        help=_("go straight to the table at this address (default port {default_port})").format(
+            default_port=DEFAULT_PORT),
     )
     # --name: the older spelling. Checked before the lobby opens, as the table would.
     add_player_option(parser, "--name", dest="name")
     # The doors' way in: their user's name (an SSH user name may be a name the table
     # refuses) starts the lobby, which says what is wrong and lets it be corrected in place.
     parser.add_argument("--lobby-name", default=None, metavar="NAME",
-                        help="start the lobby with this name, checked there, where a bad one "
-                             "can be corrected (the SSH and web doors pass their user's name "
-                             "so)")
-    parser.add_argument("--spectate", action="store_true", help="watch instead of playing")
-    parser.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
+                        help=_("start the lobby with this name, checked there, where a bad one can "
+                               "be corrected (the SSH and web doors pass their user's name so)"))
+    parser.add_argument("--spectate", action="store_true", help=_("watch instead of playing"))
+    parser.add_argument("--ascii", action="store_true", help=_("draw with ASCII characters only"))
     parser.add_argument("--host-key", default=None, metavar="KEY",
-                        help="a headless table's admin password or operator key: take its "
-                             "host rights (start, bots, rules)")
+                        help=_("a headless table's admin password or operator key: take its host "
+                               "rights (start, bots, rules)"))
+    parser.add_argument("--unrated", action="store_true",
+                        help=_("ask the table not to rate you (your rating is neither shown "
+                               "nor changed)"))
     add_plain_options(parser)
     add_mdns_interface_option(parser)
 
@@ -50,13 +53,13 @@ def _table_behind(web: WebAddress) -> Address | None:
     try:
         address = table_behind(web)
     except NoTableBehind as error:
-        print(f"ono99 join: {web} is a web address, for a browser; {error}. Join with the "
-              "table's own address, the line the host's screen shows after 'Others join "
-              f"with': ono99 join {Address(web.host, DEFAULT_PORT)} (if the host kept the "
-              "usual port)", file=sys.stderr)
+        print(_("ono99 join: {web} is a web address, for a browser; {error}. Join with the table's "
+                "own address, the line the host's screen shows after 'Others join with': ono99 "
+                "join {address} (if the host kept the usual port)").format(
+            web=web, error=error, address=Address(web.host, DEFAULT_PORT)), file=sys.stderr)
         return None
-    print(f"ono99 join: {web} is the web door of the table at {address}: joining it "
-          f"(next time: ono99 join {address})", file=sys.stderr)
+    print(_("ono99 join: {web} is the web door of the table at {address}: joining it (next time: "
+            "ono99 join {address})").format(web=web, address=address), file=sys.stderr)
     return address
 
 
@@ -69,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         name = checked_player_name(args.name, "--player/--name")
     except PlayerNameError as error:
-        print(f"ono99 join: {error}", file=sys.stderr)
+        print(_("ono99 join: {error}").format(error=error), file=sys.stderr)
         return 2
     if name is None:
         name = args.lobby_name
@@ -82,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
                 return 2
             address = found
         except AddressError as error:
-            print(f"ono99 join: {error}", file=sys.stderr)
+            print(_("ono99 join: {error}").format(error=error), file=sys.stderr)
             return 2
         # The address needs no mDNS; the lobby browses only if the player comes back to
         # it (the table closed), so a bad interface must not stop this join.
@@ -95,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             interfaces = resolve_interfaces(args.mdns_interface)
         except InterfaceError as error:
-            print(f"ono99 join: {error}", file=sys.stderr)
+            print(_("ono99 join: {error}").format(error=error), file=sys.stderr)
             return 2
 
     from ono99tui.commands.plain_option import line_settings, use_high_contrast, wants_plain
@@ -110,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
 
         return asyncio.run(join_plain(address, name=name, interfaces=interfaces,
                                       spectate=args.spectate, host_key=args.host_key,
+                                      unrated=args.unrated,
                                       settings=line_settings(args),
                                       remembered=remembered_player_name(),
                                       remember=remember_player_name))
@@ -120,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     def lobby() -> LobbyScreen:
         return LobbyScreen(
             interfaces, name=name, join_address=address, spectate=args.spectate,
-            host_key=args.host_key,
+            host_key=args.host_key, unrated=args.unrated,
         )
 
     app = Ono99App(start_screen=lobby, ascii_glyphs=True if args.ascii else None)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from netproto.addresses import Address
 from netproto.lan.interfaces import InterfaceError, add_mdns_interface_option, resolve_interfaces
-from ono99tui.i18n import N_
+from ono99tui.i18n import N_, _
 
 if TYPE_CHECKING:
     from netproto.lan.discovery import DiscoveredTable
@@ -33,10 +33,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=_positive_seconds,
         default=DEFAULT_TIMEOUT_SECONDS,
         metavar="S",
-        help=f"seconds to listen for tables (default {DEFAULT_TIMEOUT_SECONDS})",
+        help=_("seconds to listen for tables (default {default_timeout_seconds})").format(
+            default_timeout_seconds=DEFAULT_TIMEOUT_SECONDS),
     )
     parser.add_argument(
-        "--json", action="store_true", help="print a JSON array of tables instead of a table"
+        "--json", action="store_true", help=_("print a JSON array of tables instead of a table")
     )
     add_mdns_interface_option(parser)
 
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         interfaces = resolve_interfaces(args.mdns_interface)
     except InterfaceError as error:
-        print(f"ono99 list: {error}", file=sys.stderr)
+        print(_("ono99 list: {error}").format(error=error), file=sys.stderr)
         return 2
 
     import asyncio
@@ -54,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         tables = asyncio.run(find_and_probe_tables(interfaces, args.timeout))
     except OSError as error:
-        print(f"ono99 list: cannot use mDNS on {', '.join(interfaces)}: {error}", file=sys.stderr)
+        print(_("ono99 list: cannot use mDNS on {interfaces}: {error}").format(
+            interfaces=', '.join(interfaces), error=error), file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps([{**table.as_dict(), "answering": answering}
@@ -62,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
     elif tables:
         print(format_tables(tables))
     else:
-        print(f"No tables found on {', '.join(interfaces)} within {args.timeout:g} s.")
+        print(_("No tables found on {interfaces} within {timeout:g} s.").format(
+            interfaces=', '.join(interfaces), timeout=args.timeout))
     return 0
 
 
@@ -112,7 +115,8 @@ def _positive_seconds(text: str) -> float:
     try:
         seconds = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        raise argparse.ArgumentTypeError(_("not a number of seconds: {text!r}").format(
+            text=text)) from None
     if not 0 < seconds <= 3600:
-        raise argparse.ArgumentTypeError("the timeout must be more than 0 and at most 3600 s")
+        raise argparse.ArgumentTypeError(_("the timeout must be more than 0 and at most 3600 s"))
     return seconds

@@ -13,6 +13,7 @@ import os
 from typing import TYPE_CHECKING
 
 from ono99tui.access import HIGH_CONTRAST_ENV, PLAIN_ENV, asked_by_environment
+from ono99tui.i18n import _
 
 if TYPE_CHECKING:
     from ono99tui.line.start import LineSettings
@@ -24,15 +25,15 @@ __all__ = ["PLAIN_ENV", "add_plain_options", "line_settings", "use_high_contrast
 def add_plain_options(parser: argparse.ArgumentParser) -> None:
     """`--plain`, `--color` and `--bell`."""
     parser.add_argument("--plain", action="store_true",
-                        help="line mode for screen readers and braille: one sentence per "
-                             "event, a numbered hand, typed commands (also ONO99_PLAIN=1)")
+                        help=_("line mode for screen readers and braille: one sentence per event, "
+                               "a numbered hand, typed commands (also ONO99_PLAIN=1)"))
     parser.add_argument("--color", action="store_true",
-                        help="with --plain: colour a few lines (no escape sequences without it)")
+                        help=_("with --plain: colour a few lines (no escape sequences without it)"))
     parser.add_argument("--bell", action="store_true",
-                        help="with --plain: ring the terminal's bell on your turn")
+                        help=_("with --plain: ring the terminal's bell on your turn"))
     parser.add_argument("--high-contrast", action="store_true",
-                        help="the full-screen app in white and yellow on black (also "
-                             "ONO99_HIGH_CONTRAST=1)")
+                        help=_("the full-screen app in white and yellow on black (also "
+                               "ONO99_HIGH_CONTRAST=1)"))
 
 
 def wants_plain(args: argparse.Namespace) -> bool:

@@ -14,8 +14,9 @@ import argparse
 
 from netproto.wire.errors import BadName
 from netproto.wire.names import clean_name
+from ono99tui.i18n import N_, _
 
-PLAYER_HELP = "your name at the table (remembered for next time)"
+PLAYER_HELP = N_("your name at the table (remembered for next time)")  # shown translated
 
 
 class PlayerNameError(ValueError):
@@ -42,7 +43,7 @@ def add_player_option(
     """Add `--player NAME` (plus older spellings in `aliases`) as `args.<dest>`, default None,
     as typed: the command checks it with `checked_player_name` before anything starts."""
     parser.add_argument(
-        "--player", *aliases, dest=dest, default=None, metavar="NAME", help=help_text,
+        "--player", *aliases, dest=dest, default=None, metavar="NAME", help=_(help_text),
     )
 
 

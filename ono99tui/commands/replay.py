@@ -1,5 +1,7 @@
 """`ono99 replay [FILE | --last]`: open a finished match in the app, every hand face up, or
-print it as one JSON line per event (`--json`), from a table's journal on this machine.
+print it as one JSON line per event (`--json`), from a table's journal on this machine;
+`--review [--player NAME]`: a coach's review of one player's plays instead (the costliest
+choices first, worked out from what that player could see: ui/screens/review.py).
 
 Only finished matches are replayed: a replay shows every hand, which the table must not
 show while the match is being played. A journal is on the machine that hosted the table,
@@ -14,9 +16,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ono99tui.i18n import N_
+from ono99tui.i18n import N_, _
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
     from ono99tui.host.journal.history import RecordedMatch
 
 # Translated where it is shown (cli.py).
@@ -30,31 +34,66 @@ class ReplayRefused(Exception):
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """FILE or --last, --match N, --list, --json, --ascii."""
     parser.add_argument("file", nargs="?", type=Path, metavar="FILE",
-                        help="a table's journal file (default: --last)")
+                        help=_("a table's journal file (default: --last)"))
     parser.add_argument("--last", action="store_true",
-                        help="the last match finished at a table hosted on this machine")
+                        help=_("the last match finished at a table hosted on this machine"))
     parser.add_argument("--match", type=int, default=None, metavar="N",
-                        help="the N-th match of FILE (default: its last finished one)")
+                        help=_("the N-th match of FILE (default: its last finished one)"))
     parser.add_argument("--list", action="store_true",
-                        help="list the matches of FILE (or of every journal here) instead")
+                        help=_("list the matches of FILE (or of every journal here) instead"))
     parser.add_argument("--json", action="store_true",
-                        help="print the match as one JSON object per line, for scripts")
-    parser.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
+                        help=_("print the match as one JSON object per line, for scripts"))
+    parser.add_argument("--ascii", action="store_true", help=_("draw with ASCII characters only"))
+    parser.add_argument("--review", action="store_true",
+                        help=_("a coach's review of one player's plays instead: the costliest "
+                               "choices first, from what that player could see"))
+    parser.add_argument("--player", default=None, metavar="NAME",
+                        help=_("whose plays --review looks at (default: the match's only "
+                               "person; a bot's seat may be named too)"))
+
+
+def review_seat(match: RecordedMatch, player: str | None) -> int:
+    """The seat `--review --player NAME` asks for (the only person's seat without a name);
+    ReplayRefused, naming the match's players, when there is no such seat or no one to
+    choose."""
+    names = ", ".join(match.names)
+    if player is None:
+        people = [seat for seat, kind in enumerate(match.kinds) if kind == "human"]
+        if len(people) == 1:
+            return people[0]
+        raise ReplayRefused(_("{match} has {count} players who are not bots: say whose plays "
+                              "to review with --player NAME ({names})").format(
+            match=match.describe(), count=len(people), names=names))
+    seats = [seat for seat, name in enumerate(match.names) if name == player]
+    if not seats:
+        seats = [seat for seat, name in enumerate(match.names)
+                 if name.casefold() == player.casefold()]
+    if not seats:
+        raise ReplayRefused(_("{match} has no player named '{name}'; its players: {names}")
+                            .format(match=match.describe(), name=player, names=names))
+    if len(seats) > 1:
+        raise ReplayRefused(_("{match} has more than one player named '{name}'; its players: "
+                              "{names}").format(match=match.describe(), name=player,
+                                                names=names))
+    return seats[0]
 
 
 def _finished(match: RecordedMatch) -> RecordedMatch:
     if match.status == "cut off":
-        raise ReplayRefused(f"{match.describe()} is cut off: the file ends in the middle of "
-                            "a record (its host was killed while writing it, or the file "
-                            "was truncated), so the match has no end to replay")
+        raise ReplayRefused(_("{match} is cut off: the file ends in the middle of a record (its "
+                              "host was killed while writing it, or the file was truncated), so "
+                              "the match has no end to replay").format(match=match.describe()))
     if match.status == "in progress":
-        raise ReplayRefused(f"{match.describe()} is still being played (or its host "
-                            "stopped mid-match): a match can be replayed once it is over")
+        raise ReplayRefused(_("{match} is still being played (or its host stopped mid-match): a "
+                              "match can be replayed once it is over").format(
+            match=match.describe()))
     if not match.finished:
         why = match.outcome.partition(": ")[2]
-        raise ReplayRefused(f"{match.describe()} was abandoned before it ended"
-                            f"{f' ({why})' if why else ''}: only a finished match can be "
-                            "replayed")
+        raise ReplayRefused((_("{match} was abandoned before it ended ({why}): only a finished "
+                               "match can be replayed") if why
+                             else _("{match} was abandoned before it ended: only a finished "
+                                    "match can be replayed")).format(
+            match=match.describe(), why=why))
     return match
 
 
@@ -66,17 +105,18 @@ def match_from_file(path: Path, number: int | None) -> RecordedMatch:
     matches = read_matches(path)
     if matches and matches[-1].status == "cut off" and number != len(matches):
         # The matches before are whole and checked; still, say that the file was cut.
-        print(f"ono99 replay: note: {path} ends in the middle of a record; its last "
-              f"match ({len(matches)}) is cut off", file=sys.stderr)
+        print(_("ono99 replay: note: {path} ends in the middle of a record; its last match "
+                "({number}) is cut off").format(path=path, number=len(matches)), file=sys.stderr)
     if number is not None:
         if not 1 <= number <= len(matches):
-            raise ReplayRefused(f"{path} holds {len(matches)} matches, not a match {number}")
+            raise ReplayRefused(_("{path} holds {count} matches, not a match {number}").format(
+                path=path, count=len(matches), number=number))
         return _finished(matches[number - 1])
     finished = [match for match in matches if match.finished]
     if not finished:
         if matches:
             _finished(matches[-1])
-        raise ReplayRefused(f"{path} holds no finished match")
+        raise ReplayRefused(_("{path} holds no finished match").format(path=path))
     return finished[-1]
 
 
@@ -91,14 +131,16 @@ def last_match(directory: Path) -> RecordedMatch:
         try:
             finished = [match for match in read_matches(path) if match.finished]
         except (JournalError, OSError) as error:
-            print(f"ono99 replay: skipped {_problem(path, error)}", file=sys.stderr)
+            print(_("ono99 replay: skipped {problem}").format(
+                problem=_problem(path, error)), file=sys.stderr)
             continue
         if finished:
             return finished[-1]
     where = directory / "tables"
-    raise ReplayRefused(f"no finished match in the journals in {where}" if files
-                        else f"no table's journal in {where} (a table hosted on this machine "
-                             "keeps one there)")
+    raise ReplayRefused(
+        _("no finished match in the journals in {folder}").format(folder=where) if files
+        else _("no table's journal in {folder} (a table hosted on this machine keeps one "
+               "there)").format(folder=where))
 
 
 def _problem(path: Path, error: Exception) -> str:
@@ -120,18 +162,20 @@ def _list(paths: list[Path]) -> int:
         try:
             matches = read_matches(path)
         except (JournalError, OSError) as error:
-            print(f"ono99 replay: {_problem(path, error)}", file=sys.stderr)
+            print(_("ono99 replay: {problem}").format(problem=_problem(path, error)),
+                  file=sys.stderr)
             status = 1
             continue
         print(path)
         for match in matches:
             if match.finished:
-                won = " and ".join(match.names[seat] for seat in match.winners or ())
-                outcome = f"won by {won}"
+                won = _(" and ").join(match.names[seat] for seat in match.winners or ())
+                outcome = _("won by {names}").format(names=won)
             else:
                 outcome = match.outcome
-            print(f"  {match.index:>4}  {match.rules.name:<10}  {', '.join(match.names)}"
-                  f"  ({len(match.steps)} moves, {outcome})")
+            print(_("  {index:>4}  {rules:<10}  {names}  ({moves} moves, {outcome})").format(
+                index=match.index, rules=match.rules.name, names=", ".join(match.names),
+                moves=len(match.steps), outcome=outcome))
     return status
 
 
@@ -142,15 +186,23 @@ def run(args: argparse.Namespace) -> int:
     from ono99tui.user_settings import data_dir
 
     if args.file is not None and args.last:
-        print("ono99 replay: give a FILE or --last, not both", file=sys.stderr)
+        print(_("ono99 replay: give a FILE or --last, not both"), file=sys.stderr)
         return 2
     if args.match is not None and args.file is None:
-        print("ono99 replay: --match needs a FILE", file=sys.stderr)
+        print(_("ono99 replay: --match needs a FILE"), file=sys.stderr)
+        return 2
+    if args.player is not None and not args.review:
+        print(_("ono99 replay: --player goes with --review"), file=sys.stderr)
+        return 2
+    if args.review and (args.json or args.list):
+        print(_("ono99 replay: --review opens the review; not with --json or --list"),
+              file=sys.stderr)
         return 2
     if args.list:
         files = [args.file] if args.file is not None else journal_files(data_dir())
         if not files:
-            print(f"ono99 replay: no table's journal in {data_dir() / 'tables'}",
+            print(_("ono99 replay: no table's journal in {folder}").format(
+                folder=data_dir() / 'tables'),
                   file=sys.stderr)
             return 1
         return _list(files)
@@ -160,13 +212,14 @@ def run(args: argparse.Namespace) -> int:
         else:
             match = last_match(data_dir())
         steps = replay_match(match)
+        seat = review_seat(match, args.player) if args.review else None
     except ReplayRefused as error:
-        print(f"ono99 replay: {error}", file=sys.stderr)
+        print(_("ono99 replay: {error}").format(error=error), file=sys.stderr)
         return 1
     except (JournalError, OSError) as error:
         # A JournalError names its file; an OSError is about the file asked for.
         named = Path(getattr(error, "filename", None) or args.file or data_dir())
-        print(f"ono99 replay: {_problem(named, error)}", file=sys.stderr)
+        print(_("ono99 replay: {problem}").format(problem=_problem(named, error)), file=sys.stderr)
         return 1
     if args.json:
         try:
@@ -178,7 +231,14 @@ def run(args: argparse.Namespace) -> int:
     from ono99tui.ui.app import Ono99App
     from ono99tui.ui.screens.replay import ReplayScreen
 
-    app = Ono99App(start_screen=ReplayScreen(match, steps),
-                   ascii_glyphs=True if args.ascii else None)
+    screen: Screen[None] = ReplayScreen(match, steps)
+    if seat is not None:
+        from ono99tui.bots.review import decisions_in_replay
+        from ono99tui.ui.screens.review import ReviewScreen
+
+        # The review's own seed (0), as from the match-over dialog: the same plays reviewed
+        # from the journal or at the table give the same figures.
+        screen = ReviewScreen(decisions_in_replay(steps, seat), match.names[seat], quits=True)
+    app = Ono99App(start_screen=screen, ascii_glyphs=True if args.ascii else None)
     app.run()
     return 0

@@ -23,7 +23,7 @@ from ono99tui.commands.game_options import (
 )
 from ono99tui.commands.plain_option import add_plain_options
 from ono99tui.commands.player_option import add_player_option
-from ono99tui.i18n import N_
+from ono99tui.i18n import N_, _
 
 if TYPE_CHECKING:
     from netproto.client import TableClient
@@ -43,18 +43,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     for replays."""
     parser.add_argument(
         "--bots", type=int, default=DEFAULT_BOTS, metavar="N",
-        help=f"computer opponents, 1 to 7 (default {DEFAULT_BOTS})",
+        help=_("computer opponents, 1 to 7 (default {default_bots})").format(
+            default_bots=DEFAULT_BOTS),
     )
     add_rules_option(parser)
     add_player_option(parser, "--name")  # --name: the older spelling
-    parser.add_argument("--ascii", action="store_true", help="draw with ASCII characters only")
-    add_level_option(parser, "the bots")
+    parser.add_argument("--ascii", action="store_true", help=_("draw with ASCII characters only"))
+    add_level_option(parser, _("level of the bots: {levels} (default {default})"))
     parser.add_argument(
-        "--seed", type=int, default=None, help="deal from this seed (replays a match)"
+        "--seed", type=int, default=None, help=_("deal from this seed (replays a match)")
     )
     parser.add_argument(
         "--bot-delay", type=float, default=DEFAULT_BOT_DELAY, metavar="S",
-        help=f"seconds a bot waits before playing (default {DEFAULT_BOT_DELAY})",
+        help=_("seconds a bot waits before playing (default {default_bot_delay})").format(
+            default_bot_delay=DEFAULT_BOT_DELAY),
     )
     add_plain_options(parser)
 
@@ -69,19 +71,20 @@ def run(args: argparse.Namespace) -> int:
     try:
         player = checked_player_name(args.player, "--player/--name")
     except PlayerNameError as error:
-        print(f"ono99 solo: {error}", file=sys.stderr)
+        print(_("ono99 solo: {error}").format(error=error), file=sys.stderr)
         return 2
     if not 1 <= args.bots <= MAX_PLAYERS - 1:
-        print(f"ono99 solo: --bots must be 1 to {MAX_PLAYERS - 1}", file=sys.stderr)
+        print(_("ono99 solo: --bots must be 1 to {most}").format(
+            most=MAX_PLAYERS - 1), file=sys.stderr)
         return 2
     try:
         checked_rules(args.rules)
         checked_bot_kind(args.bot)
     except GameOptionError as error:
-        print(f"ono99 solo: {error}", file=sys.stderr)
+        print(_("ono99 solo: {error}").format(error=error), file=sys.stderr)
         return 2
     if args.bot_delay < 0:
-        print("ono99 solo: --bot-delay must not be negative", file=sys.stderr)
+        print(_("ono99 solo: --bot-delay must not be negative"), file=sys.stderr)
         return 2
     return asyncio.run(_play(args, player))
 
@@ -114,7 +117,7 @@ def solo_app(
 
         server = await start_server()
         client = await TableClient.connect("127.0.0.1", server.port, name=name)
-        for _ in range(bots):
+        for _seat in range(bots):
             server.table.add_bot(bot)  # the table deals once every seat is taken
         return client
 
@@ -144,7 +147,8 @@ async def _play(args: argparse.Namespace, player: str | None) -> int:
 
         problem = remember_player_name(player)
         if problem is not None:  # shown once the app's screen is gone
-            print(f"ono99 solo: your name was not remembered: {problem}", file=sys.stderr)
+            print(_("ono99 solo: your name was not remembered: {problem}").format(
+                problem=problem), file=sys.stderr)
     config = solo_config(bots=args.bots, rules=args.rules, seed=args.seed, bot_delay=args.bot_delay)
     servers: list[TableServer] = []
     journals: list[FileJournal] = []

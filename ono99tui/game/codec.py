@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import operator
 import types
 import typing
 from collections.abc import Callable
@@ -22,7 +21,7 @@ from ono99tui.game.events import EVENTS_BY_KIND, Event
 from ono99tui.game.moves import Discard, Draw, Move, Play, SwapFour
 from ono99tui.game.rules import Rules
 from ono99tui.game.state import State
-from ono99tui.game.view import PlayerView, spectator_view
+from ono99tui.game.view import PUBLIC_FIELDS, PlayerView, public_view_fields
 
 Wire = dict[str, Any]
 
@@ -323,19 +322,34 @@ _encode_hand = _ENCODER_OF["hand"]
 _encode_moves = _ENCODER_OF["legal_moves"]
 PUBLIC_VIEW_FIELDS: tuple[str, ...] = tuple(_VIEW_HINTS)[
     1 + len(OWN_HEAD_FIELDS):len(_VIEW_HINTS) - len(OWN_TAIL_FIELDS)]
-_public_values = operator.itemgetter(*PUBLIC_VIEW_FIELDS)
+if PUBLIC_VIEW_FIELDS != PUBLIC_FIELDS:  # pragma: no cover - a PlayerView out of step
+    raise AssertionError("the view's public fields are not the codec's")
 # Most public fields go on the wire as they are: only these (position, encoder) convert.
 _PUBLIC_CONVERSIONS = tuple(
     (position, _ENCODER_OF[name]) for position, name in enumerate(PUBLIC_VIEW_FIELDS)
     if _ENCODER_OF[name] is not _same)
+# For packing, fewer still: msgpack packs a tuple as the array its list would be, and a
+# StrEnum member as its string.
+_PACKING_CONVERSIONS = tuple(
+    (position, encode) for position, encode in _PUBLIC_CONVERSIONS
+    if encode is not list and encode is not str)
 
 
 def public_view_values(state: State) -> list[Any]:
     """The wire values of the fields every view of `state` shares (all but the rules and
     each view's own head and tail), in the order of PUBLIC_VIEW_FIELDS: converted once,
     they serve every seat."""
-    values = list(_public_values(spectator_view(state).__dict__))
+    values = list(public_view_fields(state))
     for position, encode in _PUBLIC_CONVERSIONS:
+        values[position] = encode(values[position])
+    return values
+
+
+def public_view_packables(state: State) -> list[Any]:
+    """`public_view_values(state)` for msgpack: the same bytes once packed, with only the
+    cards converted (tuples stay tuples, the phase its StrEnum member)."""
+    values = list(public_view_fields(state))
+    for position, encode in _PACKING_CONVERSIONS:
         values[position] = encode(values[position])
     return values
 

@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 from ono99tui.game.cards import Card, hand_points
+from ono99tui.game.duplicate import DuplicateRandom
 from ono99tui.game.events import (
     Busted,
     Eliminated,
@@ -61,11 +62,17 @@ ONO99 = Card.ONO99
 def deal(s: list[Any], dealer: int, starter: int, events: list[Event], rng: random.Random) -> None:
     """Collect every card, shuffle, deal four to each seat still in the match; `starter` leads."""
     tab: RulesLookup = s[LOOKUP]
-    cards = shuffled(tab.deck, rng)
     seats: int = s[1]
+    first = dealer + 1
+    if type(rng) is DuplicateRandom:
+        # A duplicate set's match (docs/DUPLICATE.md): the round's deck is shuffled the
+        # same in every rotation and dealt from seat 0, so each seat gets the same cards.
+        rng.for_round(s[ROUND_NO] + 1)
+        first = 0
+    cards = shuffled(tab.deck, rng)
     alive = s[ALIVE]
     hands: list[list[Card]] = [[] for _ in range(seats)]
-    order = [(dealer + 1 + k) % seats for k in range(seats)]
+    order = [(first + k) % seats for k in range(seats)]
     index = 0
     for _ in range(HAND_SIZE):
         for seat in order:

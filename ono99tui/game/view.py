@@ -139,6 +139,34 @@ def _make(state: State, seat: int | None) -> PlayerView:
     return view
 
 
+# The fields every view of a state shares, in PlayerView's order: all but the rules, the
+# seat's own head (seat, hand) and its own tail (legal moves).
+PUBLIC_FIELDS: tuple[str, ...] = tuple(PlayerView.__dataclass_fields__)[3:-1]
+
+
+def public_view_fields(state: State) -> tuple[object, ...]:
+    """The values of PUBLIC_FIELDS in every view of `state`, in that order: what
+    `spectator_view(state)` holds in them (tests/game/test_views.py), without a view. A
+    sender that encodes one state for many seats takes them once per state."""
+    (
+        _rules, _seats, hands, draw_pile, draw_index, discard_pile, total, direction, turn,
+        owed, obligated, _obligation_next, _ono99_this_turn, pending, discarding, alive,
+        in_round, busted, tokens, scores, revealed, dealer, round_no, phase, winners, plays,
+        _legal, tables,
+    ) = state
+    eliminated, out_of_round = _flags(alive, in_round)
+    obligation = phase == PLAYING and obligated
+    return (
+        tuple(map(len, hands)), tokens, scores, eliminated, out_of_round, busted, revealed,
+        total, tables.bust_at, direction, turn if turn >= 0 else None,
+        turn if obligation else None, owed if obligation else 0,
+        pending if pending >= 0 else None,
+        discarding if phase == DISCARDING and discarding >= 0 else None,
+        dealer, round_no, phase, winners, len(draw_pile) - draw_index, len(discard_pile),
+        discard_pile[-1] if discard_pile else None, plays,
+    )
+
+
 def view(state: State, seat: int) -> PlayerView:
     """What `seat` may know: its own hand, public facts and its legal moves."""
     if type(seat) is not int or not 0 <= seat < state.seats:

@@ -79,6 +79,7 @@ from ono99tui.game import MATCH_OVER, MalformedMove, legal_moves
 from ono99tui.game import Move as GameMove
 from ono99tui.game.codec import move_from_wire
 from ono99tui.host.chat import EMOTES
+from ono99tui.host.duplicate_set import DuplicateSet, SetWireError
 from ono99tui.host.journal.records import (
     CLOSED_BY_HOST,
     MatchAbandoned,
@@ -265,6 +266,15 @@ class TableCore(TableActions):
             raise ResumeError(f"its match has {len(point.names)} seats and this table "
                               f"{self.config.capacity}")
         replayed = replay_point(point)
+        duplicate = None
+        if point.duplicate is not None:
+            try:
+                duplicate = DuplicateSet.from_wire(point.duplicate)
+            except SetWireError as error:
+                raise ResumeError(f"its duplicate set is not usable ({error})") from None
+            if (duplicate.seed != point.seed or duplicate.complete
+                    or duplicate.seating() != point.names):
+                raise ResumeError("its duplicate set does not agree with its deal")
         if point.table:
             log.info("match %d is played on with its table options %s", point.number,
                      point.table)
@@ -273,6 +283,7 @@ class TableCore(TableActions):
             seat = Seat(id=next(self._seat_ids), name=name, human=human,
                         bot=None if human else kind, bot_since=since, ready=not human,
                         resigned=index in replayed.resigned, seq=replayed.seqs[index],
+                        unrated=index in point.unrated,
                         pending_events=replayed.pending[index])
             self.seats.append(seat)
             digest = point.token_hashes[index]
@@ -280,6 +291,11 @@ class TableCore(TableActions):
                 self._sessions.adopt(seat, digest)
         self.rules = point.rules
         self.state, self._rng = replayed.state, replayed.rng
+        self._match_seed = point.seed
+        if duplicate is not None:  # the set goes on at this rotation
+            self.duplicate_set, self._places = duplicate, replayed.places
+            log.info("duplicate set taken up at deal %d of %d", duplicate.rotation + 1,
+                     duplicate.size)
         self._phases.change(PhaseChange.DEAL)
         self._history.clear()
         self._history.extend(replayed.events)
@@ -319,6 +335,16 @@ class TableCore(TableActions):
         self._matches_won, self._matches_played = dict(standing.won), dict(standing.played)
         for _ in range(standing.number):  # the next deal's seed follows on, as in `restore`
             self._seeds.getrandbits(64)
+        if standing.duplicate is not None and self.duplicate:
+            try:
+                duplicate: DuplicateSet | None = DuplicateSet.from_wire(standing.duplicate)
+            except SetWireError as error:  # the next deal starts a new set
+                log.warning("the journal's duplicate set is not usable (%s)", error)
+                duplicate = None
+            if duplicate is not None and not duplicate.complete:
+                self.duplicate_set = duplicate
+                log.info("the duplicate set goes on at deal %d of %d", duplicate.rotation + 1,
+                         duplicate.size)
         log.info("the table goes on from match %d of its journal", standing.number)
         self._lobby.mark()
         return self._end()
@@ -375,7 +401,7 @@ class TableCore(TableActions):
         if wants_seat and between_matches and len(self.seats) >= self.config.capacity:
             self._make_room_for_a_person()
         if wants_seat and between_matches and len(self.seats) < self.config.capacity:
-            self._seat_human(peer, name, hosts)
+            self._seat_human(peer, name, hosts, unrated=bool(hello.unrated))
         else:
             self._seat_spectator(peer, name)
 
@@ -396,9 +422,9 @@ class TableCore(TableActions):
             log.info("%s gives up seat %d to a person", bot.name, self.seats.index(bot))
             self._remove_seat(bot)
 
-    def _seat_human(self, peer: int, name: str, hosts: bool) -> None:
+    def _seat_human(self, peer: int, name: str, hosts: bool, *, unrated: bool = False) -> None:
         seat = Seat(id=next(self._seat_ids), name=self._unique_name(name), human=True,
-                    peer=peer)
+                    peer=peer, unrated=unrated)
         self.seats.append(seat)
         self._seats_changed()
         self._peer_seats[peer] = seat

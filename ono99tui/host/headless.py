@@ -20,7 +20,6 @@ import json
 import logging
 import secrets
 import signal
-import socket
 import sys
 
 from ono99tui.host.core import FINISHED
@@ -88,14 +87,17 @@ async def serve_headless(options: HostOptions) -> int:
                 for notice in hosted.notices:
                     journal_line(notice)
                 journal.on_trouble = journal_line
+            # The doors' addresses name this machine as the host's app does, by the address
+            # a friend can reach (an IP literal: a phone's camera, or a machine without
+            # mDNS, may not resolve a host name).
+            reachable = address_to_give(options.bind, hosted.interfaces)
             for door in hosted.doors:
-                print(json.dumps(door.announcement(socket.gethostname())), flush=True)
-                log.info("%s", door.log_line(socket.gethostname()))
+                print(json.dumps(door.announcement(reachable)), flush=True)
+                log.info("%s", door.log_line(reachable))
             web_doors = [door for door in hosted.doors if isinstance(door, JoinCodeDoor)]
             if web_doors:
-                # The join address names this machine by an IP literal (a phone's camera
-                # may not resolve a host name); SIGUSR1 replaces the join code.
-                phone_host = address_to_give(options.bind, hosted.interfaces)
+                # SIGUSR1 replaces the join code.
+                phone_host = reachable
                 for web_door in web_doors:
                     print(json.dumps(web_door.join_announcement(phone_host)), flush=True)
 

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from netproto.wire.messages import PROTOCOL_VERSION
 from ono99tui.gc_freeze import startup_objects_frozen
 from ono99tui.host.doors import DoorError, OpenDoor
+from ono99tui.host.journal.ratings_file import Ratings, RatingsDamaged, open_ratings
 from ono99tui.host.journal.resume import ResumeError
 from ono99tui.host.journal.table import FileJournal, JournalUnusable, open_table_journal
 from ono99tui.host.options import HostOptions
@@ -166,7 +167,17 @@ async def hosted_table(
                 journal.close()
                 raise HostError(f"{journal.path}: the unfinished match cannot be taken up: "
                                 f"{error}. Start over with --fresh", status=2) from None
-    server = TableServer(config, limits=options.limits, on_change=on_change, journal=journal)
+    ratings: Ratings | None = None
+    ratings_notices: tuple[str, ...] = ()
+    if options.ratings is not None:
+        try:
+            ratings = open_ratings(options.ratings)
+        except RatingsDamaged as error:  # never reset: the table plays without ratings
+            ratings_notices = (f"The ratings file is damaged, so this table rates nobody "
+                               f"(the file is left as it is; mend it or move it away): "
+                               f"{error}",)
+    server = TableServer(config, limits=options.limits, on_change=on_change, journal=journal,
+                         ratings=ratings)
     taken_up: TakenUp | None = None
     if journal is not None and point is not None:
         try:  # seated before anyone can connect and ask for a seat
@@ -185,7 +196,7 @@ async def hosted_table(
         if journal is not None:
             journal.close()
         raise HostError(listen_error(options.bind, options.port, error)) from None
-    notices = tuple(journal.notices) if journal is not None else ()
+    notices = (tuple(journal.notices) if journal is not None else ()) + ratings_notices
     for notice in notices:
         log.warning("%s", notice)
     try:

@@ -38,12 +38,14 @@ class LobbyBroadcast:
 def lobby_messages(*, phase: TablePhase, seats: Sequence[Seat], host: Seat | None,
                    spectators: Sequence[int], capacity: int, options: Mapping[str, Any],
                    results: Mapping[str, Any], matches_won: Mapping[str, int],
-                   matches_played: Mapping[str, int]) -> list[tuple[int, Lobby]]:
+                   matches_played: Mapping[str, int],
+                   ratings: Sequence[int | None] = ()) -> list[tuple[int, Lobby]]:
     """Each connected seat's and spectator's lobby, by peer id: the same table, each told
     which seat is its own (`you`). `results` are shown once the match is finished; the
     standings (`matches_won`) in every phase once a match is over, so late joiners see them
-    too."""
-    infos = tuple(seat.info(index) for index, seat in enumerate(seats))
+    too. `ratings`: each seat's shown rating (None, or none given: not rated)."""
+    infos = tuple(seat.info(index, ratings[index] if index < len(ratings) else None)
+                  for index, seat in enumerate(seats))
     host_seat = seats.index(host) if host in seats else None
     shown: dict[str, Any] = dict(results) if phase == TablePhase.FINISHED else {}
     if matches_won:

@@ -8,6 +8,7 @@ argparse namespace reaches this package.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from netproto.wire.constants import DEFAULT_PORT
@@ -48,6 +49,9 @@ class HostOptions:
     # The journal file the table appends to and may take up a match from (None: the
     # journal is kept in memory only, and a restart starts over).
     journal: JournalChoice | None = None
+    # The ratings file the table rates its players with and keeps their changes in
+    # (`ono99tui.host.journal.ratings_file`; None: nobody is rated).
+    ratings: Path | None = None
 
     def __post_init__(self) -> None:
         if not 0 <= self.bots <= self.table.capacity:

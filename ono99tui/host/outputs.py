@@ -31,6 +31,7 @@ from netproto.wire.messages import Message
 from ono99tui.bots import Bot, GreedyBot, make_bot
 from ono99tui.game import Event, Move, PlayerView
 from ono99tui.host.journal.records import JournalRecord
+from ono99tui.host.ratings import Change
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,5 +168,15 @@ class SummaryChanged(NamedTuple):
     summary: TableSummary
 
 
+class RatingsChanged(NamedTuple):
+    """A finished match was rated (`ono99tui.host.ratings`): keep its changes in the
+    ratings file (`ono99tui.host.journal.ratings_file`). Asked for after the match's `won`
+    record; `match_id` makes a second keep of the same match do nothing."""
+
+    match_id: str
+    changes: tuple[Change, ...]
+
+
 # A `JournalRecord` (`ono99tui.host.journal.records`) is an output too: write it to the journal.
-Output = Send | Close | ArmTimer | CancelTimer | JournalRecord | SummaryChanged | BotMoveWanted
+Output = (Send | Close | ArmTimer | CancelTimer | JournalRecord | SummaryChanged | BotMoveWanted
+          | RatingsChanged)

@@ -34,6 +34,8 @@ class Seat:
     timeouts: int = 0
     # Sequence number of the last view sent to this seat (strictly increasing, never reset).
     seq: int = 0
+    # Its player asked not to be rated (`Hello.unrated`): left out of every rating.
+    unrated: bool = False
     # Events (wire form) not yet delivered with a view, e.g. while the player is away.
     pending_events: list[dict[str, Any]] = field(default_factory=list)
 
@@ -61,8 +63,8 @@ class Seat:
         self.pending_events.clear()
         return events
 
-    def info(self, index: int) -> SeatInfo:
-        """This seat as the waiting room lists it."""
+    def info(self, index: int, rating: int | None = None) -> SeatInfo:
+        """This seat as the waiting room lists it (with its shown rating, if rated)."""
         return SeatInfo(
             seat=index,
             name=self.name,
@@ -70,4 +72,5 @@ class Seat:
                   else SeatKind.BOT if self.bot_plays else SeatKind.HUMAN),
             ready=self.ready or not self.human,
             connected=self.connected,
+            rating=rating,
         )

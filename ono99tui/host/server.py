@@ -5,10 +5,11 @@ with the event loop's clock as `now`, and carries out each output the moment the
 for it (`carry_out`), in order:
 sends and closes on the connection's `Peer` (the core knows peers only by `Peer.id`),
 timers with `loop.call_at`, journal records into the journal, summary changes to the
-`on_change` listener, and bot moves (`BotMoveWanted`, values only) with `decide_off_loop`:
-the bot is made from its kind and what it has seen, and thinks, on the table's own worker
-thread within the request's budget (the greedy choice past it) while the loop goes on
-serving every other seat, and its move goes back to the core as `bot_decided`.
+`on_change` listener, and bot moves (`BotMoveWanted`, values only) with
+`bot_thoughts.BotThoughts`: the bot is made from its kind and what it has seen, and thinks,
+on the table's own worker thread within the request's budget (the greedy choice past it)
+while the loop goes on serving every other seat, and its move goes back to the core as
+`bot_decided` when its pace timer fires (or as soon as it is chosen, if that is later).
 Everything the table decides is in `ono99tui.host.core`.
 
 `TableServer` puts it behind `netproto.server.Server`, so that a table can run inside any
@@ -25,24 +26,26 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from netproto.server import Peer, Server, ServerLimits
 from netproto.wire.errors import GOING_AWAY
 from netproto.wire.messages import Hello, Message
-from ono99tui.bots.thinking import decide_off_loop
-from ono99tui.game import Rules
+from ono99tui.game import Move, Rules
 from ono99tui.game import State as GameState
+from ono99tui.host.bot_thoughts import BotThoughts
 from ono99tui.host.core import PLAYING, TableCore
+from ono99tui.host.journal.ratings_file import Ratings
 from ono99tui.host.journal.records import JOURNAL_RECORDS, MatchRecord, MemoryJournal, TableJournal
 from ono99tui.host.journal.resume import ResumePoint, Standing
 from ono99tui.host.outputs import (
     ArmTimer,
     BotMoveWanted,
+    BotTurn,
     CancelTimer,
     Close,
     Output,
+    RatingsChanged,
     Send,
     SummaryChanged,
     TableSummary,
@@ -63,22 +66,26 @@ class TableApplication:
 
     def __init__(self, config: TableConfig,
                  on_change: Callable[[TableSummary], None] | None = None,
-                 journal: TableJournal | None = None) -> None:
+                 journal: TableJournal | None = None,
+                 ratings: Ratings | None = None) -> None:
         # Each output is carried out the moment the core asks for it (`_carry_out`), in
         # order: a move's views leave before the core asks the bots for their moves.
-        self.core = TableCore(config, carry_out=self._carry_out)
+        self.core = TableCore(config, carry_out=self._carry_out,
+                              ratings=None if ratings is None else ratings.book)
+        # Where a rated match's changes are kept (None: kept in memory only).
+        self._ratings_file = None if ratings is None else ratings.file
+        # What went wrong keeping ratings, newest last (the host's app may show it).
+        self.ratings_problems: list[str] = []
         self.on_change = on_change
         # Where the journal lives: in memory unless the host gives the table its file.
         self._journal: TableJournal = journal if journal is not None else MemoryJournal()
         # The timer armed for each key the core asked for.
         self.timers: dict[TimerKey, asyncio.TimerHandle] = {}
         self._peers: dict[int, Peer] = {}
-        # Bots think here, one move at a time; made with the first move asked for. Each
-        # thought has a bot of its own, made from the request's values: nothing it touches
-        # is shared with the loop. A thought overtaken by a newer view is dropped by the
-        # core (`bot_decided`).
-        self._bot_thread: ThreadPoolExecutor | None = None
-        self._thinking: set[asyncio.Task[None]] = set()
+        # Bots think on one worker thread, one move at a time. Each thought has a bot of
+        # its own, made from the request's values: nothing it touches is shared with the
+        # loop. A thought overtaken by a newer view is dropped by the core (`bot_decided`).
+        self._thoughts = BotThoughts(self._bot_decided)
         self._closed = False
 
     # --- netproto Application ------------------------------------------------------------
@@ -132,11 +139,8 @@ class TableApplication:
         `on_purpose`: its host chose to close it, so a match being played ends for good."""
         self._closed = True
         self._execute(self.core.close(_now(), on_purpose=on_purpose))
-        for task in self._thinking:
-            task.cancel()
-        if self._bot_thread is not None:
-            # A bot thinking now finishes in the background; its move is dropped.
-            self._bot_thread.shutdown(wait=False, cancel_futures=True)
+        # A bot thinking now finishes in the background; its move is dropped.
+        self._thoughts.close()
 
     # --- the core's state, read-only -----------------------------------------------------
 
@@ -218,24 +222,33 @@ class TableApplication:
             self._summary_changed(output.summary)
         elif isinstance(output, BotMoveWanted):
             self._think(output)
+        elif isinstance(output, RatingsChanged):
+            self._keep_ratings(output)
+
+    def _keep_ratings(self, output: RatingsChanged) -> None:
+        if self._ratings_file is None:
+            return
+        problem = self._ratings_file.keep(output.changes, output.match_id)
+        if problem is not None:
+            log.error("%s", problem)
+            self.ratings_problems.append(problem)
 
     def _think(self, request: BotMoveWanted) -> None:
         if self._closed:
             return
-        if self._bot_thread is None:
-            self._bot_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ono99-bot")
-        task = asyncio.get_running_loop().create_task(self._decide(request, self._bot_thread))
-        self._thinking.add(task)
-        task.add_done_callback(self._thinking.discard)
+        # The core arms a paced bot's timer before asking for its move: its move is then
+        # taken back when that timer fires (the stand-in's, with no pace, once chosen).
+        self._thoughts.think(request, paced=request.key in self.timers)
 
-    async def _decide(self, request: BotMoveWanted, thread: ThreadPoolExecutor) -> None:
-        move, _ = await decide_off_loop(request.choose, request.fallback, name=request.kind,
-                                        budget=request.budget, executor=thread)
+    def _bot_decided(self, key: BotTurn, move: Move) -> None:
         if not self._closed:
-            self._execute(self.core.bot_decided(request.key, move, _now()))
+            self._execute(self.core.bot_decided(key, move, _now()))
 
     def _timer_fired(self, key: TimerKey) -> None:
         self.timers.pop(key, None)
+        if type(key) is BotTurn:
+            # The move first (if it was chosen), so that the timer finds it in.
+            self._thoughts.wanted(key)
         self._execute(self.core.timer_fired(key, _now()))
 
     def _cancel_timer(self, key: TimerKey) -> None:
@@ -262,9 +275,12 @@ class TableServer:
 
     def __init__(self, config: TableConfig, limits: ServerLimits | None = None,
                  on_change: Callable[[TableSummary], None] | None = None,
-                 journal: TableJournal | None = None) -> None:
-        self.table = TableApplication(config, on_change=on_change, journal=journal)
+                 journal: TableJournal | None = None,
+                 ratings: Ratings | None = None) -> None:
+        self.table = TableApplication(config, on_change=on_change, journal=journal,
+                                      ratings=ratings)
         self.server = Server(self.table, limits)
+        self._journaled = journal is not None
         # The bye everyone is sent when the table stops (see `going_away`).
         self._farewell: tuple[str, str] = ("shutdown", "the server is stopping")
         self._on_purpose = False
@@ -308,7 +324,15 @@ class TableServer:
         self._farewell = ("shutdown", "the host closed the table")
 
     async def stop(self) -> None:
-        """Say bye to everyone and stop listening; timers are cancelled."""
+        """Say bye to everyone and stop listening; timers are cancelled.
+
+        Stopped mid-match without `closing_on_purpose` (a hang-up of the host's terminal, a
+        crash of its app, a signal), a journaled table is going away whether or not
+        `going_away` was called: the journal leaves the match to be taken up, so the
+        players are told to hold on for it, not that it is over.
+        """
+        if not self._on_purpose and self._journaled:
+            self.going_away()
         self.table.close(on_purpose=self._on_purpose)
         await self.server.stop(*self._farewell)
         self._stopped.set()
@@ -329,9 +353,12 @@ class TableServer:
 async def start_table(config: TableConfig, *, host: str = "127.0.0.1", port: int = 0,
                       limits: ServerLimits | None = None,
                       on_change: Callable[[TableSummary], None] | None = None,
-                      journal: TableJournal | None = None) -> TableServer:
+                      journal: TableJournal | None = None,
+                      ratings: Ratings | None = None) -> TableServer:
     """Start a table server in the running event loop and return it (stop it with `stop`);
-    `journal`: where its journal records go (default: memory only)."""
-    server = TableServer(config, limits=limits, on_change=on_change, journal=journal)
+    `journal`: where its journal records go (default: memory only); `ratings`: what it
+    rates with (default: nobody is rated)."""
+    server = TableServer(config, limits=limits, on_change=on_change, journal=journal,
+                         ratings=ratings)
     await server.start(host, port)
     return server

@@ -44,8 +44,11 @@ from ono99tui.game import (
 from ono99tui.game import Move as GameMove
 from ono99tui.game import State as GameState
 from ono99tui.game.codec import event_to_wire, move_to_wire, rules_to_wire
+from ono99tui.game.duplicate import DuplicateRandom, PlaceTracker
+from ono99tui.game.finish import elimination_groups, finishing_ranks
 from ono99tui.host.bot_pacing import BotPacing, StandIn, WantedMove
 from ono99tui.host.chat import TalkLimiter
+from ono99tui.host.duplicate_set import DuplicateSet, comparison_to_wire
 from ono99tui.host.journal.records import (
     MatchDealt,
     MatchWon,
@@ -62,15 +65,18 @@ from ono99tui.host.outputs import (
     DealSettle,
     GraceExpiry,
     Output,
+    RatingsChanged,
     SummaryChanged,
     TableSummary,
     TurnTimeout,
     new_send,
 )
+from ono99tui.host.ratings import BOT, PLAYER, Entrant, Rated, RatingBook, rate_match
 from ono99tui.host.rights import first_player_hosts
 from ono99tui.host.seats import Seat
 from ono99tui.host.table_config import (
     TableConfig,
+    duplicate_from_options,
     hints_from_options,
     rules_from_options,
     spectator_chat_from_options,
@@ -125,14 +131,26 @@ class TableActions:
     """One table's state and the changes its inputs lead to (see the module docstring)."""
 
     def __init__(self, config: TableConfig,
-                 carry_out: Callable[[Output], None] | None = None) -> None:
+                 carry_out: Callable[[Output], None] | None = None,
+                 ratings: RatingBook | None = None) -> None:
         self.config = config
+        # Every rating (ono99tui.host.ratings), kept on from each finished match; None: this
+        # table rates nobody (no ratings file, or a damaged one).
+        self.ratings = ratings
+        # The seed of the match dealt last: with the table's name and the match's number,
+        # it names the match in the ratings file.
+        self._match_seed = 0
         # The rules of the next match: the host may change them between matches.
         self.rules = config.rules
         # The turn time of the next match (None: no clock); the host may change it too.
         self.turn_seconds = config.turn_seconds
         # May players ask their apps for hints (an honour setting); the host may change it.
         self.hints = config.hints
+        # Deal duplicate sets (docs/DUPLICATE.md); the set in play, if one is; and the
+        # finishing places of the set's match being played (its events followed).
+        self.duplicate = config.duplicate
+        self.duplicate_set: DuplicateSet | None = None
+        self._places: PlaceTracker | None = None
         self.seats: list[Seat] = []
         # Each spectator's peer id and the seq of the last view it was sent; and its name.
         self.spectators: dict[int, int] = {}
@@ -201,7 +219,8 @@ class TableActions:
         return {"turn_seconds": self.turn_seconds,
                 "timeouts_to_abandon": self.config.timeouts_to_abandon,
                 "hints": self.hints, "spectator_chat": self.spectator_chat,
-                "bot_level": level_of(self.config.takeover_bot)}
+                "bot_level": level_of(self.config.takeover_bot),
+                "duplicate": self.duplicate}
 
     def summary(self) -> TableSummary:
         """The public summary of the table, for discovery."""
@@ -215,6 +234,17 @@ class TableActions:
             seats_taken=len(self.seats), people=sum(seat.human for seat in self.seats),
             capacity=self.config.capacity, phase=self.phase,
             password_required=self.config.password is not None)
+
+    def duplicate_order(self) -> tuple[tuple[str, ...], ...] | None:
+        """For ratings (issue 28): once the last deal of a duplicate set is over, the set's
+        finishing order by its comparison (docs/DUPLICATE.md), best first, players whose
+        edges tie grouped; None otherwise. A match of a set is rated by the set, not by its
+        own finishing order: a rating that sees `self.duplicate_set` set and this None
+        waits for the set's end."""
+        duplicate = self.duplicate_set
+        if duplicate is None or not duplicate.complete or self.phase == WAITING:
+            return None
+        return duplicate.comparison().order()
 
     # --- outputs -------------------------------------------------------------------------
 
@@ -273,12 +303,17 @@ class TableActions:
             turn_seconds = turn_seconds_from_options(self.turn_seconds, options)
             spectator_chat = spectator_chat_from_options(self.spectator_chat, options)
             hints = hints_from_options(self.hints, options)
+            duplicate = duplicate_from_options(self.duplicate, options)
         except (ValueError, TypeError) as error:
             raise table_error(TableError.BAD_OPTIONS, str(error)) from None
         clock_changed = turn_seconds != self.turn_seconds
-        next_match_changed = (rules != self.rules or clock_changed or hints != self.hints)
+        next_match_changed = (rules != self.rules or clock_changed or hints != self.hints
+                              or duplicate != self.duplicate)
         table_before = self.table_options()
+        if rules != self.rules or not duplicate:
+            self.duplicate_set = None  # a set is played with one set of rules, or not at all
         self.rules, self.turn_seconds, self.hints = rules, turn_seconds, hints
+        self.duplicate = duplicate
         self.spectator_chat = spectator_chat
         table = self.table_options()
         if playing and table != table_before:  # between matches the next deal records them
@@ -320,7 +355,15 @@ class TableActions:
         self._free_absent_seats()
         self._reopened = False
         seed = self._seeds.getrandbits(64)
-        self._rng = random.Random(seed)
+        duplicate = self._deal_duplicate(seed)
+        if duplicate is None:
+            self._rng = random.Random(seed)
+            self._places = None
+        else:
+            seed = duplicate.seed
+            self._rng = DuplicateRandom(seed)
+            self._places = PlaceTracker()
+        self._match_seed = seed
         state, events = start_match(self.rules, len(self.seats), self._rng)
         self.matches_dealt += 1
         self.state = state
@@ -342,11 +385,32 @@ class TableActions:
             host_seat=self.seats.index(self.host) if self.host in self.seats else None,
             number=self.matches_dealt, seqs=self._seqs_after_views(),
             won=tuple(self._matches_won.items()), played=tuple(self._matches_played.items()),
-            table=tuple(self.table_options().items())))
+            table=tuple(self.table_options().items()),
+            unrated=tuple(index for index, seat in enumerate(self.seats) if seat.unrated),
+            duplicate=None if duplicate is None else duplicate.to_wire()))
         log.info("match %d dealt (%s, %d seats)", self.matches_dealt, self.rules.name,
                  len(self.seats))
+        if duplicate is not None:
+            log.info("duplicate set: deal %d of %d", duplicate.rotation + 1, duplicate.size)
         self._lobby.mark()  # sent before the views: it moves each connection to SEATED
         self._publish(events)
+
+    def _deal_duplicate(self, seed: int) -> DuplicateSet | None:
+        """At a duplicate table, the set the deal belongs to, with the seats put in its
+        rotation's order: the set in play if these are its players, else a new set of
+        the seats as they are (its seed `seed`). None at a table that deals no sets."""
+        if not self.duplicate:
+            self.duplicate_set = None
+            return None
+        names = [seat.name for seat in self.seats]
+        current = self.duplicate_set
+        if current is None or not current.fits(names):
+            if current is not None and not current.complete:
+                log.info("the duplicate set's players changed: a new set starts")
+            current = self.duplicate_set = DuplicateSet(seed=seed, players=tuple(names))
+        by_name = {seat.name: seat for seat in self.seats}
+        self.seats[:] = [by_name[name] for name in current.seating()]
+        return current
 
     def _open_room(self) -> None:
         """The match is over and the host takes the table back to the waiting room: the
@@ -397,6 +461,8 @@ class TableActions:
         self._version += 1
         events = tuple(events)
         self._bots.memory.observe(events)
+        if self._places is not None:
+            self._places.observe(events)
         wire_events = tuple([event_to_wire(event) for event in events])
         if self._table_events:
             wire_events = (*self._table_events, *wire_events)
@@ -472,7 +538,6 @@ class TableActions:
         state = self.state
         assert state is not None
         self._phases.change(PhaseChange.WON)
-        self._out.append(MatchWon(tuple(state.winners)))
         for winner in state.winners:
             name = self.seats[winner].name
             self._matches_won[name] = self._matches_won.get(name, 0) + 1
@@ -482,11 +547,73 @@ class TableActions:
         self._results = {"winners": list(state.winners),
                          "winner_names": [self.seats[seat].name for seat in state.winners],
                          "scores": list(state.scores), "tokens": list(state.tokens)}
+        duplicate = self.duplicate_set
+        if duplicate is not None and self._places is not None and not duplicate.complete:
+            duplicate.finished_rotation(self._places.places(state))
+            self._results["duplicate"] = comparison_to_wire(duplicate.comparison())
+            self._out.append(MatchWon(tuple(state.winners), duplicate.to_wire()))
+            log.info("duplicate set: deal %d of %d played; order %s", duplicate.rotation,
+                     duplicate.size, duplicate.comparison().order())
+        else:
+            self._out.append(MatchWon(tuple(state.winners)))
+        self._rate_match(state)
         self._timers.cancel_of_type(BotTurn)
         self._follow_clock()
         names = ", ".join(self.seats[seat].name for seat in state.winners)
         log.info("match %d over; won by %s", self.matches_dealt, names)
         self._lobby.mark()
+
+    def _rated(self, seat: Seat) -> Rated:
+        """Who a seat's rating belongs to: its person by name, or its bot's level."""
+        if seat.human or seat.bot is None:
+            return Rated(PLAYER, seat.name)
+        return Rated(BOT, level_of(seat.bot))
+
+    def _shown_rating(self, seat: Seat) -> int | None:
+        """The rating the waiting room shows beside a seat (None: not rated here)."""
+        if self.ratings is None or seat.unrated:
+            return None
+        return self.ratings.get(self._rated(seat)).shown
+
+    def _rate_match(self, state: GameState) -> None:
+        """Rate the match just won from its finishing order, ask for the changes to be
+        kept (`RatingsChanged`, after the `won` record) and put each seat's new rating and
+        its change in the results. A match of a duplicate set is rated by the set: not
+        at all before its last deal, then from the set's comparison (`duplicate_order`)."""
+        if self.ratings is None:
+            return
+        seats = self.seats[:state.seats]
+        if self._places is not None:  # a deal of a duplicate set
+            order = self.duplicate_order()
+            if order is None:
+                return  # the set is still in play: it is rated at its end
+            rank = {name: place for place, group in enumerate(order) for name in group}
+            places = [rank[seat.name] for seat in seats]
+        else:
+            places = list(finishing_ranks(state, elimination_groups(
+                (event.get("kind", ""), event.get("seat")) for event in self._history.events)))
+        # A player who left (a bot played their seat on to the end, or it resigned) is
+        # rated last, whatever the seat made of it: leaving never spares a rating.
+        last = max(places) + 1
+        for index, seat in enumerate(seats):
+            if seat.human and (seat.taken_over or seat.resigned):
+                places[index] = last
+        entrants = [Entrant(self._rated(seat), place, seat.unrated)
+                    for seat, place in zip(seats, places, strict=True)]
+        match_id = f"{self.config.name}#{self.matches_dealt}#{self._match_seed}"
+        self.ratings, changes = rate_match(self.ratings, entrants, match_id)
+        if not changes:
+            return
+        self._out.append(RatingsChanged(match_id, changes))
+        by_who = {change.who: change for change in changes}
+        shown: list[dict[str, int] | None] = []
+        for seat in seats:
+            change = None if seat.unrated else by_who.get(self._rated(seat))
+            shown.append(None if change is None else {"rating": change.after.shown,
+                                                      "change": change.shown_change})
+        self._results["ratings"] = shown
+        log.info("match %d rated: %s", self.matches_dealt, ", ".join(
+            f"{change.who.label} {change.shown_change:+d}" for change in changes))
 
     # --- bots (ono99tui.host.bot_pacing) -------------------------------------------------
 
@@ -730,12 +857,22 @@ class TableActions:
                                                   "rules": rules_to_wire(self.rules),
                                                   "turn_seconds": self.turn_seconds,
                                                   "spectator_chat": self.spectator_chat,
-                                                  "hints": self.hints}
+                                                  "hints": self.hints,
+                                                  "duplicate": self.duplicate}
+        if self.duplicate_set is not None:  # "deal 2 of 4": the set's progress
+            duplicate = self.duplicate_set
+            playing = self._phases.playing
+            options["duplicate_set"] = {
+                # The deal being played, else the last one played (0: none yet).
+                "deal": duplicate.rotation + 1 if playing else duplicate.rotation,
+                "of": duplicate.size, "players": list(duplicate.players),
+                "complete": duplicate.complete}
         for peer, lobby in lobby_messages(
                 phase=self._phases.phase, seats=self.seats, host=self.host,
                 spectators=list(self.spectators), capacity=self.config.capacity,
                 options=options, results=self._results, matches_won=self._matches_won,
-                matches_played=self._matches_played):
+                matches_played=self._matches_played,
+                ratings=[self._shown_rating(seat) for seat in self.seats]):
             self._send(peer, lobby)
         summary = self.summary()
         if summary != self._last_summary:

@@ -81,6 +81,10 @@ class TableConfig:
     # when it is off. On in solo; off by default at a table with other people. The host
     # may change it between matches.
     hints: bool = False
+    # Deal duplicate sets (docs/DUPLICATE.md): each deal once per seat rotation, every
+    # player compared with those who held the same cards. The host may change it between
+    # matches (a set in play is then given up).
+    duplicate: bool = False
     # Spectators at most: past them a watcher's hello is refused with `server-full`, so that
     # watchers never fill the server's connection cap (64) and the seats keep their room.
     max_spectators: int = DEFAULT_MAX_SPECTATORS
@@ -124,6 +128,7 @@ class TableConfig:
             "start_when": self.start_when,
             "spectator_chat": self.spectator_chat,
             "hints": self.hints,
+            "duplicate": self.duplicate,
             # The level of the table's stand-ins (`--level`): the waiting room's bot level
             # starts there, so a host who asked for hard bots adds hard ones.
             "bot_level": level_of(self.takeover_bot),
@@ -147,7 +152,7 @@ def with_table_options(config: TableConfig, table: dict[str, Any]) -> TableConfi
             if type(table[name]) is not int:
                 raise TableConfigError(f"the journal's {name} is not a whole number")
             changes[name] = table[name]
-    for name in ("hints", "spectator_chat"):
+    for name in ("hints", "spectator_chat", "duplicate"):
         if name in table:
             if not isinstance(table[name], bool):
                 raise TableConfigError(f"the journal's {name} is not true or false")
@@ -223,4 +228,15 @@ def hints_from_options(current: bool, options: dict[str, Any]) -> bool:
     value = options["hints"]
     if not isinstance(value, bool):
         raise ValueError("hints must be true or false")
+    return value
+
+
+def duplicate_from_options(current: bool, options: dict[str, Any]) -> bool:
+    """Whether the table deals duplicate sets after a host's `set_options`:
+    {"duplicate": true or false}. Raises ValueError for anything else."""
+    if "duplicate" not in options:
+        return current
+    value = options["duplicate"]
+    if not isinstance(value, bool):
+        raise ValueError("duplicate must be true or false")
     return value

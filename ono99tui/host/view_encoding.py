@@ -37,7 +37,7 @@ from ono99tui.game.codec import (
     move_to_wire,
     own_head_to_wire,
     own_tail_to_wire,
-    public_view_values,
+    public_view_packables,
     rules_to_wire,
 )
 
@@ -99,7 +99,7 @@ class StateViews:
     def __init__(self, state: GameState) -> None:
         self._state = state
         self._rules = _packed_rules(state.rules)
-        self._public = pack_entries_of(PUBLIC_VIEW_FIELDS, public_view_values(state))
+        self._public = pack_entries_of(PUBLIC_VIEW_FIELDS, public_view_packables(state))
         self._spectator: Prepacked | None = None
 
     def seat(self, index: int) -> Prepacked:

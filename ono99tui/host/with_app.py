@@ -19,6 +19,7 @@ from netproto.addresses import Address, loopback_for
 from netproto.lan.interfaces import default_interfaces
 from ono99tui.host.hosting import HostedTable, hosted_table
 from ono99tui.host.options import HostOptions
+from ono99tui.i18n import _
 
 
 class SeatedApp(Protocol):
@@ -44,8 +45,9 @@ def invitation(addresses: Sequence[str], port: int, *door_lines: str,
     lines = []
     if addresses:
         where = Address(addresses[0], port)
-        lines.append(f"Others join with: ono99 join   (or ono99 join {where})" if advertised
-                     else f"Others join with: ono99 join {where}")
+        lines.append(_("Others join with: ono99 join   (or ono99 join {address})").format(
+            address=where) if advertised
+            else _("Others join with: ono99 join {address}").format(address=where))
     lines.extend(line for line in door_lines if line)
     return "\n".join(lines)
 

@@ -46,6 +46,8 @@ def _commands() -> tuple[CommandWords, ...]:
         CommandWords("swap", "s", _("s, swap"), _("Swap four ONO 99 cards.")),
         CommandWords("draw", "d", _("d, draw"), _("Draw your card (late-draw rule).")),
         CommandWords("hint", "h", _("h, hint"), _("Advice on your cards.")),
+        CommandWords("review", "v", _("v, review, review 10"),
+                     _("After a match: your costliest choices.")),
         CommandWords("total", "t", _("t, total"), _("The total, the limit, whose turn.")),
         CommandWords("hand", "n", _("n, hand"), _("Your hand again, numbered.")),
         CommandWords("who", "w", _("w, who"), _("Every seat: cards, tokens, points.")),
@@ -73,7 +75,7 @@ def command_words() -> tuple[CommandWords, ...]:
 
 
 # Commands whose argument is a whole number, and whether it must be given.
-_NUMBER_ARGUMENT = {"play": True, "last": False, "remove": True}
+_NUMBER_ARGUMENT = {"play": True, "last": False, "remove": True, "review": False}
 # Commands whose argument is text, and whether it must be given.
 _TEXT_ARGUMENT = {"say": True, "emotes": False, "bot": False, "set": False, "mute": False}
 

@@ -46,7 +46,7 @@ from ono99tui.client.outputs import (
 from ono99tui.client.session import TableSession
 from ono99tui.client.story import EventItem, LogAppended, MatchPageOpened, SaidItem
 from ono99tui.client.wire_text import shown_reason
-from ono99tui.game import Discard, Draw, Play, PlayerView, RoundEnded, SwapFour
+from ono99tui.game import Busted, Discard, Draw, Eliminated, Play, PlayerView, RoundEnded, SwapFour
 from ono99tui.game.state import MATCH_OVER
 from ono99tui.i18n import _
 from ono99tui.line import sentences
@@ -66,6 +66,8 @@ ClientFactory = Callable[[], Awaitable["TableClient"]]
 
 # How many plays `last` tells without a number.
 LAST_DEFAULT = 5
+# How many costly choices `review` tells unless asked for more.
+REVIEW_TOLD = 5
 # A hint's thinking budget, as the terminal's.
 HINT_SECONDS = 0.3
 # On a turn clock, the player is told once when this many seconds are left.
@@ -337,7 +339,10 @@ class LineFrontEnd:
                         continue  # said as it is heard (`Heard`)
                     line = sentences.story_line(story_item)
                     if line is not None:
-                        writer.say(line)
+                        own_bust = (isinstance(story_item, EventItem)
+                                    and isinstance(story_item.event, Busted)
+                                    and story_item.event.seat == story_item.view.seat)
+                        writer.say(line, "alert" if own_bust else "plain")
                     if isinstance(story_item, EventItem) and isinstance(story_item.event,
                                                                         RoundEnded):
                         # The round's standing, before the next round is dealt.
@@ -359,20 +364,21 @@ class LineFrontEnd:
             if not self._table_said:
                 self._table_said = True
         elif isinstance(output, ShowBust):
+            # The bust and what it cost (a token, the match, the round) were the events'
+            # sentences, said once, there ("You busted at 98.", "You are out of the match
+            # (held …)."); what they may not have said is the hand that was held.
             bust = output.bust
             notice = bust_notice(bust.events, bust.before, bust.after)
-            if notice is not None:
-                writer.say(notice.headline + ".", "alert")
-                if notice.held:
-                    writer.say(_("You held {cards}.").format(cards=", ".join(notice.held)))
-                # What the bust cost (a token, the match, the round) is the next event's
-                # sentence: said once, there.
+            me = bust.after.seat
+            shown = any(isinstance(event, Eliminated) and event.seat == me and event.hand
+                        for event in bust.events)
+            if notice is not None and notice.held and not shown:
+                writer.say(_("You held {cards}.").format(cards=", ".join(notice.held)))
         elif isinstance(output, ShowMatchEnd):
-            view = session.view
-            if view is not None:
+            if session.view is not None:
                 writer.say_all(sentences.match_end_lines(
-                    view, session.match_lobby, host=session.is_host,
-                    spectating=session.spectating, room=session.may_open_room), "turn")
+                    host=session.is_host, spectating=session.spectating,
+                    room=session.may_open_room), "turn")
         elif isinstance(output, TableGone):
             writer.say(output.headline, "alert")
             writer.say(output.explanation)
@@ -627,6 +633,40 @@ class LineFrontEnd:
 
         def work() -> list[str]:
             return hint_lines(view, events, HINT_SECONDS)
+
+        async def run() -> None:
+            lines = await asyncio.to_thread(work)
+            self._queue.put_nowait(_Hinted(lines))
+
+        self._hint_task = asyncio.ensure_future(run())
+
+    async def _do_review(self, command: Command) -> None:
+        """A coach's review of the player's plays, once the match is over: the costliest
+        choices first (`command.number` of them, else REVIEW_TOLD), worked out apart."""
+        from ono99tui.bots.review_apart import review_apart
+        from ono99tui.words.review import progress_sentence, review_lines
+
+        session, writer = self.session, self.writer
+        view = session.view
+        if view is None or view.phase != MATCH_OVER:
+            writer.say(_("A review comes once the match is over."), "error")
+            return
+        if not session.may_review:
+            writer.say(_("You had no seat in this match: there is nothing of yours to "
+                         "review."), "error")
+            return
+        if self._hinting:
+            writer.say(_("Still thinking: wait for the answer first."), "error")
+            return
+        decisions = session.story.plays.decisions()
+        told = command.number if command.number is not None and command.number > 0 \
+            else REVIEW_TOLD
+        self._hinting = True
+        writer.say(progress_sentence(0, len(decisions)))
+
+        def work() -> list[str]:
+            # In a child process: this program may host the table (bots/review_apart.py).
+            return review_lines(review_apart(decisions), told)
 
         async def run() -> None:
             lines = await asyncio.to_thread(work)

@@ -11,6 +11,7 @@ import random
 
 from ono99tui.game import Event, Play, PlayerView
 from ono99tui.i18n import _
+from ono99tui.words.hints import reason_text
 from ono99tui.words.rule_labels import card_label
 
 
@@ -36,7 +37,7 @@ def hint_lines(view: PlayerView, events: list[Event], budget_s: float) -> list[s
 
     suggested = name(advice.suggested)
     lines = [_("Hint: {move}.").format(move=suggested[0].lower() + suggested[1:]),
-             advice.reason]
+             reason_text(advice.reason, view.rules)]
     for card in advice.cards:
         lines.append(_("{move}: {win}% to win, next player busts {bust}%.").format(
             move=name(card.move), win=shown_percent(card.win),

@@ -1,7 +1,8 @@
 """The host's options in the waiting room, typed as `set OPTION VALUE` (pure: no I/O).
 
 The terminal's waiting room offers the same as drop-downs, check boxes and fields; here
-each is a word and a value ("set preset 1980", "set hints on", "set turn 30"). A value
+each is a word and a value ("set preset 1980", "set hints on", "set duplicate on",
+"set turn 30"). A value
 that cannot be read raises `HostOptionError`, saying why: nothing is sent.
 """
 
@@ -40,6 +41,8 @@ def option_lines(options: TableOptions) -> list[str]:
             lines.append(_("{word}: {value}.").format(
                 word=word, value=_("on") if getattr(rules, option) else _("off")))
     lines.append(_("hints: {value}.").format(value=_("on") if options.hints else _("off")))
+    lines.append(_("duplicate (sets: each deal once per seat rotation): {value}.").format(
+        value=_("on") if options.duplicate else _("off")))
     lines.append(_("spectators (may talk): {value}.").format(
         value=_("on") if options.spectator_chat else _("off")))
     turn = options.turn_seconds
@@ -65,7 +68,7 @@ def _whole(value: str, word: str, least: int) -> int:
 
 
 def option_change(text: str, options: TableOptions) -> tuple[str, dict[str, Any]]:
-    """What `set TEXT` asks: (the change in words, the keyword arguments of
+    """What `set TEXT` asks: (what is said if it cannot be sent, the keyword arguments of
     `TableSession.set_options`). Raises HostOptionError."""
     word, _space, value = text.strip().partition(" ")
     word, value = word.lower(), value.strip().lower()
@@ -76,27 +79,31 @@ def option_change(text: str, options: TableOptions) -> tuple[str, dict[str, Any]
         if value not in PRESET_NAMES:
             raise HostOptionError(_("No preset {value!r}: {choices}.").format(
                 value=value[:20], choices=", ".join(PRESET_NAMES)))
-        return "change the preset", {"preset": value}
+        return _("Could not change the preset"), {"preset": value}
     if word == "scoring":
         if value not in SCORING_MODES:
             raise HostOptionError(_("No scoring {value!r}: {choices}.").format(
                 value=value[:20], choices=", ".join(SCORING_MODES)))
-        return "change scoring", {"rules": {"scoring": value}}
+        return _("Could not change the rules"), {"rules": {"scoring": value}}
     if word == "ono99":
         if value not in ONO99_MODES:
             raise HostOptionError(_("No ONO 99 mode {value!r}: {choices}.").format(
                 value=value[:20], choices=", ".join(ONO99_MODES)))
-        return "change ono99_card", {"rules": {"ono99_card": value}}
+        return _("Could not change the rules"), {"rules": {"ono99_card": value}}
     if word in ("tokens", "target"):
-        return f"change {word}", {"rules": {word: _whole(value, word, 1)}}
+        return _("Could not change the rules"), {"rules": {word: _whole(value, word, 1)}}
     if word in _SWITCHES:
-        return f"change {_SWITCHES[word]}", {"rules": {_SWITCHES[word]: _switch(value, word)}}
+        return _("Could not change the rules"), {"rules": {_SWITCHES[word]: _switch(value, word)}}
     if word == "hints":
         on = _switch(value, word)
-        return ("allow hints" if on else "stop hints"), {"table": {"hints": on}}
+        return _("Could not change hints"), {"table": {"hints": on}}
+    if word == "duplicate":
+        return _("Could not change duplicate sets"), {"table": {"duplicate": _switch(value, word)}}
     if word == "spectators":
-        return "change spectators' chat", {"table": {"spectator_chat": _switch(value, word)}}
+        return (_("Could not change spectators' chat"),
+                {"table": {"spectator_chat": _switch(value, word)}})
     if word == "turn":
         seconds = _whole(value, word, 0)
-        return "change the turn time", {"table": {"turn_seconds": float(seconds) or None}}
+        return (_("Could not change the turn time"),
+                {"table": {"turn_seconds": float(seconds) or None}})
     raise HostOptionError(_("No option {word!r}: type o for the options.").format(word=word[:20]))

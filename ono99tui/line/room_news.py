@@ -2,16 +2,19 @@
 
 A screen shows the waiting room's seats and marks and lets the eye find what changed; a line
 mode must say it: who sat down, left, said ready, went away or came back, a change of the
-rules, and the standings once a match is over. Mid-match the seats stay as they are, so
-only their people going away and coming back are told.
+rules, the standings once a match is over (and a duplicate set's comparison). Mid-match
+the seats stay as they are, so only their people going away and coming back are told (and
+which deal of a duplicate set is dealt).
 """
 
 from __future__ import annotations
 
 from netproto.wire.messages import Lobby, SeatKind, TablePhase
-from ono99tui.client.options import TableOptions
+from ono99tui.client.duplicate import results_from_wire
+from ono99tui.client.options import TableOptions, options_from_wire
 from ono99tui.i18n import _
-from ono99tui.line.sentences import room_lines, standings_line
+from ono99tui.line.sentences import ratings_line, room_lines, standings_line
+from ono99tui.words.duplicate import comparison_sentences, progress_text
 
 
 def how_to_start(*, spectating: bool, host: bool) -> str:
@@ -46,12 +49,20 @@ def lobby_news(said: Lobby | None, after: Lobby, options: TableOptions, *, solo:
     if after.phase == TablePhase.PLAYING:
         if said is not None and said.phase == TablePhase.PLAYING:
             return away_and_back(said, after)
+        if options.duplicate_set is not None:  # a new deal of a set: which one
+            return [progress_text(options.duplicate_set, playing=True)]
         return []
     if said is None or said.phase != after.phase:
         lines = []
         standings = standings_line(after)
         if after.phase == TablePhase.FINISHED and standings is not None:
             lines.append(standings)
+        ratings = ratings_line(after) if after.phase == TablePhase.FINISHED else None
+        if ratings is not None:
+            lines.append(ratings)
+        duplicate = results_from_wire(after.results)
+        if after.phase == TablePhase.FINISHED and duplicate is not None:
+            lines += comparison_sentences(duplicate)
         if after.phase == TablePhase.WAITING:
             lines += room_lines(after, options)
             lines.append(how_to_start(spectating=spectating, host=host))
@@ -72,7 +83,29 @@ def lobby_news(said: Lobby | None, after: Lobby, options: TableOptions, *, solo:
             lines.append(_("{name} is back.").format(name=name) if seat.connected
                          else _("{name} is away.").format(name=name))
     lines += [_("{name} left the table.").format(name=name) for name in old if name not in new]
-    if said.options != after.options and options.rules is not None:
+    if said.options != after.options:
+        lines += option_news(options_from_wire(said.options), options)
+    return lines
+
+
+def option_news(before: TableOptions, after: TableOptions) -> list[str]:
+    """What the host changed among the table's options, one sentence each (a screen shows
+    the new value in its place; a line mode names what changed)."""
+    lines = []
+    if after.rules is not None and after.rules != before.rules:
         lines.append(_("The rules are now preset {preset}: type r to hear them.").format(
-            preset=options.rules.name))
+            preset=after.rules.name))
+    if after.turn_seconds != before.turn_seconds:
+        lines.append(_("The turn clock is now off.") if after.turn_seconds is None
+                     else _("The turn clock now gives {seconds} seconds a move.").format(
+                         seconds=f"{after.turn_seconds:g}"))
+    if after.hints != before.hints:
+        lines.append(_("Hints are now allowed: type h on your turn.") if after.hints
+                     else _("Hints are now off."))
+    if after.spectator_chat != before.spectator_chat:
+        lines.append(_("Spectators may now talk.") if after.spectator_chat
+                     else _("Spectators may no longer talk."))
+    if after.duplicate != before.duplicate:
+        lines.append(_("The table now deals duplicate sets: each deal once per seat "
+                       "rotation.") if after.duplicate else _("Duplicate sets are now off."))
     return lines

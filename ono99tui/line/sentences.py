@@ -31,6 +31,7 @@ from ono99tui.game.state import MATCH_OVER
 from ono99tui.i18n import _, ngettext
 from ono99tui.line.commands import command_words
 from ono99tui.table_protocol import EMOTES
+from ono99tui.words.duplicate import progress_text
 from ono99tui.words.events import (
     can_swap,
     card_effect,
@@ -235,6 +236,9 @@ def room_lines(lobby: Lobby, options: TableOptions) -> list[str]:
             marks.append(_("not ready"))
         if not info.connected:
             marks.append(_("away"))
+        if info.rating is not None:
+            # TRANSLATORS: a player's rating in the waiting room's list of seats (a number).
+            marks.append(_("rating {rating}").format(rating=info.rating))
         name = _("{name} (you)").format(name=info.name) if info.seat == lobby.you else info.name
         lines.append(_("Seat {number}, {name}: {marks}.").format(
             number=info.seat + 1, name=name, marks=", ".join(marks)))
@@ -244,6 +248,10 @@ def room_lines(lobby: Lobby, options: TableOptions) -> list[str]:
     rules = options.rules
     if rules is not None:
         lines.append(_("Rules: preset {preset}.").format(preset=preset_label(rules)))
+    if options.duplicate_set is not None:
+        lines.append(progress_text(options.duplicate_set, playing=False))
+    elif options.duplicate:
+        lines.append(_("Duplicate sets: each deal once per seat rotation."))
     return lines
 
 
@@ -286,17 +294,14 @@ def emote_lines() -> list[str]:
     lines = [_("Emotes: e NUMBER or e NAME sends one.")]
     for number, name in enumerate(EMOTE_ORDER, start=1):
         lines.append(_("{number}. {name}: {text}").format(number=number, name=name,
-                                                          text=EMOTES[name]))
+                                                          text=_(EMOTES[name])))
     return lines
 
 
-def match_end_lines(view: PlayerView, lobby: Lobby | None, *, host: bool,
-                    spectating: bool, room: bool = False) -> list[str]:
-    """The match is over (its last event said who won): how it ended for the viewer, and
-    what to type next (`room`: the host may open the waiting room)."""
-    won = winners_text(view, lobby.seats if lobby is not None else ())
-    lines = [(won[0].upper() + won[1:] if won.startswith("you ") else won) + "."]
-
+def match_end_lines(*, host: bool, spectating: bool, room: bool = False) -> list[str]:
+    """The match is over: what to type next (`room`: the host may open the waiting room).
+    Who won is not said again: the match's last event said it, just before."""
+    lines = []
     if spectating:
         lines.append(_("Type j to take a seat for the next match, or q to quit."))
     elif host and room:
@@ -316,6 +321,25 @@ def standings_line(lobby: Lobby) -> str | None:
     return _("Matches won here: {standings}.").format(standings=", ".join(
         f"{seat.name} {counts[seat.seat]}" for seat in lobby.seats
         if 0 <= seat.seat < len(counts)))
+
+
+def ratings_line(lobby: Lobby) -> str | None:
+    """Each rated player's new rating and the match's change, from a table that rates
+    its players (None: it does not, or rated nobody)."""
+    entries = lobby.results.get("ratings")
+    if not isinstance(entries, list):
+        return None
+    told = []
+    for seat in lobby.seats:
+        entry = entries[seat.seat] if 0 <= seat.seat < len(entries) else None
+        if isinstance(entry, dict) and type(entry.get("rating")) is int \
+                and type(entry.get("change")) is int:
+            told.append(f"{seat.name} {entry['rating']} ({entry['change']:+d})")
+    if not told:
+        return None
+    # TRANSLATORS: after a match: each player's new rating and its change, e.g.
+    # "Ann 1043 (+23), Bob 977 (-23)".
+    return _("Ratings now: {ratings}.").format(ratings=", ".join(told))
 
 
 def round_end_lines(result: RoundEnded, rules: Rules, names: Sequence[str]) -> list[str]:

@@ -90,7 +90,8 @@ def _pick_table(writer: LineWriter, tables: Sequence[DiscoveredTable]
 
 async def join_plain(address: Address | None, *, name: str | None,
                      interfaces: list[str] | None, spectate: bool = False,
-                     host_key: str | None = None, settings: LineSettings = LineSettings(),
+                     host_key: str | None = None, unrated: bool = False,
+                     settings: LineSettings = LineSettings(),
                      remembered: str = "", remember: Callable[[str], object] | None = None
                      ) -> int:
     """`ono99 join --plain`: straight to `address`, or the tables found on the LAN in a
@@ -137,6 +138,8 @@ async def join_plain(address: Address | None, *, name: str | None,
                    else JoinRequest.for_table(picked, player, spectate=spectate))
     if host_key is not None:
         request = replace(request, host_key=host_key)
+    if unrated:
+        request = replace(request, unrated=True)
     tokens = ResumeTokens()
     # The first connection is made here, before the front end reads the keyboard, so a
     # password can be asked for on a prompt of its own.
@@ -195,7 +198,7 @@ async def solo_plain(start_server: Callable[[], Awaitable[TableServer]], *, name
 
 
 async def host_plain(options: HostOptions, player: str, *,
-                     settings: LineSettings = LineSettings()) -> int:
+                     settings: LineSettings = LineSettings(), unrated: bool = False) -> int:
     """`ono99 host --plain`: the table, advertised, with the host's own seat in line mode."""
     from netproto.addresses import loopback_for
     from netproto.client import TableClient
@@ -208,7 +211,7 @@ async def host_plain(options: HostOptions, player: str, *,
         async def connecting(seat: bool) -> TableClient:
             return await TableClient.connect(
                 loopback_for(options.bind), server.port, name=player,
-                password=config.password, host_key=config.host_key)
+                password=config.password, host_key=config.host_key, unrated=unrated)
 
         intro = [_("ONO 99, line mode: you host {table}.").format(table=config.name)]
         intro += invitation_for(hosted, options.bind).splitlines()

@@ -32,6 +32,7 @@ from netproto.descriptors import DescriptorBudget
 from netproto.limits import GuessPolicy, GuessThrottle, QuietLog, address_key
 from ono99tui.access import HIGH_CONTRAST_ENV, PLAIN_ENV
 from ono99tui.host.door_settings import DoorSettings, join_command
+from ono99tui.i18n import N_
 from ono99tui.ssh import ssh_command_line
 from ono99tui.ssh.host_key import fingerprint, load_or_create_host_key
 from ono99tui.ssh.session import DoorSession
@@ -42,11 +43,12 @@ log = logging.getLogger("ono99tui.ssh")
 
 # Variables of the host's environment the app needs to start; nothing else leaks through.
 _INHERITED_ENV = ("PATH", "HOME", "PYTHONPATH", "VIRTUAL_ENV", "ONO99_MDNS_INTERFACES", "TZ")
-# Variables an SSH client may send (OpenSSH: SendEnv) that decide colours and glyphs, and
-# line mode and the high-contrast theme (ONO99_PLAIN=1, ONO99_HIGH_CONTRAST=1:
-# docs/ACCESSIBILITY.md).
-_CLIENT_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "COLORTERM", "NO_COLOR", PLAIN_ENV,
-               HIGH_CONTRAST_ENV)
+# Variables an SSH client may send (OpenSSH: SendEnv) that decide colours and glyphs, the
+# session's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, read as gettext reads them:
+# docs/SSH.md "Your language"), and line mode and the high-contrast theme (ONO99_PLAIN=1,
+# ONO99_HIGH_CONTRAST=1: docs/ACCESSIBILITY.md).
+_CLIENT_ENV = ("LANG", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "LANGUAGE", "COLORTERM",
+               "NO_COLOR", PLAIN_ENV, HIGH_CONTRAST_ENV)
 _DEFAULT_LANG = "C.UTF-8"
 MAX_PLAYER_NAME = 64
 
@@ -126,13 +128,14 @@ def player_dir_name(player: str) -> str:
     return f"{readable}-{digest}"
 
 
-def player_name_problem(player: str) -> str | None:
-    """Why an SSH user name cannot be used as a player name, or None if it can."""
+def player_name_problem(player: str, words: Callable[[str], str] = lambda text: text
+                        ) -> str | None:
+    """Why an SSH user name cannot be used as a player name (said with `words`, a
+    session's translator), or None if it can."""
     if not player or len(player) > MAX_PLAYER_NAME or not player.isprintable():
-        return (
-            f"the SSH user name must be 1 to {MAX_PLAYER_NAME} printable characters; "
-            "it becomes your player name: ssh -p PORT NAME@HOST"
-        )
+        return words(N_("the SSH user name must be 1 to {most} printable characters; it "
+                        "becomes your player name: ssh -p PORT NAME@HOST")).format(
+            most=MAX_PLAYER_NAME)
     return None
 
 
@@ -315,7 +318,7 @@ class SSHDoor:
             await self._acceptor.wait_closed()
         sessions = list(self.sessions)
         await asyncio.gather(
-            *(session.end("the table has closed.") for session in sessions),
+            *(session.end(N_("the table has closed.")) for session in sessions),
             return_exceptions=True,
         )
         # Let each client take the terminal reset and the reason before its connection is
@@ -415,14 +418,15 @@ class SSHDoor:
         died coming back before the door noticed (keepalives take up to two minutes).
         The old session's app is stopped first, so the two never share the saved seat.
         """
-        problem = player_name_problem(player)
+        problem = player_name_problem(player, session.words)
         if problem is not None:
             return problem
         holder = self._players.get(player)
         if holder is not None and holder is not session:
             log.info("%s connected again; closing their previous session", player)
             self._players[player] = session
-            await holder.end(f"{player} connected again from elsewhere; this session is closed.")
+            await holder.end(N_("{player} connected again from elsewhere; this session is "
+                                "closed."), player=player)
         self._players[player] = session
         return None
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from netproto.addresses import Address, loopback_for
 from ono99tui.host.door_settings import DoorSettings, StartedDoor
 from ono99tui.host.doors import DoorError, TrustDoor
+from ono99tui.i18n import _
 from ono99tui.user_settings import config_dir, ssh_host_key_path
 
 if TYPE_CHECKING:
@@ -32,8 +33,9 @@ def table_address_for(bind: str, port: int) -> str:
 def ssh_invitation_line(ssh_command: str, fingerprint: str = "") -> str:
     """The host's invitation for the SSH door, and the door's host-key fingerprint, which a
     friend's ssh shows on first connect: the same one means it is this door."""
-    line = f"Or with only ssh: {ssh_command}"
-    return f"{line}\n  (host key {fingerprint})" if fingerprint else line
+    line = _("Or with only ssh: {command}").format(command=ssh_command)
+    return (line + "\n  " + _("(host key {fingerprint})").format(fingerprint=fingerprint)
+            if fingerprint else line)
 
 
 def _players_dir() -> Path:

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import asyncssh
 
+from ono99tui import i18n
 from ono99tui.access import PLAIN_COMMAND, PLAIN_ENV
+from ono99tui.i18n import N_
 from ono99tui.ssh.pty_child import INPUT_HIGH_WATER, PtyChild, TerminalSize
 
 if TYPE_CHECKING:
@@ -163,7 +165,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         assert chan is not None
         try:
             if self._term is None:
-                self._finish(b"ono99: this door needs a terminal; connect with `ssh -t`.\r\n", 1)
+                self._say(N_("this door needs a terminal; connect with `ssh -t`."), 1)
                 return
             refusal = await self._host.claim_player(self, self.player)
             if refusal is not None:
@@ -177,7 +179,7 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
                 self._child = await PtyChild.spawn(argv, env, self._size)
             except OSError as error:
                 log.error("could not start the app for %s: %s", self.player, error)
-                self._finish(b"ono99: the game could not be started on this host.\r\n", 1)
+                self._say(N_("the game could not be started on this host."), 1)
                 return
             log.info("session for %s started (pid %d)", self.player, self._child.pid)
             self._child.start_reading(self._send)
@@ -206,6 +208,22 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         with contextlib.suppress(BrokenPipeError):
             self._chan.write(data)
 
+    @property
+    def language(self) -> str:
+        """The language the player's client sent (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, as
+        gettext reads them): the door's own words to this session are in it, as the game's
+        are (`child_env` passes the same variables on); English when none was sent."""
+        env = self._chan.get_environment() if self._chan is not None else {}
+        return i18n.language_from_environment(env) or "en"
+
+    def words(self, message: str) -> str:
+        """`message` (an English msgid) in this session's language."""
+        return i18n.translator(self.language).gettext(message)
+
+    def _say(self, message: str, status: int, **fields: object) -> None:
+        """End the session with `message` (a msgid, with its `fields`), in its language."""
+        self._finish(f"ono99: {self.words(message).format(**fields)}\r\n".encode(), status)
+
     def _finish(self, message: bytes, status: int) -> None:
         self._cancel_idle_timer()
         if self._chan is None or self._closed:
@@ -217,13 +235,15 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
         except BrokenPipeError:
             pass  # the client closed the channel first (see `_send`)
 
-    async def end(self, reason: str) -> None:
-        """Stop the app, put the player's terminal back in order, say why, and close."""
+    async def end(self, reason: str, **fields: object) -> None:
+        """Stop the app, put the player's terminal back in order, say why (`reason`, an
+        English msgid with its `fields`, said in the session's language), and close."""
         if self._task is not None and not self._task.done():
             self._task.cancel()
         if self._child is not None and self._child.returncode is None:
             await self._child.terminate()
-        self._finish(TERMINAL_RESET + f"ono99: {reason}\r\n".encode(), 1)
+        said = self.words(reason).format(**fields)
+        self._finish(TERMINAL_RESET + f"ono99: {said}\r\n".encode(), 1)
 
     async def wait_closed(self, timeout: float = CLOSE_FLUSH_SECONDS) -> None:
         """Wait (at most `timeout` s) until the client has closed the channel, i.e. has taken
@@ -254,7 +274,8 @@ class DoorSession(asyncssh.SSHServerSession[bytes]):
             self._arm_idle_timer(remaining)
             return
         minutes = self._host.idle_timeout / 60
-        self._chore(self.end(f"no input for {minutes:g} min; the session was closed."))
+        self._chore(self.end(N_("no input for {minutes} min; the session was closed."),
+                             minutes=f"{minutes:g}"))
 
     def _chore(self, work: Coroutine[Any, Any, object]) -> None:
         """Run `work` in the background, keeping the task alive until it is done."""

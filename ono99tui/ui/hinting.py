@@ -100,5 +100,8 @@ def work_out_hint(view: PlayerView, events: Iterable[Event], *,
     rows = tuple(HintRow(move_key(card.move, view), move_name(card.move, view), card.win,
                          card.next_bust,
                          card.move == advice.suggested) for card in advice.cards)
-    return Hint(rows, move_name(advice.suggested, view), advice.reason, advice.measures,
+    from ono99tui.words.hints import reason_text
+
+    return Hint(rows, move_name(advice.suggested, view), reason_text(advice.reason, view.rules),
+                advice.measures,
                 advice.samples)

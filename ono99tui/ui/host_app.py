@@ -14,6 +14,7 @@ from ono99tui.web.join_code import JoinLink
 def host_app(
     server: TableServer, *, player: str, connect_to: str = "127.0.0.1", invite: str = "",
     notice: str = "", warnings: Sequence[str] = (), join: JoinLink | None = None,
+    unrated: bool = False,
 ) -> Ono99App:
     """The host's own app: seated at `server` with its host key, opening on the waiting room;
     `notice` is said once it is up (a match taken up from the journal), and each of
@@ -24,7 +25,7 @@ def host_app(
     async def connect() -> TableClient:
         return await TableClient.connect(
             connect_to, server.port, name=player, password=config.password,
-            host_key=config.host_key,
+            host_key=config.host_key, unrated=unrated,
         )
 
     # `connect` asks for a seat: if the table made the host's app a spectator (a restarted

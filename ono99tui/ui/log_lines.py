@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ono99tui.client.story import AbridgedItem, EventItem, SaidItem, StandInItem, StoryItem
+from ono99tui.i18n import _
 from ono99tui.ui.glyphs import glyphs_for
 from ono99tui.ui.widgets.log import LogEntry, chat_entry
 
@@ -20,10 +21,11 @@ def abridged_entry(rounds: int) -> LogEntry:
     """The line saying that the table told the first `rounds` rounds of the match in short
     (a long match's account must fit in one frame: docs/PROTOCOL.md §3 "view")."""
     if rounds == 1:
-        text = "Round 1 in short: its deal, busts and result only"
+        text = _("Round 1 in short: its deal, busts and result only")
         return LogEntry(text, text)
-    return LogEntry(f"Rounds 1\u2013{rounds} in short: their deals, busts and results only",
-                    f"Rounds 1-{rounds} in short: their deals, busts and results only")
+    text = _("Rounds {first}{dash}{last} in short: their deals, busts and results only")
+    return LogEntry(text.format(first=1, dash="\u2013", last=rounds),
+                    text.format(first=1, dash="-", last=rounds))
 
 
 def log_entry(item: StoryItem) -> LogEntry | None:

@@ -104,7 +104,8 @@ class StartRequested(Message):
 class OptionsChangeRequested(Message):
     """The host changes the table's rules: a preset by name, and/or single rule options.
 
-    `what` names the change in words, for the error shown if the table refuses it.
+    `what` is the title of the error shown if it cannot be sent ("Could not change the
+    preset"), in the player's language.
     """
 
     def __init__(self, what: str, *, preset: str | None = None,

@@ -117,10 +117,14 @@ class TerminalApp(SessionApp):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         # Screens show their own "q" and "?" in the Footer; these work everywhere.
-        Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
-        Binding("f1", "rules", "Rules", show=False),
-        Binding("f2", "toggle_ascii", "ASCII", show=False),
-        Binding("ctrl+l", "redraw", "Redraw", show=False),
+        Binding("ctrl+q", "quit", _("Quit"), priority=True, show=False),
+        Binding("f1", "rules", _("Rules"), show=False),
+        Binding("f2", "toggle_ascii", _("ASCII"), show=False),
+        Binding("ctrl+l", "redraw", _("Redraw"), show=False),
+        # Textual's own palette key, in the language spoken (Textual adds an English one
+        # unless the app has its own: the Footer shows it as "^p palette").
+        Binding("ctrl+p", "command_palette", _("palette"), show=False, priority=True,
+                tooltip=_("Open the command palette")),
     ]
 
     def __init__(self, *, ascii_glyphs: bool | None = None,

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from netproto.addresses import Address, loopback_for
 from ono99tui.host.door_settings import DoorSettings, StartedDoor
 from ono99tui.host.doors import DoorError, TrustDoor
+from ono99tui.i18n import _
 from ono99tui.user_settings import config_dir
 from ono99tui.web import web_url
 from ono99tui.web.config import WebDoorConfig, WebDoorConfigError
@@ -151,4 +152,4 @@ class OpenWebDoor(StartedDoor):
 
     def invitation_line(self, host: str) -> str:
         """The line of the host's invitation for this door."""
-        return f"Or in a browser: {self.url(host)}"
+        return _("Or in a browser: {address}").format(address=self.url(host))

@@ -48,6 +48,7 @@ from netproto.addresses import parse_address
 from netproto.limits import GuessThrottle, address_key
 from netproto.server import quiet_accept_errors
 from ono99tui import i18n
+from ono99tui.i18n import N_
 from ono99tui.web.access import LOGIN_COOKIE, LoginBook, password_matches, same_origin
 from ono99tui.web.config import WebDoorConfig
 from ono99tui.web.game_process import capped_size, game_environment
@@ -67,6 +68,17 @@ from ono99tui.web.session import CLOSE_DOOR_CLOSED, CLOSE_DOOR_FULL, CLOSE_REPLA
 from ono99tui.web.table_behind import TABLE_PATH, door_answer
 
 log = logging.getLogger("ono99tui.web")
+
+# The terminal page's own words (static/door.js: why a session ended, its buttons), sent in
+# the page (play.html's #door-words) in the page's language, keyed by their English.
+DOOR_WORDS = (
+    N_("You have left the table."), N_("Sit down again"),
+    N_("The session was closed: no keys were pressed for a long time."), N_("Come back"),
+    N_("This seat was opened in another tab."), N_("The table has closed."),
+    N_("The door is full: too many players are in through the browser."), N_("Try again"),
+    N_("The game could not be started."), N_("The connection to the table was lost."),
+    N_("Reconnect"), N_("The door did not answer."), N_("That did not work; try again."),
+)
 
 _HERE = Path(__file__).resolve().parent
 _SERVE_STATIC = Path(textual_serve.__file__).resolve().parent / "static"
@@ -242,27 +254,37 @@ class WebDoor:
 
     # -- pages ---------------------------------------------------------------------------
 
-    def _page(self, template: str, status: int = 200, **context: object) -> web.Response:
-        html = self._templates.get_template(template).render(title=self.config.title, **context)
+    def _page(self, template: str, request: web.Request, status: int = 200,
+              **context: object) -> web.Response:
+        """`template` in the page's language (`?lang=`, else the browser's, else the
+        door's): `_` translates in it; `error` is a msgid, with `error_args` its fields."""
+        language = page_language(request.query.get("lang"),
+                                 request.headers.get("Accept-Language", ""))
+        words = i18n.translator(language).gettext
+        # `languages`: the phone page's language menu (each named in itself).
+        html = self._templates.get_template(template).render(
+            title=self.config.title, languages=i18n.LANGUAGES, lang=language,
+            dir="rtl" if language in i18n.RIGHT_TO_LEFT else "ltr", _=words,
+            door_words={text: words(text) for text in DOOR_WORDS}, **context)
         return web.Response(text=html, status=status, content_type="text/html")
 
     async def handle_index(self, request: web.Request) -> web.Response:
         """The login page, or the phone page once logged in."""
         if not self._logged_in(request):
-            return self._page("login.html", next="/")
-        return self._page("phone.html")
+            return self._page("login.html", request, next="/")
+        return self._page("phone.html", request)
 
     async def handle_tv(self, request: web.Request) -> web.Response:
         """The table view for a shared screen: the phone page as a spectator's."""
         if not self._logged_in(request):
-            return self._page("login.html", next="/tv")
-        return self._page("phone.html", view="tv")
+            return self._page("login.html", request, next="/tv")
+        return self._page("phone.html", request, view="tv")
 
     async def handle_terminal(self, request: web.Request) -> web.Response:
         """The login page, or the terminal app's page once logged in."""
         if not self._logged_in(request):
-            return self._page("login.html", next="/terminal")
-        return self._page("play.html")
+            return self._page("login.html", request, next="/terminal")
+        return self._page("play.html", request)
 
     @staticmethod
     def _peer(request: web.Request) -> str:
@@ -300,9 +322,10 @@ class WebDoor:
         address = self._peer(request)
         wait = await self._guess_turn(address)
         if wait > 0:
-            return self._page("join_refused.html", status=429,
-                              error=f"Too many wrong codes from here: wait {math.ceil(wait)} s, "
-                                    f"then scan the code again.")
+            return self._page("join_refused.html", request, status=429,
+                              error=N_("Too many wrong codes from here: wait {seconds} s, then "
+                                       "scan the code again."),
+                              error_args={"seconds": math.ceil(wait)})
         right = False
         try:
             right = self.join.matches(request.match_info["code"])
@@ -311,8 +334,8 @@ class WebDoor:
         if not right:
             self.guard.quiet_log(logging.WARNING, "wrong-join-code",
                                  "wrong web door join code from %s", address)
-            return self._page("join_refused.html", status=403,
-                              error="This join code is wrong or has been replaced.")
+            return self._page("join_refused.html", request, status=403,
+                              error=N_("This join code is wrong or has been replaced."))
         raise self._login_response("/")
 
     async def handle_qr(self, request: web.Request) -> web.Response:
@@ -323,7 +346,7 @@ class WebDoor:
                                                   transport.get_extra_info("sockname")):
             raise web.HTTPForbidden(text="the join page is shown only on the host's machine")
         url = self.join_url()
-        return self._page("join_print.html", url=url, svg=Markup(qr_svg(url)),
+        return self._page("join_print.html", request, url=url, svg=Markup(qr_svg(url)),
                           open_access=self.join is None)
 
     def join_url(self) -> str:
@@ -349,9 +372,9 @@ class WebDoor:
         address = self._peer(request)
         wait = await self._guess_turn(address)
         if wait > 0:
-            return self._page("login.html", status=429,
-                              error=f"Too many tries: wait {math.ceil(wait)} s, then try "
-                                    f"again.")
+            return self._page("login.html", request, status=429,
+                              error=N_("Too many tries: wait {seconds} s, then try again."),
+                              error_args={"seconds": math.ceil(wait)})
         right = False
         try:
             form = await request.post()
@@ -361,7 +384,7 @@ class WebDoor:
         if not right:
             self.guard.quiet_log(logging.WARNING, "wrong-password",
                                  "wrong web door password from %s", address)
-            return self._page("login.html", status=403, error="Wrong password.")
+            return self._page("login.html", request, status=403, error=N_("Wrong password."))
         wanted = form.get("next")
         raise self._login_response(wanted if wanted in ("/terminal", "/tv") else "/")
 
@@ -451,6 +474,9 @@ class WebDoor:
                                   handshakes=self._phone_handshakes)
                 self.phones[seat.seat_id] = phone
                 phone.start()
+            elif request.query.get("lang") in i18n.LANGUAGES:
+                # A page come back (a reload) in another language than the seat's.
+                phone.speak(request.query["lang"])
             await phone.attach(websocket)
         finally:
             if task is not None:
@@ -485,6 +511,9 @@ class WebDoor:
                 return websocket
             size = capped_size(request.query.get("width"), request.query.get("height"))
             env = game_environment(str(seat.config_dir), *size, self.config.extra_env)
+            # The tab's game speaks the browser's language (its saved choice still wins).
+            env.setdefault("LANGUAGE", page_language(
+                request.query.get("lang"), request.headers.get("Accept-Language", "")))
             session = WebSession(websocket, self.config.game_argv(seat.name), env, size,
                                  self.config.idle_timeout, seat.name)
             self.sessions[seat.seat_id] = session

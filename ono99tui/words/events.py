@@ -202,21 +202,32 @@ def _event_text(event: Event, names: Sequence[str], view: PlayerView, arrow: str
     def name(seat: int) -> str:
         return names[seat] if 0 <= seat < len(names) else _("seat {number}").format(number=seat + 1)
 
+    def mine(seat: int) -> bool:
+        # Spoken, the viewer's own seat is "you", in sentences of their own (the verb agrees
+        # differently): a screen reader's user hears "You played 7", not their own name.
+        return spoken and seat == view.seat
+
     rules = view.rules
     match event:
         case RoundDealt(round_no=round_no, dealer=dealer, starter=starter):
             starts = (_("Round {round}: {dealer} dealt, {you} start")
-                      if is_named_you(name(starter))
+                      if mine(starter) or is_named_you(name(starter))
                       else _("Round {round}: {dealer} dealt, {starter} starts"))
-            return starts.format(round=round_no, dealer=name(dealer), you=name(starter),
+            return starts.format(round=round_no, dealer=name(dealer),
+                                 you=_("you") if mine(starter) else name(starter),
                                  starter=name(starter))
         case Played(seat=seat, card=card, total=total):
+            if mine(seat):
+                return _("You played {card}. Total {total}.").format(
+                    card=card_label(card, rules), total=total)
             if spoken:
                 return _("{name} played {card}. Total {total}.").format(
                     name=name(seat), card=card_label(card, rules), total=total)
             return _("{name} played {card} {arrow} {total}").format(
                 name=name(seat), card=card_label(card, rules), arrow=arrow, total=total)
         case SwappedFour(seat=seat):
+            if mine(seat):
+                return _("You swapped four ONO 99 cards")
             return _("{name} swapped four ONO 99 cards").format(name=name(seat))
         case Reshuffled(draw_pile_size=size):
             return _("Discards reshuffled: {size} to draw").format(size=size)
@@ -225,20 +236,26 @@ def _event_text(event: Event, names: Sequence[str], view: PlayerView, arrow: str
             return (_("Play now goes in seat order.") if direction > 0
                     else _("Play now goes against seat order."))
         case MissedDraw(seat=seat):
+            if mine(seat):
+                return _("You missed a draw")
             return _("{name} missed a draw").format(name=name(seat))
         case ObligationCreated(seat=seat):
             # A new obligation always asks two cards (passing it on starts it afresh).
-            owes = (_("{you} owe {cards} ({card})") if is_named_you(name(seat))
+            owes = (_("{you} owe {cards} ({card})") if mine(seat) or is_named_you(name(seat))
                     else _("{name} owes {cards} ({card})"))
-            return owes.format(you=name(seat), name=name(seat), cards=cards_owed(2),
+            return owes.format(you=_("You") if mine(seat) else name(seat), name=name(seat),
+                               cards=cards_owed(2),
                                card=obligation_card_name(view))
         case ObligationPassed(from_seat=from_seat, to_seat=to_seat):
             passed = (_("{name} passed the {card} on: {you} owe {cards}")
-                      if is_named_you(name(to_seat))
+                      if mine(to_seat) or is_named_you(name(to_seat))
                       else _("{name} passed the {card} on: {next} owes {cards}"))
             return passed.format(name=name(from_seat), card=obligation_card_name(view),
-                                 you=name(to_seat), next=name(to_seat), cards=cards_owed(2))
+                                 you=_("you") if mine(to_seat) else name(to_seat),
+                                 next=name(to_seat), cards=cards_owed(2))
         case Busted(seat=seat, total=total):
+            if mine(seat):
+                return _("You busted at {total}.").format(total=total)
             if spoken:
                 return _("{name} busted at {total}.").format(name=name(seat), total=total)
             return _("{name} BUSTED at {total}").format(name=name(seat), total=total)
@@ -250,25 +267,33 @@ def _event_text(event: Event, names: Sequence[str], view: PlayerView, arrow: str
                     name=name(seat), count=in_a_row)
             return _("{name} ran out of time").format(name=name(seat))
         case Eliminated(seat=seat, hand=hand):
-            you = is_named_you(name(seat))
+            you = mine(seat) or is_named_you(name(seat))
+            called = _("You") if mine(seat) else name(seat)
             if hand:
                 held = (_("{you} are out of the match (held {cards})") if you
                         else _("{name} is out of the match (held {cards})"))
-                return held.format(you=name(seat), name=name(seat),
+                return held.format(you=called, name=name(seat),
                                    cards=", ".join(card_label(c, rules) for c in hand))
             return (_("{you} are out of the match") if you
-                    else _("{name} is out of the match")).format(you=name(seat), name=name(seat))
+                    else _("{name} is out of the match")).format(you=called, name=name(seat))
         case OutOfRound(seat=seat):
-            return (_("{you} sit out this round") if is_named_you(name(seat))
-                    else _("{name} sits out this round")).format(you=name(seat), name=name(seat))
+            return (_("{you} sit out this round") if mine(seat) or is_named_you(name(seat))
+                    else _("{name} sits out this round")).format(
+                        you=_("You") if mine(seat) else name(seat), name=name(seat))
         case Discarded(seat=seat, card=card):
+            if mine(seat):
+                return _("You discarded {card}").format(card=card_label(card, rules))
             return _("{name} discarded {card}").format(name=name(seat),
                 card=card_label(card, rules))
         case TokenLost(seat=seat, tokens_left=left):
+            if mine(seat):
+                return _("You lost a token ({left} left)").format(left=left)
             return _("{name} lost a token ({left} left)").format(name=name(seat), left=left)
         case RoundEnded(round_no=round_no):
             return _("Round {round} is over").format(round=round_no)
         case MatchEnded(winners=winners):
+            if spoken and list(winners) == [view.seat]:
+                return _("Match over: you won")
             return _("Match over: {names} won").format(
                 names=" and ".join(name(seat) for seat in winners))
     return None

@@ -24,6 +24,7 @@ from ono99tui.game import (
     start_match,
     view,
 )
+from ono99tui.words.hints import reason_text
 
 SMALL_BUDGET_S = 0.002  # a few hundred model plays: enough to search, quick in tests
 
@@ -132,7 +133,8 @@ def test_advice_covers_every_playable_card_and_is_deterministic() -> None:
                 assert [c.move for c in advice.cards] == list(seen.legal_moves)
                 assert advice.suggested in seen.legal_moves
                 assert all(0 <= c.win <= 1 and 0 <= c.next_bust <= 1 for c in advice.cards)
-                assert advice.reason and "\n" not in advice.reason
+                assert advice.reason.move == advice.suggested
+                assert "\n" not in reason_text(advice.reason, seen.rules)
                 assert advice.measures == "match"
                 asked += 1
             state, events = apply(state, greedy.choose(seen, rng), rng)
@@ -152,15 +154,17 @@ def test_the_advice_for_a_lone_card_says_so() -> None:
     state = position(preset("2022"), [[Card.ONO99, Card.ONO99, Card.TEN, Card.ZERO],
                                       [Card.FIVE, Card.SIX, Card.SEVEN, Card.EIGHT]],
                      total=90, turn=0)
-    advice = advise(view(state, 0), Observed(), budget_s=0.002, rng=random.Random(0))
+    seen = view(state, 0)
+    advice = advise(seen, Observed(), budget_s=0.002, rng=random.Random(0))
     assert advice.suggested == Play(0, Card.ZERO)
-    assert "only card" in advice.reason
+    assert advice.reason.kind == "only"
+    assert "only card" in reason_text(advice.reason, seen.rules)
 
 
 def test_the_suggestion_is_a_card_with_the_highest_chance_shown() -> None:
     # "Suggested: 10 (21%)" was shown while 6 was listed at 22%: the hard bot keeps
     # greedy's card unless another is clearly better, but a person reads the figures.
-    from ono99tui.bots.hints import CardAdvice, _reason, highest_shown
+    from ono99tui.bots.hints import CardAdvice, Reason, _reason, highest_shown
     from ono99tui.game import position
 
     state = position(preset("2022"), [[Card.TEN, Card.MINUS_TEN, Card.TWO, Card.ZERO],
@@ -173,12 +177,26 @@ def test_the_suggestion_is_a_card_with_the_highest_chance_shown() -> None:
     assert highest_shown((ten, minus, two), 0) == 1
     # Equal to the eye (21% and 21%): the search's own choice stays.
     assert highest_shown((ten, two), 0) == 0 and highest_shown((two, ten), 1) == 1
-    reason = _reason(seen, (ten, minus), 1, "ahead", "match")
-    assert reason == "-10 wins 22% of the time, a little more than 10 (21%): so small a " \
-                     "lead may be chance."
+    reason = _reason((ten, minus), 1, "ahead", "match")
+    assert reason == Reason("ahead", minus.move, 0.22, "match", ten.move, 0.21)
+    assert reason_text(reason, seen.rules) == (
+        "-10 wins 22% of the time, a little more than 10 (21%): so small a lead may be chance.")
     level = CardAdvice(Play(0, Card.MINUS_TEN), 0.21, 0.1, 100)
-    assert "either will do" in _reason(seen, (ten, level, two), 1, "ahead", "match")
-    assert "clearly more than 10 (21%)" in _reason(seen, (ten, minus), 1, "clearly", "match")
+    assert _reason((ten, level, two), 1, "ahead", "match").kind == "level"
+    assert "either will do" in reason_text(_reason((ten, level, two), 1, "ahead", "match"),
+                                           seen.rules)
+    assert "clearly more than 10 (21%)" in reason_text(
+        _reason((ten, minus), 1, "clearly", "match"), seen.rules)
+    # The same reason in Bengali: the card names and the sentence from the catalog.
+    from ono99tui.i18n import use_language
+
+    use_language("bn")
+    try:
+        worded = reason_text(_reason((ten, minus), 1, "clearly", "round"), seen.rules)
+    finally:
+        use_language("en")
+    assert "22%" in worded and "(21%)" in worded and "clearly" not in worded
+    assert "রাউন্ড" in worded  # the round, as the Bengali glossary names it
 
 
 def test_advice_suggests_the_card_it_shows_highest() -> None:

@@ -19,6 +19,7 @@ import locale
 import re
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from testkit.tmux import TmuxSession, TmuxTimeout
@@ -30,10 +31,11 @@ pytestmark = [pytest.mark.tmux, pytest.mark.slow]
 
 ONO99 = [sys.executable, "-m", "ono99tui"]
 LANGUAGES = ("be", "bn", "kn", "ur", "ps")
-# Words a translated screen may still show: names (the bots' and the player's), the game's
-# and the keys' own names, and what the catalogs keep as it is (they say so per language).
+# Words a translated screen may still show: names (the bots' and the player's, the solo
+# table's "Solo"), the game's and the keys' own names, what the catalogs keep as it is (they
+# say so per language), and the command the host's invitation says to type ("ono99 join").
 ALLOWED = {"ONO", "Normal", "bot", "tess", "Enter", "PgUp", "PgDn", "Esc", "Ctrl", "ASCII",
-           "Unicode", "Home", "End", "Tab"}
+           "Unicode", "Home", "End", "Tab", "join", "Solo"}
 BOX = set("│┃╏║╎")
 CORNERS_TOP = set("╭┏╔┌█")
 
@@ -144,4 +146,68 @@ def test_a_solo_match_to_its_end_speaks_the_language(tmux: TmuxSession, language
     for screen in seen:
         assert english_left(screen, words) == set(), screen
         assert_boxes_hold(screen)
+    tmux.send_keys("q")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_host_s_waiting_room_and_its_dialogs_speak_the_language(
+        tmux: TmuxSession, language: str) -> None:
+    # The host's own waiting room (the seats, an empty one, the rules panel, the status,
+    # the Footer's keys), then its rules panel focused and the chat prompt with the emotes.
+    words = english_words()
+    tmux.start([*ONO99, "host", "--lang", language, "--bind", "127.0.0.1", "--port", "0",
+                "--no-advertise", "--name", "ono", "--player", "tess", "--seats", "3",
+                "--bots", "1", "--bot-delay", "0", "--seed", "5"])
+    ready = translate(language, "s starts the game; everyone is ready.")
+    tmux.wait_for(re.escape(ready), timeout=60)
+    screens = [tmux.capture()]
+    # Whole, never cut: beside the Rating column a language's longer words give way to
+    # the short form.
+    assert any(f"3  {translate(language, empty)} " in screens[0]
+               for empty in ("(empty seat)", "(empty)")), screens[0]
+    tmux.send_keys("o")  # the rules panel
+    tmux.wait_until_still(still_for=0.5, timeout=15)
+    screens.append(tmux.capture())
+    tmux.send_keys("Escape")  # back to the seats (alone: Escape and c at once is Alt+c)
+    tmux.wait_until_still(still_for=0.5, timeout=15)
+    tmux.send_keys("c")  # the chat prompt
+    tmux.wait_for(re.escape(translate(language, "Say to the table")), timeout=15)
+    screens.append(tmux.capture())
+    for screen in screens:
+        assert english_left(screen, words) == set(), screen
+        assert_boxes_hold(screen)
+    tmux.send_keys("Escape")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_replay_of_a_solo_match_speaks_the_language(
+        tmux: TmuxSession, tmp_path: Path, language: str) -> None:
+    # A solo match played to its end by the bots' pace (an English one: the replay's
+    # language is the replay's own), then `ono99 replay --last` in the language, stepped
+    # through from the deal to the match's end.
+    words = english_words()
+    tmux.env["ONO99_DATA_DIR"] = str(tmp_path / "data")
+    tmux.start([*ONO99, "solo", "--bots", "1", "--bot-delay", "0", "--seed", "5",
+                "--name", "tess"])
+    key = 0
+    deadline = time.monotonic() + 240
+    while "Back to the table" not in (screen := tmux.capture()):
+        if time.monotonic() > deadline:
+            raise TmuxTimeout(f"the match did not end:\n{screen}")
+        tmux.send_keys(str(key % 4 + 1))
+        key += 1
+        tmux.wait_until_changed(screen, timeout=0.5)
+    tmux.respawn([*ONO99, "replay", "--last", "--lang", language])
+    tmux.wait_for(re.escape(translate(language, "Every hand, face up")), timeout=60)
+    screens = [tmux.capture()]
+    for keys in (["Right"], ["Right", "Right", "Right"], ["Down"], ["End"]):
+        before = tmux.capture()
+        tmux.send_keys(*keys)
+        tmux.wait_until_changed(before, timeout=15)
+        tmux.wait_until_still(still_for=0.3, timeout=15)
+        screens.append(tmux.capture())
+    over = translate(language, "Match over: {winners}.").split("{winners}")[0].strip()
+    assert over in screens[-1], screens[-1]
+    for screen in screens:
+        assert english_left(screen, words) == set(), screen
     tmux.send_keys("q")

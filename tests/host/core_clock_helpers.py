@@ -37,11 +37,13 @@ from ono99tui.host.outputs import (
     CancelTimer,
     Close,
     Output,
+    RatingsChanged,
     Send,
     SummaryChanged,
     TableSummary,
     TimerKey,
 )
+from ono99tui.host.ratings import RatingBook
 from ono99tui.host.table_config import TableConfig
 
 
@@ -56,8 +58,11 @@ def config(**options: Any) -> TableConfig:
 class ClockedTable:
     """One core, its fake clock, and everything its outputs asked for."""
 
-    def __init__(self, table_config: TableConfig, *, auto_decide: bool = True) -> None:
-        self.core = TableCore(table_config)
+    def __init__(self, table_config: TableConfig, *, auto_decide: bool = True,
+                 ratings: RatingBook | None = None) -> None:
+        self.core = TableCore(table_config, ratings=ratings)
+        # The rated matches' changes the core asked to keep, oldest first.
+        self.ratings_changed: list[RatingsChanged] = []
         # Bot moves asked for and not yet answered, oldest first.
         self.wanted: list[BotMoveWanted] = []
         self.auto_decide = auto_decide
@@ -97,6 +102,8 @@ class ClockedTable:
                 self._journal.write(output)
             elif isinstance(output, BotMoveWanted):
                 self.wanted.append(output)
+            elif isinstance(output, RatingsChanged):
+                self.ratings_changed.append(output)
             else:
                 raise AssertionError(f"unknown output {output!r}")
         if self.auto_decide and not self._deciding:

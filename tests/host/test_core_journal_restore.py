@@ -286,7 +286,8 @@ def test_the_header_and_each_change_mid_match_record_the_tables_options() -> Non
         table.run(table.core.add_bot("greedy", table.now))
     header = table.records[0]
     assert header["table"] == {"turn_seconds": 30.0, "timeouts_to_abandon": 2, "hints": True,
-                               "spectator_chat": False, "bot_level": "hard"}
+                               "spectator_chat": False, "bot_level": "hard",
+                               "duplicate": False}
     table.play_until(lambda: table.moves_played() >= 4)
     table.send(peers[0], SetOptions(options={"turn_seconds": 45, "spectator_chat": True}))
     changed = [record for record in table.records if record["kind"] == "options"]
@@ -312,7 +313,7 @@ def test_every_option_the_host_may_set_is_among_the_journaled_table_options() ->
     # a restart; a new option left out of `table_options` fails here.
     table = JournaledTable(config(capacity=2))
     host = table.connect("ana")
-    settable = {"turn_seconds": 20, "spectator_chat": False, "hints": True}
+    settable = {"turn_seconds": 20, "spectator_chat": False, "hints": True, "duplicate": True}
     table.send(host, SetOptions(options=settable))
     options = table.core.table_options()
     lobby_options = table.lobby(host).options

@@ -9,19 +9,15 @@ discard. Nothing here reads the program's own code: only its text.
 from __future__ import annotations
 
 import io
-import json
 import os
-import queue
 import re
-import subprocess
 import sys
-import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pexpect
+from testkit.headless import HeadlessHost
 
 # A prompt: a line of its own ending in "> " (after which the program reads).
 PROMPT = re.compile(r"(?m)^([^\n]*?) ?> $")
@@ -143,57 +139,18 @@ def answer(player: PlainPlayer, prompt: str) -> None:
         player.send("d")
 
 
-class HeadlessTable:
+class HeadlessTable(HeadlessHost):
     """`ono99 host --headless` in a child process (loopback, a free port, not advertised),
     with the JSON events it prints on stdout."""
 
     def __init__(self, tmp: Path, *options: str) -> None:
         self.data = tmp / "host-data"
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "ono99tui", "host", "--headless", "--bind", "127.0.0.1",
-             "--port", "0", "--no-advertise", *options],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env=line_env(tmp, "host"),
-        )
-        self.events: dict[str, dict[str, Any]] = {}
-        self._lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self._lines.put(line)
-        self._lines.put("")
-
-    def wait_for_event(self, name: str, timeout: float = 30) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while name not in self.events:
-            try:
-                line = self._lines.get(timeout=max(deadline - time.monotonic(), 0.01))
-            except queue.Empty:
-                line = ""
-            if not line:
-                raise AssertionError(f"the host printed no {name!r} event")
-            try:
-                event = json.loads(line)
-            except ValueError:
-                continue
-            self.events[event["event"]] = event
-        return self.events[name]
+        super().__init__("--port", "0", "--no-advertise", *options, env=line_env(tmp, "host"))
 
     def journal(self) -> Path:
         found = sorted((self.data).rglob("*.journal"))
         assert found, "the host wrote no journal"
         return found[0]
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
 
 
 def ono99(*arguments: str) -> list[str]:

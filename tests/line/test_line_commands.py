@@ -60,12 +60,19 @@ def test_an_empty_line_is_nothing_and_yes_or_no_is_read() -> None:
 
 def test_the_host_s_options_become_the_session_s_changes() -> None:
     options = options_from_wire({"rules": rules_to_wire(preset("2022")), "hints": False})
-    assert option_change("preset 1980", options) == ("change the preset", {"preset": "1980"})
-    assert option_change("hints on", options) == ("allow hints", {"table": {"hints": True}})
-    assert option_change("turn 0", options) == ("change the turn time",
+    # (what is said if the change cannot be sent, the change)
+    assert option_change("preset 1980", options) == ("Could not change the preset",
+                                                     {"preset": "1980"})
+    assert option_change("hints on", options) == ("Could not change hints",
+                                                  {"table": {"hints": True}})
+    assert option_change("duplicate on", options) == ("Could not change duplicate sets",
+                                                      {"table": {"duplicate": True}})
+    assert option_change("duplicate off", options)[1] == {"table": {"duplicate": False}}
+    assert option_change("turn 0", options) == ("Could not change the turn time",
                                                 {"table": {"turn_seconds": None}})
-    assert option_change("tokens 5", options) == ("change tokens", {"rules": {"tokens": 5}})
-    assert option_change("swap off", options) == ("change four_ono99_swap",
+    assert option_change("tokens 5", options) == ("Could not change the rules",
+                                                  {"rules": {"tokens": 5}})
+    assert option_change("swap off", options) == ("Could not change the rules",
                                                   {"rules": {"four_ono99_swap": False}})
     for bad, why in [("preset 1999", "No preset '1999'"), ("tokens many", "whole number"),
                      ("hints maybe", "on or off"), ("colour red", "No option 'colour'"),

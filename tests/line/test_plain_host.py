@@ -4,14 +4,31 @@ rematch, plays it, and closes the table (asked first, since someone else is at i
 
 from __future__ import annotations
 
+import contextlib
+import json
 import re
+import time
 from pathlib import Path
 
 import pexpect
 import pytest
-from plain_pty import PlainPlayer, line_env, ono99, play_until_over
+from plain_pty import PlainPlayer, line_env, logical_lines, ono99, play_until_over
 
 pytestmark = pytest.mark.slow
+
+
+def wait_for_line(player: PlainPlayer, start: str, timeout: float = 60) -> str:
+    """The first sentence of the player's transcript that begins with `start`, waiting for
+    it to be said (it may have been said before the prompt last waited for)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = [line for line in logical_lines(player.transcript) if line.startswith(start)]
+        if found:
+            return found[0]
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never said {start!r}:\n{player.transcript[-2000:]}")
+        with contextlib.suppress(pexpect.TIMEOUT):
+            player.child.expect(r".+", timeout=1)
 
 
 def test_the_host_in_line_mode_runs_the_room_the_match_and_the_rematch(tmp_path: Path) -> None:
@@ -31,8 +48,11 @@ def test_the_host_in_line_mode_runs_the_room_the_match_and_the_rematch(tmp_path:
         host.send("b")
         host.expect(r"A bot, .+, sat down in seat 2\.")
 
-        guest = PlainPlayer(ono99("join", "--plain", f"127.0.0.1:{port}", "--player", "jo"),
+        # jo asks not to be rated: no rating beside jo, and the table rates hana and its bot.
+        guest = PlainPlayer(ono99("join", "--plain", f"127.0.0.1:{port}", "--player", "jo",
+                                  "--unrated"),
                             line_env(tmp_path, "jo"))
+        guest.expect(r"Seat 1, hana: host, rating 1000\.")
         guest.expect(r"Seat 3, jo \(you\): not ready\.")
         host.expect(r"A player, jo, sat down in seat 3\.")
         guest.send("g")
@@ -43,6 +63,11 @@ def test_the_host_in_line_mode_runs_the_room_the_match_and_the_rematch(tmp_path:
         for player in (host, guest):
             player.expect("Match 1 begins.")
         play_until_over([host, guest], timeout=300)
+        said = wait_for_line(host, "Ratings now: ")
+        assert re.fullmatch(r"Ratings now: hana \d+ \([+-]\d+\), Normal bot \d+ \([+-]\d+\)\.",
+                            said), said
+        ratings = json.loads((tmp_path / "hana-data" / "ratings.json").read_text("utf-8"))
+        assert set(ratings["players"]) == {"hana"} and set(ratings["bots"]) == {"normal"}
 
         host.send("m")  # the host deals the rematch once the guest is ready
         guest.send("m")

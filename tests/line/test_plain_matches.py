@@ -45,33 +45,41 @@ pytestmark = pytest.mark.slow
 NAMES = ("ana", "bob")
 
 
-def expected_sentence(event: Event, names: Sequence[str], rules: Rules) -> str | None:
-    """How a screen reader's user should hear `event` (None: not told, as in the log: a
-    draw, and an obligation met, which the cards played already say)."""
+def expected_sentence(event: Event, names: Sequence[str], rules: Rules,
+                      me: int) -> str | None:
+    """How a screen reader's user in seat `me` should hear `event` (None: not told, as in
+    the log: a draw, and an obligation met, which the cards played already say). Their
+    own seat's events are said to them: "You played 7. Total 57."."""
     def owes(seat: int) -> str:
-        return f"{names[seat]} owes"
+        return "You owe" if seat == me else f"{names[seat]} owes"
+
+    def who(seat: int) -> str:
+        return "You" if seat == me else names[seat]
 
     double = "Double Play" if rules.deck == "1980" else "Play 2"
     match event:
         case RoundDealt(round_no=number, dealer=dealer, starter=starter):
+            if starter == me:
+                return f"Round {number}: {names[dealer]} dealt, you start."
             return f"Round {number}: {names[dealer]} dealt, {names[starter]} starts."
         case Played(seat=seat, card=card, total=total):
-            return f"{names[seat]} played {card.label(rules)}. Total {total}."
+            return f"{who(seat)} played {card.label(rules)}. Total {total}."
         case SwappedFour(seat=seat):
-            return f"{names[seat]} swapped four ONO 99 cards."
+            return f"{who(seat)} swapped four ONO 99 cards."
         case Reshuffled(draw_pile_size=size):
             return f"Discards reshuffled: {size} to draw."
         case MissedDraw(seat=seat):
-            return f"{names[seat]} missed a draw."
+            return f"{who(seat)} missed a draw."
         case Reversed(direction=direction):
             return ("Play now goes in seat order." if direction > 0
                     else "Play now goes against seat order.")
         case ObligationCreated(seat=seat):
             return f"{owes(seat)} 2 cards ({double})."
         case ObligationPassed(from_seat=giver, to_seat=taker):
-            return f"{names[giver]} passed the {double} on: {owes(taker)} 2 cards."
+            taker_owes = "you owe" if taker == me else owes(taker)
+            return f"{names[giver]} passed the {double} on: {taker_owes} 2 cards."
         case Busted(seat=seat, total=total):
-            return f"{names[seat]} busted at {total}."
+            return f"{who(seat)} busted at {total}."
         case Resigned(seat=seat):
             return f"{names[seat]} never came back and resigned."
         case TimedOut(seat=seat, in_a_row=count):
@@ -79,16 +87,20 @@ def expected_sentence(event: Event, names: Sequence[str], rules: Rules) -> str |
                     else f"{names[seat]} ran out of time.")
         case Eliminated(seat=seat, hand=hand):
             held = f" (held {', '.join(card.label(rules) for card in hand)})" if hand else ""
-            return f"{names[seat]} is out of the match{held}."
+            return (f"You are out of the match{held}." if seat == me
+                    else f"{names[seat]} is out of the match{held}.")
         case OutOfRound(seat=seat):
-            return f"{names[seat]} sits out this round."
+            return ("You sit out this round." if seat == me
+                    else f"{names[seat]} sits out this round.")
         case Discarded(seat=seat, card=card):
-            return f"{names[seat]} discarded {card.label(rules)}."
+            return f"{who(seat)} discarded {card.label(rules)}."
         case TokenLost(seat=seat, tokens_left=left):
-            return f"{names[seat]} lost a token ({left} left)."
+            return f"{who(seat)} lost a token ({left} left)."
         case RoundEnded(round_no=number):
             return f"Round {number} is over."
         case MatchEnded(winners=winners):
+            if list(winners) == [me]:
+                return "Match over: you won."
             return f"Match over: {' and '.join(names[seat] for seat in winners)} won."
     return None
 
@@ -158,10 +170,13 @@ def test_a_whole_match_of_each_preset_is_told_event_by_event(tmp_path: Path, pre
     assert len(matches) == 1
     match = matches[0]
     assert match.rules.name == preset
-    expected = [sentence for step in replay_match(match) for event in step.events
-                for sentence in [expected_sentence(event, match.names, match.rules)]
-                if sentence is not None]
-    assert any(sentence.startswith("Match over:") for sentence in expected)
-    for player in players:
+    steps = replay_match(match)
+    for name, player in zip(NAMES, players, strict=True):
+        me = list(match.names).index(name)
+        expected = [sentence for step in steps for event in step.events
+                    for sentence in [expected_sentence(event, match.names, match.rules, me)]
+                    if sentence is not None]
+        assert any(sentence.startswith("Match over:") for sentence in expected)
+        assert any(sentence.startswith("You played") for sentence in expected)
         check_plain_text(player.transcript)
         assert told_events(player.transcript) == expected

@@ -28,21 +28,21 @@ def test_a_killed_line_mode_player_joins_again_and_plays_on(tmp_path: Path) -> N
     try:
         play_turns(first, 2)  # two moves, then the connection dies mid-match
         first.prompt()  # the third turn's: after the table took the second move
-        assert first.transcript.count("ana played") == 2
+        assert first.transcript.count("You played") == 2
         first.child.kill(signal.SIGKILL)
         first.child.expect(pexpect.EOF)
 
         again = PlainPlayer(join, env)
-        again.expect(r"Round 1: .+ dealt, .+ starts\.")  # the match so far, told again
+        again.expect(r"Round 1: .+ dealt, .+ starts?\.")  # the match so far, told again
         again.prompt()
-        assert again.transcript.count("ana played") >= 2
+        assert again.transcript.count("You played") >= 2
         again.send("w")
         again.expect(r"Seat \d, ana \(you\): \d cards")  # the same seat, not watching
         again.send("n")  # the hand again, for the prompt that follows
         play_until_over([again], timeout=300)
         assert "Match over:" in again.transcript
         # Told again once, then played on: more of ana's moves than the two before.
-        assert again.transcript.count("ana played") > 2
+        assert again.transcript.count("You played") > 2
     finally:
         first.close()
         if again is not None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from netproto.wire.messages import Lobby, SeatInfo, SeatKind, TablePhase
 from ono99tui.client.options import NO_OPTIONS
 from ono99tui.line.room_news import lobby_news
@@ -48,3 +50,95 @@ def test_mid_match_only_people_going_and_coming_back_are_told() -> None:
 
 def test_a_solo_table_s_room_is_not_told() -> None:
     assert news(None, lobby(TablePhase.WAITING, seat(0, "you")), solo=True) == []
+
+
+def test_a_duplicate_set_is_told_deal_by_deal_and_compared_at_its_end() -> None:
+    """The set's progress when a deal of it starts, and, once the table says the match is
+    over, its comparison (as the table sends it: `comparison_to_wire`) in sentences."""
+    from ono99tui.client.options import options_from_wire
+    from ono99tui.game.duplicate import compare
+    from ono99tui.host.duplicate_set import comparison_to_wire
+    from ono99tui.line.sentences import room_lines
+
+    seats = (seat(0, "ana"), seat(1, "bob"), seat(2, "cy"))
+    progress = {"duplicate": True,
+                "duplicate_set": {"deal": 3, "of": 3, "players": ["ana", "bob", "cy"],
+                                  "complete": False}}
+    dealt = Lobby(phase=TablePhase.PLAYING, seats=seats, host_seat=0, you=0, capacity=3,
+                  options=progress)
+    waiting = Lobby(phase=TablePhase.FINISHED, seats=seats, host_seat=0, you=0, capacity=3)
+    assert lobby_news(waiting, dealt, options_from_wire(progress), solo=False,
+                      spectating=False, host=True) == ["Duplicate set: deal 3 of 3."]
+    # A's set of docs/DUPLICATE.md's example: A +4.50, C -1.50, B -3.00.
+    results = {"duplicate": comparison_to_wire(
+        compare(("ana", "bob", "cy"), [(1, 2, 3), (2, 1, 3), (3, 2, 1)]))}
+    done = {**progress, "duplicate_set": {**progress["duplicate_set"], "complete": True}}
+    over = Lobby(phase=TablePhase.FINISHED, seats=seats, host_seat=0, you=0, capacity=3,
+                 options=done, results=results)
+    told = lobby_news(dealt, over, options_from_wire(done), solo=False, spectating=False,
+                      host=True)
+    assert told == [
+        "Duplicate set over: each player against those who held the same cards:",
+        "Edges, in places: 1. ana +4.50, 2. cy -1.50, 3. bob -3.00.",
+        "Seat 1's cards: best played by ana.",
+        "Seat 2's cards: best played by ana.",
+        "Seat 3's cards: best played by ana.",
+    ]
+    assert room_lines(over, options_from_wire(done))[-1] == \
+        "Duplicate set: all 3 deals played."
+    # A table that says nothing of a set (or says it in a shape no set has) tells none.
+    broken = Lobby(phase=TablePhase.FINISHED, seats=seats, host_seat=0, you=0, capacity=3,
+                   results={"duplicate": {"rotations": "three"}})
+    assert lobby_news(dealt, broken, NO_OPTIONS, solo=False, spectating=False,
+                      host=True) == []
+
+
+def test_ratings_are_told_beside_each_seat_and_after_a_match() -> None:
+    room = Lobby(phase=TablePhase.WAITING, host_seat=0, you=0, capacity=4, seats=(
+        SeatInfo(0, "ana", SeatKind.HUMAN, False, True, rating=1043),
+        SeatInfo(1, "Hard bot", SeatKind.BOT, True, True, rating=1924),
+        SeatInfo(2, "cy", SeatKind.HUMAN, True, True)))  # cy asked to be unrated
+    assert news(None, room)[1:4] == ["Seat 1, ana (you): host, rating 1043.",
+                                     "Seat 2, Hard bot: bot, rating 1924.",
+                                     "Seat 3, cy: ready."]
+    over = Lobby(phase=TablePhase.FINISHED, host_seat=0, you=0, capacity=4, seats=room.seats,
+                 results={"winners": [1], "ratings": [{"rating": 1020, "change": -23},
+                                                      {"rating": 1931, "change": 7}, None]})
+    assert news(room, over) == ["Ratings now: ana 1020 (-23), Hard bot 1931 (+7)."]
+    unrated = Lobby(phase=TablePhase.FINISHED, host_seat=0, you=0, capacity=4,
+                    seats=room.seats, results={"winners": [1]})
+    assert news(room, unrated) == []
+
+
+def test_each_option_the_host_changes_is_named_once() -> None:
+    # Found playing: setting the turn clock, the hints or the spectators' chat was told as
+    # "The rules are now preset 1980: type r to hear them.", the same words each time.
+    from ono99tui.client.options import options_from_wire
+    from ono99tui.game.codec import rules_to_wire
+    from ono99tui.game.rules import preset
+
+    def room(**options: object) -> Lobby:
+        return Lobby(phase=TablePhase.WAITING, seats=(seat(0, "ana"), seat(1, "bob")),
+                     host_seat=0, you=1, capacity=4, options=dict(options))
+
+    rules = rules_to_wire(preset("1980"))
+    steps = [room(rules=rules), room(rules=rules, turn_seconds=30),
+             room(rules=rules, turn_seconds=30, hints=True),
+             room(rules=rules, turn_seconds=30, hints=True, spectator_chat=False),
+             room(rules=rules_to_wire(preset("2022")), turn_seconds=None, hints=False,
+                  spectator_chat=False)]
+    told = [lobby_news(before, after, options_from_wire(after.options), solo=False,
+                       spectating=False, host=False) for before, after in pairwise(steps)]
+    assert told == [
+        ["The turn clock now gives 30 seconds a move."],
+        ["Hints are now allowed: type h on your turn."],
+        ["Spectators may no longer talk."],
+        ["The rules are now preset 2022: type r to hear them.", "The turn clock is now off.",
+         "Hints are now off."],
+    ]
+    on = room(rules=rules, duplicate=True)
+    assert lobby_news(steps[0], on, options_from_wire(on.options), solo=False,
+                      spectating=False, host=False) == [
+        "The table now deals duplicate sets: each deal once per seat rotation."]
+    assert lobby_news(on, steps[0], options_from_wire(steps[0].options), solo=False,
+                      spectating=False, host=False) == ["Duplicate sets are now off."]

@@ -14,9 +14,11 @@ from netproto.wire.errors import BadMessage
 from netproto.wire.framing import encode_frame
 from netproto.wire.messages import (
     MAX_NAME_FIELD,
+    MAX_RATING,
     MAX_SEATS_LISTED,
     MAX_SEQ,
     UNREADABLE,
+    Hello,
     Lobby,
     SeatInfo,
     SeatKind,
@@ -110,3 +112,32 @@ def test_members_go_on_the_wire_as_the_same_bytes_as_strings() -> None:
     with_members = Lobby(TablePhase.PLAYING,
                          (SeatInfo(0, "Ann", SeatKind.BOT, True, True),), host_seat=0)
     assert encode_frame(with_members.to_wire()) == encode_frame(with_strings.to_wire())
+
+
+RATED_SEAT = {**RIGHT_SEAT, "rating": 1043}
+
+
+@pytest.mark.parametrize("value", EDGE_VALUES + [-MAX_RATING, MAX_RATING, MAX_RATING + 1])
+def test_a_seats_rating_is_decoded_alike_on_both_paths(value: Any) -> None:
+    data = edited(RATED_SEAT, "rating", value)
+    assert decoded(SeatInfo.from_wire, data) == decoded(SeatInfo.checked_from_wire, data)
+
+
+def test_a_rating_travels_only_when_there_is_one() -> None:
+    rated = SeatInfo.from_wire(RATED_SEAT)
+    assert rated.rating == 1043 and rated.to_wire() == RATED_SEAT
+    assert "rating" not in SeatInfo.from_wire(RIGHT_SEAT).to_wire()
+    with pytest.raises(BadMessage) as error:
+        SeatInfo.from_wire({**RIGHT_SEAT, "rating": "1043"})
+    assert error.value.reason == "lobby.seats.rating must be an integer"
+
+
+def test_hello_asks_to_be_unrated_only_when_it_does() -> None:
+    asked = Hello(proto=1, name="Ann", unrated=True)
+    assert asked.to_wire()["unrated"] is True
+    assert Hello.from_wire(asked.to_wire()) == asked
+    plain = Hello(proto=1, name="Ann")
+    assert "unrated" not in plain.to_wire()
+    assert Hello.from_wire({**plain.to_wire(), "unrated": False}).unrated is None
+    with pytest.raises(BadMessage):
+        Hello.from_wire({**plain.to_wire(), "unrated": "yes"})

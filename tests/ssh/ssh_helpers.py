@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import asyncssh
+import testkit.headless
 
 from ono99tui.ssh import SSHDoor
 
@@ -102,67 +103,15 @@ async def eventually(condition: Callable[[], bool], timeout: float = 10.0) -> No
         await asyncio.sleep(0.02)
 
 
-class HeadlessHost:
-    """`ono99 host --headless` in a child process, with the ports it announces on stdout."""
+class HeadlessHost(testkit.headless.HeadlessHost):
+    """`ono99 host --headless` on a free loopback port, with the ports it announces."""
 
     def __init__(self, *options: str, env: dict[str, str] | None = None) -> None:
-        import queue
-        import subprocess
-        import threading
-
-        self._process = subprocess.Popen(
-            [sys.executable, "-m", "ono99tui", "host", "--headless", "--bind", "127.0.0.1",
-             "--port", "0", *options],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env={**os.environ, **(env or {})},
-        )
-        self.events: dict[str, dict[str, Any]] = {}
-        self._lines: queue.Queue[str] = queue.Queue()
-        # A thread, so waiting for a line can time out without fighting stdio buffering.
-        threading.Thread(target=self._read_stdout, daemon=True).start()
-
-    def _read_stdout(self) -> None:
-        assert self._process.stdout is not None
-        for line in self._process.stdout:
-            self._lines.put(line)
-        self._lines.put("")
+        super().__init__("--port", "0", *options, env=env)
 
     def wait_for_event(self, name: str, timeout: float = 20.0) -> dict[str, Any]:
         """The JSON event line *name* the host printed (reading stdout until it comes)."""
-        import json
-        import queue
-
-        deadline = time_now() + timeout
-        while name not in self.events:
-            try:
-                line = self._lines.get(timeout=max(deadline - time_now(), 0.01))
-            except queue.Empty:
-                line = ""
-            if not line:
-                self.stop()
-                raise AssertionError(f"host gave no {name!r} event; stderr:\n{self.stderr()}")
-            event = json.loads(line)
-            self.events[event["event"]] = event
-        return self.events[name]
-
-    def stop(self) -> int:
-        """Stop the host (SIGTERM, as from a service manager) and return its exit status."""
-        import subprocess
-
-        if self._process.poll() is None:
-            self._process.terminate()
-            try:
-                self._process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
-        return self._process.returncode
-
-    def stderr(self) -> str:
-        """What the host wrote to stderr (only once it has stopped)."""
-        if self._process.poll() is None or self._process.stderr is None:
-            return ""
-        return self._process.stderr.read()
+        return super().wait_for_event(name, timeout)
 
 
 def time_now() -> float:

@@ -35,6 +35,7 @@ from ono99tui.game import (
     view,
 )
 from ono99tui.game.codec import move_to_wire, rules_to_wire, view_to_wire
+from ono99tui.game.view import PUBLIC_FIELDS, public_view_fields
 from ono99tui.host.view_encoding import StateViews
 
 
@@ -65,6 +66,8 @@ def assert_all_paths_agree(state: State) -> int:
         assert msgpack.packb(view_to_wire(player_view)) == expected
         assert views.seat(seat).data == expected, f"seat {seat}"
     watcher = spectator_view(state)
+    # The shared fields taken straight from the state are the spectator's view's.
+    assert public_view_fields(state) == tuple(getattr(watcher, name) for name in PUBLIC_FIELDS)
     expected = msgpack.packb(reflective_view_to_wire(watcher))
     assert msgpack.packb(view_to_wire(watcher)) == expected
     assert views.spectator().data == expected

@@ -83,3 +83,19 @@ def test_the_marks_rich_counted_as_zero_are_one_cell_and_others_unchanged() -> N
     assert cell_len("\u0ccd") == 0  # KANNADA SIGN VIRAMA (Mn): still none
     assert cell_len("\u0301") == 0  # COMBINING ACUTE ACCENT: still none
     assert cell_len("中文") == 4 and cell_len("ONO 99") == 6
+
+
+# The waiting room's option labels sit in a column of 12 cells (waiting_room.tcss
+# `.option-label`), one of them the gap before the field: "চালের সেকেন্ড" (12) ran into
+# the turn time's field.
+OPTION_LABELS = ("Preset", "Scoring", "Target", "Tokens", "Turn secs", "ONO 99 card", "Bot level")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_waiting_room_s_option_labels_fit_their_column(language: str) -> None:
+    width = _glibc_width()
+    with (LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.mo").open("rb") as stream:
+        catalog = gettext.GNUTranslations(stream)
+    too_wide = {label: catalog.gettext(label) for label in OPTION_LABELS
+                if width(catalog.gettext(label)) > 11}  # type: ignore[operator]
+    assert too_wide == {}

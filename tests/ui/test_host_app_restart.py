@@ -128,3 +128,49 @@ async def test_a_host_who_closes_the_table_mid_match_ends_the_match_for_good(
     assert "abandoned: its host closed the table" in capsys.readouterr().out
     assert main(["stats", str(path)]) == 0
     assert "1 abandoned match not counted" in capsys.readouterr().out
+
+
+async def test_a_host_whose_terminal_hangs_up_mid_match_tells_the_players_to_hold_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Found in tmux: the host's pane closed mid-match (SIGHUP: the app's hang-up, exit 129),
+    # and every player was told "The host closed the table … the match is over" and gave up,
+    # while the journal kept the match for the restart that took it up moments later.
+    from netproto.client import ClientSettings, Closed, Disconnected, TableClient
+    from netproto.wire.errors import GOING_AWAY
+    from netproto.wire.messages import View
+    from ono99tui.ui.drivers.hangup import TerminalHungUp
+
+    monkeypatch.setenv(CONFIG_DIR_ENV, str(tmp_path))
+    watchers: list[TableClient] = []
+
+    async def hang_up_mid_match(app: Ono99App) -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
+                             and app.session.lobby is not None and len(app.session.lobby.seats) == 4,
+                             what="the waiting room with three bots")
+            await pilot.press("s")
+            await wait_until(pilot, lambda: isinstance(app.screen, TableScreen)
+                             and app.session.view is not None, what="the match dealt")
+            assert app.client is not None
+            watcher = await TableClient.connect(
+                "127.0.0.1", app.client.port, name="cy", spectate=True,
+                settings=ClientSettings(reconnect_for=5, backoff_max=0.2))
+            watchers.append(watcher)
+            await watcher.wait_for(View, timeout=20)
+            app.post_message(TerminalHungUp("SIGHUP"))
+            await wait_until(pilot, lambda: app.return_code is not None, what="the app gone")
+
+    try:
+        assert await serve_with_app(options_with_key("k1"), "ana",
+                                    run_app=hang_up_mid_match) == 129
+        [watcher] = watchers
+        # What the table said as it stopped (serve_with_app returns once it has).
+        while not isinstance(item := await watcher.recv(timeout=20), Disconnected | Closed):
+            pass
+    finally:
+        for watcher in watchers:
+            await watcher.close()
+    assert isinstance(item, Disconnected) and item.will_retry and GOING_AWAY in item.reason, item
+    records = read_journal(journal_path(data_dir(), "Restarted")).records
+    assert resume_point(records) is not None  # the restart takes the match up

@@ -112,4 +112,10 @@ async def test_host_and_two_joined_players_play_a_match_while_someone_watches(
                 for app, pilot in [*players, (eve, eve_pilot)]:
                     await wait_until(pilot, lambda app=app: isinstance(app.screen, MatchEndScreen),
                                      what="the match-end screen")
+                # A coach's review for each player, of their own plays; none for the
+                # spectator, who played none.
+                assert all(app.session.may_review for app, _ in players)
+                assert [app.session.story.plays.seat for app, _ in players] == [0, 1, 2]
+                assert not eve.session.may_review
+                assert eve.screen.check_action("review", ()) is False
             assert [seat.name for seat in host.session.lobby.seats] == ["ana", "bob", "cy"]

@@ -3,6 +3,7 @@ plays by tapping whatever the page offers, and what the page shows read off its 
 
 from __future__ import annotations
 
+import copy
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -12,6 +13,8 @@ from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from web_helpers import PASSWORD, OutsideRequests, wait_until
+
+from ono99tui.web.phone.state import apply_state_frame
 
 AXE = Path(__file__).with_name("vendor") / "axe-core" / "axe.min.js"
 # What a player would tap now, as a selector (None: nothing is offered).
@@ -70,6 +73,18 @@ class Phone:
         self.page.wait_for_selector("#name", state="visible")
         self.page.fill("#name", name)
         self.page.tap("#join button[type=submit]")
+
+    def states(self) -> list[dict[str, Any]]:
+        """The page's state after each state frame it was sent, put together from the
+        frames as the page script does (`apply_state_frame`: a frame holds the parts a
+        page takes whole and the changes inside the parts it has)."""
+        page: dict[str, Any] = {}
+        states = []
+        for frame in self.frames:
+            if frame.get("t") == "state":
+                apply_state_frame(page, copy.deepcopy(frame))
+                states.append(copy.deepcopy(page))
+        return states
 
     def hand(self) -> list[str]:
         """The cards in the hand, by token, as the page shows them."""

@@ -4,6 +4,7 @@ untimely request is answered with a typed error on that socket only, changing no
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +13,8 @@ from typing import Any
 import aiohttp
 import pytest
 from web_helpers import PASSWORD, WebHost
+
+from ono99tui.web.phone.state import apply_state_frame
 
 pytestmark = pytest.mark.slow
 
@@ -37,13 +40,15 @@ async def logged_in(base: str) -> aiohttp.ClientSession:
 
 
 async def frame(socket: aiohttp.ClientWebSocketResponse, kind: str) -> dict[str, Any]:
-    """The next frame of `kind` (others skipped)."""
-    while True:
-        message = await socket.receive(timeout=20)
-        assert message.type == aiohttp.WSMsgType.TEXT, message
-        data = json.loads(message.data)
-        if data["t"] == kind:
-            return dict(data)
+    """The next frame of `kind` (others skipped), within 20 s (a receive's own timeout
+    starts again at each of the door's heartbeat pings)."""
+    async with asyncio.timeout(20):
+        while True:
+            message = await socket.receive()
+            assert message.type == aiohttp.WSMsgType.TEXT, message
+            data = json.loads(message.data)
+            if data["t"] == kind:
+                return dict(data)
 
 
 async def test_the_phone_socket_is_checked_and_answers_bad_requests(host: WebHost) -> None:
@@ -64,10 +69,9 @@ async def test_the_phone_socket_is_checked_and_answers_bad_requests(host: WebHos
             await client.ws_connect(f"{base}/phone/ws/{'x' * 43}", headers={"Origin": base})
 
         async with client.ws_connect(url, headers={"Origin": base}) as socket:
-            while True:  # until the deal: ana and the bot make the two seats
-                state = await frame(socket, "state")
-                if state["p"].get("game"):
-                    break
+            page: dict[str, Any] = {}
+            while not page.get("game"):  # until the deal: ana and the bot make the two seats
+                apply_state_frame(page, await frame(socket, "state"))
             for bad, code in (("nonsense", "malformed"), ('{"t": "fly"}', "unknown"),
                               ('{"t": "play", "i": 9}', "malformed"),
                               ('{"t": "start"}', "not-host"),
@@ -96,10 +100,10 @@ async def test_a_hint_where_the_host_allows_them(tmp_path: Path) -> None:
                                headers={"Origin": base}) as response:
             seat = (await response.json())["seat"]
         async with client.ws_connect(f"{base}/phone/ws/{seat}", headers={"Origin": base}) as socket:
-            game: dict[str, Any] = {}
-            while not game.get("mine"):  # until ana's turn
-                state = await frame(socket, "state")
-                game = state["p"].get("game") or game
+            page: dict[str, Any] = {}
+            while not (page.get("game") or {}).get("mine"):  # until ana's turn
+                apply_state_frame(page, await frame(socket, "state"))
+            game = page["game"]
             await socket.send_str('{"t": "hint"}')
             hint = await frame(socket, "hint")
             playable = [card["label"] for card in game["hand"] if card["ok"]]
@@ -108,3 +112,41 @@ async def test_a_hint_where_the_host_allows_them(tmp_path: Path) -> None:
     finally:
         await client.close()
         table.stop()
+
+
+async def test_a_move_sends_the_fields_it_changed_and_a_new_socket_everything(
+        host: WebHost) -> None:
+    base = host.base.rstrip("/")
+    client = await logged_in(base)
+    try:
+        async with client.post(f"{base}/seat", json={"name": "ana"},
+                               headers={"Origin": base}) as response:
+            seat = (await response.json())["seat"]
+        url = f"{base}/phone/ws/{seat}"
+        async with client.ws_connect(url, headers={"Origin": base}) as socket:
+            page: dict[str, Any] = {}
+            while not page.get("game"):
+                apply_state_frame(page, await frame(socket, "state"))
+            moves: list[dict[str, Any]] = []
+            while len(moves) < 6:  # a few moves of ana's and the bot's: one round still
+                game = page["game"]
+                if game["mine"]:  # (again, while her move is on its way: refused, no state)
+                    playable = [i for i, card in enumerate(game["hand"]) if card["ok"]]
+                    await socket.send_str(json.dumps(
+                        {"t": "play", "i": playable[0]} if playable
+                        else {"t": "swap" if game["swap"] else "draw"}))
+                state = await frame(socket, "state")
+                apply_state_frame(page, state)
+                moves.append(state)
+            # Each move's frame holds what it changed, not the match again.
+            assert all("game" not in state.get("p", {}) for state in moves)
+            assert any(op[:2] == ["game", "total"] for state in moves
+                       for op in state.get("d", ()))
+            assert max(len(json.dumps(state)) for state in moves) < 1000
+        # A new socket (a reload) is sent the whole state, the same as the page built.
+        async with client.ws_connect(url, headers={"Origin": base}) as socket:
+            whole = await frame(socket, "state")
+            assert "d" not in whole and {"game", "room", "may"} <= set(whole["p"])
+            assert set(whole["p"]["game"]) == set(page["game"])  # all of it, as made
+    finally:
+        await client.close()

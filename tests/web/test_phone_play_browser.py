@@ -39,18 +39,23 @@ def host(tmp_path: Path) -> Iterator[WebHost]:
 
 
 def assert_only_own_cards(phone: Phone) -> None:
-    """The hidden-card scan over a page's frames: cards appear only as the frame's own
-    hand and as hands the table revealed (an eliminated seat's)."""
-    for frame in phone.frames:
-        if frame.get("t") != "state":
-            continue
-        game = frame["p"].get("game")
+    """The hidden-card scan over a page's frames, as the page puts them together: cards
+    appear only as its own hand and as hands the table revealed (an eliminated seat's);
+    and what the page shows at the end is what its frames made."""
+    states = phone.states()
+    for state in states:
+        game = state.get("game")
         if not game:
             continue
         for seat in game["seats"]:
             assert seat["shown"] is None or seat["out"], seat
             assert set(seat) >= {"cards"} and "hand" not in seat
         assert len(game["hand"]) == next(s["cards"] for s in game["seats"] if s["you"]) or game["over"]
+    for frame in phone.frames:  # a change inside the match puts no card in another seat
+        for op in frame.get("d", ()) if frame.get("t") == "state" else ():
+            assert "shown" not in op[:-1] or states[-1]["game"]["seats"][op[2]]["out"], op
+    assert phone.total() == str(states[-1]["game"]["total"])
+    assert phone.hand() == [card["tok"] for card in states[-1]["game"]["hand"]]
 
 
 def turn_is(phone: Phone, name: str) -> bool:
@@ -150,8 +155,7 @@ def test_twenty_seconds_offline_then_back(browser: Any, host: WebHost) -> None:
         went = time.monotonic()
         # Twenty seconds away while the others play what they can (ana's turn waits).
         play_until([bea], lambda: time.monotonic() - went >= 20, timeout=60)
-        hand = [frame for frame in ana.frames if frame.get("t") == "state"
-                and frame["p"].get("game")][-1]["p"]["game"]["hand"]
+        hand = ana.states()[-1]["game"]["hand"]
         ana_context.set_offline(False)
         wait_until(lambda: not ana.page.text_content("#conn"), 30, "connected again")
         wait_until(lambda: ana.total() == bea.total(), 20, "caught up")

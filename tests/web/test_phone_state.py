@@ -15,7 +15,7 @@ from ono99tui.client.session import TableSession
 from ono99tui.game import MATCH_OVER, PRESET_NAMES, apply, preset, start_match, view
 from ono99tui.game.codec import event_to_wire, view_to_wire
 from ono99tui.web.phone.intents import Intent, PageError, read_intent
-from ono99tui.web.phone.state import page_state
+from ono99tui.web.phone.state import apply_state_frame, page_state, state_frame, state_patch
 
 TOKENS = {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "-10", "reverse", "play2",
           "hold", "ono99"}
@@ -56,24 +56,86 @@ def test_frames_never_hold_another_seats_cards(preset_name: str, scoring: str) -
     state, events = start_match(rules, 3, rng)
     session = seated_session(3)
     seq = 0
+    sent: dict[str, Any] = {}  # what the door believes the page has
+    page: dict[str, Any] = {}  # what the page has, from the frames as sent
     while True:
         seq += 1
         mine = view(state, 0)
         session.receive(View(seq=seq, view=view_to_wire(mine),
                              events=tuple(event_to_wire(e) for e in events)), 0.0)
-        frame = json.loads(json.dumps(page_state(session, 0.0)))
+        whole = json.loads(json.dumps(page_state(session, 0.0)))
+        frame = state_frame(sent, page_state(session, 0.0))
         allowed = [[card.token for card in mine.hand]] + [
             [card.token for card in hand] for hand in mine.revealed if hand is not None]
-        for path, cards in card_lists(frame):
-            assert cards in allowed, (path, cards)
-        assert [card["tok"] for card in frame["game"]["hand"]] == allowed[0]
-        for seat, shown in enumerate(frame["game"]["seats"]):
+        if frame is not None:
+            frame = json.loads(json.dumps(frame))  # as the page reads it
+            # The frame itself: no list of cards but the seat's own and revealed hands,
+            # and no single card put anywhere but in those.
+            for path, cards in card_lists(frame):
+                assert cards in allowed, (path, cards)
+            for op in frame.get("d", ()):
+                *path, value = op
+                if path[-1] == "tok" or (len(path) > 1 and path[-2] == "shown"):
+                    assert any(value in cards for cards in allowed), op
+            apply_state_frame(page, frame)
+        assert page == whole  # the page holds what the door means, frame by frame
+        for state_of in (whole, page):
+            for path, cards in card_lists(state_of):
+                assert cards in allowed, (path, cards)
+        assert [card["tok"] for card in page["game"]["hand"]] == allowed[0]
+        for seat, shown in enumerate(page["game"]["seats"]):
             assert shown["shown"] is None or mine.eliminated[seat]
         if state.phase == MATCH_OVER:
             break
         acting = [seat for seat in range(3) if view(state, seat).legal_moves]
         seat = acting[0]
         state, events = apply(state, choices.choice(view(state, seat).legal_moves), rng)
+
+
+def test_a_move_sends_only_what_it_changed_and_an_attaching_page_everything() -> None:
+    rules = preset("2022")
+    rng = random.Random(3)
+    state, events = start_match(rules, 4, rng)
+    session = seated_session(4)
+    session.receive(View(seq=1, view=view_to_wire(view(state, 0)),
+                         events=tuple(event_to_wire(e) for e in events)), 0.0)
+    sent: dict[str, Any] = {}
+    first = state_frame(sent, page_state(session, 0.0))
+    assert first is not None and "d" not in first
+    assert set(first["p"]) == set(page_state(session, 0.0))
+    assert state_frame(sent, page_state(session, 0.0)) is None  # nothing new: no frame
+    # Another seat plays (and draws): the last card, whose turn, the draw pile change.
+    seat = next(s for s in range(1, 4) if view(state, s).legal_moves)
+    move = next(m for m in view(state, seat).legal_moves if type(m).__name__ == "Play")
+    state, events = apply(state, move, rng)
+    session.receive(View(seq=2, view=view_to_wire(view(state, 0)),
+                         events=tuple(event_to_wire(e) for e in events)), 0.0)
+    frame = state_frame(sent, page_state(session, 0.0))
+    assert frame is not None and "p" not in frame
+    paths = {tuple(op[:-1]) for op in frame["d"]}
+    assert {("game", "last"), ("game", "draw_pile"), ("game", "seats", seat, "turn")} <= paths
+    assert not any("hand" in path for path in paths)  # our hand did not change
+    assert len(json.dumps(frame)) < len(json.dumps(first["p"]["game"])) / 4
+    # A page that attaches again (a reload) is sent everything again.
+    again = state_frame({}, page_state(session, 0.0))
+    assert again is not None and again["p"] == page_state(session, 0.0)
+
+
+def test_a_patch_follows_maps_and_lists_and_replaces_the_rest() -> None:
+    kept = "an unchanged field " * 4
+    old = {"a": kept, "b": [kept, 2], "c": {"x": None, "y": kept}, "d": [1]}
+    new = {"a": kept, "b": [kept, 3], "c": {"x": [5], "y": kept}, "d": [1, 2]}
+    assert state_patch(old, new, ["k"]) == [["k", "b", 1, 3], ["k", "c", "x", [5]],
+                                            ["k", "d", [1, 2]]]
+    assert state_patch({"a": 1}, {"b": 1}, ["k"]) == [["k", {"b": 1}]]  # other keys: whole
+    # Every card of a hand moved up one place: the hand whole is shorter than its changes.
+    hand = [{"tok": str(n), "label": str(n), "ok": False} for n in range(1, 5)]
+    moved = [*hand[1:], {"tok": "9", "label": "9", "ok": False}]
+    assert state_patch({"hand": hand, "a": kept}, {"hand": moved, "a": kept}, ["g"]) == [
+        ["g", "hand", moved]]
+    page = {"k": json.loads(json.dumps(old))}
+    apply_state_frame(page, {"t": "state", "d": state_patch(old, new, ["k"])})
+    assert page == {"k": new}
 
 
 def test_a_card_that_cannot_be_played_says_why() -> None:
@@ -102,6 +164,9 @@ def test_a_card_that_cannot_be_played_says_why() -> None:
     ('{"t": "say", "text": "' + "x" * 201 + '"}', "bad-text"),
     ('{"t": "emote", "name": "<script>"}', "malformed"),
     ('{"t": "preset", "name": "1999"}', "malformed"),
+    ('{"t": "lang", "code": "fr"}', "malformed"),
+    ('{"t": "lang", "code": 5}', "malformed"),
+    ('{"t": "lang"}', "malformed"),
     ('{"t": "say", "text": "' + "x" * 5000 + '"}', "too-large"),
 ])
 def test_bad_requests_are_typed_errors(raw: str, code: str) -> None:
@@ -116,3 +181,4 @@ def test_good_requests_are_read() -> None:
     assert read_intent('{"t": "ready", "on": true}') == Intent("ready", flag=True)
     assert read_intent('{"t": "say", "text": "<b>hi</b>"}') == Intent("say", text="<b>hi</b>")
     assert read_intent('{"t": "swap"}') == Intent("swap")
+    assert read_intent('{"t": "lang", "code": "ps"}') == Intent("lang", text="ps")

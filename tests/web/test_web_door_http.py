@@ -286,3 +286,45 @@ async def test_static_files_come_from_a_fixed_list_without_listings(door: WebDoo
 async def _until(condition: Any) -> None:
     while not condition():
         await asyncio.sleep(0.05)
+
+
+async def test_the_door_s_pages_and_each_tab_s_game_speak_the_browser_s_language(
+        door: WebDoor) -> None:
+    # The login page in the browser's language (Accept-Language), or the one `?lang=` asks
+    # for, mirrored for Urdu; a wrong password said in it; each tab's game started in its
+    # browser's language (LANGUAGE, which the game reads before LANG).
+    from ono99tui.i18n import translator
+
+    bengali, urdu = translator("bn").gettext, translator("ur").gettext
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as client:
+        async with client.get(f"{base(door)}/", headers={"Accept-Language": "bn-BD,bn;q=0.9"}
+                              ) as response:
+            page = await response.text()
+        assert '<html lang="bn" dir="ltr">' in page
+        assert bengali("The table's web password") in page and "web password" not in page
+        async with client.get(f"{base(door)}/?lang=ur") as response:
+            page = await response.text()
+        assert '<html lang="ur" dir="rtl">' in page and urdu("Come in") in page
+        async with client.post(f"{base(door)}/login", data={"password": "not it"},
+                               headers={**origin(door), "Accept-Language": "bn"},
+                               allow_redirects=False) as response:
+            assert response.status == 403
+            assert bengali("Wrong password.") in await response.text()
+    client = await logged_in(door)
+    async with client:
+        languages = []
+        for accept in ("kn-IN,kn;q=0.9", "ps"):
+            seat = await new_seat(client, door)
+            socket = await client.ws_connect(f"{base(door)}/ws/{seat}",
+                                             headers={**origin(door), "Accept-Language": accept})
+            languages.append((await Game(socket).started())["env"]["LANGUAGE"])
+            await socket.close()
+        async with client.get(f"{base(door)}/terminal", headers={"Accept-Language": "kn"}
+                              ) as response:
+            page = await response.text()
+    assert languages == ["kn", "ps"]
+    # The terminal page's own words (door.js) come in the page, in its language.
+    words = json.loads(page.split('<script id="door-words" type="application/json">')[1]
+                       .split("</script>")[0])
+    kannada = translator("kn").gettext
+    assert words["Reconnect"] == kannada("Reconnect") != "Reconnect"

@@ -4,19 +4,15 @@ with a web door, and a browser page whose terminal can be read."""
 from __future__ import annotations
 
 import asyncio
-import json
-import os
-import queue
 import re
-import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from testkit.headless import HeadlessHost
 from testkit.waiting import wait_until as wait_until
 
 from ono99tui.web.config import WebDoorConfig
@@ -92,42 +88,14 @@ class ThreadedDoor:
         self.loop.close()
 
 
-class WebHost:
-    """`ono99 host --headless` with a web door, in a child process; its JSON events."""
+class WebHost(HeadlessHost):
+    """`ono99 host --headless` with a web door on a free port, in a child process."""
 
     def __init__(self, *options: str, env: dict[str, str] | None = None,
                  advertise_on: str | None = None) -> None:
         advertising = ["--mdns-interface", advertise_on] if advertise_on else ["--no-advertise"]
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "ono99tui", "host", "--headless", "--bind", "127.0.0.1",
-             "--port", "0", *advertising, "--fresh", "--web-port", "0", *options],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env={**os.environ, **(env or {})},
-        )
-        self.events: dict[str, dict[str, Any]] = {}
-        self._lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._read_stdout, daemon=True).start()
-
-    def _read_stdout(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self._lines.put(line)
-        self._lines.put("")
-
-    def wait_for_event(self, name: str, timeout: float = 30.0) -> dict[str, Any]:
-        """The JSON event line *name* the host printed (reading stdout until it comes)."""
-        deadline = time.monotonic() + timeout
-        while name not in self.events:
-            try:
-                line = self._lines.get(timeout=max(deadline - time.monotonic(), 0.01))
-            except queue.Empty:
-                line = ""
-            if not line:
-                self.stop()
-                raise AssertionError(f"host gave no {name!r} event; stderr:\n{self.stderr()}")
-            event = json.loads(line)
-            self.events[event["event"]] = event
-        return self.events[name]
+        super().__init__("--port", "0", *advertising, "--fresh", "--web-port", "0", *options,
+                         env=env)
 
     @property
     def base(self) -> str:
@@ -138,22 +106,6 @@ class WebHost:
     def url(self) -> str:
         """The terminal page's address."""
         return self.base + "terminal"
-
-    def stop(self) -> int:
-        """Stop the host (SIGTERM) and return its exit status."""
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        return self.process.returncode
-
-    def stderr(self) -> str:
-        if self.process.poll() is None or self.process.stderr is None:
-            return ""
-        return self.process.stderr.read()
 
 
 class OutsideRequests:

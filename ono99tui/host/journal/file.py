@@ -45,7 +45,10 @@ from netproto.wire.sessions import token_digest
 MAGIC = b"ONO99JNL"
 # 2: adds the `options` record (docs/JOURNAL.md "Versions"); a file is written as version 1
 # until it first holds one (`JournalWriter.append(..., version=2)`).
-JOURNAL_VERSION = 2
+# 3: adds a duplicate set's `duplicate` field to `match` and `won` (docs/DUPLICATE.md): a
+# set's match is dealt by another generator, so a reader that passed over the field would
+# replay it wrong; a file is raised to 3 when it first holds one.
+JOURNAL_VERSION = 3
 SUFFIX = ".journal"
 _HEADER = struct.Struct(">II")  # payload length, CRC-32 of the payload
 # A record is a match header or one move: far below this. A larger length is corruption.

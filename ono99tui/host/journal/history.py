@@ -15,7 +15,6 @@ damaged file is read as if it were valid. Needs neither Textual nor a running ta
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +32,7 @@ from ono99tui.game import (
     start_match,
 )
 from ono99tui.game.codec import event_to_wire, move_from_wire, rules_from_wire
+from ono99tui.game.duplicate import match_rng
 from ono99tui.game.rules import MAX_PLAYERS, MIN_PLAYERS
 from ono99tui.host.journal.file import SUFFIX, JournalError, read_journal
 from ono99tui.host.journal.records import RESIGN
@@ -77,6 +77,8 @@ class RecordedMatch:
     status: str
     # An abandoned match's `abandoned` record's reason ("closed", "fresh"), if it has one.
     reason: str | None = None
+    # A match of a duplicate set, dealt by `DuplicateRandom` (docs/DUPLICATE.md).
+    duplicate: bool = False
 
     @property
     def finished(self) -> bool:
@@ -135,7 +137,8 @@ def _header(path: Path, where: str, record: dict[str, Any]) -> dict[str, Any]:
         rules = rules_from_wire(record.get("rules"))
     except ValueError as error:
         raise _invalid(path, where, f"the match header's rules are not valid ({error})") from None
-    return {"seed": seed, "number": number, "rules": rules, "names": names, "kinds": kinds}
+    return {"seed": seed, "number": number, "rules": rules, "names": names, "kinds": kinds,
+            "duplicate": record.get("duplicate") is not None}
 
 
 def matches_in(path: Path, records: Sequence[dict[str, Any]],
@@ -204,7 +207,7 @@ def read_matches(path: Path) -> list[RecordedMatch]:
 
 
 def _steps(match: RecordedMatch) -> Iterator[ReplayStep]:
-    rng = random.Random(match.seed)
+    rng = match_rng(match.seed, duplicate=match.duplicate)
     try:
         state, events = start_match(match.rules, len(match.names), rng)
     except ValueError as error:
@@ -267,11 +270,15 @@ def step_lines(match: RecordedMatch, steps: Sequence[ReplayStep]) -> Iterator[di
     every hand after it) followed by one line per engine event, then an "end" line."""
     from ono99tui.game.codec import rules_to_wire
 
-    yield {"kind": "match", "file": str(match.path), "match": match.index,
-           "number": match.number, "seed": match.seed, "preset": match.rules.name,
-           "rules": rules_to_wire(match.rules),
-           "players": [{"seat": seat, "name": name, "kind": kind} for seat, (name, kind)
-                       in enumerate(zip(match.names, match.kinds, strict=True))]}
+    header: dict[str, Any] = {
+        "kind": "match", "file": str(match.path), "match": match.index,
+        "number": match.number, "seed": match.seed, "preset": match.rules.name,
+        "rules": rules_to_wire(match.rules),
+        "players": [{"seat": seat, "name": name, "kind": kind} for seat, (name, kind)
+                    in enumerate(zip(match.names, match.kinds, strict=True))]}
+    if match.duplicate:  # dealt by the set's generator (docs/DUPLICATE.md)
+        header["duplicate"] = True
+    yield header
     for step in steps:
         state = step.state
         yield {"kind": "step", "step": step.number, "seat": step.seat, "move": step.move,

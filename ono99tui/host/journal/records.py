@@ -13,12 +13,12 @@ record's views are out, so that a restarted table goes on numbering views where 
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 from ono99tui.game import State, apply, resign, start_match
 from ono99tui.game.codec import move_from_wire, rules_from_wire
+from ono99tui.game.duplicate import match_rng
 
 RESIGN = "resign"
 
@@ -40,6 +40,8 @@ class MatchRecord:
     names: tuple[str, ...]
     moves: list[dict[str, Any]] = field(default_factory=list)
     winners: tuple[int, ...] = ()
+    # A match of a duplicate set is dealt by `DuplicateRandom` (docs/DUPLICATE.md).
+    duplicate: bool = False
 
 
 # The journal's entries, as the table core emits them among its outputs. NamedTuples: the
@@ -72,6 +74,13 @@ class MatchDealt(NamedTuple):
     # clock, the idle limit, hints, spectators' chat, the stand-ins' level), by their
     # `lobby.options` names: a restarted host that takes the match up plays it on with them.
     table: tuple[tuple[str, Any], ...] = ()
+    # A match of a duplicate set (docs/DUPLICATE.md): the set as it stood before the deal
+    # (`DuplicateSet.to_wire`: its seed, which is also this match's, its players and the
+    # places of the rotations played); None for any other match.
+    duplicate: dict[str, Any] | None = None
+    # The seats whose players asked not to be rated (`Hello.unrated`): a restarted host
+    # that takes the match up leaves them out of its rating too.
+    unrated: tuple[int, ...] = ()
 
 
 class MovePlayed(NamedTuple):
@@ -103,9 +112,11 @@ class OptionsChanged(NamedTuple):
 
 
 class MatchWon(NamedTuple):
-    """The match is over; these seats won it."""
+    """The match is over; these seats won it (and, for a match of a duplicate set, the
+    set after it, this rotation's places in)."""
 
     winners: tuple[int, ...]
+    duplicate: dict[str, Any] | None = None
 
 
 # Why a match ended without a winner (`MatchAbandoned.reason`).
@@ -158,7 +169,8 @@ class MemoryJournal:
             self.records[-1].moves.append(resign_record(entry.seat))
         elif isinstance(entry, MatchDealt):
             self.records.append(MatchRecord(seed=entry.seed, rules=entry.rules,
-                                            names=entry.names))
+                                            names=entry.names,
+                                            duplicate=entry.duplicate is not None))
             if len(self.records) > self.keep:
                 del self.records[: len(self.records) - self.keep]
         elif isinstance(entry, MatchWon):
@@ -167,7 +179,7 @@ class MemoryJournal:
 
 def replay(record: MatchRecord) -> State:
     """The state the recorded moves lead to; raises MoveError if any was not legal."""
-    rng = random.Random(record.seed)
+    rng = match_rng(record.seed, duplicate=record.duplicate)
     state, _ = start_match(rules_from_wire(record.rules), len(record.names), rng)
     for wire in record.moves:
         if wire.get("kind") == RESIGN:

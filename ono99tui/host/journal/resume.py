@@ -23,6 +23,7 @@ from typing import Any
 from netproto.wire.messages import MAX_EVENTS
 from ono99tui.game import MoveError, Rules, State, apply, resign, start_match
 from ono99tui.game.codec import event_to_wire, move_from_wire, rules_from_wire
+from ono99tui.game.duplicate import PlaceTracker, match_rng
 from ono99tui.host.journal.records import (
     RESIGN,
     JournalRecord,
@@ -47,6 +48,15 @@ FRESH = "fresh"
 HUMAN = "human"
 # The format version each kind needs (the others: 1).
 RECORD_VERSIONS = {OPTIONS: 2}
+# A `match` or `won` record of a duplicate set's match (its `duplicate` field).
+DUPLICATE_VERSION = 3
+
+
+def record_version(record: dict[str, Any]) -> int:
+    """The journal format version a record (in the file's form) needs."""
+    if "duplicate" in record:
+        return DUPLICATE_VERSION
+    return RECORD_VERSIONS.get(record["kind"], 1)
 
 
 class ResumeError(ValueError):
@@ -58,12 +68,17 @@ def record_to_map(record: JournalRecord) -> dict[str, Any]:
     if type(record) is MovePlayed:
         return {"kind": MOVE, "move": record.move, "seqs": record.seqs}
     if isinstance(record, MatchDealt):
-        return {"kind": MATCH, "seed": record.seed, "rules": record.rules,
-                "names": record.names, "kinds": record.kinds,
-                "token_hashes": record.token_hashes, "host_seat": record.host_seat,
-                "number": record.number, "seqs": record.seqs,
-                "won": dict(record.won), "played": dict(record.played),
-                "table": dict(record.table)}
+        header = {"kind": MATCH, "seed": record.seed, "rules": record.rules,
+                  "names": record.names, "kinds": record.kinds,
+                  "token_hashes": record.token_hashes, "host_seat": record.host_seat,
+                  "number": record.number, "seqs": record.seqs,
+                  "won": dict(record.won), "played": dict(record.played),
+                  "table": dict(record.table),
+                  # Only when someone asked: a journal nobody asked in reads as before.
+                  **({"unrated": list(record.unrated)} if record.unrated else {})}
+        if record.duplicate is not None:  # only then: other matches' headers are as before
+            header["duplicate"] = record.duplicate
+        return header
     if isinstance(record, SeatResigned):
         return {"kind": RESIGN, "seat": record.seat, "seqs": record.seqs}
     if isinstance(record, SeatResumed):
@@ -73,6 +88,8 @@ def record_to_map(record: JournalRecord) -> dict[str, Any]:
     if isinstance(record, MatchAbandoned):
         return {"kind": ABANDONED, "reason": record.reason}
     assert isinstance(record, MatchWon)
+    if record.duplicate is not None:
+        return {"kind": WON, "winners": record.winners, "duplicate": record.duplicate}
     return {"kind": WON, "winners": record.winners}
 
 
@@ -99,6 +116,10 @@ class ResumePoint:
     # header's, then each `options` record's): `lobby.options` names; empty in a journal
     # written before they were recorded.
     table: dict[str, Any] = field(default_factory=dict)
+    # A match of a duplicate set: the set before its deal (`MatchDealt.duplicate`).
+    duplicate: dict[str, Any] | None = None
+    # The seats whose players asked not to be rated (empty in older journals).
+    unrated: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -109,6 +130,8 @@ class Standing:
     number: int
     won: dict[str, int]
     played: dict[str, int]
+    # The duplicate set after that match, if it was one of a set (`MatchWon.duplicate`).
+    duplicate: dict[str, Any] | None = None
 
 
 @dataclass
@@ -125,6 +148,8 @@ class Replayed:
     pending: list[list[dict[str, Any]]]
     resigned: set[int]
     events: list[dict[str, Any]] = field(default_factory=list)
+    # The seats' finishing places as the match has gone so far (a duplicate set's).
+    places: PlaceTracker = field(default_factory=PlaceTracker)
 
 
 def _seqs(value: Any, seats: int) -> tuple[int, ...]:
@@ -152,6 +177,16 @@ def _table_options(value: Any) -> dict[str, Any]:
         return {}
     if not isinstance(value, dict) or not all(isinstance(name, str) for name in value):
         raise ResumeError("the table's options are not a map of option names")
+    return dict(value)
+
+
+def _duplicate(value: Any) -> dict[str, Any] | None:
+    """A header's or end's duplicate set (absent: the match was no set's). Checked by the
+    table that takes it up (`DuplicateSet.from_wire`)."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ResumeError("the match's duplicate set is not a map")
     return dict(value)
 
 
@@ -187,6 +222,10 @@ def resume_point(records: Sequence[dict[str, Any]]) -> ResumePoint | None:
         host_seat = header.get("host_seat")
         if host_seat is not None and not (type(host_seat) is int and 0 <= host_seat < seats):
             raise ResumeError("the match header's host seat is not one of its seats")
+        unrated = header.get("unrated", [])
+        if not isinstance(unrated, list) or not all(
+                type(seat) is int and 0 <= seat < seats for seat in unrated):
+            raise ResumeError("the match header's unrated seats are not its seats")
         table = _table_options(header.get("table"))
         for step in records[start + 1:]:
             if step.get("kind") == OPTIONS:
@@ -197,7 +236,8 @@ def resume_point(records: Sequence[dict[str, Any]]) -> ResumePoint | None:
             token_hashes=hashes, host_seat=host_seat,
             deal_seqs=_seqs(header["seqs"], seats), steps=tuple(records[start + 1:]),
             won=_standings(header.get("won")), played=_standings(header.get("played")),
-            table=table)
+            table=table, unrated=tuple(unrated),
+            duplicate=_duplicate(header.get("duplicate")))
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, ResumeError):
             raise
@@ -207,8 +247,10 @@ def resume_point(records: Sequence[dict[str, Any]]) -> ResumePoint | None:
 def replay_point(point: ResumePoint) -> Replayed:
     """Replay the point's moves through the engine; raises ResumeError if one is refused."""
     seats = len(point.names)
-    rng = random.Random(point.seed)
+    rng = match_rng(point.seed, duplicate=point.duplicate is not None)
     state, dealt = start_match(point.rules, seats, rng)
+    places = PlaceTracker()
+    places.observe(dealt)
     history = [event_to_wire(event) for event in dealt]
     seqs = list(point.deal_seqs)
     pending: list[list[dict[str, Any]]] = [[] for _ in range(seats)]
@@ -233,6 +275,7 @@ def replay_point(point: ResumePoint) -> Replayed:
                 resigned.add(seat)
             else:
                 raise ResumeError(f"record {number} after the header is a {kind!r}")
+            places.observe(events)
             after = _seqs(step["seqs"], seats)
             wire = [event_to_wire(event) for event in events]
             history.extend(wire)
@@ -248,7 +291,7 @@ def replay_point(point: ResumePoint) -> Replayed:
             raise
         raise ResumeError(f"a record after the header is not usable ({error!r})") from None
     return Replayed(state=state, rng=rng, seqs=seqs, pending=pending, resigned=resigned,
-                    events=history)
+                    events=history, places=places)
 
 
 def standing_after(records: Sequence[dict[str, Any]]) -> Standing | None:
@@ -276,9 +319,10 @@ def standing_after(records: Sequence[dict[str, Any]]) -> Standing | None:
                 won[str(names[seat])] = won.get(str(names[seat]), 0) + 1
             for name in names:
                 played[str(name)] = played.get(str(name), 0) + 1
+        duplicate = _duplicate(end.get("duplicate")) if end.get("kind") == WON else None
     except (KeyError, TypeError) as error:
         raise ResumeError(f"the match header is not usable ({error!r})") from None
-    return Standing(number=number, won=won, played=played)
+    return Standing(number=number, won=won, played=played, duplicate=duplicate)
 
 
 def matches_from_records(records: Sequence[dict[str, Any]]) -> list[MatchRecord]:
@@ -289,7 +333,8 @@ def matches_from_records(records: Sequence[dict[str, Any]]) -> list[MatchRecord]
         kind = record.get("kind")
         if kind == MATCH:
             matches.append(MatchRecord(seed=record["seed"], rules=record["rules"],
-                                       names=tuple(record["names"])))
+                                       names=tuple(record["names"]),
+                                       duplicate=record.get("duplicate") is not None))
         elif not matches:
             continue
         elif kind == MOVE:

@@ -52,13 +52,13 @@ from ono99tui.host.journal.resume import (
     ABANDONED,
     FRESH,
     MATCH,
-    RECORD_VERSIONS,
     WON,
     ResumeError,
     ResumePoint,
     Standing,
     matches_from_records,
     record_to_map,
+    record_version,
     replay_point,
     resume_point,
     standing_after,
@@ -85,7 +85,7 @@ class JournalChoice:
 
 
 def _version_for(records: Sequence[dict[str, Any]]) -> int:
-    return max((RECORD_VERSIONS.get(record["kind"], 1) for record in records), default=1)
+    return max((record_version(record) for record in records), default=1)
 
 
 class FileJournal:
@@ -147,7 +147,7 @@ class FileJournal:
             if self._unwritten:
                 self._write_again(writer)
             else:
-                writer.append(record, version=RECORD_VERSIONS.get(record["kind"], 1))
+                writer.append(record, version=record_version(record))
                 if type(entry) is MatchDealt and writer.lost_at:
                     writer.set_lost(0, 0)  # an older match's loss no longer matters
         except JournalMoved as moved:

@@ -30,10 +30,11 @@ class ChatPrompt(OwnModal[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="chat-box") as box:
             box.border_title = _("Say to the table")
-            yield Input(placeholder="a message (Enter sends, Esc closes)", id="chat-input",
+            yield Input(placeholder=_("a message (Enter sends, Esc closes)"), id="chat-input",
                         max_length=MAX_CHAT_TEXT, compact=True)
             # One line at 80 columns: the keys that work once the prompt is closed.
-            yield Static(f"Emotes: {emote_hint()}  m: mute", id="chat-hint", markup=False)
+            yield Static(_("Emotes: {emotes}  m: mute").format(emotes=emote_hint()), id="chat-hint",
+                         markup=False)
 
     @on(Input.Submitted, "#chat-input")
     def _submitted(self, event: Input.Submitted) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -41,16 +42,18 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("5-9", N_("quick emotes: Hello! Nice play! Oops! Your turn! Good game!")),
     ("m", N_("mute / unmute someone at the table (for you only, this session)")),
     ("h", N_("a hint on your turn: each card's chances (where the table allows hints)")),
-    ("? or F1", N_("this page")),
+    (N_("? or F1"), N_("this page")),
     ("Ctrl+P", N_("command palette: themes, ASCII glyphs, quit")),
     ("F2", N_("switch between Unicode and ASCII glyphs")),
-    ("q or Ctrl+Q", N_("quit (asks first in the middle of a match)")),
+    (N_("q or Ctrl+Q"), N_("quit (asks first in the middle of a match)")),
 )
 
 
 def keys_text() -> str:
     """The keys page, in the language in use."""
-    return "\n".join(f"{keys:<15}{_(words)}" for keys, words in KEYS)
+    # The keys' column padded in cells: a translated "or" may be in any script.
+    return "\n".join(f"{_(keys)}{' ' * max(1, 15 - cell_len(_(keys)))}{_(words)}"
+                     for keys, words in KEYS)
 
 
 def _answers(rules: Rules) -> str:

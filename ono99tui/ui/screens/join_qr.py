@@ -16,6 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from ono99tui.i18n import _
 from ono99tui.ui.glyphs import current_glyphs
 from ono99tui.ui.screens.own_modal import OwnModal
 from ono99tui.web.join_code import JoinLink, qr_rows
@@ -32,8 +33,8 @@ class JoinQrScreen(OwnModal[None]):
 
     CSS_PATH = "join_qr.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close"),
-        Binding("n", "new_code", "New code"),
+        Binding("escape", "close", _("Close")),
+        Binding("n", "new_code", _("New code")),
     ]
 
     def __init__(self, link: JoinLink) -> None:
@@ -43,16 +44,17 @@ class JoinQrScreen(OwnModal[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="join-box") as box:
-            box.border_title = "Join with a phone"
+            box.border_title = _("Join with a phone")
             if current_glyphs(self).ascii:  # no blocks to draw it with: the page has it
-                yield Static(Text(f"This terminal cannot draw the QR code: open {self.link.page}"
-                                  " in a browser on this machine to show or print it."),
+                yield Static(Text(_("This terminal cannot draw the QR code: open {page} in a "
+                                    "browser on this machine to show or print it.").format(
+                                        page=self.link.page)),
                              id="join-qr")
             else:
                 yield Static(qr_text(self.url), id="join-qr")
             yield Static(Text(self.url), id="join-url")
-            hint = ("Scan to join, no password.  n: new code  Esc: close"
-                    if self.link.replace is not None else "Scan to join.  Esc: close")
+            hint = (_("Scan to join, no password.  n: new code  Esc: close")
+                    if self.link.replace is not None else _("Scan to join.  Esc: close"))
             yield Static(hint, classes="hint", markup=False, id="join-hint")
 
     def action_new_code(self) -> None:
@@ -63,7 +65,7 @@ class JoinQrScreen(OwnModal[None]):
         if not current_glyphs(self).ascii:
             self.query_one("#join-qr", Static).update(qr_text(self.url))
         self.query_one("#join-url", Static).update(Text(self.url))
-        self.notify("A new join code: the old one no longer lets anyone in.")
+        self.notify(_("A new join code: the old one no longer lets anyone in."))
 
     def action_close(self) -> None:
         """Close the QR code."""

@@ -58,7 +58,9 @@ _COLUMNS: tuple[tuple[str, str, int], ...] = (
     ("password", N_("Password"), 8),
 )
 # The State cell of a table whose port does not answer: it must fit the column's 8 cells.
-NOT_ANSWERING = "no reply"
+NOT_ANSWERING = N_("no reply")
+# A table's state as the State cell says it (the wire's word, translated).
+STATE_WORDS = {"waiting": N_("waiting"), "playing": N_("playing"), "finished": N_("finished")}
 
 
 def default_player_name() -> str:
@@ -74,9 +76,11 @@ def describe_table(table: DiscoveredTable) -> str:
     and from a browser."""
     info = table.info
     where = (
-        ", ".join(str(Address(address, info.port)) for address in info.addresses) or "no address"
+        _(", ").join(str(Address(address, info.port)) for address in info.addresses)
+        or _("no address")
     )
-    line = f"{info.name} by {info.host_player} at {where}"
+    line = _("{table} by {host} at {where}").format(table=info.name, host=info.host_player,
+                                                     where=where)
     if info.ssh_port is not None and info.addresses:
         line += f"  |  {ssh_command_line(info.addresses[0], info.ssh_port)}"
     if info.web_port is not None and info.addresses:
@@ -141,6 +145,7 @@ class LobbyScreen(Screen[None]):
         spectate: bool = False,
         probe_interval: float = PROBE_INTERVAL_SECONDS,
         host_key: str | None = None,
+        unrated: bool = False,
     ) -> None:
         """`interfaces`: where to browse for tables (None: no browsing, addresses only).
 
@@ -148,12 +153,14 @@ class LobbyScreen(Screen[None]):
         that table at once (`ono99 join HOST:PORT`); `spectate` makes watching the default.
         `probe_interval`: seconds between two checks that a listed table still answers.
         `host_key`: offered to the table joined, for host rights (`ono99 join --host-key`).
+        `unrated`: ask every table joined not to rate this player (`ono99 join --unrated`).
         """
         super().__init__()
         self.interfaces = interfaces
         self.join_address = join_address
         self.spectate_default = spectate
         self.host_key = host_key
+        self.unrated = unrated
         self.config_directory = config_directory
         self.client_settings = client_settings
         self.tables: dict[str, DiscoveredTable] = {}
@@ -348,8 +355,9 @@ class LobbyScreen(Screen[None]):
             "host": Text(info.host_player, style=style),
             "rules": Text(info.rules, style=style),
             "seats": Text(f"{info.seats_taken}/{info.seats_total}", style=style),
-            "state": Text(info.state.value if answering else NOT_ANSWERING, style=style),
-            "password": Text("yes" if info.password_required else "no", style=style),
+            "state": Text(_(STATE_WORDS.get(info.state.value, info.state.value)) if answering
+                          else _(NOT_ANSWERING), style=style),
+            "password": Text(_("yes") if info.password_required else _("no"), style=style),
         }
 
     def selected_table(self) -> DiscoveredTable | None:
@@ -469,13 +477,14 @@ class LobbyScreen(Screen[None]):
         (the door tells its table's port), or say that it is none and what to type."""
         from ono99tui.web.table_behind import NoTableBehind, table_behind
 
-        self.set_status(f"Asking {web} for its table...")
+        self.set_status(_("Asking {address} for its table...").format(address=web))
         try:
             address = await asyncio.to_thread(table_behind, web)
         except NoTableBehind as error:
-            self.set_status(f"{web} is a web address, for a browser; {error}. Type the "
-                            f"table's own address: {Address(web.host, DEFAULT_PORT)} unless "
-                            "the host chose another port")
+            self.set_status(_("{address} is a web address, for a browser; {problem}. Type the "
+                              "table's own address: {table} unless the host chose another "
+                              "port").format(address=web, problem=error,
+                                             table=Address(web.host, DEFAULT_PORT)))
             self.query_one("#address", Input).focus()
             return
         field = self.query_one("#address", Input)
@@ -509,8 +518,10 @@ class LobbyScreen(Screen[None]):
         """
         if self.host_key is not None and request.host_key is None:
             request = replace(request, host_key=self.host_key)
-        verb = "Watching" if request.spectate else "Joining"
-        self.set_status(f"{verb} {request.label}...")
+        if self.unrated:
+            request = replace(request, unrated=True)
+        self.set_status((_("Watching {table}...") if request.spectate
+                         else _("Joining {table}...")).format(table=request.label))
         tokens = ResumeTokens(self.config_directory)
         try:
             client = await connect(request, tokens, self.client_settings)
@@ -520,18 +531,18 @@ class LobbyScreen(Screen[None]):
                                    taking_seat=taking_seat)
                 return
             # "Could not join: nothing is listening at HOST:PORT" names the address once.
-            could_not = "Could not take a seat" if taking_seat else "Could not join"
-            title = (
-                could_not if request.label in error.reason
-                else f"{could_not} at {request.label}" if taking_seat
-                else f"{could_not} {request.label}"
-            )
-            self.set_status(f"{title}: {error.reason}")
+            if request.label in error.reason:
+                title = _("Could not take a seat") if taking_seat else _("Could not join")
+            else:
+                title = (_("Could not take a seat at {table}") if taking_seat
+                         else _("Could not join {table}")).format(table=request.label)
+            self.set_status(_("{title}: {problem}").format(title=title, problem=error.reason))
             # markup=False: the reason may be the table's own words, and a bracket in them
             # would be read as markup (a stray "[/]" raised MarkupError and ended the app).
             self.notify(error.reason, title=title, severity="error", markup=False)
             if taking_seat:  # back here from the table's screens (it lists the tables)
-                self.post_message(self.JoinFailed(self, f"{title}: {error.reason}"))
+                self.post_message(self.JoinFailed(
+                    self, _("{title}: {problem}").format(title=title, problem=error.reason)))
                 return
             # Gone straight to an address that failed (`ono99 join HOST:PORT` before the
             # table was up, or a typo): the list under "Tables on your network" must fill
@@ -543,9 +554,10 @@ class LobbyScreen(Screen[None]):
                                         service_name=request.service_name)
         if client.role == "spectator" and not request.spectate:
             # markup=False: the label is the table's advertised name, which anyone can pick.
-            self.notify(f"{request.label} is full or already playing: you are watching.",
-                        title="Watching", markup=False)
-        self.set_status(f"{verb} {request.label}.")
+            self.notify(_("{table} is full or already playing: you are watching.").format(
+                table=request.label), title=_("Watching"), markup=False)
+        self.set_status((_("Watching {table}.") if request.spectate
+                         else _("Joining {table}.")).format(table=request.label))
         self.enter_table(client, request)
 
     def enter_table(self, client: TableClient, request: JoinRequest | None = None) -> None:
@@ -567,7 +579,7 @@ class LobbyScreen(Screen[None]):
                       taking_seat: bool = False) -> None:
         def answered(password: str | None) -> None:
             if password is None:
-                status = f"Not joined: {request.label} needs a password."
+                status = _("Not joined: {table} needs a password.").format(table=request.label)
                 self.set_status(status)
                 if taking_seat:
                     self.post_message(self.JoinFailed(self, status))

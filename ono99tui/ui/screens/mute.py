@@ -52,9 +52,9 @@ class MuteScreen(OwnModal[set[str]]):
             if self.names:
                 yield OptionList(*(Option(mute_line(name, name in self.muted), id=str(index))
                                    for index, name in enumerate(self.names)), id="mute-list")
-                yield Static("Enter: mute / unmute  Esc: done", classes="hint", markup=False)
+                yield Static(_("Enter: mute / unmute  Esc: done"), classes="hint", markup=False)
             else:
-                yield Static("Nobody else is at the table yet. Esc: back.", classes="hint",
+                yield Static(_("Nobody else is at the table yet. Esc: back."), classes="hint",
                              markup=False)
 
     @on(OptionList.OptionSelected, "#mute-list")

@@ -47,9 +47,9 @@ class PasswordPrompt(ModalScreen[str | None]):
             yield Static(Text(_("{table} needs a password.").format(table=self.table_label)))
 
             if self.wrong:
-                yield Static("That password was not right; try again.", id="password-wrong")
-            yield Input(password=True, placeholder="password", id="password", max_length=512)
-            yield Static("Enter to join, Escape to cancel.", classes="hint")
+                yield Static(_("That password was not right; try again."), id="password-wrong")
+            yield Input(password=True, placeholder=_("password"), id="password", max_length=512)
+            yield Static(_("Enter to join, Escape to cancel."), classes="hint")
 
     @on(Input.Submitted, "#password")
     def _submitted(self, event: Input.Submitted) -> None:

@@ -26,6 +26,7 @@ from netproto.wire.messages import SeatInfo as LobbySeat
 from netproto.wire.messages import SeatKind
 from ono99tui.game import DISCARDING, MATCH_OVER, RoundDealt, spectator_view
 from ono99tui.host.journal.history import RecordedMatch, ReplayStep
+from ono99tui.i18n import _
 from ono99tui.ui.glyphs import Glyphs, current_glyphs, glyphs_for
 from ono99tui.ui.present import (
     event_line,
@@ -80,11 +81,11 @@ def hand_lines(match: RecordedMatch, step: ReplayStep, glyphs: Glyphs) -> str:
     for seat, name in enumerate(match.names):
         hand = state.hands[seat]
         if not state.alive[seat]:
-            cards = "out of the match" + (
-                f" (held {', '.join(card_label(card, state.rules) for card in hand)})"
-                if hand else "")
+            cards = (_("out of the match (held {cards})").format(
+                cards=_(", ").join(card_label(card, state.rules) for card in hand))
+                if hand else _("out of the match"))
         else:
-            cards = "  ".join(card_label(card, state.rules) for card in hand) or "no cards"
+            cards = "  ".join(card_label(card, state.rules) for card in hand) or _("no cards")
         marker = glyphs.turn_marker if seat == acting and state.phase != MATCH_OVER else " "
         lines.append(f"{marker} {name}{' ' * (width - cell_len(name))}  {cards}")
     return "\n".join(lines)
@@ -104,16 +105,16 @@ class ReplayScreen(Screen[None]):
         (0, "-narrow"), (80, "-wide"),
     ]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,space,l", "step(1)", "Next", key_display="→"),
-        Binding("left,backspace,h", "step(-1)", "Back", key_display="←"),
-        Binding("down,pagedown,j", "round(1)", "Next round", key_display="↓"),
-        Binding("up,pageup,k", "round(-1)", "Round back", key_display="↑"),
+        Binding("right,space,l", "step(1)", _("Next"), key_display="→"),
+        Binding("left,backspace,h", "step(-1)", _("Back"), key_display="←"),
+        Binding("down,pagedown,j", "round(1)", _("Next round"), key_display="↓"),
+        Binding("up,pageup,k", "round(-1)", _("Round back"), key_display="↑"),
         # Shown in the hands pane's title: the Footer has room for five keys at 80 columns.
-        Binding("home", "jump(0)", "Deal", show=False),
-        Binding("end", "jump(-1)", "End", show=False),
+        Binding("home", "jump(0)", _("Deal"), show=False),
+        Binding("end", "jump(-1)", _("End"), show=False),
         # The replayed match's rules (the app's own F1 would show a table's).
-        Binding("question_mark,f1", "rules", "Rules", show=False),
-        Binding("q,escape", "app.quit", "Quit"),
+        Binding("question_mark,f1", "rules", _("Rules"), show=False),
+        Binding("q,escape", "app.quit", _("Quit")),
     ]
 
     def __init__(self, match: RecordedMatch, steps: Sequence[ReplayStep]) -> None:
@@ -133,15 +134,15 @@ class ReplayScreen(Screen[None]):
         yield Static("", id="replay-title", markup=False)
         with Horizontal(id="middle"):
             with Vertical(id="seats-pane") as seats_pane:
-                seats_pane.border_title = "Seats"
+                seats_pane.border_title = _("Seats")
                 yield SeatList()
             yield TotalPanel(id="center")
             with Vertical(id="log-pane") as log_pane:
-                log_pane.border_title = "Log"
+                log_pane.border_title = _("Log")
                 yield EventLog(id="log")
         with Vertical(id="hands-pane") as hands_pane:
-            hands_pane.border_title = "Every hand, face up"
-            hands_pane.border_subtitle = "Home: the deal  End: the last move  ?: rules"
+            hands_pane.border_title = _("Every hand, face up")
+            hands_pane.border_subtitle = _("Home: the deal  End: the last move  ?: rules")
             yield Static("", id="hands", markup=False)
         yield Static("", id="step-line", markup=False)
         # No palette entry: the five keys then fit down to 60 columns.
@@ -161,12 +162,13 @@ class ReplayScreen(Screen[None]):
         state = step.state
         view = spectator_view(state)
         last = len(self.steps) - 1
-        title = (f"Replay: {table_name(self.match)}, match {self.match.index}  "
-                 f"Rules {state.rules.name}  Round {state.round_no}  "
-                 f"Move {step.number}/{last}")
+        title = _("Replay: {table}, match {match}  Rules {rules}  Round {round}  "
+                  "Move {move}/{moves}").format(
+            table=table_name(self.match), match=self.match.index, rules=state.rules.name,
+            round=state.round_no, move=step.number, moves=last)
         update_if_changed(self.query_one("#replay-title", Static), title)
         self.query_one(SeatList).show(seat_infos(view, self.seats))
-        obligation, _ = obligation_line(view, self.seats)
+        obligation, _mine = obligation_line(view, self.seats)
         self.query_one(TotalPanel).show(
             total=state.total, limit_text=limit_text(view), last_card=last_card_text(view),
             near_limit=near_limit(view), direction=state.direction, obligation=obligation,
@@ -189,10 +191,11 @@ class ReplayScreen(Screen[None]):
 
     def _step_text(self, step: ReplayStep, glyphs: Glyphs) -> str:
         if step.state.phase == MATCH_OVER:
-            return f"Match over: {winners_text(spectator_view(step.state), self.seats)}."
+            return _("Match over: {winners}.").format(
+                winners=winners_text(spectator_view(step.state), self.seats))
         lines = [entry.text(glyphs.ascii) for entry in self.entries[self.position]]
         if step.number == 0:
-            return "The deal. " + (lines[0] if lines else "")
+            return _("The deal. {first}").format(first=lines[0]) if lines else _("The deal.")
         return lines[0] if lines else ""
 
     # --- keys ---------------------------------------------------------------------------

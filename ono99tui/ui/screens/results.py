@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.cells import cell_len
 from textual.app import ComposeResult
@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Static
 
 from netproto.wire.messages import Lobby, SeatKind
+from ono99tui.client.duplicate import DuplicateResults, results_from_wire
 from ono99tui.client.free_seats import free_seats_text, seats_free
 from ono99tui.client.names import seat_name
 from ono99tui.client.options import options_from_wire
@@ -23,6 +24,7 @@ from ono99tui.ui.requests import OpenRoomRequested, RematchRequested, TakeSeatRe
 from ono99tui.ui.screens.bust import held_line
 from ono99tui.ui.screens.own_modal import OwnModal
 from ono99tui.ui.session_app import SessionApp, watch_session
+from ono99tui.words.duplicate import best_lines, results_title, score_rows
 
 if TYPE_CHECKING:
     from textual import getters
@@ -169,12 +171,44 @@ def rounds_table(view: PlayerView, names: Sequence[str], results: Sequence[Round
     return f"{_(TOKENS_CAPTION)}\n{_table(header, rows)}"
 
 
+def rating_cells(results: Mapping[str, Any], seats: int) -> list[str] | None:
+    """Each seat's new rating and its change ("1043 (+23)"; "" for a seat not rated), from
+    the results of a table that rates its players; None from one that does not."""
+    ratings = results.get("ratings")
+    if not isinstance(ratings, list) or len(ratings) != seats:
+        return None
+    cells = []
+    for entry in ratings:
+        rating = entry.get("rating") if isinstance(entry, dict) else None
+        change = entry.get("change") if isinstance(entry, dict) else None
+        if type(rating) is int and type(change) is int:
+            cells.append(f"{rating} ({change:+d})")
+        else:
+            cells.append("")
+    return cells if any(cells) else None
+
+
 def places_table(names: Sequence[str], order: Sequence[int], won: Sequence[int] | None,
-                 played: Sequence[int] | None = None) -> str:
+                 played: Sequence[int] | None = None,
+                 ratings: Sequence[str] | None = None) -> str:
     """This match's places, first to last, with the evening's standings at this table when
     the table has said: the matches each player has won there, and (from tables that count
-    them) the matches they have played there."""
+    them) the matches they have played there; and, from a table that rates its players,
+    each one's new rating and its change (`ratings`, cells per seat)."""
     places = [f"{place}. {names[seat]}" for place, seat in enumerate(order, start=1)]
+    if ratings is not None:
+        header = [_("This match")]
+        columns: list[Sequence[str]] = []
+        if won is not None:
+            header.append(_("Won here") if played is not None else _("Matches won"))
+            columns.append([str(won[seat]) for seat in order])
+        if won is not None and played is not None:
+            header.append(_("Played"))
+            columns.append([str(played[seat]) for seat in order])
+        header.append(_("Rating"))
+        columns.append([ratings[seat] for seat in order])
+        return _table(header, [(line, *(column[row] for column in columns))
+                               for row, line in enumerate(places)])
     if won is None:
         return "\n".join(places)
     if played is None:
@@ -195,6 +229,18 @@ def wins_table(names: Sequence[str], won: Sequence[int],
                       [(names[seat], str(won[seat])) for seat in order])
     return _table((_("Player"), _("Won"), _("Played")),
                   [(names[seat], str(won[seat]), str(played[seat])) for seat in order])
+
+
+def duplicate_text(results: DuplicateResults) -> str:
+    """A duplicate set's comparison (docs/DUPLICATE.md): its heading, the players best
+    first with their edges, and who played each seat's cards best."""
+    header, rows = score_rows(results)
+    return "\n".join([results_title(results), _table(header, rows), *best_lines(results)])
+
+
+def _duplicate(session: TableSession) -> DuplicateResults | None:
+    lobby = session.match_lobby
+    return results_from_wire(lobby.results) if lobby is not None else None
 
 
 def _matches_won(session: TableSession, seats: int) -> list[int] | None:
@@ -294,6 +340,8 @@ class MatchEndScreen(_Dialog):
         Binding("t", "take_seat", _("Take a seat")),
         # The host: back to the waiting room, to change the rules before the next match.
         Binding("o", "open_room", _("Waiting room")),
+        # A player who had a seat: a coach's review of their plays (ui/screens/review.py).
+        Binding("v", "review", _("Review")),
         Binding("escape", "dismiss", _("Back to the table")),
         Binding("q", "app.quit", _("Quit")),
     ]
@@ -323,6 +371,10 @@ class MatchEndScreen(_Dialog):
                 yield Static(
                     self._places(view), id="standings", classes="results-table", markup=False
                 )
+                # A duplicate set's comparison, once the table's lobby has brought it.
+                duplicate = Static("", id="duplicate", classes="results-table", markup=False)
+                duplicate.display = False
+                yield duplicate
                 rounds = rounds_table(view, names, session.story.round_results,
                                       session.story.busts.eliminated)
                 if rounds:
@@ -362,14 +414,17 @@ class MatchEndScreen(_Dialog):
     def _places(self, view: PlayerView) -> str:
         session = self.app.session
         order = standings(view, session.story.out_order)
+        lobby = session.match_lobby
+        ratings = rating_cells(lobby.results, view.seats) if lobby is not None else None
         return places_table(_names(session, view), order, _matches_won(session, view.seats),
-                            _matches_played(session, view.seats))
+                            _matches_played(session, view.seats), ratings)
 
     def on_mount(self) -> None:
         # The table sends the match's last view first and the lobby with the matches won
         # just after: show them when they come.
         watch_session(self, lambda session: session.lobby, self._show_matches_won, init=False)
         watch_session(self, lambda session: session.lobby, self._show_host_actions)
+        self._show_duplicate()
         self.set_class(self._spectating(), "-spectating")
         if self._spectating():
             # Whether a seat may be free comes with the lobby that says the match is over.
@@ -389,6 +444,16 @@ class MatchEndScreen(_Dialog):
         found = self.query("#standings")
         if view is not None and found:
             found.first(Static).update(self._places(view))
+        self._show_duplicate()
+
+    def _show_duplicate(self) -> None:
+        found = self.query("#duplicate")
+        results = _duplicate(self.app.session)
+        if found:
+            box = found.first(Static)
+            box.display = results is not None
+            if results is not None:
+                box.update(duplicate_text(results))
 
     def _show_host_actions(self, lobby: Lobby | None) -> None:
         """The host's dialog: who is ready for the rematch (the host deals it, and only the
@@ -434,6 +499,8 @@ class MatchEndScreen(_Dialog):
             return self._spectating() and self._may_take_seat()
         if action == "open_room":
             return self.app.session.may_open_room
+        if action == "review":
+            return self.app.session.may_review
         return True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -459,11 +526,24 @@ class MatchEndScreen(_Dialog):
         """The host: back to the waiting room, to change the rules or the seats first."""
         self.post_message(OpenRoomRequested())
 
+    def action_review(self) -> None:
+        """A coach's review of this player's plays: only once the match is over, and only
+        of the seat this app played (`TableSession.may_review`)."""
+        from ono99tui.ui.screens.review import ReviewScreen
+
+        session = self.app.session
+        view = session.view
+        if not session.may_review or view is None or view.seat is None:
+            return
+        name = _names(session, view)[view.seat]
+        self.app.push_screen(ReviewScreen(session.story.plays.decisions(), name,
+                                          closing_with=self.dismiss))
+
     def action_take_seat(self) -> None:
         """A spectator: join the table again asking for a seat for the next match."""
         if not self._may_take_seat():
             return
-        self.query_one("#rematch-status", Static).update("Taking a seat...")
+        self.query_one("#rematch-status", Static).update(_("Taking a seat..."))
         found = self.query("#take-seat")
         if found:
             found.first(Button).disabled = True
@@ -484,14 +564,14 @@ class StandingsScreen(_Dialog):
         view = session.view
         won = _matches_won(session, view.seats) if view is not None else None
         with Vertical(classes="results"):
-            yield Static("Matches won at this table", classes="results-title", markup=False)
+            yield Static(_("Matches won at this table"), classes="results-title", markup=False)
             if view is None or won is None:
                 text = _("No match has ended at this table yet.")
             else:
                 text = wins_table(_names(session, view), won,
                                   _matches_played(session, view.seats))
             yield Static(text, id="wins", classes="results-table", markup=False)
-            yield Button("Close (Esc)", variant="primary", id="close")
+            yield Button(_("Close (Esc)"), variant="primary", id="close")
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         await self.action_dismiss()

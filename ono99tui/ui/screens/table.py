@@ -222,6 +222,10 @@ class TableScreen(TalkScreen):
         # (The last card played is beside the total, not up here.)
         title = _("Rules {preset}  Round {round}  Draw pile {cards}").format(
             preset=view.preset, round=view.round_no, cards=view.draw_pile_size)
+        duplicate = self.app.session.options.duplicate_set
+        if duplicate is not None and duplicate.deal:  # a duplicate set's deal (DUPLICATE.md)
+            title += "  " + _("Deal {deal} of {of}").format(deal=duplicate.deal,
+                                                            of=duplicate.of)
         update_if_changed(self.query_one("#table-title", Static), title)
         forms, act = prompt_forms(view, seats)
         prompt_line = self.query_one("#prompt", PromptLine)
@@ -481,7 +485,8 @@ class TableScreen(TalkScreen):
         def chosen(answer: TurnTime | None) -> None:
             if answer is not None:
                 self.post_message(OptionsChangeRequested(
-                    "change the turn time", table={"turn_seconds": answer.seconds}))
+                    _("Could not change the turn time"),
+                    table={"turn_seconds": answer.seconds}))
 
         self.app.push_screen(
             TurnTimePrompt(current), chosen)

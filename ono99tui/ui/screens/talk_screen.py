@@ -10,6 +10,7 @@ from textual.screen import Screen
 
 from ono99tui.client.talk import EMOTE_KEYS
 from ono99tui.i18n import _
+from ono99tui.table_protocol import EMOTES
 from ono99tui.ui.requests import ChatRequested
 from ono99tui.ui.session_app import SessionApp
 
@@ -20,7 +21,8 @@ if TYPE_CHECKING:
 # Footer shows only c (room at 80 columns); the prompt's hint names the others.
 TALK_BINDINGS = (
     Binding("c", "chat", _("Chat")),
-    *(Binding(key, f"emote({name!r})", f"Emote: {name}", show=False)
+    *(Binding(key, f"emote({name!r})", _("Emote: {emote}").format(emote=_(EMOTES[name])),
+              show=False)
       for key, name in EMOTE_KEYS),
     Binding("m", "mute", _("Mute"), show=False),
 )

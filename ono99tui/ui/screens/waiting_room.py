@@ -26,7 +26,7 @@ from ono99tui.client.free_seats import free_seats_text, seats_free
 from ono99tui.client.options import options_from_wire
 from ono99tui.client.story import SaidItem
 from ono99tui.game import ONO99_MODES, PRESET_NAMES, SCORING_MODES, Rules, Scoring
-from ono99tui.i18n import _
+from ono99tui.i18n import N_, _, ngettext
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
 from ono99tui.ui.requests import (
     AddBotRequested,
@@ -43,6 +43,7 @@ from ono99tui.ui.session_app import SessionApp, watch_session
 from ono99tui.ui.widgets.banner import ConnectionBanner
 from ono99tui.ui.widgets.log import EventLog, chat_entry
 from ono99tui.web.join_code import JoinLink
+from ono99tui.words.duplicate import progress_text
 from ono99tui.words.rule_labels import ONO99_WORDS, RULE_SWITCHES, SCORING_WORDS, scoring_label
 
 if TYPE_CHECKING:
@@ -50,11 +51,19 @@ if TYPE_CHECKING:
 
 
 DEFAULT_BOT = "normal"
+# The bot levels (and the random kind) as the drop-down names them; the value stays the
+# level's own name, as `--level` takes it.
+BOT_LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard"),
+                   "random": N_("random")}
 NARROW_WIDTH = 76
 # Fixed, so the seat list fits beside the rules at 80 columns whatever the names: a long
 # name is cut (with an ellipsis) so that what follows it, "(you)", stays whole.
 PLAYER_COLUMN_WIDTH = 21
 STATUS_COLUMN_WIDTH = 9
+# A rating is four digits (1000 for a new player); the column is as wide as its heading,
+# and takes its room, with its cell padding, from the player's column.
+RATING_COLUMN_WIDTH = 6
+_RATING_ROOM = RATING_COLUMN_WIDTH + 2
 # Stacked (narrow), the seats have the whole width: a name and its marks in full, up to
 # this (the longest name, 24, and "(you, ⚙ bot)").
 WIDEST_PLAYER_COLUMN = 37
@@ -81,9 +90,11 @@ class RuleCheckbox(Checkbox):
 
 
 def seat_rows(lobby: Lobby, you: int | None, bot_mark: str, *, ascii_glyphs: bool = False,
-              width: int = PLAYER_COLUMN_WIDTH) -> list[tuple[Text, Text, Text]]:
+              width: int = PLAYER_COLUMN_WIDTH,
+              compact: bool = False) -> list[tuple[Text, Text, Text]]:
     """One (seat, player, status) row per seat of the table, empty seats included; each
-    player's label fits `width` cells."""
+    player's label fits `width` cells (`compact`: a bot marked by its glyph alone, before
+    its name, where the Rating column takes room from the names)."""
     by_index = {seat.seat: seat for seat in lobby.seats}
     capacity = max(lobby.capacity, len(lobby.seats))
     rows: list[tuple[Text, Text, Text]] = []
@@ -91,31 +102,40 @@ def seat_rows(lobby: Lobby, you: int | None, bot_mark: str, *, ascii_glyphs: boo
         seat = by_index.get(index)
         number = Text(str(index + 1))
         if seat is None:
-            rows.append((number, Text("(empty seat)", style="dim"), Text("")))
+            empty = _("(empty seat)")
+            if cell_len(empty) > width:  # a language's longer words beside the Rating column
+                empty = _("(empty)")
+            rows.append((number, Text(empty, style="dim"), Text("")))
             continue
-        rows.append((number, _player_label(seat, you, bot_mark, width, ascii_glyphs),
+        rows.append((number, _player_label(seat, you, bot_mark, width, ascii_glyphs,
+                                           compact=compact),
                      _status(seat, lobby)))
     return rows
 
 
 def _player_label(seat: SeatInfo, you: int | None, bot_mark: str, width: int,
-                  ascii_glyphs: bool) -> Text:
+                  ascii_glyphs: bool, *, compact: bool = False) -> Text:
     extras = []
-    if seat.kind == SeatKind.BOT:
-        extras.append(f"{bot_mark} bot")
+    # Compact, a bot's mark goes before its name ("⚙ Normal bot"), in the fewest cells.
+    prefix = f"{bot_mark} " if compact and seat.kind == SeatKind.BOT else ""
+    if seat.kind == SeatKind.BOT and not compact:
+        extras.append(_("{mark} bot").format(mark=bot_mark))
     elif seat.kind == SeatKind.RESIGNED:
-        extras.append("out, watching")
+        extras.append(_("out, watching"))
     if seat.seat == you and seat.name.strip().casefold() != "you":
-        extras.append("you")
+        extras.append(_("you"))
     # Two spaces: the name ends visibly where the marks begin (and the room never reads
     # "ana (you)" as the table's seat list does).
-    suffix = f"  ({', '.join(extras)})" if extras else ""
-    room = max(1, width - cell_len(suffix))
+    suffix = "  ({marks})".format(marks=_(", ").join(extras)) if extras else ""
+    room = max(1, width - cell_len(suffix) - cell_len(prefix))
     name = seat.name
     if cell_len(name) > room:  # the name gives way: what follows it says who is who
         ellipsis = "..." if ascii_glyphs else "\u2026"
         name = set_cell_size(name, max(1, room - cell_len(ellipsis))).rstrip() + ellipsis
-    label = Text(name)  # plain Text: a name is never read as markup
+    label = Text()  # plain Text: a name is never read as markup
+    if prefix:
+        label.append(prefix, style="dim")
+    label.append(name)
     if suffix:
         label.append(suffix, style="dim")
     return label
@@ -123,13 +143,13 @@ def _player_label(seat: SeatInfo, you: int | None, bot_mark: str, width: int,
 
 def _status(seat: SeatInfo, lobby: Lobby) -> Text:
     if not seat.connected:
-        return Text("away", style="bold")
+        return Text(_("away"), style="bold")
     if seat.seat == lobby.host_seat:
         # The host deals (s) and has no ready key: "not ready" would say they hold it up.
-        return Text("host", style="bold")
+        return Text(_("host"), style="bold")
     if seat.ready:
-        return Text("ready", style="bold")
-    return Text("not ready", style="dim")
+        return Text(_("ready"), style="bold")
+    return Text(_("not ready"), style="dim")
 
 
 def after_a_match(lobby: Lobby) -> bool:
@@ -146,21 +166,23 @@ def standings_line(lobby: Lobby) -> str:
     won = matches_won(lobby.results, len(lobby.seats))
     if won is None or not after_a_match(lobby):
         return ""
-    names = ", ".join(f"{seat.name} {won[seat.seat]}" for seat in lobby.seats
-                      if 0 <= seat.seat < len(won))
-    return f"Matches won here: {names}. The count goes on whatever the rules."
+    names = _(", ").join(_("{name} {count}").format(name=seat.name, count=won[seat.seat])
+                         for seat in lobby.seats if 0 <= seat.seat < len(won))
+    return _("Matches won here: {names}. The count goes on whatever the rules.").format(
+        names=names)
 
 
 def rules_summary(rules: Rules | None) -> str:
     """The table's rules in one line, for those who may not change them."""
     if rules is None:
-        return "rules not known yet"
-    parts = [f"preset {rules.name}", scoring_label(rules.scoring)]
+        return _("rules not known yet")
+    parts = [_("preset {name}").format(name=rules.name), scoring_label(rules.scoring)]
     if rules.scoring.counts_points:
-        parts.append(f"target {rules.target}")
+        parts.append(_("target {target}").format(target=rules.target))
     elif rules.scoring == Scoring.TOKENS:
-        parts.append(f"{rules.tokens} tokens each")
-    return ", ".join(parts)
+        parts.append(ngettext("{count} token each", "{count} tokens each",
+                              rules.tokens).format(count=rules.tokens))
+    return _(", ").join(parts)
 
 
 def table_deals_when(lobby: Lobby, *, ask_ready: bool = False) -> str | None:
@@ -174,9 +196,13 @@ def table_deals_when(lobby: Lobby, *, ask_ready: bool = False) -> str | None:
     if lobby.phase == "finished" or after_a_match(lobby):
         # A rematch (or a newcomer's first game here, or the room its operator opened
         # again after a match) also waits for everyone's ready.
-        rule = f"the next game starts with {start_when} seats, all ready ({taken} now)."
-        return f"Press r when ready: {rule}" if ask_ready else rule[0].upper() + rule[1:]
-    return f"The game starts by itself when {start_when} seats are taken ({taken} now)."
+        if ask_ready:
+            return _("Press r when ready: the next game starts with {seats} seats, all ready "
+                     "({taken} now).").format(seats=start_when, taken=taken)
+        return _("The next game starts with {seats} seats, all ready ({taken} now).").format(
+            seats=start_when, taken=taken)
+    return _("The game starts by itself when {seats} seats are taken ({taken} now).").format(
+        seats=start_when, taken=taken)
 
 
 class WaitingRoomScreen(TalkScreen):
@@ -188,19 +214,19 @@ class WaitingRoomScreen(TalkScreen):
         app = getters.app(SessionApp)
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "toggle_ready", "Ready"),
+        Binding("r", "toggle_ready", _("Ready")),
         # A spectator's: join again asking for a seat, where one may be free.
-        Binding("t", "take_seat", "Take a seat"),
-        Binding("b", "add_bot", "Add bot"),
-        Binding("x", "remove_bot", "Remove bot"),
-        Binding("s", "start", "Start"),
-        Binding("o", "focus_rules", "Rules"),
+        Binding("t", "take_seat", _("Take a seat")),
+        Binding("b", "add_bot", _("Add bot")),
+        Binding("x", "remove_bot", _("Remove bot")),
+        Binding("s", "start", _("Start")),
+        Binding("o", "focus_rules", _("Rules")),
         # The host's, with a web door: the one-step join address as a QR code.
-        Binding("j", "show_join", "Phone QR"),
-        Binding("escape", "focus_seats", "Seats", show=False),
-        Binding("l", "leave", "Leave"),
+        Binding("j", "show_join", _("Phone QR")),
+        Binding("escape", "focus_seats", _("Seats"), show=False),
+        Binding("l", "leave", _("Leave")),
         *TALK_BINDINGS,  # table talk
-        Binding("q", "app.quit", "Quit"),
+        Binding("q", "app.quit", _("Quit")),
     ]
 
     def __init__(self, invite: str = "", join: JoinLink | None = None) -> None:
@@ -215,6 +241,8 @@ class WaitingRoomScreen(TalkScreen):
         self._bot_level_shown = False
         # The player column's width, as the seat table was last laid out.
         self._player_width = PLAYER_COLUMN_WIDTH
+        # Whether the seats have their Rating column (a table that rates its players).
+        self._rating_column = False
 
     # --- layout -----------------------------------------------------------------------------
 
@@ -232,7 +260,7 @@ class WaitingRoomScreen(TalkScreen):
                     yield Static("", id="spectators")
                     # Table talk before the deal (c opens the prompt).
                     chat = EventLog(id="room-chat")
-                    chat.border_title = "Chat"
+                    chat.border_title = _("Chat")
                     yield chat
                 with VerticalScroll(id="rules-panel"):
                     yield Static("", id="rules-summary")
@@ -242,38 +270,41 @@ class WaitingRoomScreen(TalkScreen):
 
     def _option_fields(self) -> ComposeResult:
         with Horizontal(classes="option-row"):
-            yield Label("Preset", classes="option-label")
+            yield Label(_("Preset"), classes="option-label")
             yield Select([(name, name) for name in PRESET_NAMES], allow_blank=False,
                          id="opt-preset", compact=True)
         with Horizontal(classes="option-row"):
-            yield Label("Scoring", classes="option-label")
+            yield Label(_("Scoring"), classes="option-label")
             yield Select([(_(SCORING_WORDS[mode].label), mode) for mode in SCORING_MODES],
                          allow_blank=False, id="opt-scoring", compact=True)
         with Horizontal(classes="option-row"):
-            yield Label("Target", classes="option-label")
+            yield Label(_("Target"), classes="option-label")
             yield Input(type="integer", id="opt-target", compact=True, max_length=6)
         with Horizontal(classes="option-row"):
-            yield Label("Tokens", classes="option-label")
+            yield Label(_("Tokens"), classes="option-label")
             yield Input(type="integer", id="opt-tokens", compact=True, max_length=3)
         with Horizontal(classes="option-row"):
             # Seconds for each move before a stand-in plays the turn; empty: no clock.
-            yield Label("Turn secs", classes="option-label")
+            yield Label(_("Turn secs"), classes="option-label")
             # valid_empty: empty is "off", not an error (it was tinted red as one).
             yield Input(type="integer", id="opt-turn_seconds", compact=True, max_length=5,
-                        placeholder="off", valid_empty=True)
+                        placeholder=_("off"), valid_empty=True)
         with Horizontal(classes="option-row"):
-            yield Label("ONO 99 card", classes="option-label")
+            yield Label(_("ONO 99 card"), classes="option-label")
             yield Select([(_(ONO99_WORDS[mode].label), mode) for mode in ONO99_MODES],
                          allow_blank=False, id="opt-ono99_card", compact=True)
         for switch in RULE_SWITCHES:
             yield RuleCheckbox(_(switch.label), id=f"opt-{switch.option}", compact=True)
         # A table setting, not a rule: may spectators talk?
-        yield RuleCheckbox("Spectators chat", id="spectator-chat", compact=True, value=True)
+        yield RuleCheckbox(_("Spectators chat"), id="spectator-chat", compact=True, value=True)
         # Not a rule: may players' apps show hints (lobby.options.hints)?
-        yield RuleCheckbox("Hints allowed (h)", id="table-hints", compact=True)
+        yield RuleCheckbox(_("Hints allowed (h)"), id="table-hints", compact=True)
+        # Not a rule: deal duplicate sets (lobby.options.duplicate, docs/DUPLICATE.md)?
+        yield RuleCheckbox(_("Duplicate sets"), id="table-duplicate", compact=True)
         with Horizontal(classes="option-row"):
-            yield Label("Bot level", classes="option-label")
-            yield Select([(name, name) for name in BOT_CHOICES], allow_blank=False,
+            yield Label(_("Bot level"), classes="option-label")
+            yield Select([(_(BOT_LEVEL_WORDS.get(name, name)), name) for name in BOT_CHOICES],
+                         allow_blank=False,
                          value=DEFAULT_BOT if DEFAULT_BOT in BOT_CHOICES else BOT_CHOICES[0],
                          id="bot-kind", compact=True)
 
@@ -303,31 +334,39 @@ class WaitingRoomScreen(TalkScreen):
         if self.lobby is not None:
             self.show_lobby(self.lobby)
 
-    def _add_seat_columns(self, player_width: int) -> None:
+    def _add_seat_columns(self, player_width: int, *, rating: bool = False) -> None:
         seats = self.query_one("#seats", DataTable)
         seats.add_column("#", key="number", width=1)
-        seats.add_column("Player", key="player", width=player_width)
-        seats.add_column("Status", key="status", width=STATUS_COLUMN_WIDTH)
+        seats.add_column(_("Player"), key="player", width=player_width)
+        seats.add_column(_("Status"), key="status", width=STATUS_COLUMN_WIDTH)
+        if rating:
+            # TRANSLATORS: the waiting room's column of each player's rating (a number).
+            seats.add_column(_("Rating"), key="rating", width=RATING_COLUMN_WIDTH)
         self._player_width = player_width
+        self._rating_column = rating
 
-    def _player_column_width(self) -> int:
+    def _player_column_width(self, rated: bool = False) -> int:
         """Side by side with the rules the seats have a fixed width; stacked, the width of
-        the screen (so a name is cut only where it must be)."""
+        the screen (so a name is cut only where it must be). `rated`: the Rating column
+        takes its room from the player's."""
+        room = _RATING_ROOM if rated else 0
         width = self.size.width
         if width >= NARROW_WIDTH or width <= 0:
-            return PLAYER_COLUMN_WIDTH
-        return max(PLAYER_COLUMN_WIDTH, min(WIDEST_PLAYER_COLUMN, width - _ROW_BESIDE_PLAYER))
+            return PLAYER_COLUMN_WIDTH - room
+        return max(PLAYER_COLUMN_WIDTH - room,
+                   min(WIDEST_PLAYER_COLUMN, width - _ROW_BESIDE_PLAYER - room))
 
     def on_resize(self, event: events.Resize) -> None:
         """Below 76 columns the seats and the rules stack instead of sitting side by side."""
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
-        if self.lobby is not None and self._player_column_width() != self._player_width:
+        if (self.lobby is not None
+                and self._player_column_width(self._rating_column) != self._player_width):
             self._show_seats(self.lobby, current_glyphs(self).bot)
 
     def _lobby_changed(self, lobby: Lobby | None) -> None:
         if lobby is None:
             self._set_editable(False)
-            self.set_status("Waiting for the table...")
+            self.set_status(_("Waiting for the table..."))
         else:
             self.show_lobby(lobby)
 
@@ -365,26 +404,34 @@ class WaitingRoomScreen(TalkScreen):
         self.lobby = lobby
         glyphs = current_glyphs(self)
         name = self._table_name()
-        role = "host" if self.is_host else ("watching" if self.my_seat_number is None else "player")
-        self.query_one("#room-title", Static).update(
-            Text(f"Waiting room{': ' + name if name else ''}  ({role})")
-        )
+        role = (_("host") if self.is_host
+                else _("watching") if self.my_seat_number is None else _("player"))
+        title = (_("Waiting room: {table}  ({role})").format(table=name, role=role) if name
+                 else _("Waiting room  ({role})").format(role=role))
+        self.query_one("#room-title", Static).update(Text(title))
         self._show_seats(lobby, glyphs.bot)
         standings = standings_line(lobby)
         found = self.query_one("#standings", Static)
         found.display = bool(standings)
         found.update(Text(standings))  # plain Text: it holds players' names
         self.query_one("#spectators", Static).update(
-            f"{lobby.spectators} watching" if lobby.spectators else ""
+            ngettext("{count} watching", "{count} watching", lobby.spectators).format(
+                count=lobby.spectators) if lobby.spectators else ""
         )
         options = self.app.session.options
         rules = options.rules
-        self.query_one("#rules-summary", Static).update(Text(rules_summary(rules)))
+        summary = rules_summary(rules)
+        if options.duplicate_set is not None:  # the set's progress: "deal 2 of 4 played"
+            summary += "\n" + progress_text(options.duplicate_set, playing=False)
+        elif options.duplicate:
+            summary += "\n" + _("Duplicate sets: each deal once per seat rotation.")
+        self.query_one("#rules-summary", Static).update(Text(summary))
         if rules is not None:
             self._show_options(rules)
         self._show_turn_time(options.turn_seconds)
         self._show_spectator_chat(options.spectator_chat)
         self._show_hints(options.hints)
+        self._show_box("#table-duplicate", options.duplicate)
         self._show_bot_level(options.bot_level)
         self._set_editable(self.is_host)
         self.set_status(self._status_line(lobby))
@@ -400,16 +447,24 @@ class WaitingRoomScreen(TalkScreen):
 
     def _show_seats(self, lobby: Lobby, bot_mark: str) -> None:
         table = self.query_one("#seats", DataTable)
-        width = self._player_column_width()
+        rated = any(seat.rating is not None for seat in lobby.seats)
+        width = self._player_column_width(rated)
         rows = seat_rows(lobby, self.my_seat_number, bot_mark,
-                         ascii_glyphs=current_glyphs(self).ascii, width=width)
+                         ascii_glyphs=current_glyphs(self).ascii, width=width, compact=rated)
         cursor = table.cursor_row
-        if width != self._player_width:  # the terminal's width changed the layout
+        if width != self._player_width or rated != self._rating_column:
+            # The terminal's width changed the layout, or the table's ratings came (or went).
             table.clear(columns=True)
-            self._add_seat_columns(width)
+            self._add_seat_columns(width, rating=rated)
         table.clear()
+        by_index = {seat.seat: seat for seat in lobby.seats}
         for index, row in enumerate(rows):
-            table.add_row(*row, key=str(index))
+            cells: list[Text] = list(row)
+            if rated:
+                seat = by_index.get(index)
+                rating = seat.rating if seat is not None else None
+                cells.append(Text("" if rating is None else str(rating)))
+            table.add_row(*cells, key=str(index))
         if rows:
             table.move_cursor(row=min(cursor, len(rows) - 1), animate=False)
 
@@ -488,21 +543,28 @@ class WaitingRoomScreen(TalkScreen):
         if self.my_seat_number is None:
             free = free_seats_text(lobby)
             if seats_free(lobby) and self.app.session.may_take_seat:
-                free += " (t takes one)" if seats_free(lobby) > 1 else " (t takes it)"
-            return f"Watching: {free}. " + (dealing or "The game starts when the host says.")
+                free = (_("{free} (t takes one)") if seats_free(lobby) > 1
+                        else _("{free} (t takes it)")).format(free=free)
+            return _("Watching: {free}. {dealing}").format(
+                free=free, dealing=dealing or _("The game starts when the host says."))
         if dealing is not None and not self.is_host:
             # A headless table: nobody seated runs it; it deals by itself.
             return dealing
-        game = "the next match" if after_a_match(lobby) else "the game"
+        next_match = after_a_match(lobby)
         if self.is_host:
             if taken < 2:
-                return "Add a bot (b) or wait for players; s starts with two or more."
-            return f"s starts {game}" + (
-                f" (not ready yet: {', '.join(waiting_for)})." if waiting_for
-                else "; everyone is ready."
-            )
-        you = "You are ready" if mine and mine.ready else "Press r when you are ready"
-        return f"{you}. The host starts {game}."
+                return _("Add a bot (b) or wait for players; s starts with two or more.")
+            if waiting_for:
+                names = _(", ").join(waiting_for)
+                return (_("s starts the next match (not ready yet: {names}).") if next_match
+                        else _("s starts the game (not ready yet: {names}).")).format(names=names)
+            return (_("s starts the next match; everyone is ready.") if next_match
+                    else _("s starts the game; everyone is ready."))
+        if mine and mine.ready:
+            return (_("You are ready. The host starts the next match.") if next_match
+                    else _("You are ready. The host starts the game."))
+        return (_("Press r when you are ready. The host starts the next match.") if next_match
+                else _("Press r when you are ready. The host starts the game."))
 
     def set_status(self, text: str) -> None:
         """The one-line status under the panels."""
@@ -537,7 +599,7 @@ class WaitingRoomScreen(TalkScreen):
         """A spectator: join the table again asking for a seat (the app does it: see
         `TableSession.take_seat`); this room makes way for the new connection's."""
         if self.my_seat_number is None and self.app.session.may_take_seat:
-            self.set_status("Taking a seat...")
+            self.set_status(_("Taking a seat..."))
             self.post_message(TakeSeatRequested())
 
     def action_add_bot(self) -> None:
@@ -549,7 +611,7 @@ class WaitingRoomScreen(TalkScreen):
         """Host: remove the bot in the highlighted seat."""
         seat = self._highlighted_seat()
         if seat is None or seat.kind != SeatKind.BOT:
-            self.set_status("Highlight a bot's seat to remove it.")
+            self.set_status(_("Highlight a bot's seat to remove it."))
             return
         self.post_message(RemoveBotRequested(seat.seat))
 
@@ -605,7 +667,8 @@ class WaitingRoomScreen(TalkScreen):
     def _preset_changed(self, event: Select.Changed) -> None:
         if (self.is_host and isinstance(event.value, str) and event.value == event.select.value
                 and not self._table_has("name", event.value)):
-            self.post_message(OptionsChangeRequested("change the preset", preset=event.value))
+            self.post_message(OptionsChangeRequested(_("Could not change the preset"),
+                                                     preset=event.value))
 
     @on(Select.Changed, "#opt-scoring, #opt-ono99_card")
     def _choice_changed(self, event: Select.Changed) -> None:
@@ -621,9 +684,16 @@ class WaitingRoomScreen(TalkScreen):
         lobby = self.lobby
         if (self.is_host and lobby is not None and event.value == event.checkbox.value
                 and (lobby.options.get("hints") is True) != event.value):
-            word = "allow" if event.value else "stop"
-            self.post_message(OptionsChangeRequested(f"{word} hints",
+            self.post_message(OptionsChangeRequested(_("Could not change hints"),
                                                      table={"hints": event.value}))
+
+    @on(Checkbox.Changed, "#table-duplicate")
+    def _duplicate_changed(self, event: Checkbox.Changed) -> None:
+        lobby = self.lobby
+        if (self.is_host and lobby is not None and event.value == event.checkbox.value
+                and (lobby.options.get("duplicate") is True) != event.value):
+            self.post_message(OptionsChangeRequested(_("Could not change duplicate sets"),
+                                                     table={"duplicate": event.value}))
 
     @on(Checkbox.Changed)
     def _switch_changed(self, event: Checkbox.Changed) -> None:
@@ -640,7 +710,7 @@ class WaitingRoomScreen(TalkScreen):
         if (self.is_host and lobby is not None and event.value == event.checkbox.value
                 and (lobby.options.get("spectator_chat", True) is not False) != event.value):
             self.post_message(OptionsChangeRequested(
-                "change spectators' chat", table={"spectator_chat": event.value}))
+                _("Could not change spectators' chat"), table={"spectator_chat": event.value}))
 
     @on(Input.Submitted, "#opt-target, #opt-tokens")
     @on(Input.Blurred, "#opt-target, #opt-tokens")
@@ -654,7 +724,8 @@ class WaitingRoomScreen(TalkScreen):
         try:
             value = int(field.value)
         except ValueError:
-            self.set_status(f"{option}: type a whole number")
+            self.set_status(_("{option}: type a whole number").format(
+                option=_("Target") if option == "target" else _("Tokens")))
             return
         if value != current:
             self._set_rule(option, value)
@@ -668,12 +739,13 @@ class WaitingRoomScreen(TalkScreen):
         try:
             seconds = int(text) if text else 0
         except ValueError:
-            self.set_status("turn time: type whole seconds, or leave it empty for no clock")
+            self.set_status(_("turn time: type whole seconds, or leave it empty for no clock"))
             return
         wanted = float(seconds) if seconds > 0 else None  # 0 or empty: no clock
         if wanted != self.app.session.options.turn_seconds:
             self.post_message(OptionsChangeRequested(
-                "change the turn time", table={"turn_seconds": wanted}))
+                _("Could not change the turn time"), table={"turn_seconds": wanted}))
 
     def _set_rule(self, option: str, value: object) -> None:
-        self.post_message(OptionsChangeRequested(f"change {option}", rules={option: value}))
+        self.post_message(OptionsChangeRequested(_("Could not change the rules"),
+                                                 rules={option: value}))

@@ -15,6 +15,7 @@ from typing import Any
 
 from netproto.wire.chat_text import MAX_CHAT_TEXT
 from netproto.wire.messages import MAX_TURN_SECONDS
+from ono99tui import i18n
 from ono99tui.bots import BOT_CHOICES
 from ono99tui.game import ONO99_MODES, PRESET_NAMES, SCORING_MODES
 from ono99tui.table_protocol import EMOTES
@@ -111,6 +112,11 @@ def read_intent(raw: str) -> Intent:
         if name not in PRESET_NAMES:
             raise PageError("malformed", "no such rules", kind)
         return Intent(kind, text=str(name))
+    if kind == "lang":  # the page's menu: the door's sentences in this language from now on
+        code = frame.get("code")
+        if not isinstance(code, str) or code not in i18n.LANGUAGES:
+            raise PageError("malformed", "no such language", kind)
+        return Intent(kind, text=code)
     if kind in ("spectator_chat",):
         return Intent(kind, flag=_flag(frame, kind))
     if kind == "turn_time":  # whole seconds per move; 0: no clock

@@ -4,9 +4,10 @@ the door's process, and the page's websocket when one is attached.
 The phone is a player like any other: its `TableClient` says hello to the table on
 loopback (resuming the seat's token when it has one, kept in the seat's folder), and every
 item the table sends goes through its `TableSession`, which decides what it means. What the
-page draws is `ono99tui.web.phone.state.page_state` of that session; the page is sent the
-parts of it that changed since it last heard (a whole state when it attaches), the log's
-new sentences, the notices, and the turn signal.
+page draws is `ono99tui.web.phone.state.page_state` of that session; the page is sent what
+changed in it since it last heard (`state_frame`: the fields a move changed; the whole
+state when it attaches), the log's new sentences, the notices, and the turn signal (when it
+rings or says something new).
 
 A page that goes away (a reload, a lost Wi-Fi, a locked phone) leaves the connection to the
 table up for `linger` seconds: a page that comes back within it is sent the whole state and
@@ -31,6 +32,7 @@ from netproto.addresses import parse_address
 from netproto.client import TableClient
 from netproto.client_errors import ConnectFailed, HandshakeRefused, NotConnected
 from netproto.wire.messages import TablePhase
+from ono99tui import i18n
 from ono99tui.client.outputs import (
     CloseDialogs,
     Dialog,
@@ -62,7 +64,7 @@ from ono99tui.client.story import (
 from ono99tui.game import Discard, Draw, Play, RoundEnded, Scoring, SwapFour
 from ono99tui.i18n import _
 from ono99tui.web.phone.intents import Intent, PageError, read_intent
-from ono99tui.web.phone.state import page_state
+from ono99tui.web.phone.state import page_state, state_frame
 from ono99tui.web.phone.words import event_sentence, isolated, unplayable_reason
 from ono99tui.web.seats import Seat, SeatBook
 
@@ -139,6 +141,11 @@ class PhoneSeat:
         self._pending_log: list[tuple[int, str, str]] = []  # sentences the page has not had
         self._log_reset = False  # the log was cleared: the page is sent it whole
         self._pong = False  # the page asked whether the door is there
+        self._title_sent = False  # the page has had a turn frame since it attached
+        # The language of the seat's sentences: the page's, as the task that made the seat
+        # speaks it (shared with the task that reads the table); the page's menu changes it.
+        self.language = (i18n.task_language()
+                         or i18n.TaskLanguage(i18n.current_language()))
 
     # --- the table --------------------------------------------------------------------
 
@@ -147,6 +154,7 @@ class PhoneSeat:
         self._runner = asyncio.create_task(self._run(), name=f"phone-{self.seat.name}")
 
     async def _run(self) -> None:
+        i18n.speak_in_this_task(self.language)  # the table's news in the page's language
         try:
             while True:
                 self._rejoin = False
@@ -237,8 +245,12 @@ class PhoneSeat:
                 await self._frame({"t": "notice", "text": output.notice.text,
                                    "level": "information"})
             elif isinstance(output, TurnSignal):
+                # Every view brings one; the page hears it when it says something new.
+                if output.ring or output.title != self.title or not self._title_sent:
+                    self._title_sent = True
+                    await self._frame({"t": "turn", "ring": output.ring,
+                                       "title": output.title})
                 self.title = output.title
-                await self._frame({"t": "turn", "ring": output.ring, "title": output.title})
             elif isinstance(output, ShowRoundEnd):
                 view = self.session.view
                 if view is not None:
@@ -293,10 +305,26 @@ class PhoneSeat:
                 if said is not None:
                     self._add_log(*said)
 
+    def speak(self, code: str) -> None:
+        """Speak `code` from now on (the page's language menu, or a page come back in
+        another language): the log is told again from the story in it, and the page is
+        sent its whole state, whose sentences are in it too."""
+        if code == self.language.code:
+            return
+        self.language.set(code)
+        self._clear_log()
+        for item in self.session.story.items:
+            said = story_sentence(item)
+            if said is not None:
+                self._add_log(*said)
+        self._sent = {}
+
     # --- the page ---------------------------------------------------------------------
 
     async def attach(self, websocket: web.WebSocketResponse) -> None:
         """Serve one page over `websocket` until it closes (a newer page replaces it)."""
+        # This task (the page's) speaks the seat's language, whichever page made the seat.
+        i18n.speak_in_this_task(self.language)
         if self._hanging_up is not None:
             self._hanging_up.cancel()
             self._hanging_up = None
@@ -305,6 +333,7 @@ class PhoneSeat:
             await previous.close(code=CLOSE_REPLACED,
                                  message=b"this seat was opened in another tab")
         self._sent = {}
+        self._title_sent = False
         self._pending_log = []
         self._log_reset = False
         await self._frame({"t": "log", "all": [list(line) for line in self.log]})
@@ -318,6 +347,10 @@ class PhoneSeat:
                     intent = read_intent(message.data)
                     if intent.kind == "hint":
                         await self._hint()
+                        continue
+                    if intent.kind == "lang":
+                        self.speak(intent.text or "en")
+                        await self._publish()
                         continue
                     await self._send(self._apply(intent))
                     if self._pong:
@@ -361,10 +394,9 @@ class PhoneSeat:
         state["results"] = self.results
         state["ended"] = self.ended
         state["name"] = self.seat.name
-        changed = {key: value for key, value in state.items() if self._sent.get(key) != value}
-        if changed or not self._sent:
-            self._sent.update(changed)
-            await self._frame({"t": "state", "p": changed})
+        frame = state_frame(self._sent, state)
+        if frame is not None:
+            await self._frame(frame)
 
     # --- what the page asks -----------------------------------------------------------
 
@@ -403,19 +435,20 @@ class PhoneSeat:
         if kind == "start":
             return session.start()
         if kind == "spectator_chat":
-            return session.set_options(_("change spectators' chat"),
+            return session.set_options(_("Could not change spectators' chat"),
                                        table={"spectator_chat": bool(intent.flag)})
         if kind == "turn_time":
             seconds = int(intent.index or 0)
-            return session.set_options(_("change the turn time"),
+            return session.set_options(_("Could not change the turn time"),
                                        table={"turn_seconds": float(seconds) or None})
         # The rules themselves only change between matches (the table says so too).
         self._need(session.lobby is not None and session.lobby.phase != TablePhase.PLAYING,
                    kind)
         if kind == "preset":
-            return session.set_options(_("change the rules"), preset=intent.text)
+            return session.set_options(_("Could not change the rules"), preset=intent.text)
         if kind == "hints":
-            return session.set_options(_("change hints"), table={"hints": bool(intent.flag)})
+            return session.set_options(_("Could not change hints"),
+                                       table={"hints": bool(intent.flag)})
         if kind == "rule":
             return self._rule(intent)
         if kind == "add_bot":
@@ -436,7 +469,7 @@ class PhoneSeat:
                 rules.replace(**{name: value})
             except ValueError as error:
                 raise PageError("bad-option", str(error), "rule") from None
-        return self.session.set_options(_("change the rules"), rules={name: value})
+        return self.session.set_options(_("Could not change the rules"), rules={name: value})
 
     async def _hint(self) -> None:
         """Work a hint out from the seat's own view and the deal's public events (the

@@ -14,6 +14,7 @@ The map's keys are short: a phone on a slow network reads them on every move.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -217,3 +218,78 @@ def page_state(session: TableSession, now: float) -> dict[str, Any]:
             "hints": session.hints_allowed and not session.spectating,
         },
     }
+
+
+# --- what the page is sent: the parts of the state that changed -------------------------
+#
+# A `state` frame is {"t": "state", "p": {part: value}, "d": [op, ...]}: "p" holds parts
+# the page takes whole (all of them when a page attaches), "d" the changes inside parts it
+# has: each op is a path into the page's state and the value put there, as one list
+# (["game", "seats", 5, "cards", 3]). A move changes a few fields of the match (the total,
+# the last card, whose turn, one seat's count), so a move costs its few fields, not every
+# seat and card again. The page script applies frames as `apply_state_frame` does.
+
+
+def state_patch(old: Any, new: Any, path: list[str | int]) -> list[list[Any]]:
+    """The ops that turn `old` into `new` at `path`: maps with the same keys and lists of
+    the same length are followed into, unless replacing one whole is shorter (a hand
+    whose cards all moved up one place); anything else that differs is replaced whole."""
+    if old == new:
+        return []
+    ops: list[list[Any]] = []
+    if isinstance(old, dict) and isinstance(new, dict) and old.keys() == new.keys():
+        for key, value in new.items():
+            ops += state_patch(old[key], value, [*path, key])
+    elif (isinstance(old, list | tuple) and isinstance(new, list | tuple)
+            and len(old) == len(new)):
+        for index, (was, value) in enumerate(zip(old, new, strict=True)):
+            ops += state_patch(was, value, [*path, index])
+    else:
+        return [[*path, new]]
+    whole = [[*path, new]]
+    return whole if len(ops) > 1 and _size(whole) <= _size(ops) else ops
+
+
+def _size(value: Any) -> int:
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
+
+
+def state_frame(sent: dict[str, Any], state: dict[str, Any]) -> dict[str, Any] | None:
+    """The `state` frame that brings a page holding `sent` to `state` (None: nothing
+    changed), and `sent` brought up to date. A page holding nothing (`sent` empty: it has
+    just attached) is sent every part whole; a part is sent whole, too, where that is
+    shorter than its changes."""
+    whole: dict[str, Any] = {}
+    ops: list[list[Any]] = []
+    for key, value in state.items():
+        if key not in sent:
+            whole[key] = value
+            continue
+        if sent[key] == value:
+            continue
+        changes = state_patch(sent[key], value, [key])
+        if _size(changes) < _size(value):
+            ops += changes
+        else:
+            whole[key] = value
+    first = not sent
+    sent.update(state)
+    if not whole and not ops and not first:
+        return None
+    frame: dict[str, Any] = {"t": "state"}
+    if whole or first:
+        frame["p"] = whole
+    if ops:
+        frame["d"] = ops
+    return frame
+
+
+def apply_state_frame(page: dict[str, Any], frame: dict[str, Any]) -> None:
+    """What the page script does with a `state` frame: take its parts whole, then put
+    each op's value at its path."""
+    page.update(frame.get("p", {}))
+    for op in frame.get("d", ()):
+        node: Any = page
+        for step in op[:-2]:
+            node = node[step]
+        node[op[-2]] = op[-1]

@@ -24,6 +24,15 @@
   const MIN_FONT_SIZE = 7;
 
   const byId = (id) => document.getElementById(id);
+  // The page's words in its language (play.html's #door-words, made by the door), by their
+  // English; English where one is missing.
+  let WORDS = null;
+  function w(text) {
+    if (WORDS === null) {
+      try { WORDS = JSON.parse(byId("door-words").textContent); } catch (error) { WORDS = {}; }
+    }
+    return Object.prototype.hasOwnProperty.call(WORDS, text) ? WORDS[text] : text;
+  }
   const helperTextarea = () => document.querySelector("#terminal .xterm-helper-textarea");
 
   function focusTerminal() {
@@ -32,7 +41,9 @@
   }
 
   function showEnded(code, reason) {
-    const [title, again] = ENDINGS[code] || LOST;
+    const [english, againEnglish] = ENDINGS[code] || LOST;
+    const title = w(english);
+    const again = againEnglish === null ? null : w(againEnglish);
     document.body.classList.add("-ended");
     byId("connecting").hidden = true;
     byId("ended-title").textContent = title;
@@ -141,7 +152,7 @@
       }
       return { ok: response.ok, status: response.status, body: data };
     } catch (error) {
-      return { ok: false, status: 0, body: { error: "The door did not answer." } };
+      return { ok: false, status: 0, body: { error: w("The door did not answer.") } };
     }
   }
 
@@ -164,7 +175,7 @@
           return;
         }
         if (!answer.ok) {
-          error.textContent = answer.body.error || "That did not work; try again.";
+          error.textContent = answer.body.error || w("That did not work; try again.");
           return;
         }
         window.sessionStorage.setItem(SEAT_KEY, answer.body.seat);

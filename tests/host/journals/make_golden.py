@@ -10,6 +10,8 @@ are, so that `test_golden_journals.py` proves every version is still read the sa
 From version 2 the first player ("ana") is a bot in this process, seated with the table's
 operator key, that changes the table's options once mid-match (the turn clock, spectators'
 chat), so that the file holds an `options` record; the other two are `ono99 bot` processes.
+From version 3 the table deals duplicate sets (`--duplicate`): the match is the first deal
+of a set, and its `match` and `won` records hold the set.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def play(preset: str, data: Path) -> Path:
+def play(preset: str, data: Path, version: int) -> Path:
     """One match of `preset` at a headless table in `data`; its journal file."""
     env = {**os.environ, "ONO99_DATA_DIR": str(data), "ONO99_MDNS_INTERFACES": "127.0.0.1"}
     port = free_port()
@@ -48,7 +50,8 @@ def play(preset: str, data: Path) -> Path:
         [sys.executable, "-m", "ono99tui", "host", "--headless", "--no-advertise", "--bind",
          "127.0.0.1", "--port", str(port), "--name", f"Golden {preset}", "--seats", "3",
          "--rules", preset, "--seed", "99", "--bot-delay", "0", "--turn-time", "off",
-         "--exit-after", "1"], stdout=subprocess.PIPE, text=True, env=env)
+         "--exit-after", "1", *(("--duplicate",) if version >= 3 else ())],
+        stdout=subprocess.PIPE, text=True, env=env)
     assert host.stdout is not None
     listening = json.loads(host.stdout.readline())
     assert listening["event"] == "listening"
@@ -85,7 +88,7 @@ def main(version: int) -> None:
     out.mkdir(exist_ok=True)
     for preset in PRESET_NAMES:
         with tempfile.TemporaryDirectory() as data:
-            path = play(preset, Path(data))
+            path = play(preset, Path(data), version)
             golden = out / f"{preset}.journal"
             shutil.copyfile(path, golden)
         export = subprocess.run([sys.executable, "-m", "ono99tui", "replay", "--json",

@@ -9,6 +9,7 @@
   const NAME_KEY = "ono99.name";
   const SOUND_KEY = "ono99.sound";
   const NOTIFY_KEY = "ono99.notify-asked";
+  const LANG_KEY = "ono99.lang"; // the language menu's choice, kept on this device
   const TV = document.body.dataset.view === "tv";
   const $ = (id) => document.getElementById(id);
   let M = {};
@@ -207,7 +208,7 @@
   function receive(frame) {
     switch (frame.t) {
       case "state":
-        Object.assign(S, frame.p);
+        applyState(frame);
         sent = false;
         draw();
         break;
@@ -237,6 +238,18 @@
       case "gone":
         end(`${frame.headline} ${frame.detail}`, false);
         break;
+    }
+  }
+
+  // A state frame: the parts in "p" whole, then each op of "d", a path into the state and
+  // the value put there (["game", "seats", 5, "cards", 3]): a move sends only what it
+  // changed (ono99tui/web/phone/state.py, state_frame and apply_state_frame).
+  function applyState(frame) {
+    Object.assign(S, frame.p || {});
+    for (const op of frame.d || []) {
+      let node = S;
+      for (let i = 0; i < op.length - 2; i++) node = node[op[i]];
+      node[op[op.length - 2]] = op[op.length - 1];
     }
   }
 
@@ -612,13 +625,8 @@
       const text = $("say").value;
       if (text.trim() && send({ t: "say", text })) $("say").value = "";
     };
-    const emotes = ["hello", "nice-play", "oops", "your-turn", "good-game"];
-    $("emotes").replaceChildren(...emotes.map((emote) => {
-      const button = el("button", t(`emote.${emote}`), "quiet");
-      button.type = "button";
-      button.onclick = () => send({ t: "emote", name: emote });
-      return button;
-    }));
+    drawEmotes();
+    $("lang").onchange = () => chooseLanguage($("lang").value);
     $("sound").onclick = () => {
       localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on");
       drawSound();
@@ -641,16 +649,53 @@
     }, PING_MS);
   }
 
-  async function main() {
-    // The page's language: `?lang=CODE` on the page's address, else the browser's (the
-    // door reads Accept-Language), else the door's own (ono99tui/web/phone/messages.py).
-    const asked = new URLSearchParams(location.search).get("lang");
-    const table = "/static/phone/messages.json" + (asked ? "?lang=" + encodeURIComponent(asked) : "");
+  function drawEmotes() {
+    const emotes = ["hello", "nice-play", "oops", "your-turn", "good-game"];
+    $("emotes").replaceChildren(...emotes.map((emote) => {
+      const button = el("button", t(`emote.${emote}`), "quiet");
+      button.type = "button";
+      button.onclick = () => send({ t: "emote", name: emote });
+      return button;
+    }));
+  }
+
+  // --- the page's language ---------------------------------------------------------
+
+  // The page's words in `code` (none: the door chooses, from the browser's Accept-Language,
+  // else its own): the table of words, `lang` and `dir` (Urdu and Pashto mirror the page).
+  async function loadWords(code) {
+    const table = "/static/phone/messages.json" + (code ? "?lang=" + encodeURIComponent(code) : "");
     const response = await fetch(table, { credentials: "same-origin" });
     M = await response.json();
     document.documentElement.lang = M.lang || "en";
     document.documentElement.dir = M.dir || "ltr";
     fill(document);
+    $("lang").value = M.lang || "en";
+    $("lang").setAttribute("aria-label", t("lang.label"));
+  }
+
+  // The menu: the page's words at once, remembered on this device, and the door told, so
+  // that its sentences (the log, the prompts, why a card cannot be played) follow.
+  async function chooseLanguage(code) {
+    localStorage.setItem(LANG_KEY, code);
+    const address = new URL(location.href);
+    if (address.searchParams.has("lang")) {
+      address.searchParams.set("lang", code); // a reload keeps the choice, not the old ?lang=
+      history.replaceState(null, "", address);
+    }
+    await loadWords(code);
+    drawSound();
+    drawEmotes();
+    if (Object.keys(S).length) draw(); // the state's words (the door's come with its answer)
+    if (socket && socket.readyState === 1) socket.send(JSON.stringify({ t: "lang", code }));
+  }
+
+  async function main() {
+    // The page's language: `?lang=CODE` on the page's address, else the menu's choice on
+    // this device, else the browser's (the door reads Accept-Language), else the door's
+    // own (ono99tui/web/phone/messages.py).
+    const asked = new URLSearchParams(location.search).get("lang") || localStorage.getItem(LANG_KEY);
+    await loadWords(asked);
     drawSound();
     wire();
     try {
