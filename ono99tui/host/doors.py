@@ -7,8 +7,14 @@ only has to offer what `hosting` and the runners around it need, described here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Protocol, runtime_checkable
+
+# What `hosting` hands a door as it opens: `trust(name, max_connections)` is the key the
+# door's own connections to the table say hello with (netproto's `Server.trust_door`), so
+# that the users the door let in are counted under the door's cap, not as one loopback
+# address's (docs/WEB.md "Cap"). A door that runs its users in child processes may ignore it.
+TrustDoor = Callable[[str, int], str]
 
 
 class DoorError(Exception):
@@ -55,8 +61,10 @@ class Door(Protocol):
         """What the door is, for messages: "the SSH door on port 2222"."""
         ...
 
-    async def open(self, table_port: int) -> OpenDoor:
-        """Open the door onto the table listening on `table_port` on this machine.
+    async def open(self, table_port: int, trust: TrustDoor | None = None) -> OpenDoor:
+        """Open the door onto the table listening on `table_port` on this machine; `trust`
+        gives the door a key of its own for its connections to the table (None: they
+        are counted as any connection from loopback is).
 
         Raises OSError when the door's socket cannot be had, DoorError for anything else.
         """

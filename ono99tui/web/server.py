@@ -108,6 +108,8 @@ MAX_REQUEST_BYTES = 16 * 1024
 # A browser's key presses and resizes; a paste larger than this is not a player's move.
 MAX_WEBSOCKET_MESSAGE = 64 * 1024
 WEBSOCKET_HEARTBEAT = 15.0
+# The phones' handshakes with the table at once (`WebDoor._phone_handshakes`).
+PHONE_HANDSHAKES = 4
 
 
 class WebDoor:
@@ -135,6 +137,10 @@ class WebDoor:
         self._http_log.addFilter(QuietHttpLog(self.guard.quiet_log))
         self.sessions: dict[str, WebSession] = {}
         self.phones: dict[str, PhoneSeat] = {}
+        # The phones' handshakes with the table at once: under the table's unfinished
+        # handshakes per address (8), which count the door's as loopback's (docs/WEB.md
+        # "Cap"), so that fifty pages opened together never close each other's.
+        self._phone_handshakes = asyncio.Semaphore(PHONE_HANDSHAKES)
         self._handlers: set[asyncio.Task[Any]] = set()
         self._closing = False
         self._runner: web.AppRunner | None = None
@@ -463,7 +469,9 @@ class WebDoor:
                                                       request.headers.get("Accept-Language", "")))
                 phone = PhoneSeat(seat, self.seats, self.config.table_address,
                                   linger=self.config.phone_linger, on_ended=self._phone_ended,
-                                  spectate=request.query.get("watch") == "1")
+                                  spectate=request.query.get("watch") == "1",
+                                  door_key=self.config.table_door_key,
+                                  handshakes=self._phone_handshakes)
                 self.phones[seat.seat_id] = phone
                 phone.start()
             elif request.query.get("lang") in i18n.LANGUAGES:
