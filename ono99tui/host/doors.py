@@ -85,3 +85,16 @@ class JoinCodeDoor(Protocol):
     def replace_join_code(self) -> None:
         """Make a new join code: the old address stops letting anyone in."""
         ...
+
+
+@runtime_checkable
+class HostLinkDoor(Protocol):
+    """An open door that can let the host in from a phone: a headless host hands it the
+    table's host key (its operator key) and prints the address, which gives the phone
+    that opens it host rights (the web door's `/host/KEY`: docs/WEB.md "The host's
+    phone")."""
+
+    def host_link_announcement(self, host: str, host_key: str) -> Mapping[str, object]:
+        """Take `host_key` and return the event a headless host prints with the host's
+        phone address at `host` (an IP literal of this machine)."""
+        ...

@@ -135,6 +135,13 @@ class OpenWebDoor(StartedDoor):
                 "code": self.door.join is not None,
                 "qr_page": web_url(loopback_for(self.door.config.bind_host), self.port) + "qr"}
 
+    def host_link_announcement(self, host: str, host_key: str) -> Mapping[str, object]:
+        """The "web-host" event a headless host prints: the host's phone address (at
+        `host`), which logs a browser in with host rights; `host_key` is the table's."""
+        self.door.phone_host = host
+        self.door.host_key = host_key
+        return {"event": "web-host", "url": self.door.host_url()}
+
     def replace_join_code(self) -> None:
         """Make a new join code: the old address stops letting anyone in."""
         self.door.replace_join_code()

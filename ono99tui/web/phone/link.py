@@ -112,6 +112,7 @@ class PhoneSeat:
     def __init__(self, seat: Seat, seats: SeatBook, table_address: str, *,
                  linger: float = DEFAULT_LINGER, on_ended: Callable[[PhoneSeat], None],
                  spectate: bool = False, door_key: str | None = None,
+                 host_key: str | None = None,
                  handshakes: asyncio.Semaphore | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         # `spectate`: a table view (/tv), which only watches.
@@ -119,6 +120,8 @@ class PhoneSeat:
         # The door's key for the table (its hellos count under the door's cap), and the
         # door's bound on its handshakes at once (ono99tui.web.server.PHONE_HANDSHAKES).
         self.door_key = door_key
+        # The table's host key, for the host's own phone (its host link: docs/WEB.md).
+        self.host_key = host_key
         self._handshakes = handshakes if handshakes is not None else asyncio.Semaphore(1)
         self.seat = seat
         self.seats = seats
@@ -193,6 +196,7 @@ class PhoneSeat:
                 client = await TableClient.connect(
                     self.address.host, self.address.port, name=self.seat.name,
                     spectate=self.spectate and not seat_asked, door_key=self.door_key,
+                    host_key=self.host_key,
                     token=None if seat_asked or self.spectate else self.seat_token)
         except (ConnectFailed, HandshakeRefused) as error:
             await self._carry_out(self.session.connect_failed(error.code, error.reason,
