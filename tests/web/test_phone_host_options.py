@@ -115,6 +115,8 @@ async def test_the_hosts_phone_sets_every_option_and_others_are_refused(
         negative = table.rules.negative_totals
         await ana.send({"t": "rule", "name": "negative_totals", "value": not negative})
         await until(lambda: table.rules.negative_totals is not negative)
+        await ana.send({"t": "duplicate", "on": True})
+        await until(lambda: table.duplicate is True)
         await ana.send({"t": "add_bot", "level": "hard"})
         await until(lambda: len(table.seats) == 4)
         assert table.seats[-1].bot == "hard"
@@ -124,12 +126,14 @@ async def test_the_hosts_phone_sets_every_option_and_others_are_refused(
         for intent in ({"t": "turn_time", "seconds": 20},
                        {"t": "spectator_chat", "on": True},
                        {"t": "rule", "name": "target", "value": 200},
-                       {"t": "add_bot", "level": "easy"}):
+                       {"t": "add_bot", "level": "easy"},
+                       {"t": "duplicate", "on": False}):
             assert (await bo.refused(intent))["code"] == "not-host", intent
         for intent, code in (({"t": "turn_time", "seconds": -1}, "malformed"),
                              ({"t": "turn_time", "seconds": 86401}, "malformed"),
                              ({"t": "turn_time"}, "malformed"),
                              ({"t": "spectator_chat", "on": "no"}, "malformed"),
+                             ({"t": "duplicate", "on": 1}, "malformed"),
                              ({"t": "rule", "name": "colour", "value": 1}, "malformed"),
                              ({"t": "rule", "name": "target", "value": "ten"}, "malformed"),
                              ({"t": "rule", "name": "target", "value": True}, "malformed"),
@@ -150,6 +154,7 @@ async def test_the_hosts_phone_sets_every_option_and_others_are_refused(
         await until(lambda: table.state is not None)
         for intent in ({"t": "rule", "name": "target", "value": 120},
                        {"t": "preset", "name": "1980"},
+                       {"t": "duplicate", "on": False},
                        {"t": "add_bot", "level": "easy"}):
             assert (await ana.refused(intent))["code"] == "not-now", intent
         assert table.rules.target == 150

@@ -453,6 +453,9 @@ class PhoneSeat:
         if kind == "hints":
             return session.set_options(_("Could not change hints"),
                                        table={"hints": bool(intent.flag)})
+        if kind == "duplicate":  # docs/DUPLICATE.md
+            return session.set_options(_("Could not change duplicate sets"),
+                                       table={"duplicate": bool(intent.flag)})
         if kind == "rule":
             return self._rule(intent)
         if kind == "add_bot":

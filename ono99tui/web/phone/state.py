@@ -25,6 +25,7 @@ from ono99tui.game import Card, Discard, Draw, Play, PlayerView, Scoring, SwapFo
 from ono99tui.game.state import DISCARDING, MATCH_OVER
 from ono99tui.i18n import _
 from ono99tui.web.phone.words import unplayable_reason
+from ono99tui.words.duplicate import progress_text
 from ono99tui.words.rule_labels import (
     ONO99_WORDS,
     RULE_SWITCHES,
@@ -165,6 +166,11 @@ def room_state(session: TableSession) -> dict[str, Any] | None:
         "start_when": options.start_when,
         "turn_seconds": options.turn_seconds,
         "hints": options.hints,
+        "duplicate": options.duplicate,
+        # Where a duplicate set stands, in the door's words ("Duplicate set: deal 1 of 3
+        # played."); None at a table that deals none.
+        "duplicate_set": (None if options.duplicate_set is None
+                          else progress_text(options.duplicate_set, playing=False)),
         "spectator_chat": options.spectator_chat,
         "bot_level": options.bot_level,
         # The scoring in words, for everyone (the host's phone also has `rules`).

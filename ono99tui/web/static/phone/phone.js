@@ -499,6 +499,7 @@
     if (room.scoring) told.push(t("room.scoring_is", { scoring: room.scoring }));
     told.push(room.turn_seconds ? t("room.clock", { n: Math.round(room.turn_seconds) }) : t("room.no_clock"));
     if (room.spectator_chat === false) told.push(t("room.no_spectator_chat"));
+    if (room.duplicate_set) told.push(room.duplicate_set); // the door's words: "deal 2 of 4"
     $("room-options").textContent = told.join(" · ");
     $("room-when").textContent = room.start_when ? t("room.start_when", { n: room.start_when }) : t("room.waiting");
     $("room-watching").textContent = room.watching ? t("room.watching", { n: room.watching }) : "";
@@ -528,6 +529,7 @@
     if (S.host) {
       $("preset").value = room.preset || "2022";
       $("hints-on").checked = Boolean(room.hints);
+      $("duplicate-on").checked = Boolean(room.duplicate);
       drawHostRules(room);
       $("bots").replaceChildren(...room.seats.filter((s) => s.bot).map((s) => {
         const button = el("button", t("room.remove_bot", { name: s.name }), "quiet");
@@ -615,6 +617,7 @@
     $("spectator-chat").onchange = () => send({ t: "spectator_chat", on: $("spectator-chat").checked });
     $("preset").onchange = () => send({ t: "preset", name: $("preset").value });
     $("hints-on").onchange = () => send({ t: "hints", on: $("hints-on").checked });
+    $("duplicate-on").onchange = () => send({ t: "duplicate", on: $("duplicate-on").checked });
     $("rematch").onclick = () => send({ t: "rematch" });
     $("open-room").onclick = () => send({ t: "open_room" });
     $("results-continue").onclick = () => { resultsClosed = JSON.stringify(S.results); drawResults(); };
