@@ -84,6 +84,8 @@ async def test_the_host_link_gives_a_phone_the_hosts_rights(tmp_path: Path) -> N
             guss: dict[str, Any] = {}
             await state_until(hana, hanas, lambda page: page.get("host")
                               and len((page.get("room") or {}).get("seats", [])) == 2)
+            # The table rates (a new name shows 1000): each phone's room shows the ratings.
+            assert [seat["rating"] for seat in hanas["room"]["seats"]] == [1000, 1000]
             await gus.send_str('{"t": "add_bot"}')
             assert await error(gus, guss) == "not-host"
             assert not guss["host"]

@@ -158,7 +158,8 @@ def room_state(session: TableSession) -> dict[str, Any] | None:
         "phase": lobby.phase.value,
         "seats": [{"seat": s.seat, "name": s.name, "bot": s.kind == SeatKind.BOT,
                    "ready": s.ready, "away": not s.connected and s.kind != SeatKind.BOT,
-                   "you": s.seat == lobby.you, "host": s.seat == lobby.host_seat}
+                   "you": s.seat == lobby.you, "host": s.seat == lobby.host_seat,
+                   "rating": s.rating}
                   for s in lobby.seats],
         "capacity": lobby.capacity,
         "watching": lobby.spectators,

@@ -505,7 +505,7 @@
     $("room-watching").textContent = room.watching ? t("room.watching", { n: room.watching }) : "";
     const seats = room.seats.map((seatInfo) => ({
       name: seatInfo.name, you: seatInfo.you, bot: seatInfo.bot, away: seatInfo.away,
-      cards: null, ready: seatInfo.ready,
+      cards: null, ready: seatInfo.ready, rating: seatInfo.rating,
     }));
     $("room-seats").replaceChildren(...seats.map((seatInfo) => {
       const item = el("li", null, "seat");
@@ -517,6 +517,7 @@
       if (seatInfo.bot) marks.push(t("seat.bot"));
       if (seatInfo.away) marks.push(t("seat.away"));
       marks.push(t(seatInfo.ready || seatInfo.bot ? "room.is_ready" : "room.waiting_for"));
+      if (seatInfo.rating !== null && seatInfo.rating !== undefined) marks.push(t("seat.rating", { n: seatInfo.rating }));
       item.append(el("span", marks.join(" · "), "marks"));
       return item;
     }));
