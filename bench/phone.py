@@ -147,7 +147,10 @@ def percentile(values: list[float], share: float) -> float | None:
 
 async def measure(args: argparse.Namespace) -> dict[str, Any]:
     env = {**os.environ, "ONO99_WEB_PASSWORD": PASSWORD, "ONO99_MDNS_INTERFACES": "127.0.0.1",
-           "ONO99_CONFIG_DIR": f"/tmp/ono99-bench-phone-{os.getpid()}"}
+           "ONO99_CONFIG_DIR": f"/tmp/ono99-bench-phone-{os.getpid()}",
+           # Its own data folder: a bench's table must not be journaled (or rated) in the
+           # user's, where the next run would take its unfinished match up.
+           "ONO99_DATA_DIR": f"/tmp/ono99-bench-phone-{os.getpid()}/data"}
     host = subprocess.Popen(
         [sys.executable, "-m", "ono99tui", "host", "--headless", "--bind", "127.0.0.1",
          "--port", str(args.port), "--web-port", str(args.port + 1), "--no-advertise",

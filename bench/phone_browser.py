@@ -205,7 +205,8 @@ class Host:
     def __init__(self, config: Path, *options: str) -> None:
         config.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "ONO99_WEB_PASSWORD": PASSWORD,
-               "ONO99_MDNS_INTERFACES": "127.0.0.1", "ONO99_CONFIG_DIR": str(config)}
+               "ONO99_MDNS_INTERFACES": "127.0.0.1", "ONO99_CONFIG_DIR": str(config),
+               "ONO99_DATA_DIR": str(config / "data")}  # never the user's data folder
         while True:  # the next two ports, past any another program holds now
             port = next(Host.ports)
             self._stderr = (config / "host.err").open("w")  # said when it fails to start

@@ -210,6 +210,7 @@ async def measure(open_terminal: Callable[[list[str], dict[str, str]], Awaitable
             "--spectate", "--name", "watcher"]
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(state_dir), "TERM": "xterm-256color",
            "LANG": "C.UTF-8", "ONO99_CONFIG_DIR": str(state_dir / "config"),
+           "ONO99_DATA_DIR": str(state_dir / "data"),
            "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
     terminal = await open_terminal(argv, env)
     recorder = terminal.recorder

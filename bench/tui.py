@@ -52,6 +52,7 @@ CHILD_ENV = {
     "PATH": os.environ.get("PATH", ""),
     "HOME": os.environ.get("HOME", "/tmp"),
     "ONO99_CONFIG_DIR": "/tmp/ono99-bench-config",
+    "ONO99_DATA_DIR": "/tmp/ono99-bench-data",
 }
 
 MINIMAL_APP = """

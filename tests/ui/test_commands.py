@@ -23,6 +23,7 @@ def ono99(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
         [sys.executable, "-m", "ono99tui", *args],
         capture_output=True, text=True, timeout=60,
         env={"PATH": "/usr/bin:/bin", "ONO99_CONFIG_DIR": str(tmp_path),
+             "ONO99_DATA_DIR": str(tmp_path / "data"),
              "ONO99_MDNS_INTERFACES": "127.0.0.1", "LANG": "C.UTF-8"},
     )
 
