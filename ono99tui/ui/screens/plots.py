@@ -34,12 +34,20 @@ def draw_round(plot: PlotextPlot, totals: RoundTotals, names: Sequence[str],
     if totals.busts:
         plt.scatter([bust.play for bust in totals.busts],
                     [bust.total for bust in totals.busts], marker="x")
-    plt.hline(limit)
+    plt.hline(limit)  # the total that busts
     plt.title(_("Round {round}: the total").format(round=totals.round_no))
     plt.xlabel(_("play"))
     low = min(0, *totals.totals) if totals.totals else 0
-    plt.ylim(low, max([limit, *(bust.total for bust in totals.busts)]) + 2)
+    plt.ylim(low, max([limit, *(bust.total for bust in totals.busts)]) + 1)
+    plt.yticks(sorted({low, *range(0, limit, 25), limit}))
+    plt.xticks(whole_ticks(len(totals.totals)))
     plot.refresh()
+
+
+def whole_ticks(last: int, most: int = 6) -> list[int]:
+    """Whole numbers from 0 (or 1) to `last` for an axis, at most about `most` of them."""
+    step = max(1, -(-last // (most - 1)))
+    return sorted({*range(0, last, step), last})
 
 
 def draw_evening(plot: PlotextPlot, series: Mapping[str, Sequence[RatingPoint]]) -> None:
@@ -51,6 +59,9 @@ def draw_evening(plot: PlotextPlot, series: Mapping[str, Sequence[RatingPoint]])
                  marker="dot" if len(points) > 1 else "o")
     plt.title(_("Ratings this evening"))
     plt.xlabel(_("match"))
+    matches = sorted({p.match for points in series.values() for p in points})
+    if matches:
+        plt.xticks(matches if len(matches) <= 8 else whole_ticks(matches[-1])[1:])
     plot.refresh()
 
 
