@@ -101,7 +101,7 @@ async def test_a_solo_matchs_round_and_match_dialogs_open_the_plot() -> None:
                         await pilot.pause()
                         assert "busted at" in screen_text(app)
                         await pilot.press("escape")
-                        await wait_until(pilot, lambda: app.screen is dialog)
+                        await wait_until(pilot, lambda dialog=dialog: app.screen is dialog)
                         seen_round = True
                     await pilot.press("enter")
                     continue
@@ -110,7 +110,7 @@ async def test_a_solo_matchs_round_and_match_dialogs_open_the_plot() -> None:
                 index = first_playable(app)
                 before = app.session.view_seq
                 await pilot.press("s" if index is None else str(index + 1))
-                await wait_until(pilot, lambda: app.session.view_seq != before
+                await wait_until(pilot, lambda before=before: app.session.view_seq != before
                                  or isinstance(app.screen, MatchEndScreen | RoundEndScreen))
             assert seen_round and app.session.view.phase == MATCH_OVER
             await wait_until(pilot, lambda: "Plots" in screen_text(app))  # the footer's key

@@ -39,15 +39,15 @@ def draw_round(plot: PlotextPlot, totals: RoundTotals, names: Sequence[str],
     plt.xlabel(_("play"))
     low = min(0, *totals.totals) if totals.totals else 0
     plt.ylim(low, max([limit, *(bust.total for bust in totals.busts)]) + 1)
-    plt.yticks(sorted({low, *range(0, limit, 25), limit}))
+    plt.yticks([float(tick) for tick in sorted({low, *range(0, limit, 25), limit})])
     plt.xticks(whole_ticks(len(totals.totals)))
     plot.refresh()
 
 
-def whole_ticks(last: int, most: int = 6) -> list[int]:
+def whole_ticks(last: int, most: int = 6) -> list[float]:
     """Whole numbers from 0 (or 1) to `last` for an axis, at most about `most` of them."""
     step = max(1, -(-last // (most - 1)))
-    return sorted({*range(0, last, step), last})
+    return [float(tick) for tick in sorted({*range(0, last, step), last})]
 
 
 def draw_evening(plot: PlotextPlot, series: Mapping[str, Sequence[RatingPoint]]) -> None:
@@ -61,7 +61,8 @@ def draw_evening(plot: PlotextPlot, series: Mapping[str, Sequence[RatingPoint]])
     plt.xlabel(_("match"))
     matches = sorted({p.match for points in series.values() for p in points})
     if matches:
-        plt.xticks(matches if len(matches) <= 8 else whole_ticks(matches[-1])[1:])
+        plt.xticks([float(match) for match in matches] if len(matches) <= 8
+                   else whole_ticks(matches[-1])[1:])
     plot.refresh()
 
 
