@@ -56,9 +56,14 @@ def draw_evening(plot: PlotextPlot, series: Mapping[str, Sequence[RatingPoint]])
     plt.clear_figure()
     for name, points in series.items():
         plt.plot([p.match for p in points], [p.rating for p in points], label=name,
-                 marker="dot" if len(points) > 1 else "o")
+                 marker="braille" if len(points) > 1 else "o")
     plt.title(_("Ratings this evening"))
     plt.xlabel(_("match"))
+    ratings = [p.rating for points in series.values() for p in points]
+    if ratings:
+        low, high = min(ratings), max(ratings)
+        step = max(1, -(-(high - low) // 4))
+        plt.yticks([float(low + step * i) for i in range(5) if low + step * i <= high + step])
     matches = sorted({p.match for points in series.values() for p in points})
     if matches:
         plt.xticks([float(match) for match in matches] if len(matches) <= 8
