@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ono99tui.game import Busted, Event, Played, RoundDealt, RoundEnded
+from ono99tui.game import Busted, Event, MatchEnded, Played, RoundDealt, RoundEnded
 
 # Matches remembered per player for the evening's plot (a long evening keeps its last ones).
 EVENING_MATCHES = 64
@@ -43,7 +43,8 @@ class RoundTotals:
 
 def round_totals(events: Iterable[Event], *, finished: bool = False) -> RoundTotals | None:
     """The totals of the last round dealt among `events` (oldest first), or of the last one
-    that ended when `finished`; None when no such round was dealt among them."""
+    that ended (with its round or with the match) when `finished`; None when no such round
+    was dealt among them."""
     best: RoundTotals | None = None
     round_no: int | None = None
     totals: list[int] = []
@@ -59,7 +60,8 @@ def round_totals(events: Iterable[Event], *, finished: bool = False) -> RoundTot
             seats.append(event.seat)
         elif isinstance(event, Busted):
             busts.append(BustMark(len(totals), event.seat, event.total))
-        elif isinstance(event, RoundEnded):
+        elif isinstance(event, RoundEnded | MatchEnded):
+            # (A match of one round, as 2022's, ends with no round's end of its own.)
             best = RoundTotals(round_no, tuple(totals), tuple(seats), tuple(busts), True)
             round_no = None
     if round_no is not None and not finished:

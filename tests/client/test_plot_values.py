@@ -102,3 +102,13 @@ def test_the_evening_is_bounded_and_told_in_a_sentence() -> None:
     assert evening_summary(series) == (
         f"Ratings this evening: ana 1011 to {1000 + EVENING_MATCHES + 10} over "
         f"{EVENING_MATCHES} matches.")
+
+
+def test_a_match_of_one_round_ends_its_round_with_the_match() -> None:
+    table = ScriptedTable(rules="2022", seed=3)  # 2022: busts eliminate, one round
+    table.play_until(lambda t: t.over)
+    assert not any(isinstance(event, RoundEnded) for event in table.history)
+    totals = round_totals(table.history, finished=True)
+    assert totals is not None and totals.ended and totals.round_no == 1
+    assert totals.totals == tuple(e.total for e in table.history if isinstance(e, Played))
+    assert len(totals.busts) == len(table.names) - 1  # all but the winner busted

@@ -28,6 +28,7 @@ from ono99tui.game import (
     Discard,
     Draw,
     Event,
+    MatchEnded,
     Play,
     PlayerView,
     RoundDealt,
@@ -170,7 +171,7 @@ def plot_state(session: TableSession) -> dict[str, Any] | None:
     for item in reversed(session.story.items):
         if not isinstance(item, EventItem):
             continue
-        ended = ended or isinstance(item.event, RoundEnded)
+        ended = ended or isinstance(item.event, RoundEnded | MatchEnded)
         if ended:
             events.append(item.event)
             if isinstance(item.event, RoundDealt):
