@@ -5,6 +5,7 @@ and from a solo match's round and match dialogs played by key presses; an SVG sn
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,9 @@ async def test_the_replays_plot_has_a_point_per_play_of_the_round_and_its_senten
             f" {len(plays)}") for line in lines)
         assert f"in {len(plays)} plays" in text and "busted at" in text
         assert all(len(line) <= 80 for line in text.splitlines())
+        figures = os.environ.get("ONO99_FIGURES")  # docs/UI.md's picture of it
+        if figures:
+            app.save_screenshot("plot-round.svg", path=figures)
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is replay)
 

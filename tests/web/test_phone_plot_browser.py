@@ -5,6 +5,7 @@ reader in a sentence (role="img", aria-label), with no serious axe-core violatio
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,9 @@ def test_the_round_and_the_match_end_show_the_totals_plot(browser: Any, tmp_path
             assert phone.axe() == []
             play_until([phone], phone.match_over)
             sent = _check(phone, phone.page.evaluate(PLOT))
+            figures = os.environ.get("ONO99_FIGURES")  # docs/WEB.md's picture of it
+            if figures:
+                phone.page.locator("#results").screenshot(path=str(Path(figures) / "phone-plot.png"))
             assert phone.axe() == []
             assert phone.no_horizontal_scroll()
             assert phone.errors == []
