@@ -7,7 +7,12 @@ process, eight seats, six bots, a turn clock off) serves everything on loopback.
   it) before and after `--phones` phone websockets (two seated, the rest watching once the
   table is full and dealt), divided by their number; beside, the terminal page's cost for
   one tab: the RSS of the `ono99 join` process the door starts for it (and its children);
-- 50 phones at one door: every phone's websocket brought a state with the table (`served`);
+- 50 phones at one door: every phone's websocket brought a state with the table (`served`):
+  two seated (with six bots: eight seats) and the rest watching (`?watch=1`, so that no bot
+  gives up its seat to them between matches); the two seated phones play by tapping (the
+  first card the door does not refuse, when their turn comes), and the last phone's view
+  of each of their moves is timed: from the tap's frame sent to the move's sentence in the
+  last phone's log (`last_phone_view_ms`, p50 and p99);
 - bytes per opponent move: the text frames one watching phone is sent while the bots play
   `--moves` moves, divided by the moves it saw.
 
@@ -82,10 +87,11 @@ async def seat_id(client: aiohttp.ClientSession, base: str, name: str) -> str:
 
 
 async def phone(client: aiohttp.ClientSession, base: str, name: str,
-                served: asyncio.Event) -> aiohttp.ClientWebSocketResponse:
+                served: asyncio.Event, watch: bool = False) -> aiohttp.ClientWebSocketResponse:
     """A phone's websocket, `served` set once its state holds the table."""
-    socket = await client.ws_connect(f"{base}/phone/ws/{await seat_id(client, base, name)}",
-                                     headers={"Origin": base})
+    query = "?watch=1" if watch else ""
+    socket = await client.ws_connect(
+        f"{base}/phone/ws/{await seat_id(client, base, name)}{query}", headers={"Origin": base})
     while True:
         message = await socket.receive(timeout=60)
         data = json.loads(message.data)
@@ -93,6 +99,50 @@ async def phone(client: aiohttp.ClientSession, base: str, name: str,
         if whole.get("game") or whole.get("room"):  # a part that was None comes whole
             served.set()
             return socket
+
+
+# The seated phones' names: each one's moves are found by name in the last phone's log.
+SEATED = ("Ann phone", "Bo phone")
+
+
+async def tap_when_my_turn(socket: aiohttp.ClientWebSocketResponse, name: str,
+                           taps: dict[str, float]) -> None:
+    """A seated phone that plays: when its turn comes, the first card (then the swap, the
+    late draw) the door does not refuse, again while the door takes them (a Play 2 owed:
+    two cards, one ring); `taps[name]` is when the move's frame was sent."""
+    tries = [{"t": "play", "i": index} for index in range(4)] + [{"t": "swap"}, {"t": "draw"}]
+
+    async def move() -> bool:
+        for intent in tries:
+            sent = time.perf_counter()
+            await socket.send_str(json.dumps(intent))
+            # Its refusal, or its move in its own log ("You played 7. …"); frames sent
+            # before the tap are read on the way.
+            while True:
+                try:
+                    reply = json.loads((await socket.receive(timeout=10)).data)
+                except TimeoutError:  # no word of it: the next ring says when to try again
+                    return False
+                if reply["t"] == "error" and reply.get("ref") == intent["t"]:
+                    break
+                if reply["t"] == "log" and any(line[2].startswith("You ")
+                                               for line in reply.get("add", [])):
+                    taps[name] = sent
+                    return True
+        return False
+
+    async for message in socket:
+        data = json.loads(message.data)
+        if data["t"] == "turn" and data.get("ring"):
+            while await move():
+                pass
+
+
+def percentile(values: list[float], share: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 async def measure(args: argparse.Namespace) -> dict[str, Any]:
@@ -115,9 +165,10 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         started = time.monotonic()
         sockets = []
         for index in range(args.phones):
+            name = SEATED[index] if index < len(SEATED) else f"w{index}"
             with contextlib.suppress(TimeoutError):  # not served: counted below
                 sockets.append(await asyncio.wait_for(
-                    phone(client, base, f"p{index}", events[index]), 20))
+                    phone(client, base, name, events[index], watch=index >= len(SEATED)), 20))
         served = sum(event.is_set() for event in events)
         await asyncio.sleep(1.0)  # the last lobby and views reach every phone
         after = rss_kib(host.pid)
@@ -126,7 +177,11 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             async for _ in socket:
                 pass
 
-        drains = [asyncio.create_task(drain(socket)) for socket in sockets[:-1]]
+        taps: dict[str, float] = {}
+        views_ms: list[float] = []
+        drains = [asyncio.create_task(tap_when_my_turn(socket, name, taps))
+                  for socket, name in zip(sockets, SEATED, strict=False)]
+        drains += [asyncio.create_task(drain(socket)) for socket in sockets[len(SEATED):-1]]
         # One watcher's frames while the bots play.
         watcher = sockets[-1]
         text_bytes = moves = 0
@@ -137,6 +192,12 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             text_bytes += len(message.data.encode())
             if data["t"] == "log":
                 moves += sum(" played " in line[2] for line in data.get("add", []))
+                seen = time.perf_counter()
+                for line in data.get("add", []):
+                    for name in SEATED:
+                        said = line[2].lstrip("\u2068")
+                        if said.startswith(name) and " played " in said and name in taps:
+                            views_ms.append((seen - taps.pop(name)) * 1000)
         # The terminal page's one tab: its game process.
         terminal_seat = await seat_id(client, base, "term")
         terminal = await client.ws_connect(f"{base}/ws/{terminal_seat}?width=80&height=24",
@@ -160,6 +221,10 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             "terminal_tab_rss_kib": terminal_kib,
             "watcher_bytes_per_opponent_move": round(text_bytes / moves) if moves else None,
             "moves_seen": moves,
+            "seated_phones": len(SEATED),
+            "last_phone_view_moves": len(views_ms),
+            "last_phone_view_ms_p50": round(percentile(views_ms, 0.5) or 0, 2) or None,
+            "last_phone_view_ms_p99": round(percentile(views_ms, 0.99) or 0, 2) or None,
         }
     finally:
         host.terminate()

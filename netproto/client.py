@@ -269,7 +269,8 @@ class TableClient:
     def __init__(self, host: str, port: int, *, name: str = "", password: str | None = None,
                  spectate: bool = False, host_key: str | None = None, token: str | None = None,
                  settings: ClientSettings | None = None,
-                 relocator: Relocator | None = None, unrated: bool = False) -> None:
+                 relocator: Relocator | None = None, unrated: bool = False,
+                 door_key: str | None = None) -> None:
         # Where the table is: a relocated table's new place once the session resumed there.
         self.host = host
         self.port = port
@@ -281,6 +282,9 @@ class TableClient:
         self.host_key = host_key
         # Ask the table not to rate this player (`Hello.unrated`).
         self.unrated = unrated
+        # A door in the table's own process says hello with the key the host gave it
+        # (netproto.server.Server.trust_door): its users count under the door's cap.
+        self.door_key = door_key
         self.token = token
         self.settings = settings or ClientSettings()
         self.welcome: Welcome | None = None
@@ -640,7 +644,7 @@ class TableClient:
     def _hello(self) -> Hello:
         return Hello(proto=PROTOCOL_VERSION, name=self.name, password=self.password,
                      spectate=self.spectate, host_key=self.host_key,
-                     unrated=True if self.unrated else None)
+                     unrated=True if self.unrated else None, door_key=self.door_key)
 
     def _adopt(self, link: _Link, welcome: Welcome, extra: list[Message],
                notice: Reconnected | None = None) -> None:

@@ -23,15 +23,25 @@ a host key that the application refuses (`bad-password`, `bad-host-key`) is a wr
 for `netproto.limits.GuessThrottle`: past a few, that address (and, under a guessing
 attack from many, every address that guessed wrong) waits longer and longer before its
 next such hello is looked at (`rate-limited`).
+
+Doors: a door in the host's own process (the web door's phones) speaks for many users it
+let in itself, all from one loopback address. The host trusts it with a key of its own
+(`Server.trust_door`); a `hello` carrying that key, from this machine, is counted under the
+door's own cap instead of its address's and the server's (`Peer.door` names the door for
+the application). A wrong key is a wrong guess, as a wrong password is; without a key a
+connection from loopback is held to every limit above, like any other.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
+import ipaddress
 import itertools
 import logging
 import math
+import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -48,6 +58,7 @@ from netproto.limits import (
 from netproto.receiving import BufferedReceiver
 from netproto.wire.connection import Connection, ConnectionClosed, Role, State, Violation
 from netproto.wire.errors import (
+    BadDoorKey,
     BadHostKey,
     BadPassword,
     BadToken,
@@ -103,6 +114,24 @@ class ServerLimits:
     max_write_buffer: int = 1024 * 1024
     # How long a slow consumer's `bye` may take to drain before the connection is cut.
     slow_consumer_linger: float = 2.0
+
+
+@dataclass(frozen=True)
+class TrustedDoor:
+    """A door the host trusts (`Server.trust_door`): its name, its key, and how many
+    connections it may hold at once past their handshake."""
+
+    name: str
+    key: str = field(repr=False)
+    max_connections: int
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` (a `Peer.host`) is an address of this machine's loopback."""
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 # asyncio's words when accept() fails for want of descriptors (it then retries in 1 s).
@@ -176,6 +205,9 @@ class Peer:
         self.last_ping_sent = now
         self._ping_nonce = itertools.count(1)
         self._pings = TokenBucket(server.limits.pings_per_second, server.limits.ping_burst, now)
+        # The trusted door this connection came through (its hello carried the door's key),
+        # or None: counted under the door's cap, not `host`'s (`Server.trust_door`).
+        self.door: str | None = None
         # Free slot for the application (the table keeps the seat here).
         self.session: Any = None
         self._closed_reported = False
@@ -312,6 +344,26 @@ class Server:
         self._ids = itertools.count(1)
         self._server: asyncio.Server | None = None
         self._watchdog: asyncio.Task[None] | None = None
+        self._doors: dict[str, TrustedDoor] = {}
+
+    def trust_door(self, name: str, max_connections: int) -> str:
+        """Trust the door `name` (one in this process) with up to `max_connections`
+        connections past their handshake, counted apart from every address's and the
+        server's own caps; returns its key (256 random bits), for its hellos. Asked again
+        for the same name, the door gets a new key and the old one stops working."""
+        if max_connections < 1:
+            raise ValueError("a door must be allowed at least one connection")
+        key = secrets.token_urlsafe(32)
+        self._doors[name] = TrustedDoor(name, key, max_connections)
+        return key
+
+    def _door_of(self, key: str) -> TrustedDoor | None:
+        """The door whose key is `key` (compared in constant time), or None."""
+        found = None
+        for door in self._doors.values():
+            if hmac.compare_digest(door.key.encode(), key.encode()):
+                found = door
+        return found
 
     @property
     def peers(self) -> list[Peer]:
@@ -395,11 +447,21 @@ class Server:
 
     def _room_for_hello(self, newcomer: Peer) -> ProtocolError | None:
         """Whether a `hello` may be welcomed: None, or why not (the caps on established
-        connections). A `resume` is never asked this: a seat's holder always gets back in."""
+        connections: a door's own for its connections, which the others never count). A
+        `resume` is never asked this: a seat's holder always gets back in."""
         limits = self.limits
+        if newcomer.door is not None:
+            door = self._doors[newcomer.door]
+            held = sum(1 for peer in self._peers.values()
+                       if peer.door == door.name and peer.is_open
+                       and peer.state is not State.HANDSHAKE)
+            if held >= door.max_connections:
+                return ServerFull(f"this server takes at most {door.max_connections} "
+                                  f"connections through {door.name}")
+            return None
         established = established_here = 0
         for peer in self._peers.values():
-            if peer.is_open and peer.state is not State.HANDSHAKE:
+            if peer.is_open and peer.state is not State.HANDSHAKE and peer.door is None:
                 established += 1
                 if peer.host == newcomer.host:
                     established_here += 1
@@ -461,6 +523,8 @@ class Server:
         return None
 
     def _dispatch_hello(self, peer: Peer, hello: Hello) -> None:
+        if hello.door_key is not None and not self._through_door(peer, hello):
+            return
         room = self._room_for_hello(peer)
         if room is not None:
             self._quiet_log(logging.INFO, "refused", "refused %s: %s (%s)", peer.address,
@@ -487,6 +551,31 @@ class Server:
         if wrong:
             self._quiet_log(logging.WARNING, "wrong-guess",
                             "a wrong table password or host key from %s", peer.host)
+
+    def _through_door(self, peer: Peer, hello: Hello) -> bool:
+        """Whether `hello`'s door key is a trusted door's, from this machine: then `peer`
+        is that door's (`Peer.door`). If not, the hello is refused as a wrong guess (or
+        unread, while its address must wait) and False returned. The right key always gets
+        in, as a good resume token does: 256 random bits are not guessed, and a guesser on
+        this machine must not lock the door's users out by making loopback wait."""
+        assert hello.door_key is not None
+        door = self._door_of(hello.door_key)
+        if door is not None and is_loopback(peer.host):
+            peer.door = door.name
+            return True
+        now = self._clock()
+        wait = self._guesses.begin(peer.host, now)
+        if wait > 0:
+            self._quiet_log(logging.WARNING, "guess-throttled",
+                            "refused a door key from %s unread: too many wrong ones", peer.host)
+            self._refuse(peer, RateLimited(
+                f"too many wrong passwords or keys: try again in {math.ceil(wait)} s",
+                ref=hello.kind))
+            return False
+        self._guesses.finish(peer.host, False, now)
+        self._quiet_log(logging.WARNING, "wrong-guess", "a wrong door key from %s", peer.host)
+        self._refuse(peer, BadDoorKey("this key is no door's of this table", ref=hello.kind))
+        return False
 
     def _dispatch_resume(self, peer: Peer, resume: Resume) -> None:
         # A good token always gets in, whatever came from its address before: everyone

@@ -102,6 +102,13 @@ class BadHostKey(ProtocolError):
     code = "bad-host-key"
 
 
+class BadDoorKey(ProtocolError):
+    """A hello offering a door's key that is no door's of this server (or from an address
+    that is not this machine's): a wrong guess, throttled as a wrong password is."""
+
+    code = "bad-door-key"
+
+
 class BadToken(ProtocolError):
     """A resume token that matches no seat at this table."""
 
@@ -198,6 +205,7 @@ PROTOCOL_ERROR_CODES: tuple[str, ...] = tuple(
         BadName,
         BadPassword,
         BadHostKey,
+        BadDoorKey,
         BadToken,
         RateLimited,
         ResumeThrottled,

@@ -29,6 +29,7 @@ PROTOCOL_VERSION = 1
 MAX_SHORT_TEXT = 64  # codes, bot names, roles, phases
 MAX_TEXT = 512  # reasons, passwords
 MAX_NAME_FIELD = 256  # raw names: cleaned and shortened by netproto.wire.names
+MAX_DOOR_KEY = 128  # a door's key (netproto.server.Server.trust_door: 43 characters)
 MAX_SEQ = 2**53  # stays exact in every language's number type
 MAX_SEATS_LISTED = 16
 # A seat's rating as a lobby lists it: an application's whole number, within ± this.
@@ -167,6 +168,9 @@ class Hello(Message):
     host_key: str | None = None
     # The player asks the table not to rate them (True); None: rated as usual (not sent).
     unrated: bool | None = None
+    # A door's key (docs/PROTOCOL.md §4 "Doors"): this connection is one of the users a
+    # door in the host's own process let in, counted under the door's caps, not its address.
+    door_key: str | None = None
 
     @classmethod
     def from_wire(cls, data: dict[str, Any]) -> Hello:
@@ -177,6 +181,7 @@ class Hello(Message):
             spectate=_bool(data, "spectate", cls.kind, default=False),
             host_key=_optional_str(data, "host_key", cls.kind),
             unrated=_bool(data, "unrated", cls.kind, default=False) or None,
+            door_key=_optional_str(data, "door_key", cls.kind, limit=MAX_DOOR_KEY),
         )
 
 

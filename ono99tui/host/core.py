@@ -142,12 +142,20 @@ class TableCore(TableActions):
         self._out = []
         return out
 
+    def through_door(self, peer: int) -> None:
+        """Connection `peer` came through a door the host trusts (its hello carried the
+        door's key: netproto's `Peer.door`): if it watches, it is one of the door's users,
+        bounded by the door's own cap (the server's), not by `max_spectators`. Told before
+        its hello; forgotten when it is gone."""
+        self._door_peers.add(peer)
+
     def peer_gone(self, peer: int, code: str, now: float) -> list[Output]:
         """Connection `peer` ended with `code`: in a match, hold its seat for the grace
         period ("normal": it left on purpose, no grace); before a deal, free the seat at
         once; or forget a spectator."""
         self._begin(now)
         seat = self._peer_seats.pop(peer, None)
+        self._door_peers.discard(peer)
         if self._closed:
             return self._end()
         if peer in self.spectators:
@@ -431,8 +439,12 @@ class TableCore(TableActions):
         self._maybe_autostart()
 
     def _seat_spectator(self, peer: int, name: str) -> None:
-        if len(self.spectators) >= self.config.max_spectators:
+        door_peers = self._door_peers
+        if peer not in door_peers and sum(
+                1 for other in self.spectators
+                if other not in door_peers) >= self.config.max_spectators:
             # Refused before anything changed: seats keep their room (PROTOCOL.md §4).
+            # A door's watchers are the door's to bound (the server's cap on the door).
             raise ServerFull(f"this table takes at most {self.config.max_spectators} "
                              f"spectators")
         self.spectators[peer] = 0

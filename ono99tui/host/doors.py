@@ -7,8 +7,14 @@ only has to offer what `hosting` and the runners around it need, described here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Protocol, runtime_checkable
+
+# What `hosting` hands a door as it opens: `trust(name, max_connections)` is the key the
+# door's own connections to the table say hello with (netproto's `Server.trust_door`), so
+# that the users the door let in are counted under the door's cap, not as one loopback
+# address's (docs/WEB.md "Cap"). A door that runs its users in child processes may ignore it.
+TrustDoor = Callable[[str, int], str]
 
 
 class DoorError(Exception):
@@ -55,8 +61,10 @@ class Door(Protocol):
         """What the door is, for messages: "the SSH door on port 2222"."""
         ...
 
-    async def open(self, table_port: int) -> OpenDoor:
-        """Open the door onto the table listening on `table_port` on this machine.
+    async def open(self, table_port: int, trust: TrustDoor | None = None) -> OpenDoor:
+        """Open the door onto the table listening on `table_port` on this machine; `trust`
+        gives the door a key of its own for its connections to the table (None: they
+        are counted as any connection from loopback is).
 
         Raises OSError when the door's socket cannot be had, DoorError for anything else.
         """
@@ -76,4 +84,17 @@ class JoinCodeDoor(Protocol):
 
     def replace_join_code(self) -> None:
         """Make a new join code: the old address stops letting anyone in."""
+        ...
+
+
+@runtime_checkable
+class HostLinkDoor(Protocol):
+    """An open door that can let the host in from a phone: a headless host hands it the
+    table's host key (its operator key) and prints the address, which gives the phone
+    that opens it host rights (the web door's `/host/KEY`: docs/WEB.md "The host's
+    phone")."""
+
+    def host_link_announcement(self, host: str, host_key: str) -> Mapping[str, object]:
+        """Take `host_key` and return the event a headless host prints with the host's
+        phone address at `host` (an IP literal of this machine)."""
         ...

@@ -23,7 +23,7 @@ import signal
 import sys
 
 from ono99tui.host.core import FINISHED
-from ono99tui.host.doors import JoinCodeDoor
+from ono99tui.host.doors import HostLinkDoor, JoinCodeDoor
 from ono99tui.host.hosting import HostError, hosted_table
 from ono99tui.host.options import HostOptions
 from ono99tui.host.outputs import TableSummary
@@ -107,6 +107,12 @@ async def serve_headless(options: HostOptions) -> int:
                         print(json.dumps(web_door.join_announcement(phone_host)), flush=True)
 
                 loop.add_signal_handler(REPLACE_JOIN_CODE_SIGNAL, replace_join_codes)
+            host_key = options.table.host_key
+            for door in hosted.doors:
+                if isinstance(door, HostLinkDoor) and host_key is not None:
+                    # The operator's phone: only on stdout, as the operator key is.
+                    print(json.dumps(door.host_link_announcement(reachable, host_key)),
+                          flush=True)
             await stop.wait()
             if signalled:  # not --exit-after: a match in play may be taken up by a restart
                 server.going_away()

@@ -204,7 +204,7 @@ async def hosted_table(
             server.table.add_bot(options.table.takeover_bot)
         for door in options.doors:
             try:
-                doors.append(await door.open(server.port))
+                doors.append(await door.open(server.port, server.trust_door))
             except (OSError, DoorError) as error:
                 reason = error.strerror if isinstance(error, OSError) and error.strerror else error
                 raise HostError(f"cannot open {door.title}: {reason}") from None

@@ -30,7 +30,7 @@ from typing import Any
 
 from netproto.server import Peer, Server, ServerLimits
 from netproto.wire.errors import GOING_AWAY
-from netproto.wire.messages import Message
+from netproto.wire.messages import Hello, Message
 from ono99tui.game import Move, Rules
 from ono99tui.game import State as GameState
 from ono99tui.host.bot_thoughts import BotThoughts
@@ -95,6 +95,8 @@ class TableApplication:
         peers = self._peers
         if peer.id not in peers:
             peers[peer.id] = peer
+        if peer.door is not None and isinstance(message, Hello):
+            self.core.through_door(peer.id)  # a door's user: the door's caps (docs/WEB.md)
         self._execute(self.core.peer_message(peer.id, message, _now()))
 
     def on_close(self, peer: Peer, code: str, reason: str) -> None:
@@ -294,6 +296,12 @@ class TableServer:
     def port(self) -> int:
         """The TCP port players connect to."""
         return self.server.port
+
+    def trust_door(self, name: str, max_connections: int) -> str:
+        """The key of a door in this process (`host.doors.Door.open`): its users' hellos
+        carry it and count under `max_connections`, the door's own cap, instead of the
+        caps of their (loopback) address and the table's spectators (docs/WEB.md "Cap")."""
+        return self.server.trust_door(name, max_connections)
 
     @property
     def address(self) -> tuple[str, int]:

@@ -155,6 +155,9 @@ class TableActions:
         # Each spectator's peer id and the seq of the last view it was sent; and its name.
         self.spectators: dict[int, int] = {}
         self._spectator_names: dict[int, str] = {}
+        # Connections whose hello came through a door the host trusts (`through_door`):
+        # watching, they count under the door's own cap, not `max_spectators`.
+        self._door_peers: set[int] = set()
         # Whether spectators may chat (the host may change it between matches), and how
         # fast anyone may (ono99tui.host.chat).
         self.spectator_chat = config.spectator_chat

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from netproto.addresses import Address, loopback_for
 from ono99tui.host.door_settings import DoorSettings, StartedDoor
-from ono99tui.host.doors import DoorError
+from ono99tui.host.doors import DoorError, TrustDoor
 from ono99tui.i18n import _
 from ono99tui.user_settings import config_dir, ssh_host_key_path
 
@@ -87,8 +87,10 @@ class SSHDoorOptions(DoorSettings):
             return str(error)
         return None
 
-    async def open(self, table_port: int) -> OpenSSHDoor:
-        """Start the door onto the table at *table_port*; raises OSError or DoorError."""
+    async def open(self, table_port: int, trust: TrustDoor | None = None) -> OpenSSHDoor:
+        """Start the door onto the table at *table_port*; raises OSError or DoorError.
+        `trust` is not used: each SSH session is an `ono99 join` process of its own, which
+        says hello as any program on this machine does."""
         from ono99tui.ssh.door import start_ssh_door
 
         try:

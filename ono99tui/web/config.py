@@ -57,6 +57,10 @@ class WebDoorConfig(DoorSettings):
     # and how long a page may be away before its seat hangs up on the table.
     max_phones: int = 200
     phone_linger: float = 90.0
+    # The key the host gave this door (`ono99tui.host.doors.TrustDoor`): the phones' hellos
+    # carry it, so the table counts them under the door's cap (max_phones), not as one
+    # loopback address's connections (docs/WEB.md "Cap"). None: counted as any local client.
+    table_door_key: str | None = field(default=None, repr=False)
     # The page's title: the table's name.
     title: str = "ONO 99"
     http: HttpLimits = field(default_factory=HttpLimits)

@@ -9,6 +9,7 @@ traceback.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from netproto.addresses import Address, loopback_for
 from ono99tui.host.door_settings import DoorSettings, StartedDoor
-from ono99tui.host.doors import DoorError
+from ono99tui.host.doors import DoorError, TrustDoor
 from ono99tui.i18n import _
 from ono99tui.user_settings import config_dir
 from ono99tui.web import web_url
@@ -64,13 +65,15 @@ class WebDoorOptions(DoorSettings):
         """What the door is, for messages."""
         return f"the web door on port {self.port}"
 
-    def door_config(self, table_port: int) -> WebDoorConfig:
-        """The settings of the door onto the table listening on *table_port*.
+    def door_config(self, table_port: int, door_key: str | None = None) -> WebDoorConfig:
+        """The settings of the door onto the table listening on *table_port* (whose host
+        gave the door *door_key*, if any).
 
         Raises WebDoorConfigError (a ValueError) when they leave the door unusable.
         """
         config = WebDoorConfig(
             **self.door_settings(),
+            table_door_key=door_key,
             table_address=str(Address(loopback_for(self.bind_host), table_port)),
             players_dir=self.players_dir,
             title=self.table_name,
@@ -86,15 +89,21 @@ class WebDoorOptions(DoorSettings):
             return str(error)
         return missing_extra()
 
-    async def open(self, table_port: int) -> OpenWebDoor:
-        """Start the door onto the table at *table_port*; raises OSError or DoorError."""
+    async def open(self, table_port: int, trust: TrustDoor | None = None) -> OpenWebDoor:
+        """Start the door onto the table at *table_port*; raises OSError or DoorError.
+        With `trust`, the phones (and `/tv` pages) say hello with the door's own key: the
+        table counts them under the door's cap, `max_phones` (docs/WEB.md "Cap")."""
         problem = missing_extra()
         if problem is not None:
             raise DoorError(problem)
         from ono99tui.web.server import start_web_door
 
         try:
-            return OpenWebDoor(await start_web_door(self.door_config(table_port)))
+            config = self.door_config(table_port)
+            if trust is not None:
+                config = dataclasses.replace(
+                    config, table_door_key=trust("the web door", config.max_phones))
+            return OpenWebDoor(await start_web_door(config))
         except WebDoorConfigError as error:
             raise DoorError(str(error)) from None
 
@@ -125,6 +134,13 @@ class OpenWebDoor(StartedDoor):
         return {"event": "web-join", "url": self.door.join_url(),
                 "code": self.door.join is not None,
                 "qr_page": web_url(loopback_for(self.door.config.bind_host), self.port) + "qr"}
+
+    def host_link_announcement(self, host: str, host_key: str) -> Mapping[str, object]:
+        """The "web-host" event a headless host prints: the host's phone address (at
+        `host`), which logs a browser in with host rights; `host_key` is the table's."""
+        self.door.phone_host = host
+        self.door.host_key = host_key
+        return {"event": "web-host", "url": self.door.host_url()}
 
     def replace_join_code(self) -> None:
         """Make a new join code: the old address stops letting anyone in."""

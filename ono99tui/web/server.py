@@ -34,6 +34,7 @@ import asyncio
 import contextlib
 import logging
 import math
+import secrets
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -49,6 +50,7 @@ from netproto.limits import GuessThrottle, address_key
 from netproto.server import quiet_accept_errors
 from ono99tui import i18n
 from ono99tui.i18n import N_
+from ono99tui.web import web_url
 from ono99tui.web.access import LOGIN_COOKIE, LoginBook, password_matches, same_origin
 from ono99tui.web.config import WebDoorConfig
 from ono99tui.web.game_process import capped_size, game_environment
@@ -66,6 +68,10 @@ from ono99tui.web.phone.messages import PHONE_MESSAGES, page_language, phone_mes
 from ono99tui.web.seats import Seat, SeatBook, SeatError
 from ono99tui.web.session import CLOSE_DOOR_CLOSED, CLOSE_DOOR_FULL, CLOSE_REPLACED, WebSession
 from ono99tui.web.table_behind import TABLE_PATH, door_answer
+
+# The host's own phone: `/host/KEY` (`handle_host_link`), and the cookie that marks it.
+HOST_PREFIX = "/host/"
+HOST_COOKIE = "ono99_host"
 
 log = logging.getLogger("ono99tui.web")
 
@@ -108,6 +114,8 @@ MAX_REQUEST_BYTES = 16 * 1024
 # A browser's key presses and resizes; a paste larger than this is not a player's move.
 MAX_WEBSOCKET_MESSAGE = 64 * 1024
 WEBSOCKET_HEARTBEAT = 15.0
+# The phones' handshakes with the table at once (`WebDoor._phone_handshakes`).
+PHONE_HANDSHAKES = 4
 
 
 class WebDoor:
@@ -125,6 +133,10 @@ class WebDoor:
         # are told to open (None: `phone_address` of the bind address).
         self.join: JoinCode | None = None if config.open_access else JoinCode()
         self.phone_host: str | None = None
+        # The table's host key (a headless host's operator key, given by `host_link`): a
+        # browser that opens `/host/KEY` is logged in and its phone seat gets host rights.
+        self.host_key: str | None = None
+        self.host_logins = LoginBook()
         self.guesses = GuessThrottle(config.guesses, now=clock())
         self.guard = ConnectionGuard(config.http, clock)
         # aiohttp's request handlers log here: each failed request through the guard's
@@ -135,6 +147,10 @@ class WebDoor:
         self._http_log.addFilter(QuietHttpLog(self.guard.quiet_log))
         self.sessions: dict[str, WebSession] = {}
         self.phones: dict[str, PhoneSeat] = {}
+        # The phones' handshakes with the table at once: under the table's unfinished
+        # handshakes per address (8), which count the door's as loopback's (docs/WEB.md
+        # "Cap"), so that fifty pages opened together never close each other's.
+        self._phone_handshakes = asyncio.Semaphore(PHONE_HANDSHAKES)
         self._handlers: set[asyncio.Task[Any]] = set()
         self._closing = False
         self._runner: web.AppRunner | None = None
@@ -156,6 +172,7 @@ class WebDoor:
             web.get("/phone/ws/{seat}", self.handle_phone_websocket),
             web.post("/login", self.handle_login),
             web.get(JOIN_PREFIX + "{code}", self.handle_join),
+            web.get(HOST_PREFIX + "{key}", self.handle_host_link),
             web.get("/qr", self.handle_qr),
             web.post("/seat", self.handle_seat),
             web.get("/ws/{seat}", self.handle_websocket),
@@ -332,6 +349,44 @@ class WebDoor:
                               error=N_("This join code is wrong or has been replaced."))
         raise self._login_response("/")
 
+    async def handle_host_link(self, request: web.Request) -> web.Response:
+        """`/host/KEY`: the host's own phone. The table's host key logs this browser in (as
+        the join code does) and marks it as the host's: its phone seat says hello with the
+        key, so the table gives it host rights (deal, bots, every option). A wrong key is a
+        wrong guess, slowed as wrong passwords are."""
+        address = self._peer(request)
+        wait = await self._guess_turn(address)
+        if wait > 0:
+            return self._page("join_refused.html", request, status=429,
+                              error=N_("Too many wrong codes from here: wait {seconds} s, then "
+                                       "scan the code again."),
+                              error_args={"seconds": math.ceil(wait)})
+        key = self.host_key
+        right = False
+        try:
+            right = key is not None and secrets.compare_digest(
+                request.match_info["key"].encode(), key.encode())
+        finally:
+            self.guesses.finish(address, right, self.clock())
+        if not right:
+            self.guard.quiet_log(logging.WARNING, "wrong-host-key",
+                                 "wrong web door host link from %s", address)
+            return self._page("join_refused.html", request, status=403,
+                              error=N_("This host link is wrong, or is from an earlier start "
+                                       "of the table."))
+        response = self._login_response("/")
+        response.set_cookie(HOST_COOKIE, self.host_logins.issue(), httponly=True,
+                            samesite="Strict", path="/")
+        raise response
+
+    def host_url(self) -> str | None:
+        """The host's phone link (`/host/KEY`) at this machine's IP literal, or None when
+        the door was given no host key."""
+        if self.host_key is None:
+            return None
+        host = self.phone_host or phone_address(self.config.bind_host)
+        return web_url(host, self.port) + HOST_PREFIX.lstrip("/") + self.host_key
+
     async def handle_qr(self, request: web.Request) -> web.Response:
         """`/qr`: the printable page with the join address and its QR code, only for a browser
         on this machine (the host's): the code lets anyone in, as the password does."""
@@ -461,9 +516,13 @@ class WebDoor:
                 # for this task, inherited by the seat's runner started from it.
                 i18n.speak_in_this_task(page_language(request.query.get("lang"),
                                                       request.headers.get("Accept-Language", "")))
+                hosts = self.host_logins.valid(request.cookies.get(HOST_COOKIE))
                 phone = PhoneSeat(seat, self.seats, self.config.table_address,
                                   linger=self.config.phone_linger, on_ended=self._phone_ended,
-                                  spectate=request.query.get("watch") == "1")
+                                  spectate=request.query.get("watch") == "1",
+                                  door_key=self.config.table_door_key,
+                                  host_key=self.host_key if hosts else None,
+                                  handshakes=self._phone_handshakes)
                 self.phones[seat.seat_id] = phone
                 phone.start()
             elif request.query.get("lang") in i18n.LANGUAGES:

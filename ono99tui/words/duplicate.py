@@ -50,15 +50,31 @@ def ranks(results: DuplicateResults) -> list[int]:
     return [1 + sum(other > edge for other in edges) for edge in edges]
 
 
+def compared(results: DuplicateResults) -> bool:
+    """Has any seat's cards been held by two players yet? Until then (the set's first
+    deal) there is nothing to compare: every edge is 0 and each holder the "best"."""
+    return any(len(hand.places) > 1 for hand in results.hands)
+
+
+def not_yet_compared() -> str:
+    """What the set says after its first deal, in place of a comparison of one."""
+    return _("The comparison begins with the next deal, when other players hold the same "
+             "cards.")
+
+
 def best_lines(results: DuplicateResults) -> list[str]:
-    """Who played each seat's cards best: "Seat 1's cards: best played by ana." """
+    """Who played each seat's cards best: "Seat 1's cards: best played by ana." (only
+    cards more than one player has held)."""
     return [_("Seat {seat}'s cards: best played by {names}.").format(
-        seat=hand.hand + 1, names=", ".join(hand.best)) for hand in results.hands if hand.best]
+        seat=hand.hand + 1, names=", ".join(hand.best))
+        for hand in results.hands if hand.best and len(hand.places) > 1]
 
 
 def comparison_sentences(results: DuplicateResults) -> list[str]:
     """The set's comparison as line mode says it: the heading, the order with the edges,
     and who played each seat's cards best."""
+    if not compared(results):
+        return [results_title(results) + ":", not_yet_compared()]
     order = ", ".join(f"{rank}. {score.name} {edge_text(score.edge)}"
                       for rank, score in zip(ranks(results), results.scores, strict=True))
     return [results_title(results) + ":",

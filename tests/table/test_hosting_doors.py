@@ -61,7 +61,7 @@ class RecordingDoor:
     def title(self) -> str:
         return f"the test door on port {self.port}"
 
-    async def open(self, table_port: int) -> RecordedDoor:
+    async def open(self, table_port: int, trust: object = None) -> RecordedDoor:
         if self.problem is not None:
             raise DoorError(self.problem)
         self.events.append(f"open {self.port} onto {table_port}")
@@ -105,9 +105,9 @@ async def test_a_door_that_cannot_open_closes_the_table_and_the_doors_before_it(
     ports: list[int] = []
 
     class SeenPort(RecordingDoor):
-        async def open(self, table_port: int) -> RecordedDoor:
+        async def open(self, table_port: int, trust: object = None) -> RecordedDoor:
             ports.append(table_port)
-            return await super().open(table_port)
+            return await super().open(table_port, trust)
 
     doors = (SeenPort(2222, events), RecordingDoor(8080, events, problem="no way"))
     with pytest.raises(HostError, match=r"^cannot open the test door on port 8080: no way$"):

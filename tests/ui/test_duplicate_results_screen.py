@@ -27,6 +27,11 @@ async def test_the_match_over_dialog_shows_the_sets_comparison_at_80x24() -> Non
             await wait_until(pilot, lambda: app.session.view is not None)
             await play_to_the_end(app, pilot)
             await wait_until(pilot, lambda: "Duplicate set, 1 of 2 deals" in dialog_text(app))
+            # After one deal nobody else has held the same cards: no comparison of one
+            # (every edge 0.00, each holder "best"), but when it begins.
+            first = dialog_text(app)
+            assert "The comparison begins with the next deal" in first, first
+            assert "best played by" not in first and "0.00" not in first, first
             first_seat = app.session.view.seat
             await pilot.press("r")
             await wait_until(pilot, lambda: app.session.view.phase != MATCH_OVER

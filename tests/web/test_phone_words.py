@@ -28,3 +28,28 @@ def test_you_inside_a_sentence_is_lower_case() -> None:
 def test_you_opening_a_sentence_is_capitalised() -> None:
     sentence = event_sentence(Played(0, Card.TEN, 10), NAMES, RULES, viewer=0)
     assert sentence is not None and sentence.startswith("You played ")
+
+
+def test_your_own_moves_are_sentences_of_their_own_in_every_language() -> None:
+    # Found on the phone in Bengali: "আপনি 10 খেলেছে" put "You" into the third person's
+    # sentence ("{name} played …"); the verb must agree with "you" ("খেলেছেন").
+    from ono99tui import i18n
+    from ono99tui.game.events import Busted, TokenLost
+
+    try:
+        for language in ("bn", "be", "kn", "ur", "ps"):
+            assert i18n.use_language(language)
+            assert event_sentence(Played(0, Card.TEN, 10), NAMES, RULES, viewer=0) == (
+                i18n._("You played {card}. The total is {total}.").format(card="10", total=10))
+            if language in ("bn", "kn"):  # where the verb agrees with its subject
+                for event in (Played(0, Card.TEN, 10), Busted(0, 98), TokenLost(0, 2)):
+                    mine = event_sentence(event, NAMES, RULES, viewer=0)
+                    theirs = event_sentence(event, NAMES, RULES, viewer=1)
+                    assert mine is not None and theirs is not None
+                    glued = theirs.replace(isolated("Mia"), i18n._("You"))
+                    assert mine != glued, (language, mine)
+        i18n.use_language("en")
+        assert event_sentence(Played(0, Card.TEN, 10), NAMES, RULES, viewer=0) == (
+            "You played 10. The total is 10.")
+    finally:
+        i18n.use_language(None)

@@ -26,7 +26,13 @@ from ono99tui.ui.requests import OpenRoomRequested, RematchRequested, TakeSeatRe
 from ono99tui.ui.screens.bust import held_line
 from ono99tui.ui.screens.own_modal import OwnModal
 from ono99tui.ui.session_app import SessionApp, watch_session
-from ono99tui.words.duplicate import best_lines, results_title, score_rows
+from ono99tui.words.duplicate import (
+    best_lines,
+    compared,
+    not_yet_compared,
+    results_title,
+    score_rows,
+)
 
 if TYPE_CHECKING:
     from textual import getters
@@ -236,6 +242,8 @@ def wins_table(names: Sequence[str], won: Sequence[int],
 def duplicate_text(results: DuplicateResults) -> str:
     """A duplicate set's comparison (docs/DUPLICATE.md): its heading, the players best
     first with their edges, and who played each seat's cards best."""
+    if not compared(results):
+        return "\n".join([results_title(results), not_yet_compared()])
     header, rows = score_rows(results)
     return "\n".join([results_title(results), _table(header, rows), *best_lines(results)])
 

@@ -14,15 +14,26 @@ from dataclasses import dataclass
 from typing import Any
 
 from netproto.wire.chat_text import MAX_CHAT_TEXT
+from netproto.wire.messages import MAX_TURN_SECONDS
 from ono99tui import i18n
-from ono99tui.game import PRESET_NAMES
+from ono99tui.bots import BOT_CHOICES
+from ono99tui.game import ONO99_MODES, PRESET_NAMES, SCORING_MODES
 from ono99tui.table_protocol import EMOTES
+from ono99tui.words.rule_labels import RULE_SWITCHES
 
 # Larger frames are refused before they are parsed (a phone's intent is a few bytes).
 MAX_INTENT_BYTES = 4096
 # Kinds that carry nothing but their kind.
 PLAIN_KINDS = frozenset({"swap", "draw", "start", "rematch", "open_room", "take_seat",
-                         "want_seat", "add_bot", "hint", "ping"})
+                         "want_seat", "hint", "ping"})
+# The rule options the host's phone may set one by one (`{"t": "rule", "name", "value"}`),
+# as the terminal's waiting room does: the choices, the numbers, the yes/no switches.
+RULE_CHOICES: dict[str, tuple[str, ...]] = {
+    "scoring": tuple(str(mode) for mode in SCORING_MODES),
+    "ono99_card": tuple(str(mode) for mode in ONO99_MODES),
+}
+RULE_NUMBERS = frozenset({"target", "tokens"})
+RULE_FLAGS = frozenset(switch.option for switch in RULE_SWITCHES)
 
 
 class PageError(Exception):
@@ -49,6 +60,8 @@ class Intent:
     index: int | None = None
     flag: bool | None = None
     text: str | None = None
+    # A rule's new value (`rule`: a choice, a number or a switch).
+    value: str | int | bool | None = None
 
 
 def _index(frame: dict[str, Any], kind: str, key: str = "i", high: int = 64) -> int:
@@ -82,7 +95,7 @@ def read_intent(raw: str) -> Intent:
         return Intent(kind, index=_index(frame, kind))
     if kind == "remove_bot":
         return Intent(kind, index=_index(frame, kind, "seat"))
-    if kind in ("ready", "hints"):
+    if kind in ("ready", "hints", "duplicate"):
         return Intent(kind, flag=_flag(frame, kind))
     if kind == "say":
         text = frame.get("text")
@@ -104,4 +117,33 @@ def read_intent(raw: str) -> Intent:
         if not isinstance(code, str) or code not in i18n.LANGUAGES:
             raise PageError("malformed", "no such language", kind)
         return Intent(kind, text=code)
+    if kind in ("spectator_chat",):
+        return Intent(kind, flag=_flag(frame, kind))
+    if kind == "turn_time":  # whole seconds per move; 0: no clock
+        return Intent(kind, index=_index(frame, kind, "seconds", int(MAX_TURN_SECONDS) + 1))
+    if kind == "add_bot":  # of the level the host picked (none: the table's own)
+        level = frame.get("level")
+        if level is not None and level not in BOT_CHOICES:
+            raise PageError("malformed", "no such bot level", kind)
+        return Intent(kind, text=None if level is None else str(level))
+    if kind == "rule":
+        return _rule(frame)
     raise PageError("unknown", kind[:40], kind[:40])
+
+
+def _rule(frame: dict[str, Any]) -> Intent:
+    """One rule option and its new value, of the option's own type."""
+    name, value = frame.get("name"), frame.get("value")
+    if name in RULE_CHOICES:
+        if value not in RULE_CHOICES[str(name)]:
+            raise PageError("malformed", f"{name} must be one of "
+                                         f"{', '.join(RULE_CHOICES[str(name)])}", "rule")
+    elif name in RULE_NUMBERS:
+        if type(value) is not int:
+            raise PageError("malformed", f"{name} must be a whole number", "rule")
+    elif name in RULE_FLAGS:
+        if type(value) is not bool:
+            raise PageError("malformed", f"{name} must be true or false", "rule")
+    else:
+        raise PageError("malformed", "no such rule option", "rule")
+    return Intent("rule", text=str(name), value=value)

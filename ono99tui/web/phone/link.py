@@ -31,6 +31,7 @@ from aiohttp import web
 from netproto.addresses import parse_address
 from netproto.client import TableClient
 from netproto.client_errors import ConnectFailed, HandshakeRefused, NotConnected
+from netproto.wire.messages import TablePhase
 from ono99tui import i18n
 from ono99tui.client.outputs import (
     CloseDialogs,
@@ -110,10 +111,18 @@ class PhoneSeat:
 
     def __init__(self, seat: Seat, seats: SeatBook, table_address: str, *,
                  linger: float = DEFAULT_LINGER, on_ended: Callable[[PhoneSeat], None],
-                 spectate: bool = False,
+                 spectate: bool = False, door_key: str | None = None,
+                 host_key: str | None = None,
+                 handshakes: asyncio.Semaphore | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         # `spectate`: a table view (/tv), which only watches.
         self.spectate = spectate
+        # The door's key for the table (its hellos count under the door's cap), and the
+        # door's bound on its handshakes at once (ono99tui.web.server.PHONE_HANDSHAKES).
+        self.door_key = door_key
+        # The table's host key, for the host's own phone (its host link: docs/WEB.md).
+        self.host_key = host_key
+        self._handshakes = handshakes if handshakes is not None else asyncio.Semaphore(1)
         self.seat = seat
         self.seats = seats
         self.address = parse_address(table_address)
@@ -183,10 +192,12 @@ class PhoneSeat:
         connection, outputs = self.session.connect(seat_asked=seat_asked)
         await self._carry_out(outputs)
         try:
-            client = await TableClient.connect(
-                self.address.host, self.address.port, name=self.seat.name,
-                spectate=self.spectate and not seat_asked,
-                token=None if seat_asked or self.spectate else self.seat_token)
+            async with self._handshakes:
+                client = await TableClient.connect(
+                    self.address.host, self.address.port, name=self.seat.name,
+                    spectate=self.spectate and not seat_asked, door_key=self.door_key,
+                    host_key=self.host_key,
+                    token=None if seat_asked or self.spectate else self.seat_token)
         except (ConnectFailed, HandshakeRefused) as error:
             await self._carry_out(self.session.connect_failed(error.code, error.reason,
                                                               connection))
@@ -427,16 +438,45 @@ class PhoneSeat:
         self._need(session.is_host and not session.spectating, kind, "not-host")
         if kind == "start":
             return session.start()
+        if kind == "spectator_chat":
+            return session.set_options(_("Could not change spectators' chat"),
+                                       table={"spectator_chat": bool(intent.flag)})
+        if kind == "turn_time":
+            seconds = int(intent.index or 0)
+            return session.set_options(_("Could not change the turn time"),
+                                       table={"turn_seconds": float(seconds) or None})
+        # The rules themselves only change between matches (the table says so too).
+        self._need(session.lobby is not None and session.lobby.phase != TablePhase.PLAYING,
+                   kind)
         if kind == "preset":
             return session.set_options(_("Could not change the rules"), preset=intent.text)
         if kind == "hints":
             return session.set_options(_("Could not change hints"),
                                        table={"hints": bool(intent.flag)})
+        if kind == "duplicate":  # docs/DUPLICATE.md
+            return session.set_options(_("Could not change duplicate sets"),
+                                       table={"duplicate": bool(intent.flag)})
+        if kind == "rule":
+            return self._rule(intent)
         if kind == "add_bot":
-            return session.add_bot("normal")
+            return session.add_bot(intent.text or session.options.bot_level or "normal")
         if kind == "remove_bot":
             return session.remove_bot(int(intent.index or 0))
         raise PageError("unknown", kind, kind)
+
+    def _rule(self, intent: Intent) -> list[Output]:
+        """One rule option, checked against the table's rules before it is sent: a value
+        the rules cannot take is refused on the page, with the engine's reason."""
+        name, value = str(intent.text), intent.value
+        rules = self.session.options.rules
+        if rules is not None:
+            if getattr(rules, name, None) == value:
+                return []  # the table has it already
+            try:
+                rules.replace(**{name: value})
+            except ValueError as error:
+                raise PageError("bad-option", str(error), "rule") from None
+        return self.session.set_options(_("Could not change the rules"), rules={name: value})
 
     async def _hint(self) -> None:
         """Work a hint out from the seat's own view and the deal's public events (the

@@ -39,7 +39,13 @@ from ono99tui.game import (
 from ono99tui.game.state import DISCARDING, MATCH_OVER
 from ono99tui.i18n import _
 from ono99tui.web.phone.words import unplayable_reason
-from ono99tui.words.rule_labels import card_label
+from ono99tui.words.duplicate import progress_text
+from ono99tui.words.rule_labels import (
+    ONO99_WORDS,
+    RULE_SWITCHES,
+    SCORING_WORDS,
+    card_label,
+)
 
 # The page's word for a card's effect (its message key "fx.<this>"), by card.
 _EFFECTS: dict[Card, str] = {Card.MINUS_TEN: "minus10", Card.REVERSE: "reverse",
@@ -196,7 +202,8 @@ def room_state(session: TableSession) -> dict[str, Any] | None:
         "phase": lobby.phase.value,
         "seats": [{"seat": s.seat, "name": s.name, "bot": s.kind == SeatKind.BOT,
                    "ready": s.ready, "away": not s.connected and s.kind != SeatKind.BOT,
-                   "you": s.seat == lobby.you, "host": s.seat == lobby.host_seat}
+                   "you": s.seat == lobby.you, "host": s.seat == lobby.host_seat,
+                   "rating": s.rating}
                   for s in lobby.seats],
         "capacity": lobby.capacity,
         "watching": lobby.spectators,
@@ -204,7 +211,36 @@ def room_state(session: TableSession) -> dict[str, Any] | None:
         "start_when": options.start_when,
         "turn_seconds": options.turn_seconds,
         "hints": options.hints,
+        "duplicate": options.duplicate,
+        # Where a duplicate set stands, in the door's words ("Duplicate set: deal 1 of 3
+        # played."); None at a table that deals none.
+        "duplicate_set": (None if options.duplicate_set is None
+                          else progress_text(options.duplicate_set, playing=False)),
+        "spectator_chat": options.spectator_chat,
+        "bot_level": options.bot_level,
+        # The scoring in words, for everyone (the host's phone also has `rules`).
+        "scoring": (None if options.rules is None
+                    else _(SCORING_WORDS[options.rules.scoring].label)),
         "ready": next((s.ready for s in lobby.seats if s.seat == lobby.you), False),
+        "rules": host_rules(session),
+    }
+
+
+def host_rules(session: TableSession) -> dict[str, Any] | None:
+    """The rule options the host's phone may set (as the terminal's waiting room), with
+    their words in the page's language: None for anyone else, or rules not known."""
+    rules = session.options.rules
+    if not session.is_host or session.spectating or rules is None:
+        return None
+    return {
+        "scoring": str(rules.scoring),
+        "scorings": [[str(mode), _(words.label)] for mode, words in SCORING_WORDS.items()],
+        "target": rules.target,
+        "tokens": rules.tokens,
+        "ono99_card": str(rules.ono99_card),
+        "ono99_cards": [[str(mode), _(words.label)] for mode, words in ONO99_WORDS.items()],
+        "switches": [[switch.option, _(switch.label), bool(getattr(rules, switch.option))]
+                     for switch in RULE_SWITCHES],
     }
 
 

@@ -66,6 +66,9 @@ def event_sentence(event: Event, names: Sequence[str], rules: Rules,
         # Inside a sentence: "you", not "You".
         return _("you") if seat == viewer else name(seat)
 
+    mine = _own_sentence(event, rules, viewer)
+    if mine is not None:
+        return mine
     match event:
         case RoundDealt(round_no=round_no, starter=starter) if starter == viewer:
             # Its own sentence: the verb agrees with "you" ("you start", not "You starts").
@@ -115,6 +118,34 @@ def event_sentence(event: Event, names: Sequence[str], rules: Rules,
         case MatchEnded(winners=winners):
             return _("The match is over: {names} won.").format(
                 names=" & ".join(named_later(seat) for seat in winners))
+    return None
+
+
+def _own_sentence(event: Event, rules: Rules, viewer: int | None) -> str | None:
+    """The viewer's own moves said to them, each a sentence of its own (the verb agrees
+    with "you" in every language: "You played 7", never "You" put in "{name} played 7")."""
+    if viewer is None:
+        return None
+    match event:
+        case Played(seat=seat, card=card, total=total) if seat == viewer:
+            return _("You played {card}. The total is {total}.").format(
+                card=card_label(card, rules), total=total)
+        case SwappedFour(seat=seat) if seat == viewer:
+            return _("You swapped four ONO 99 cards.")
+        case MissedDraw(seat=seat) if seat == viewer:
+            return _("You missed a draw.")
+        case ObligationCreated(seat=seat) if seat == viewer:
+            return _("You must play two cards ({card}).").format(card=_obligation(rules))
+        case Busted(seat=seat, total=total) if seat == viewer:
+            return _("You busted at {total}.").format(total=total)
+        case TimedOut(seat=seat) if seat == viewer:
+            return _("You ran out of time.")
+        case Discarded(seat=seat, card=card) if seat == viewer:
+            return _("You discarded {card}.").format(card=card_label(card, rules))
+        case TokenLost(seat=seat, tokens_left=left) if seat == viewer:
+            return _("You lost a token; {n} left.").format(n=left)
+        case MatchEnded(winners=winners) if list(winners) == [viewer]:
+            return _("The match is over: you won.")
     return None
 
 

@@ -48,6 +48,59 @@
 
   function fill(root) {
     for (const node of root.querySelectorAll("[data-m]")) node.textContent = t(node.dataset.m);
+    for (const node of root.querySelectorAll("[data-mp]")) node.placeholder = t(node.dataset.mp);
+  }
+
+  // A select's choices from the door's [value, words] pairs, the current one chosen.
+  function choices(select, pairs, current) {
+    const wanted = JSON.stringify(pairs);
+    if (select.dataset.pairs !== wanted) {
+      select.dataset.pairs = wanted;
+      select.replaceChildren(...pairs.map(([value, words]) => {
+        const option = el("option", words);
+        option.value = value;
+        return option;
+      }));
+    }
+    select.value = current;
+  }
+
+  // A field the host may be typing in keeps what they typed.
+  function shown(input, value) {
+    if (document.activeElement !== input) input.value = value;
+  }
+
+  function drawHostRules(room) {
+    const rules = room.rules;
+    for (const id of ["opt-scoring", "opt-target", "opt-tokens", "opt-ono99_card"]) $(id).disabled = !rules;
+    shown($("opt-turn"), room.turn_seconds ? String(Math.round(room.turn_seconds)) : "");
+    $("spectator-chat").checked = room.spectator_chat !== false;
+    if (!$("bot-level").dataset.chosen && room.bot_level) $("bot-level").value = room.bot_level;
+    if (!rules) { $("opt-switches").replaceChildren(); return; }
+    choices($("opt-scoring"), rules.scorings, rules.scoring);
+    choices($("opt-ono99_card"), rules.ono99_cards, rules.ono99_card);
+    shown($("opt-target"), String(rules.target));
+    shown($("opt-tokens"), String(rules.tokens));
+    $("opt-switches").replaceChildren(...rules.switches.map(([option, words, on]) => {
+      const label = el("label", null, "check");
+      const box = el("input");
+      box.type = "checkbox";
+      box.id = `opt-${option}`;
+      box.checked = on;
+      box.onchange = () => send({ t: "rule", name: option, value: box.checked });
+      label.append(box, " ", el("span", words));
+      return label;
+    }));
+  }
+
+  // A whole number typed in a field, sent once it is done (Enter or leaving it).
+  function onNumber(input, make) {
+    input.onchange = () => {
+      const text = input.value.trim();
+      const value = text === "" ? 0 : Number(text);
+      if (Number.isInteger(value) && value >= 0) send(make(value));
+      else showError({ code: "malformed", ref: input.id });
+    };
   }
 
   // --- the seat and the socket -------------------------------------------------------
@@ -220,7 +273,8 @@
   }
 
   function showError(frame) {
-    const text = frame.detail && frame.code === "not-playable" ? frame.detail : t(`error.${frame.code}`);
+    let text = frame.detail && frame.code === "not-playable" ? frame.detail : t(`error.${frame.code}`);
+    if (frame.code === "bad-option" && frame.detail) text = `${text} ${frame.detail}`;
     if (frame.ref && ["play", "discard", "swap", "draw"].includes(frame.ref)) $("why").textContent = text;
     else notice(text, "error");
     draw();
@@ -441,11 +495,17 @@
 
   function drawRoom(room) {
     $("room-rules").textContent = t("room.rules", { preset: t(`preset.${room.preset}`) });
+    const told = [];
+    if (room.scoring) told.push(t("room.scoring_is", { scoring: room.scoring }));
+    told.push(room.turn_seconds ? t("room.clock", { n: Math.round(room.turn_seconds) }) : t("room.no_clock"));
+    if (room.spectator_chat === false) told.push(t("room.no_spectator_chat"));
+    if (room.duplicate_set) told.push(room.duplicate_set); // the door's words: "deal 2 of 4"
+    $("room-options").textContent = told.join(" · ");
     $("room-when").textContent = room.start_when ? t("room.start_when", { n: room.start_when }) : t("room.waiting");
     $("room-watching").textContent = room.watching ? t("room.watching", { n: room.watching }) : "";
     const seats = room.seats.map((seatInfo) => ({
       name: seatInfo.name, you: seatInfo.you, bot: seatInfo.bot, away: seatInfo.away,
-      cards: null, ready: seatInfo.ready,
+      cards: null, ready: seatInfo.ready, rating: seatInfo.rating,
     }));
     $("room-seats").replaceChildren(...seats.map((seatInfo) => {
       const item = el("li", null, "seat");
@@ -457,6 +517,7 @@
       if (seatInfo.bot) marks.push(t("seat.bot"));
       if (seatInfo.away) marks.push(t("seat.away"));
       marks.push(t(seatInfo.ready || seatInfo.bot ? "room.is_ready" : "room.waiting_for"));
+      if (seatInfo.rating !== null && seatInfo.rating !== undefined) marks.push(t("seat.rating", { n: seatInfo.rating }));
       item.append(el("span", marks.join(" · "), "marks"));
       return item;
     }));
@@ -469,6 +530,8 @@
     if (S.host) {
       $("preset").value = room.preset || "2022";
       $("hints-on").checked = Boolean(room.hints);
+      $("duplicate-on").checked = Boolean(room.duplicate);
+      drawHostRules(room);
       $("bots").replaceChildren(...room.seats.filter((s) => s.bot).map((s) => {
         const button = el("button", t("room.remove_bot", { name: s.name }), "quiet");
         button.type = "button";
@@ -611,9 +674,17 @@
     $("hint").onclick = () => send({ t: "hint" });
     $("ready").onclick = () => send({ t: "ready", on: !(S.room && S.room.ready) });
     $("start").onclick = () => send({ t: "start" });
-    $("add-bot").onclick = () => send({ t: "add_bot" });
+    $("add-bot").onclick = () => send({ t: "add_bot", level: $("bot-level").value });
+    $("bot-level").onchange = () => { $("bot-level").dataset.chosen = "1"; };
+    $("opt-scoring").onchange = () => send({ t: "rule", name: "scoring", value: $("opt-scoring").value });
+    $("opt-ono99_card").onchange = () => send({ t: "rule", name: "ono99_card", value: $("opt-ono99_card").value });
+    onNumber($("opt-target"), (value) => ({ t: "rule", name: "target", value }));
+    onNumber($("opt-tokens"), (value) => ({ t: "rule", name: "tokens", value }));
+    onNumber($("opt-turn"), (seconds) => ({ t: "turn_time", seconds }));
+    $("spectator-chat").onchange = () => send({ t: "spectator_chat", on: $("spectator-chat").checked });
     $("preset").onchange = () => send({ t: "preset", name: $("preset").value });
     $("hints-on").onchange = () => send({ t: "hints", on: $("hints-on").checked });
+    $("duplicate-on").onchange = () => send({ t: "duplicate", on: $("duplicate-on").checked });
     $("rematch").onclick = () => send({ t: "rematch" });
     $("open-room").onclick = () => send({ t: "open_room" });
     $("results-continue").onclick = () => { resultsClosed = JSON.stringify(S.results); drawResults(); };

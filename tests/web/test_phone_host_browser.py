@@ -1,0 +1,205 @@
+"""In Chromium at a phone's viewport: the host's options set on the host's phone show on
+the other phone; and the turn's alerts (vibration, the WebAudio beep, the tab's title, the
+Notification while the page is hidden, asked for once with a reason) fire on the turn and
+not otherwise, the sound toggle kept across a reload. The browser's vibrate, AudioContext
+and Notification are stubbed by an init script that counts what the page asks of them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from phone_helpers import Phone, phone_context, wait_for_hand
+from web_helpers import PASSWORD, WebHost
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+CHILD = Path(__file__).with_name("open_table_child.py")
+
+# What the page may ask of the browser for a turn, counted in window.__alerts.
+ALERT_STUBS = """
+(() => {
+  const alerts = window.__alerts = { vibrate: [], contexts: 0, tones: 0, notes: [], asked: 0 };
+  Object.defineProperty(Navigator.prototype, "vibrate", {
+    configurable: true, value(pattern) { alerts.vibrate.push(pattern); return true; } });
+  class FakeAudio {
+    constructor() { alerts.contexts += 1; this.currentTime = 0; this.destination = {}; }
+    createOscillator() {
+      return { frequency: { value: 0 }, connect(node) { return node; },
+               start() { alerts.tones += 1; }, stop() {} };
+    }
+    createGain() {
+      return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} },
+               connect(node) { return node; } };
+    }
+  }
+  window.AudioContext = FakeAudio;
+  window.webkitAudioContext = FakeAudio;
+  let permission = "default";
+  class FakeNotification {
+    constructor(title, options) { alerts.notes.push({ title, ...(options || {}) }); }
+    static get permission() { return permission; }
+    static requestPermission() {
+      alerts.asked += 1; permission = "granted"; return Promise.resolve(permission);
+    }
+  }
+  window.Notification = FakeNotification;
+  // A hidden page (a locked phone, another tab) as the test says.
+  Object.defineProperty(Document.prototype, "hidden", {
+    configurable: true, get() { return Boolean(window.__hidden); } });
+})();
+"""
+
+
+@pytest.fixture
+def open_table(tmp_path: Path) -> Iterator[str]:
+    """A table with no secret (its first person seated hosts) and its door: the base URL."""
+    child = subprocess.Popen([sys.executable, str(CHILD), str(tmp_path / "players"), "4", "1"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        port = json.loads(child.stdout.readline())["web_port"]
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        assert child.stdin is not None
+        child.stdin.close()
+        child.wait(20)
+
+
+def test_options_set_on_the_hosts_phone_show_on_the_other(browser: Any,
+                                                         open_table: str) -> None:
+    with phone_context(browser) as (first, outside), phone_context(browser) as (second, _):
+        ana, bea = Phone(first.new_page()), Phone(second.new_page())
+        ana.open(open_table, "ana", password=None)
+        ana.page.wait_for_selector("#host-options", state="visible")
+        bea.open(open_table, "bea", password=None)
+        bea.page.wait_for_selector("#room-options", state="visible")
+        assert not bea.visible("#host-options")  # only the host's phone has them
+        assert "No turn clock" in (bea.page.text_content("#room-options") or "")
+
+        ana.page.fill("#opt-turn", "25")
+        ana.page.press("#opt-turn", "Tab")  # done typing: the field's change goes out
+        bea.page.wait_for_function(
+            "() => document.getElementById('room-options').textContent"
+            ".includes('25 seconds for each move')")
+        ana.page.select_option("#opt-scoring", "points-lowest")
+        bea.page.wait_for_function(
+            "() => document.getElementById('room-options').textContent"
+            ".includes('Scoring: points, lowest wins')")
+        ana.page.uncheck("#spectator-chat")
+        bea.page.wait_for_function(
+            "() => document.getElementById('room-options').textContent"
+            ".includes('Spectators may not chat')")
+        # The host's own controls follow the table too.
+        assert ana.page.input_value("#opt-turn") == "25"
+        assert ana.page.input_value("#opt-scoring") == "points-lowest"
+        # A rule switch, and the bot level of the bot added.
+        switch = ana.page.locator("#opt-switches input[type=checkbox]").first
+        was = switch.is_checked()
+        switch.click()
+        ana.page.wait_for_function(
+            f"() => document.querySelector('#opt-switches input').checked === {json.dumps(not was)}")
+        ana.page.select_option("#bot-level", "hard")
+        ana.page.tap("#add-bot")
+        bea.page.wait_for_function(
+            "() => [...document.querySelectorAll('#room-seats .who')]"
+            ".some((n) => n.textContent.startsWith('Hard bot'))")
+        assert not ana.errors and not bea.errors
+        assert not outside.urls
+
+
+@pytest.fixture
+def headless(tmp_path: Path) -> Iterator[WebHost]:
+    table = WebHost("--seats", "2", "--bots", "1", "--bot-delay", "0.3", "--turn-time", "off",
+                    env={"ONO99_CONFIG_DIR": str(tmp_path / "host-config"),
+                         "ONO99_WEB_PASSWORD": PASSWORD})
+    table.wait_for_event("web-door")
+    try:
+        yield table
+    finally:
+        table.stop()
+
+
+def alerts(phone: Phone) -> dict[str, Any]:
+    return dict(phone.page.evaluate("() => window.__alerts"))
+
+
+def rings(phone: Phone) -> int:
+    return sum(1 for frame in phone.frames if frame["t"] == "turn" and frame["ring"])
+
+
+def wait_for_my_turn(phone: Phone, alerted: int) -> None:
+    """Until the page has vibrated more than `alerted` times (its turn came)."""
+    phone.page.wait_for_function(f"() => window.__alerts.vibrate.length > {alerted}",
+                                 timeout=60_000)
+
+
+def play_a_card(phone: Phone) -> None:
+    """Tap a card the page offers (or the swap, the late draw) until the turn has gone."""
+    for _ in range(200):
+        if "your turn" not in phone.page.title():
+            return
+        phone.step()
+        phone.page.wait_for_timeout(50)
+    raise AssertionError("the turn did not pass")
+
+
+def test_the_turns_alerts_fire_on_the_turn_only(browser: Any, headless: WebHost) -> None:
+    with phone_context(browser) as (context, outside):
+        context.add_init_script(ALERT_STUBS)
+        ana = Phone(context.new_page())
+        ana.open(headless.base, "ana")
+        # Asked for once, with the reason in a banner.
+        ana.page.wait_for_selector("#notify-ask", state="visible")
+        assert "your turn" in (ana.page.text_content("#notify-ask") or "").lower()
+        ana.page.tap("#notify-allow")
+        assert not ana.visible("#notify-ask") and alerts(ana)["asked"] == 1
+        wait_for_hand(ana)
+
+        # The turn: a vibration, a beep, the title; no Notification while shown.
+        wait_for_my_turn(ana, 0)
+        assert ana.page.title() == "ONO 99: your turn!"
+        seen = alerts(ana)
+        assert seen["vibrate"] == [[120, 60, 120]] and seen["tones"] == 1
+        assert seen["notes"] == []
+        play_a_card(ana)
+        # While the bot plays: nothing (the door's turn frames without a ring change only
+        # the title).
+        assert ana.page.title() != "ONO 99: your turn!"
+        assert len(alerts(ana)["vibrate"]) == rings(ana) == 1
+
+        # Hidden (a locked phone): the next turn also shows a Notification.
+        ana.page.evaluate("() => { window.__hidden = true; }")
+        wait_for_my_turn(ana, 1)
+        seen = alerts(ana)
+        assert [note["tag"] for note in seen["notes"]] == ["ono99-turn"]
+        assert seen["notes"][0]["body"] == "Your turn: tap a card."
+        ana.page.evaluate("() => { window.__hidden = false; }")
+        play_a_card(ana)
+
+        # Sound off: the next turn vibrates and sets the title, without a beep.
+        ana.page.tap("#sound")
+        assert ana.page.text_content("#sound") == "Sound off"
+        tones = alerts(ana)["tones"]
+        wait_for_my_turn(ana, 2)
+        seen = alerts(ana)
+        assert seen["tones"] == tones and len(seen["vibrate"]) == 3
+        assert len(seen["notes"]) == 1  # shown: no Notification
+        assert len(seen["vibrate"]) == rings(ana)  # one alert per ring, none without
+        play_a_card(ana)
+
+        # A reload keeps the sound off and does not ask for notifications again.
+        ana.page.reload()
+        ana.page.wait_for_selector("#hand button.card")
+        assert ana.page.text_content("#sound") == "Sound off"
+        assert not ana.visible("#notify-ask")
+        assert ana.page.evaluate("() => localStorage.getItem('ono99.sound')") == "off"
+        ana.page.tap("#sound")  # on again: a beep says so (the tap allows sound)
+        assert ana.page.text_content("#sound") == "Sound on"
+        assert alerts(ana)["tones"] == 1
+        assert not ana.errors and not outside.urls
