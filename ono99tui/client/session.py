@@ -78,6 +78,7 @@ from ono99tui.client.outputs import (
     TableGone,
     TurnSignal,
 )
+from ono99tui.client.plots import EveningRatings
 from ono99tui.client.story import MatchStory, StandInItem, your_bust
 from ono99tui.client.talk import Talk
 from ono99tui.client.turn_alert import alert_due, title_for
@@ -176,6 +177,8 @@ class TableSession:
         self.can_rejoin = can_rejoin
         self.talk = Talk()  # who is muted: for the whole session, whatever the table
         self.story = MatchStory()
+        # Each rated match's ratings at this table, for the evening's plot.
+        self.evening = EveningRatings()
         self.connection = 0  # counts `connect` calls: an older connection's items are stale
         self.welcome: Welcome | None = None
         self.lobby: Lobby | None = None
@@ -218,6 +221,7 @@ class TableSession:
         log's clearing."""
         self.welcome = None
         self.lobby = None
+        self.evening.clear()
         self.options = NO_OPTIONS
         self.view = None
         self.view_seq = -1
@@ -335,6 +339,8 @@ class TableSession:
             # (and in the waiting room opened after it, whose seats the table below the
             # room no longer shows).
             self._lobby_at_match_end = lobby
+            self.evening.record(self.story.matches_started,
+                                [seat.name for seat in lobby.seats], lobby.results)
         outputs += self._newcomers(self.lobby, lobby)
         outputs += self._ready_taken_back(self.lobby, lobby)
         before, self.lobby = self.lobby, lobby

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,6 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ratings", action="store_true",
                         help=_("print every player's and bot level's rating (the ratings file "
                                "in the data directory) instead of the standings"))
+    parser.add_argument("--plot", action="store_true",
+                        help=_("with --ratings: also plot each rating after its last matches"))
     parser.add_argument("--merge", nargs=2, metavar=("OLD", "NEW"), default=None,
                         help=_("give the rating of the player OLD to NEW (a rename) in the "
                                "ratings file, then print the ratings"))
@@ -117,7 +120,36 @@ def ratings_json(book: RatingBook, path: Path) -> dict[str, Any]:
         {"name": who.label, "kind": who.kind, **({"level": who.name} if who.kind == "bot"
                                                   else {}),
          "rating": rating.shown, "mu": round(rating.mu, 4), "sigma": round(rating.sigma, 4),
-         "matches": rating.matches} for who, rating in ranked_ratings(book)]}
+         "matches": rating.matches, "history": list(book.history.get(who, ()))}
+        for who, rating in ranked_ratings(book)]}
+
+
+# The plot's marks, one per rating drawn (never told apart by colour alone).
+PLOT_MARKS = "•+xo*#@%"
+
+
+def ratings_plot(book: RatingBook, width: int = 80, height: int = 20) -> str:
+    """The best-rated ratings with a history (as many as PLOT_MARKS), each as a line of
+    its shown number after each of its last matches, in plain text (plotext, no colour);
+    a sentence instead when none has a history yet."""
+    import plotext as plt
+
+    drawn = [(who, book.history[who]) for who, _rating in ranked_ratings(book)
+             if book.history.get(who)][:len(PLOT_MARKS)]
+    if not drawn:
+        return _("No rating has a history yet: it is kept from the next rated match on.")
+    plt.clear_figure()
+    plt.theme("clear")
+    plt.plotsize(width, height)
+    for (who, shown), mark in zip(drawn, PLOT_MARKS, strict=False):
+        plt.plot(list(range(1, len(shown) + 1)), list(shown), marker=mark, label=who.label)
+    longest = max(len(shown) for _who, shown in drawn)
+    step = max(1, -(-longest // 6))
+    plt.xticks([float(tick) for tick in sorted({*range(1, longest, step), longest})])
+    plt.title(_("Ratings after each of their last matches"))
+    plt.xlabel(_("match"))
+    # The clear theme draws no colour, but plotext still ends each row with a reset code.
+    return re.sub(r"\x1b\[[0-9;]*m", "", str(plt.build()))
 
 
 def run_ratings(args: argparse.Namespace) -> int:
@@ -155,11 +187,20 @@ def run_ratings(args: argparse.Namespace) -> int:
         return 1
     print(json.dumps(ratings_json(book, path), ensure_ascii=False) if args.json
           else render_ratings(book, path))
+    if args.plot and not args.json:
+        import shutil
+
+        columns = min(shutil.get_terminal_size((80, 24)).columns, 120)
+        print()
+        print(ratings_plot(book, width=columns))
     return 0
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the standings; 1 if a journal had to be left out (it is named on stderr)."""
+    if args.plot and not args.ratings:
+        print(_("ono99 stats: --plot goes with --ratings"), file=sys.stderr)
+        return 2
     if args.ratings or args.merge is not None:
         if args.files:
             print(_("ono99 stats: --ratings and --merge read the ratings file, not journals"),

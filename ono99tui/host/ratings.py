@@ -40,6 +40,9 @@ SHOWN_SCALE = 40
 # How many rated matches' ids the book keeps, so that a match is never rated twice (a
 # restarted host that ends a match whose `won` record was lost).
 RATED_KEPT = 500
+# Each rating's shown numbers after its latest matches, kept for `ono99 stats --ratings
+# --plot` (the oldest dropped first).
+HISTORY_KEPT = 50
 
 PLAYER = "player"
 BOT = "bot"
@@ -107,10 +110,12 @@ class Change:
 
 @dataclass(frozen=True, slots=True)
 class RatingBook:
-    """Every rating, and the ids of the matches rated lately (never rated twice)."""
+    """Every rating, the ids of the matches rated lately (never rated twice), and each
+    rating's shown number after each of its last HISTORY_KEPT matches (`history`)."""
 
     ratings: Mapping[Rated, Rating] = field(default_factory=dict)
     rated: tuple[str, ...] = ()
+    history: Mapping[Rated, tuple[int, ...]] = field(default_factory=dict)
 
     def get(self, who: Rated) -> Rating:
         """`who`'s rating (a new one if `who` has none)."""
@@ -123,10 +128,13 @@ class RatingBook:
     def with_changes(self, changes: Sequence[Change], match_id: str | None) -> RatingBook:
         """The book with `changes` made and `match_id` noted as rated."""
         ratings = dict(self.ratings)
+        history = dict(self.history)
         for change in changes:
             ratings[change.who] = change.after
+            history[change.who] = (*history.get(change.who, ()),
+                                   change.after.shown)[-HISTORY_KEPT:]
         rated = self.rated if match_id is None else (*self.rated, match_id)[-RATED_KEPT:]
-        return RatingBook(ratings, rated)
+        return RatingBook(ratings, rated, history)
 
 
 class MergeError(ValueError):
@@ -144,14 +152,19 @@ def merged(book: RatingBook, old: str, new: str) -> RatingBook:
     if old_key not in book.ratings:
         raise MergeError(f"nobody named {old!r} has a rating")
     ratings = dict(book.ratings)
+    history = dict(book.history)
     moved = ratings.pop(old_key)
+    moved_history = history.pop(old_key, ())
     kept = ratings.get(new_key)
     if kept is None:
         ratings[new_key] = moved
+        history[new_key] = moved_history
     else:
         surer = kept if kept.sigma <= moved.sigma else moved
         ratings[new_key] = Rating(surer.mu, surer.sigma, kept.matches + moved.matches)
-    return RatingBook(ratings, book.rated)
+        if surer is moved:  # the history of the rating kept
+            history[new_key] = moved_history
+    return RatingBook(ratings, book.rated, {who: kept for who, kept in history.items() if kept})
 
 
 def rate_match(book: RatingBook, entrants: Sequence[Entrant],

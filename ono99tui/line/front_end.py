@@ -20,7 +20,7 @@ import math
 import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
@@ -43,10 +43,21 @@ from ono99tui.client.outputs import (
     TableGone,
     TurnSignal,
 )
+from ono99tui.client.plots import round_totals
 from ono99tui.client.session import TableSession
 from ono99tui.client.story import EventItem, LogAppended, MatchPageOpened, SaidItem
 from ono99tui.client.wire_text import shown_reason
-from ono99tui.game import Busted, Discard, Draw, Eliminated, Play, PlayerView, RoundEnded, SwapFour
+from ono99tui.game import (
+    Busted,
+    Discard,
+    Draw,
+    Eliminated,
+    MatchEnded,
+    Play,
+    PlayerView,
+    RoundEnded,
+    SwapFour,
+)
 from ono99tui.game.state import MATCH_OVER
 from ono99tui.i18n import _
 from ono99tui.line import sentences
@@ -57,6 +68,7 @@ from ono99tui.line.output import LineWriter
 from ono99tui.line.room_news import lobby_news
 from ono99tui.table_protocol import EMOTES
 from ono99tui.words.events import bust_notice, unplayable_reason
+from ono99tui.words.plots import round_summary
 from ono99tui.words.rule_labels import card_label
 
 if TYPE_CHECKING:
@@ -156,6 +168,8 @@ class LineFrontEnd:
         # The view (seq) whose hand was last told, so each turn's hand is told once.
         self._hand_told: tuple[int, int] | None = None
         self._table_said = False
+        # The round whose total was last said in a sentence: (match, round).
+        self._round_total_said: tuple[int, int] | None = None
         self._lobby_said: Lobby | None = None
         self._hinting = False
         self._hint_task: asyncio.Future[None] | None = None
@@ -327,6 +341,19 @@ class LineFrontEnd:
             self.writer.say(_("{title}: {problem}").format(title=output.failure_title,
                                                            problem=problem), "error")
 
+    def _say_round_total(self, names: Sequence[str]) -> None:
+        """The round just over, its total in a sentence (what the terminal and the phone
+        plot), once: a match's end right after its last round's end says nothing more."""
+        story = self.session.story
+        totals = round_totals((item.event for item in story.items
+                               if isinstance(item, EventItem)), finished=True)
+        if totals is None:
+            return
+        said = (story.matches_started, totals.round_no)
+        if said != self._round_total_said:
+            self._round_total_said = said
+            self.writer.say(round_summary(totals, names))
+
     def _say_output(self, output: Output) -> None:
         writer, session = self.writer, self.session
         if isinstance(output, Log):
@@ -348,6 +375,9 @@ class LineFrontEnd:
                         # The round's standing, before the next round is dealt.
                         writer.say_all(sentences.round_end_lines(
                             story_item.event, story_item.view.rules, story_item.names))
+                    if isinstance(story_item, EventItem) and isinstance(
+                            story_item.event, RoundEnded | MatchEnded):
+                        self._say_round_total(story_item.names)
         elif isinstance(output, Heard):
             writer.say(_("{name} says: {text}").format(name=output.said.name,
                                                        text=output.said.text), "talk")

@@ -17,7 +17,17 @@ from ono99tui.host.journal.ratings_file import (
     update_ratings,
     write_ratings,
 )
-from ono99tui.host.ratings import BOT, PLAYER, Entrant, Rated, Rating, RatingBook, rate_match
+from ono99tui.host.ratings import (
+    BOT,
+    HISTORY_KEPT,
+    PLAYER,
+    Entrant,
+    Rated,
+    Rating,
+    RatingBook,
+    merged,
+    rate_match,
+)
 
 ANN, BOB, CY = Rated(PLAYER, "Ann"), Rated(PLAYER, "Bob"), Rated(PLAYER, "Cy")
 HARD = Rated(BOT, "hard")
@@ -89,6 +99,8 @@ def test_two_tables_keep_each_others_changes(tmp_path: Path) -> None:
      "the rating of 'Ann' needs a whole number of matches"),
     ('{"format": 1, "bots": {"hard": 7}}', "the rating of 'hard' is not a map"),
     ('{"format": 1, "rated": [1]}', "its 'rated' is not a list of match ids"),
+    ('{"format": 1, "players": {"Ann": {"mu": 25, "sigma": 8, "matches": 1, "history": [1.5]}}}',
+     "the history of 'Ann' is not a list of whole numbers"),
 ])
 def test_a_damaged_file_is_a_typed_error_and_never_overwritten(
         tmp_path: Path, text: str, problem: str) -> None:
@@ -109,3 +121,28 @@ def test_bytes_that_are_not_text_are_damage_too(tmp_path: Path) -> None:
     path.write_bytes(b"\xff\xfe\x00garbage")
     with pytest.raises(RatingsDamaged, match="not UTF-8"):
         read_ratings(path)
+
+
+def test_each_rating_keeps_its_last_shown_numbers_and_a_file_without_them_reads(
+        tmp_path: Path) -> None:
+    path = tmp_path / "ratings.json"
+    # A file written before the history was kept: read as before, nobody has one.
+    path.write_text('{"format": 1, "players": {"Ann": {"mu": 25, "sigma": 8, "matches": 1}}}',
+                    encoding="utf-8")
+    assert read_ratings(path).history == {}
+    shown: list[int] = []
+    for match in range(HISTORY_KEPT + 5):
+        book = update_ratings(path, rate_match(read_ratings(path),
+                                               [Entrant(ANN, match % 2), Entrant(BOB, 1 - match % 2)],
+                                               f"t#{match}#1")[1], f"t#{match}#1")
+        shown.append(book.get(ANN).shown)
+    again = read_ratings(path)
+    assert again == book
+    assert again.history[ANN] == tuple(shown[-HISTORY_KEPT:])  # the oldest dropped first
+    assert len(again.history[BOB]) == HISTORY_KEPT
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["players"]["Ann"]["history"] == shown[-HISTORY_KEPT:]
+    # A rename carries the history of the rating it keeps.
+    renamed = merged(again, "Ann", "Anna")
+    assert renamed.history[Rated(PLAYER, "Anna")] == again.history[ANN]
+    assert ANN not in renamed.history

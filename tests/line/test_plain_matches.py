@@ -128,10 +128,22 @@ EVENT_SHAPES = [re.compile(pattern) for pattern in (
 )]
 
 
+# The round's total in a sentence (words/plots.py), said after each round's standing.
+ROUND_SUMMARY = re.compile(r"^In round (\d+) the total went from 0 to (-?\d+) in (\d+) plays?[;.]")
+
+
 def told_events(transcript: str) -> list[str]:
-    """The transcript's sentences that read like an event's."""
+    """The transcript's sentences that read like an event's (the round's summary, whose
+    busts read like the bust's own sentence, is not one)."""
     lines = [line.strip() for line in logical_lines(transcript)]
-    return [line for line in lines if any(shape.match(line) for shape in EVENT_SHAPES)]
+    return [line for line in lines if any(shape.match(line) for shape in EVENT_SHAPES)
+            and not ROUND_SUMMARY.match(line)]
+
+
+def told_summaries(transcript: str) -> list[tuple[int, int, int]]:
+    """Each round's summary said: (round, last total, plays)."""
+    return [(int(m[1]), int(m[2]), int(m[3])) for line in logical_lines(transcript)
+            if (m := ROUND_SUMMARY.match(line.strip()))]
 
 
 def check_plain_text(transcript: str) -> None:
@@ -180,3 +192,11 @@ def test_a_whole_match_of_each_preset_is_told_event_by_event(tmp_path: Path, pre
         assert any(sentence.startswith("You played") for sentence in expected)
         check_plain_text(player.transcript)
         assert told_events(player.transcript) == expected
+        # Each round's total in a sentence: its last total and its number of plays.
+        rounds = []
+        for event in (event for step in steps for event in step.events):
+            if isinstance(event, RoundDealt):
+                rounds.append([event.round_no, 0, 0])
+            elif isinstance(event, Played):
+                rounds[-1][1:] = [event.total, rounds[-1][2] + 1]
+        assert told_summaries(player.transcript) == [tuple(r) for r in rounds]

@@ -106,3 +106,26 @@ async def test_no_ratings_rates_nobody(tmp_path: Path) -> None:
     assert not (tmp_path / "ratings.json").exists()
     status, out, _ = await run_ono99(tmp_path, "stats", "--ratings")
     assert status == 0 and out.startswith("Nobody is rated in ")
+
+
+async def test_stats_plots_each_ratings_history(tmp_path: Path) -> None:
+    status, _, err = await run_ono99(tmp_path, "stats", "--plot")
+    assert status == 2 and "--plot goes with --ratings" in err
+    status, text, _ = await run_ono99(tmp_path, "stats", "--ratings", "--plot")
+    assert status == 0 and "No rating has a history yet" in text
+    await play_one_match(tmp_path)
+    await play_one_match(tmp_path)
+    status, out, _ = await run_ono99(tmp_path, "stats", "--ratings", "--json")
+    entries = json.loads(out)["ratings"]
+    assert all(len(entry["history"]) == 2 and entry["history"][-1] == entry["rating"]
+               for entry in entries)
+    status, text, _ = await run_ono99(tmp_path, "stats", "--ratings", "--plot")
+    assert status == 0
+    lines = text.splitlines()
+    assert "Ratings after each of their last matches" in text
+    assert any(line.strip() == "match" for line in lines)  # the x axis' label
+    for entry in entries:  # the legend names each rating beside its mark
+        assert entry["name"] in text
+    assert "\x1b" not in text  # plain text: no colour codes
+    title = next(i for i, line in enumerate(lines) if "Ratings after each" in line)
+    assert all(len(line) <= 80 for line in lines[title:])  # the plot fits 80 columns

@@ -20,9 +20,14 @@ journal's habits:
 The format (JSON, UTF-8):
 
     {"format": 1,
-     "players": {"Ann": {"mu": 27.1, "sigma": 6.2, "matches": 3}, ...},
+     "players": {"Ann": {"mu": 27.1, "sigma": 6.2, "matches": 3,
+                         "history": [1012, 1040, 1031]}, ...},
      "bots": {"hard": {"mu": ..., "sigma": ..., "matches": ...}, ...},
      "rated": ["<table>#<match number>#<seed>", ...]}   # the last 500 matches rated
+
+`history` (optional: a file written before it has none, and an older ono99 reads the file
+as before) is the shown rating after each of the rating's last 50 matches, oldest first,
+for `ono99 stats --ratings --plot`.
 """
 
 from __future__ import annotations
@@ -88,22 +93,36 @@ def parse_ratings(path: Path, text: str) -> RatingBook:
         raise RatingsDamaged(path, f"ratings format {version} is newer than this ono99 reads "
                                    f"({FORMAT}); update ono99 to read it")
     ratings: dict[Rated, Rating] = {}
+    history: dict[Rated, tuple[int, ...]] = {}
     for field, kind in (("players", PLAYER), ("bots", BOT)):
         entries = data.get(field, {})
         if not isinstance(entries, dict):
             raise RatingsDamaged(path, f"its {field!r} is not a map")
         for name, entry in entries.items():
             ratings[Rated(kind, name)] = _rating(path, f"the rating of {name!r}", entry)
+            shown = entry.get("history", [])
+            if not isinstance(shown, list) or not all(type(item) is int for item in shown):
+                raise RatingsDamaged(path, f"the history of {name!r} is not a list of "
+                                           "whole numbers")
+            if shown:
+                history[Rated(kind, name)] = tuple(shown)
     rated = data.get("rated", [])
     if not isinstance(rated, list) or not all(isinstance(item, str) for item in rated):
         raise RatingsDamaged(path, "its 'rated' is not a list of match ids")
-    return RatingBook(ratings, tuple(rated))
+    return RatingBook(ratings, tuple(rated), history)
 
 
 def ratings_text(book: RatingBook) -> str:
     """The file's text for `book` (names sorted, so the file diffs well)."""
+    def entry(who: Rated, rating: Rating) -> dict[str, Any]:
+        kept: dict[str, Any] = {"mu": rating.mu, "sigma": rating.sigma,
+                                "matches": rating.matches}
+        if book.history.get(who):
+            kept["history"] = list(book.history[who])
+        return kept
+
     def entries(kind: str) -> dict[str, Any]:
-        return {who.name: {"mu": rating.mu, "sigma": rating.sigma, "matches": rating.matches}
+        return {who.name: entry(who, rating)
                 for who, rating in sorted(book.ratings.items()) if who.kind == kind}
 
     return json.dumps({"format": FORMAT, "players": entries(PLAYER), "bots": entries(BOT),

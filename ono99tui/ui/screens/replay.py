@@ -24,6 +24,7 @@ from textual.widgets import Footer, Static
 
 from netproto.wire.messages import SeatInfo as LobbySeat
 from netproto.wire.messages import SeatKind
+from ono99tui.client.plots import round_totals
 from ono99tui.game import DISCARDING, MATCH_OVER, RoundDealt, spectator_view
 from ono99tui.host.journal.history import RecordedMatch, ReplayStep
 from ono99tui.i18n import _
@@ -114,6 +115,8 @@ class ReplayScreen(Screen[None]):
         Binding("end", "jump(-1)", _("End"), show=False),
         # The replayed match's rules (the app's own F1 would show a table's).
         Binding("question_mark,f1", "rules", _("Rules"), show=False),
+        # The total of the round shown so far, as a plot (ui/screens/plots.py).
+        Binding("g", "plots", _("Plot"), show=False),
         Binding("q,escape", "app.quit", _("Quit")),
     ]
 
@@ -228,6 +231,17 @@ class ReplayScreen(Screen[None]):
 
         if not isinstance(self.app.screen, HelpScreen):
             self.app.push_screen(HelpScreen(self.match.rules))
+
+    def action_plots(self) -> None:
+        """The total after each play of the round shown, up to the step shown."""
+        from ono99tui.ui.screens.plots import PlotsScreen
+
+        if isinstance(self.app.screen, PlotsScreen):
+            return
+        events = [event for step in self.steps[: self.position + 1] for event in step.events]
+        view = spectator_view(self.steps[self.position].state)
+        self.app.push_screen(PlotsScreen(round_totals(events), [seat.name for seat in self.seats],
+                                         view.bust_at))
 
     def action_jump(self, position: int) -> None:
         """To the deal (0) or the last move (-1)."""

@@ -16,7 +16,9 @@ from ono99tui.client.duplicate import DuplicateResults, results_from_wire
 from ono99tui.client.free_seats import free_seats_text, seats_free
 from ono99tui.client.names import seat_name
 from ono99tui.client.options import options_from_wire
+from ono99tui.client.plots import round_totals
 from ono99tui.client.session import TableSession
+from ono99tui.client.story import EventItem
 from ono99tui.game import PlayerView, RoundEnded
 from ono99tui.i18n import N_, _
 from ono99tui.ui.present import bust_lines, bust_notice, matches_played, matches_won, winners_text
@@ -276,6 +278,21 @@ def standings(view: PlayerView, out_order: Sequence[int]) -> list[int]:
     return [*view.winners, *still_in, *last_out_first, *unseen_out]
 
 
+def open_plots(screen: RoundEndScreen | MatchEndScreen, *, evening: bool = False) -> None:
+    """Open the plots over `screen`: the last finished round's total (and, from the
+    match's dialog, the evening's ratings)."""
+    from ono99tui.ui.screens.plots import PlotsScreen
+
+    session = screen.app.session
+    view = session.view
+    events = [item.event for item in session.story.items if isinstance(item, EventItem)]
+    totals = round_totals(events, finished=True)
+    names = _names(session, view) if view is not None else []
+    limit = view.bust_at if view is not None else 99
+    screen.app.push_screen(PlotsScreen(totals, names, limit,
+                                       session.evening.series() if evening else None))
+
+
 class _Dialog(OwnModal[None]):
     """A results dialog that closes only itself: a key pressed on a round's dialog just as
     the table closed it for the match's (or the next deal) must not close that one."""
@@ -288,8 +305,13 @@ class RoundEndScreen(_Dialog):
     if TYPE_CHECKING:  # `self.app` is this app (Textual's typed getter, for type checkers)
         app = getters.app(SessionApp)
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,escape,space", "dismiss", _("Continue"), key_display="Enter")
+        Binding("enter,escape,space", "dismiss", _("Continue"), key_display="Enter"),
+        Binding("g", "plots", _("Plot")),
     ]
+
+    def action_plots(self) -> None:
+        """The round's total after each play, as a plot."""
+        open_plots(self)
 
     def __init__(self, result: RoundEnded) -> None:
         super().__init__()
@@ -350,6 +372,8 @@ class MatchEndScreen(_Dialog):
         Binding("o", "open_room", _("Waiting room")),
         # A player who had a seat: a coach's review of their plays (ui/screens/review.py).
         Binding("v", "review", _("Review")),
+        # The last round's total and the evening's ratings, as plots (ui/screens/plots.py).
+        Binding("g", "plots", _("Plots")),
         Binding("escape", "dismiss", _("Back to the table")),
         Binding("q", "app.quit", _("Quit")),
     ]
@@ -546,6 +570,10 @@ class MatchEndScreen(_Dialog):
         name = _names(session, view)[view.seat]
         self.app.push_screen(ReviewScreen(session.story.plays.decisions(), name,
                                           closing_with=self.dismiss))
+
+    def action_plots(self) -> None:
+        """The last round's total after each play and the evening's ratings, as plots."""
+        open_plots(self, evening=True)
 
     def action_take_seat(self) -> None:
         """A spectator: join the table again asking for a seat for the next match."""

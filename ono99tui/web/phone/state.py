@@ -20,8 +20,22 @@ from typing import Any
 
 from netproto.wire.messages import Lobby, SeatKind, TablePhase
 from ono99tui.client.names import seat_name
+from ono99tui.client.plots import round_totals
 from ono99tui.client.session import TableSession
-from ono99tui.game import Card, Discard, Draw, Play, PlayerView, Scoring, SwapFour
+from ono99tui.client.story import EventItem
+from ono99tui.game import (
+    Card,
+    Discard,
+    Draw,
+    Event,
+    MatchEnded,
+    Play,
+    PlayerView,
+    RoundDealt,
+    RoundEnded,
+    Scoring,
+    SwapFour,
+)
 from ono99tui.game.state import DISCARDING, MATCH_OVER
 from ono99tui.i18n import _
 from ono99tui.web.phone.words import unplayable_reason
@@ -148,6 +162,36 @@ def _name(seat: int | None, view: PlayerView, seats: Sequence[Any]) -> str | Non
     return seat_name(seat, seats)
 
 
+def plot_state(session: TableSession) -> dict[str, Any] | None:
+    """The last finished round's total after each play, for the page's plot: `r` the
+    round, `t` the totals (from 0 at the deal, which is not sent), `b` the busts as [after
+    how many plays, who ("" the viewer), at what total], `l` the total that busts. The
+    same until the next round ends, so a move sends none of it (None before a round ends)."""
+    view = session.view
+    if view is None:
+        return None
+    # From the end of the story back to the last round's deal: a round's events, not the
+    # whole match's, on every state the page is sent.
+    events: list[Event] = []
+    ended = False
+    for item in reversed(session.story.items):
+        if not isinstance(item, EventItem):
+            continue
+        ended = ended or isinstance(item.event, RoundEnded | MatchEnded)
+        if ended:
+            events.append(item.event)
+            if isinstance(item.event, RoundDealt):
+                break
+    totals = round_totals(reversed(events), finished=True)
+    if totals is None:
+        return None
+    lobby = session.match_lobby
+    seats = lobby.seats if lobby else ()
+    return {"r": totals.round_no, "t": list(totals.totals), "l": view.bust_at,
+            "b": [[bust.play, _name(bust.seat, view, seats), bust.total]
+                  for bust in totals.busts]}
+
+
 def room_state(session: TableSession) -> dict[str, Any] | None:
     """The waiting room (or the table between matches): seats and their ready marks."""
     lobby = session.lobby
@@ -214,6 +258,7 @@ def page_state(session: TableSession, now: float) -> dict[str, Any]:
         "phase": lobby.phase.value if lobby is not None else None,
         "room": room_state(session),
         "game": game_state(session, now),
+        "plot": plot_state(session),
         "may": {
             "chat": session.may_chat,
             "seat": session.may_take_seat,

@@ -564,6 +564,7 @@
         return el("li", [s.name, ...marks].join(" · "));
       }));
       $("results-continue").hidden = true;
+      drawPlot(null);
       $("rematch").hidden = !(S.may && S.may.rematch) || TV;
       $("open-room").hidden = !(S.may && S.may.open_room);
       const me = S.room && S.room.seats.find((s) => s.you);
@@ -576,10 +577,75 @@
         ? `${row.name} · ${t("seat.tokens", { n: row.tokens })}`
         : `${row.name} · ${t("results.points", { points: row.points, score: row.score })}`)));
       $("results-continue").hidden = false;
+      drawPlot(results.round);
       $("rematch").hidden = true;
       $("open-room").hidden = true;
       $("rematch-asked").hidden = true;
     }
+  }
+
+  // The last finished round's total after each play (S.plot, from the door: r round, t the
+  // totals after the deal's 0, b the busts as [after how many plays, who, total], l the
+  // total that busts), as an inline SVG: one dot per play, a cross per bust, the limit as a
+  // dashed line; its accessible name says the same in a sentence.
+  const SVG = "http://www.w3.org/2000/svg";
+  function svg(tag, attrs, text) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, String(value));
+    if (text !== undefined) node.textContent = text; // never markup
+    return node;
+  }
+
+  function plotSummary(plot) {
+    const last = plot.t.length ? plot.t[plot.t.length - 1] : 0;
+    let text = t("plot.summary", { round: plot.r, total: last, plays: plot.t.length });
+    for (const [, who, total] of plot.b) text += "; " + t("plot.bust", { name: name(who), total });
+    return text + ".";
+  }
+
+  function drawPlot(round) {
+    const box = $("results-plot");
+    const plot = S.plot;
+    const shown = !!plot && (round === null || plot.r === round);
+    box.hidden = !shown;
+    if (!shown) return;
+    const key = JSON.stringify(plot);
+    if (box.dataset.drawn === key && box.dataset.lang === M.lang) return;
+    box.dataset.drawn = key;
+    box.dataset.lang = M.lang;
+    const W = 320, H = 160, L = 34, R = 8, T = 8, B = 30;
+    const low = Math.min(0, ...plot.t);
+    const top = Math.max(plot.l, ...plot.b.map((b) => b[2]));
+    const n = Math.max(1, plot.t.length);
+    const x = (i) => L + (W - L - R) * i / n;
+    const y = (v) => T + (H - T - B) * (top - v) / Math.max(1, top - low);
+    const label = plotSummary(plot);
+    const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": label,
+                              class: "plot-svg" });
+    root.append(svg("title", {}, label));
+    const axes = svg("g", { class: "plot-axes", "aria-hidden": "true" });
+    axes.append(svg("line", { x1: L, y1: y(low), x2: W - R, y2: y(low) }));
+    axes.append(svg("line", { x1: L, y1: T, x2: L, y2: y(low) }));
+    axes.append(svg("line", { x1: L, y1: y(plot.l), x2: W - R, y2: y(plot.l), class: "plot-limit" }));
+    for (const v of [...new Set([low, 0, plot.l])]) {
+      axes.append(svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "plot-tick" }, v));
+    }
+    axes.append(svg("text", { x: L, y: H - 14, "text-anchor": "middle", class: "plot-tick" }, 0));
+    axes.append(svg("text", { x: x(plot.t.length), y: H - 14, "text-anchor": "middle", class: "plot-tick" }, plot.t.length));
+    axes.append(svg("text", { x: (L + W - R) / 2, y: H - 2, "text-anchor": "middle", class: "plot-label" }, t("plot.plays")));
+    root.append(axes);
+    const line = [[0, 0], ...plot.t.map((v, i) => [i + 1, v])].map(([i, v]) => `${x(i)},${y(v)}`).join(" ");
+    root.append(svg("polyline", { points: line, class: "plot-line", "aria-hidden": "true" }));
+    const dots = svg("g", { class: "plot-plays", "aria-hidden": "true" });
+    plot.t.forEach((v, i) => dots.append(svg("circle", { cx: x(i + 1), cy: y(v), r: 2.2, "data-total": v })));
+    root.append(dots);
+    const busts = svg("g", { class: "plot-busts", "aria-hidden": "true" });
+    for (const [play, , total] of plot.b) {
+      const cx = x(play), cy = y(total), d = 4;
+      busts.append(svg("path", { d: `M${cx - d},${cy - d}L${cx + d},${cy + d}M${cx - d},${cy + d}L${cx + d},${cy - d}` }));
+    }
+    root.append(busts);
+    box.replaceChildren(el("h3", t("plot.title")), root);
   }
 
   function drawClock(game) {
