@@ -325,11 +325,12 @@ class WebDoor:
                             samesite="Strict", path="/")
         return response
 
-    async def handle_join(self, request: web.Request) -> web.Response:
-        """`/j/CODE`: the join code logs this browser in as the password would (same cookie,
-        same throttle for wrong ones); a wrong or replaced code gets a page saying so."""
-        if self.join is None:  # an open door: no code needed
-            raise web.HTTPSeeOther("/")
+    async def _secret_refusal(self, request: web.Request, matches: Callable[[], bool],
+                              kind: str, wrong: str) -> web.Response | None:
+        """Check the secret in a one-step address (a join code, the host link) as a password
+        is checked: None when `matches()`; else the page that refuses it — slowed, and
+        counted as a wrong guess, as wrong passwords are (`kind` names it in the log,
+        `wrong` is the page's words)."""
         address = self._peer(request)
         wait = await self._guess_turn(address)
         if wait > 0:
@@ -339,14 +340,25 @@ class WebDoor:
                               error_args={"seconds": math.ceil(wait)})
         right = False
         try:
-            right = self.join.matches(request.match_info["code"])
+            right = matches()
         finally:
             self.guesses.finish(address, right, self.clock())
-        if not right:
-            self.guard.quiet_log(logging.WARNING, "wrong-join-code",
-                                 "wrong web door join code from %s", address)
-            return self._page("join_refused.html", request, status=403,
-                              error=N_("This join code is wrong or has been replaced."))
+        if right:
+            return None
+        self.guard.quiet_log(logging.WARNING, kind, "web door: %s from %s", kind, address)
+        return self._page("join_refused.html", request, status=403, error=wrong)
+
+    async def handle_join(self, request: web.Request) -> web.Response:
+        """`/j/CODE`: the join code logs this browser in as the password would (same cookie,
+        same throttle for wrong ones); a wrong or replaced code gets a page saying so."""
+        join = self.join
+        if join is None:  # an open door: no code needed
+            raise web.HTTPSeeOther("/")
+        refused = await self._secret_refusal(
+            request, lambda: join.matches(request.match_info["code"]), "wrong-join-code",
+            N_("This join code is wrong or has been replaced."))
+        if refused is not None:
+            return refused
         raise self._login_response("/")
 
     async def handle_host_link(self, request: web.Request) -> web.Response:
@@ -354,26 +366,14 @@ class WebDoor:
         the join code does) and marks it as the host's: its phone seat says hello with the
         key, so the table gives it host rights (deal, bots, every option). A wrong key is a
         wrong guess, slowed as wrong passwords are."""
-        address = self._peer(request)
-        wait = await self._guess_turn(address)
-        if wait > 0:
-            return self._page("join_refused.html", request, status=429,
-                              error=N_("Too many wrong codes from here: wait {seconds} s, then "
-                                       "scan the code again."),
-                              error_args={"seconds": math.ceil(wait)})
         key = self.host_key
-        right = False
-        try:
-            right = key is not None and secrets.compare_digest(
-                request.match_info["key"].encode(), key.encode())
-        finally:
-            self.guesses.finish(address, right, self.clock())
-        if not right:
-            self.guard.quiet_log(logging.WARNING, "wrong-host-key",
-                                 "wrong web door host link from %s", address)
-            return self._page("join_refused.html", request, status=403,
-                              error=N_("This host link is wrong, or is from an earlier start "
-                                       "of the table."))
+        refused = await self._secret_refusal(
+            request, lambda: key is not None and secrets.compare_digest(
+                request.match_info["key"].encode(), key.encode()),
+            "wrong-host-key",
+            N_("This host link is wrong, or is from an earlier start of the table."))
+        if refused is not None:
+            return refused
         response = self._login_response("/")
         response.set_cookie(HOST_COOKIE, self.host_logins.issue(), httponly=True,
                             samesite="Strict", path="/")
