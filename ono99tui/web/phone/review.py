@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from ono99tui.bots.hints import shown_percent
@@ -80,7 +80,7 @@ class PhoneReview:
     """One phone's review (see the module docstring): `start` it with the decisions of the
     finished match `match`, `stop` it; `send` is how a frame reaches the page."""
 
-    def __init__(self, send: Callable[[dict[str, Any]], Awaitable[None]], *,
+    def __init__(self, send: Callable[[dict[str, Any]], Coroutine[Any, Any, None]], *,
                  budget_s: float = REVIEW_BUDGET_S) -> None:
         self._send = send
         self.budget_s = budget_s

@@ -722,7 +722,7 @@
     const labels = svg("g", { class: "evening-names", "aria-hidden": "true" });
     for (const end of ends) {
       const text = end.who.length > 11 ? end.who.slice(0, 10) + "…" : end.who;
-      labels.append(svg("text", { x: W - R + 6, y: end.y + 4, class: `plot-name -p${end.index % 4}` }, text));
+      labels.append(svg("text", { x: end.x + 8, y: end.y + 4, class: `plot-name -p${end.index % 4}` }, text));
     }
     root.append(labels);
     $("evening-plot").replaceChildren(root);
