@@ -618,7 +618,7 @@
     const item = el("li", null, "chip");
     for (const mark of marks) item.classList.add(`-${mark}`);
     item.append(el("span", label, "chip-label"));
-    item.append(el("span", chance === null ? t("review.no_chance") : t("review.chance", { n: chance }), "chip-chance"));
+    item.append(el("span", chance === null ? t("review.no_chance") : `${chance}%`, "chip-chance"));
     if (marks.length) item.append(el("span", marks.map((mark) => t(`review.${mark}`)).join(" · "), "chip-mark"));
     return item;
   }
@@ -738,7 +738,7 @@
       head.append(swatch, " ", nameNode);
       const first = seen[0], now = seen[seen.length - 1], change = now - first;
       row.append(head, el("td", String(first)),
-        el("td", change ? t("evening.now_change", { n: now, change: (change > 0 ? "+" : "−") + Math.abs(change) }) : String(now)),
+        el("td", change ? `${now} (${change > 0 ? "+" : "−"}${Math.abs(change)})` : String(now)),
         el("td", String(seen.length)));
       return row;
     }));
