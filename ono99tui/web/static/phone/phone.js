@@ -684,7 +684,7 @@
     const key = JSON.stringify(evening) + M.lang;
     if (box.dataset.drawn === key) return;
     box.dataset.drawn = key;
-    const W = 320, H = 170, L = 40, R = 78, T = 10, B = 30;
+    const W = 320, H = 170, L = 44, R = 78, T = 10, B = 30;
     const n = evening.m.length;
     const all = evening.p.flatMap(([, ratings]) => ratings.filter((v) => v !== null));
     let low = Math.min(...all), top = Math.max(...all);
@@ -697,7 +697,7 @@
     axes.append(svg("line", { x1: L, y1: H - B, x2: W - R, y2: H - B }));
     axes.append(svg("line", { x1: L, y1: T, x2: L, y2: H - B }));
     for (const v of [...new Set([Math.round(low), Math.round(top)])]) {
-      axes.append(svg("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "plot-tick" }, v));
+      axes.append(svg("text", { x: L - 7, y: y(v) + 4, "text-anchor": "end", class: "plot-tick" }, v));
     }
     evening.m.forEach((_, i) => {
       if (n <= 8 || i === 0 || i === n - 1) axes.append(svg("text", { x: x(i), y: H - 16, "text-anchor": "middle", class: "plot-tick" }, i + 1));
@@ -737,9 +737,9 @@
       nameNode.setAttribute("dir", "auto");
       head.append(swatch, " ", nameNode);
       const first = seen[0], now = seen[seen.length - 1], change = now - first;
-      row.append(head, el("td", String(first)),
-        el("td", change ? `${now} (${change > 0 ? "+" : "−"}${Math.abs(change)})` : String(now)),
-        el("td", String(seen.length)));
+      const nowCell = el("td", String(now));
+      if (change) nowCell.append(" ", el("span", `(${change > 0 ? "+" : "−"}${Math.abs(change)})`, "change"));
+      row.append(head, el("td", String(first)), nowCell, el("td", String(seen.length)));
       return row;
     }));
   }
