@@ -105,7 +105,7 @@ def test_a_review_after_the_match_and_the_evenings_ratings(browser: Any, tmp_pat
                 assert "played" in marks[sent["played"]] and "best" in marks[sent["best"]]
                 assert drawn["says"].startswith(f"At {sent['total']} you played {sent['played']}")
             if figures:
-                phone.page.locator("#review").screenshot(path=str(Path(figures) / "phone-review.png"))
+                phone.page.locator("#review").screenshot(path=str(Path(figures) / "phone-review.png"), scale="css")
             # The evening's ratings: one rated match, one line per player, named in text.
             evening = wait_until(lambda: phone.page.evaluate(EVENING), 10, "the ratings plot")
             sent_evening = phone.states()[-1]["evening"]
@@ -116,7 +116,7 @@ def test_a_review_after_the_match_and_the_evenings_ratings(browser: Any, tmp_pat
             assert evening["lines"] == names and sorted(evening["names"]) == sorted(names)
             assert [row[0] for row in evening["rows"]] == [f"{'●■'[i]} {n}" for i, n in enumerate(names)]
             if figures:
-                phone.page.locator("#evening").screenshot(path=str(Path(figures) / "phone-evening.png"))
+                phone.page.locator("#evening").screenshot(path=str(Path(figures) / "phone-evening.png"), scale="css")
             assert phone.axe() == []
             assert phone.no_horizontal_scroll()
             phone.page.tap("#review-close")
