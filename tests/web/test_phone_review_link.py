@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from netproto.wire.messages import Lobby, SeatInfo, SeatKind, TablePhase, View, Welcome
+from ono99tui import i18n
 from ono99tui.game import MATCH_OVER, Play, apply, preset, start_match, view
 from ono99tui.game.codec import event_to_wire, view_to_wire
 from ono99tui.web.phone.intents import PageError
@@ -100,6 +101,7 @@ async def until(condition: Any, timeout: float = 60.0) -> None:
 def test_a_review_is_refused_mid_match_then_worked_out_apart_once(tmp_path: Path) -> None:
     async def main() -> None:
         phone, frames = make_phone(tmp_path)
+        i18n.speak_in_this_task(phone.language)  # as the page's task does (`attach`)
         match = Match(phone, seed=4)
         for _ in range(3):
             match.move()
@@ -142,6 +144,13 @@ def test_a_review_is_refused_mid_match_then_worked_out_apart_once(tmp_path: Path
         frames.clear()
         await phone._review()
         assert frames == [ready] and not phone.review.working
+        # In the language the page's menu chose since: the same review, in its words.
+        phone.speak("be")
+        frames.clear()
+        await phone._review()
+        assert frames[0]["plays"][0]["cost"] == ready["plays"][0]["cost"]
+        assert frames[0]["summary"] != ready["summary"]
+        assert frames[0]["summary"].startswith("З ")
 
     asyncio.run(main())
 

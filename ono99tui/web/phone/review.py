@@ -88,6 +88,7 @@ class PhoneReview:
         self._stop = threading.Event()
         self.match: int | None = None  # the match the review (running or done) is of
         self.last: dict[str, Any] | None = None  # the last frame sent (progress or ready)
+        self.review: Review | None = None  # the finished review, once there is one
 
     @property
     def working(self) -> bool:
@@ -95,9 +96,10 @@ class PhoneReview:
         return self._task is not None and not self._task.done()
 
     def ready_for(self, match: int) -> dict[str, Any] | None:
-        """The finished review of `match`, when there is one."""
-        if self.match == match and self.last is not None and self.last["phase"] == "ready":
-            return self.last
+        """The finished review of `match` as the page is sent it, when there is one (in
+        the language spoken now: the page's menu may have changed it since)."""
+        if self.match == match and self.review is not None:
+            return review_frame(self.review)
         return None
 
     def start(self, match: int, decisions: list[Decision]) -> None:
@@ -107,6 +109,7 @@ class PhoneReview:
             return
         self._stop = threading.Event()
         self.match = match
+        self.review = None
         self.last = progress_frame(0, len(decisions))
         self._task = asyncio.get_running_loop().create_task(
             self._run(decisions, self._stop), name="phone-review")
@@ -136,6 +139,7 @@ class PhoneReview:
             return
         if stop.is_set():
             return
+        self.review = review
         self.last = review_frame(review)
         await self._send(self.last)
 
@@ -153,6 +157,7 @@ class PhoneReview:
         task, self._task = self._task, None
         self.match = None
         self.last = None
+        self.review = None
         if task is not None:
             # The worker thread sees the stop at its next poll and kills the child.
             await asyncio.wait({task}, timeout=5.0)
