@@ -738,7 +738,11 @@
       head.append(swatch, " ", nameNode);
       const first = seen[0], now = seen[seen.length - 1], change = now - first;
       const nowCell = el("td", String(now));
-      if (change) nowCell.append(" ", el("span", `(${change > 0 ? "+" : "−"}${Math.abs(change)})`, "change"));
+      if (change) {
+        const told = el("span", `(${change > 0 ? "+" : "−"}${Math.abs(change)})`, "change");
+        told.setAttribute("dir", "ltr"); // "(−93)", not "(93−)", in a right-to-left page
+        nowCell.append(" ", told);
+      }
       row.append(head, el("td", String(first)), nowCell, el("td", String(seen.length)));
       return row;
     }));
