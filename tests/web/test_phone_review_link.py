@@ -212,3 +212,17 @@ def test_the_evenings_ratings_are_sent_only_when_they_change(tmp_path: Path) -> 
     frame = state_frame(sent, page_state(session, 0.0))
     assert frame is not None
     assert "evening" in frame.get("p", {}) or any(op[0] == "evening" for op in frame.get("d", ()))
+
+
+def test_a_seat_that_closes_stops_its_review(tmp_path: Path) -> None:
+    async def main() -> None:
+        phone, frames = make_phone(tmp_path)
+        Match(phone, seed=4).play_out()
+        phone.review.budget_s = 2.0
+        await phone._review()
+        await until(lambda: frames and children())
+        await phone.close()  # the page went for good (or the door closes)
+        assert not phone.review.working and children() == []
+        assert all(frame["phase"] == "working" for frame in frames)
+
+    asyncio.run(main())
