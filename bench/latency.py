@@ -356,6 +356,7 @@ class MemoryPeer:
         self.address = f"memory:{number}"
         self.is_open = True
         self.sent = 0
+        self.door: str | None = None  # as a netproto Peer not behind a trusted door
 
     def send(self, message: Any) -> None:
         self.sent += len(self.connection.send(message))

@@ -428,7 +428,11 @@ async def sessions(browser: Any, state: Path, count: int, taps: int,
             finally:
                 await session.context.close()
                 host.stop()
-    figures: dict[str, Any] = {"deal_settle_ms": HEADLESS_DEAL_SETTLE * 1000}
+    # The table's settle before it deals (HEADLESS_DEAL_SETTLE) is waited for the terminal
+    # page's seat (its `ono99 join` process is a TCP client like any other); the phone's seat
+    # is held through the door the table trusts, which the table deals to at once.
+    settle_ms = {"phone": 0.0, "terminal": HEADLESS_DEAL_SETTLE * 1000}
+    figures: dict[str, Any] = {"deal_settle_ms": settle_ms}
     for kind, got in results.items():
         taps_ms = got["taps_ms"]
         figure: dict[str, Any] = {}
@@ -440,7 +444,7 @@ async def sessions(browser: Any, state: Path, count: int, taps: int,
             figure[f"{visit}_visit_bytes_to_hand_p50"] = weights[len(weights) // 2]["bytes"]
             figure[f"{visit}_visit_bytes_by_what"] = weights[len(weights) // 2]["by"]
         figure["first_visit_to_hand_less_deal_settle_ms_p50"] = round(
-            figure["first_visit_to_hand_ms_p50"] - HEADLESS_DEAL_SETTLE * 1000, 1)
+            figure["first_visit_to_hand_ms_p50"] - settle_ms[kind], 1)
         figure.update({
             "tap_to_card_shown_ms_p50": round(percentile(taps_ms, 0.5), 1) if taps_ms else None,
             "tap_to_card_shown_ms_p99": round(percentile(taps_ms, 0.99), 1) if taps_ms else None,

@@ -58,6 +58,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=_("seconds a bot waits before playing (default {default_bot_delay})").format(
             default_bot_delay=DEFAULT_BOT_DELAY),
     )
+    parser.add_argument("--duplicate", action="store_true",
+                        help=_("deal duplicate sets: each deal once per seat rotation, every "
+                               "player compared with those who held the same cards "
+                               "(docs/DUPLICATE.md); the host may switch it in the waiting room"))
     add_plain_options(parser)
 
 
@@ -127,8 +131,10 @@ def solo_app(
     )
 
 
-def solo_config(*, bots: int, rules: str, seed: int | None, bot_delay: float) -> TableConfig:
-    """The table settings of a solo match: one human and `bots` bots, dealt when all sit.
+def solo_config(*, bots: int, rules: str, seed: int | None, bot_delay: float,
+                duplicate: bool = False) -> TableConfig:
+    """The table settings of a solo match: one human and `bots` bots, dealt when all sit;
+    `duplicate`: in duplicate sets (each rematch the set's next rotation, docs/DUPLICATE.md).
 
     `rules` names a preset; GameOptionError if there is none of that name.
     """
@@ -137,6 +143,7 @@ def solo_config(*, bots: int, rules: str, seed: int | None, bot_delay: float) ->
     return TableConfig(
         name="Solo", rules=checked_rules(rules), capacity=bots + 1, start_when=bots + 1,
         seed=seed, bot_delay=bot_delay, hints=True,  # nobody to be unfair to
+        duplicate=duplicate,
     )
 
 
@@ -149,7 +156,8 @@ async def _play(args: argparse.Namespace, player: str | None) -> int:
         if problem is not None:  # shown once the app's screen is gone
             print(_("ono99 solo: your name was not remembered: {problem}").format(
                 problem=problem), file=sys.stderr)
-    config = solo_config(bots=args.bots, rules=args.rules, seed=args.seed, bot_delay=args.bot_delay)
+    config = solo_config(bots=args.bots, rules=args.rules, seed=args.seed,
+                         bot_delay=args.bot_delay, duplicate=args.duplicate)
     servers: list[TableServer] = []
     journals: list[FileJournal] = []
 

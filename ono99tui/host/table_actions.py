@@ -812,12 +812,24 @@ class TableActions:
             due = (len(live) >= max(start_when or 2, 2) and bool(present)
                    and all(seat.ready for seat in present))
         settle = self.config.deal_settle_seconds
+        if due and self._held_by_doors(live):
+            settle = 0.0
         if not due:
             self._timers.cancel(DealSettle())  # a seat went: the next time counts afresh
         elif settled or settle <= 0:
             self._start()
         elif DealSettle() not in self._timers:
             self._timers.arm(DealSettle(), settle)
+
+    def _held_by_doors(self, live: list[Seat]) -> bool:
+        """Are the live human seats all held through a door the host trusts (the web
+        door's phones)? The settle time keeps connections that say hello and are reset at
+        once from being dealt to; a door's connection is its own session's, which stays up
+        when the page behind it goes (the web door keeps a phone's seat for its linger
+        time), so there is nothing to wait for: its players get their hand a second
+        sooner."""
+        humans = [seat for seat in live if seat.human]
+        return bool(humans) and all(seat.peer in self._door_peers for seat in humans)
 
     def _own_seat(self, peer: int) -> Seat:
         seat = self._peer_seats.get(peer)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TextIO
 
 from netproto.addresses import Address, AddressError, parse_address
-from ono99tui.i18n import _
+from ono99tui.i18n import _, ngettext
 from ono99tui.line.front_end import LineFrontEnd
 from ono99tui.line.output import DEFAULT_WIDTH, LineWriter
 from ono99tui.line.sentences import table_list_lines
@@ -175,6 +175,13 @@ async def join_plain(address: Address | None, *, name: str | None,
 # --- ono99 solo --plain --------------------------------------------------------------------
 
 
+def solo_intro(bots: int) -> str:
+    """The first line of a solo match in line mode: how many bots it is against."""
+    return ngettext("ONO 99, line mode: a solo match against {count} bot.",
+                    "ONO 99, line mode: a solo match against {count} bots.",
+                    bots).format(count=bots)
+
+
 async def solo_plain(start_server: Callable[[], Awaitable[TableServer]], *, name: str,
                      bots: int, bot: str, settings: LineSettings = LineSettings()) -> int:
     """`ono99 solo --plain`: the table starts in-process, the player sits first, the bots
@@ -189,8 +196,7 @@ async def solo_plain(start_server: Callable[[], Awaitable[TableServer]], *, name
         return client
 
     front = _front_end(connecting, settings, hosting="solo", can_rejoin=False,
-                       intro=[_("ONO 99, line mode: a solo match against {count} bots.").format(
-                           count=bots)])
+                       intro=[solo_intro(bots)])
     return await front.run()
 
 

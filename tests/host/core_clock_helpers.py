@@ -142,9 +142,13 @@ class ClockedTable:
 
     # --- inputs --------------------------------------------------------------------------
 
+    def new_peer(self) -> int:
+        """A new connection's peer id (it has said nothing yet)."""
+        return next(self._peer_ids)
+
     def connect(self, name: str, **hello: Any) -> int:
         """A new connection says hello; its peer id."""
-        peer = next(self._peer_ids)
+        peer = self.new_peer()
         self.send(peer, Hello(proto=PROTOCOL_VERSION, name=name, **hello))
         return peer
 

@@ -17,7 +17,16 @@ import pytest
 from core_clock_helpers import ClockedTable, config
 
 from netproto.wire.errors import ApplicationError, BadHostKey, BadToken
-from netproto.wire.messages import AddBot, Lobby, Ready, RemoveBot, SetOptions, Start
+from netproto.wire.messages import (
+    PROTOCOL_VERSION,
+    AddBot,
+    Hello,
+    Lobby,
+    Ready,
+    RemoveBot,
+    SetOptions,
+    Start,
+)
 from ono99tui.host.core import FINISHED, PLAYING, WAITING
 from ono99tui.host.outputs import DealSettle, GraceExpiry
 
@@ -243,6 +252,33 @@ def test_a_rematch_waits_for_the_settle_time_too() -> None:
     assert table.core.phase == FINISHED
     table.advance(0.01)
     assert table.core.phase == PLAYING and table.core.matches_dealt == 2
+
+
+def door_connect(table: ClockedTable, name: str) -> int:
+    """A connection through a door the host trusts (the web door's phones) says hello."""
+    peer = table.new_peer()
+    table.core.through_door(peer)
+    table.send(peer, Hello(proto=PROTOCOL_VERSION, name=name))
+    return peer
+
+
+def test_seats_held_through_a_trusted_door_are_dealt_without_the_settle_time() -> None:
+    # The door's own session holds each of its seats (it stays connected when the page goes),
+    # so the settle time has nothing to wait for: the phone player's hand comes at once.
+    table = ClockedTable(config(capacity=2, start_when=2, deal_settle_seconds=1.0))
+    door_connect(table, "Phone")
+    door_connect(table, "Phone two")
+    assert table.core.phase == PLAYING and DealSettle() not in table.timers
+
+
+def test_one_seat_not_behind_a_door_keeps_the_settle_time() -> None:
+    table = ClockedTable(config(capacity=3, start_when=3, deal_settle_seconds=1.0))
+    door_connect(table, "Phone")
+    table.connect("Laptop")
+    door_connect(table, "Phone two")
+    assert table.core.phase == WAITING and DealSettle() in table.timers
+    table.advance(1.0)
+    assert table.core.phase == PLAYING
 
 
 # --- start_when holds for rematches ---------------------------------------------------------

@@ -10,7 +10,7 @@ from dataclasses import replace
 from table_helpers import solo, wait_until
 from test_rematch_and_standings import dialog_text
 from test_solo_match import play_to_the_end
-from textual.widgets import Static
+from textual.widgets import Button, Static
 
 from ono99tui.commands.solo import solo_config
 from ono99tui.game import MATCH_OVER
@@ -33,6 +33,8 @@ async def test_the_match_over_dialog_shows_the_sets_comparison_at_80x24() -> Non
             assert "The comparison begins with the next deal" in first, first
             assert "best played by" not in first and "0.00" not in first, first
             first_seat = app.session.view.seat
+            # The rematch deals the set's next rotation: the button says so.
+            assert str(app.screen.query_one("#rematch", Button).label) == "Next deal (r)"
             await pilot.press("r")
             await wait_until(pilot, lambda: app.session.view.phase != MATCH_OVER
                              and isinstance(app.screen, TableScreen))
@@ -53,7 +55,6 @@ async def test_the_match_over_dialog_shows_the_sets_comparison_at_80x24() -> Non
             assert edges[0] == -edges[1] and edges[0] >= 0  # two players: one's gain
             assert "Seat 1's cards: best played by" in text
             assert "Seat 2's cards: best played by" in text
+            assert str(app.screen.query_one("#rematch", Button).label) == "Rematch (r)"
             box = app.screen.query_one("#duplicate")
             assert box.display
-            await pilot.pause()
-            app.save_screenshot("duplicate-results.svg", path="/tmp/duplicate")

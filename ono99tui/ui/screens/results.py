@@ -486,6 +486,11 @@ class MatchEndScreen(_Dialog):
             box.display = results is not None
             if results is not None:
                 box.update(duplicate_text(results))
+        rematch = self.query("#rematch")
+        if rematch:
+            # In a set, the rematch deals its next rotation (the same cards, other seats).
+            going_on = results is not None and not results.complete
+            rematch.first(Button).label = _("Next deal (r)") if going_on else _("Rematch (r)")
 
     def _show_host_actions(self, lobby: Lobby | None) -> None:
         """The host's dialog: who is ready for the rematch (the host deals it, and only the

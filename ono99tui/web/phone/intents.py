@@ -25,7 +25,7 @@ from ono99tui.words.rule_labels import RULE_SWITCHES
 MAX_INTENT_BYTES = 4096
 # Kinds that carry nothing but their kind.
 PLAIN_KINDS = frozenset({"swap", "draw", "start", "rematch", "open_room", "take_seat",
-                         "want_seat", "hint", "ping"})
+                         "want_seat", "hint", "ping", "review"})
 # The rule options the host's phone may set one by one (`{"t": "rule", "name", "value"}`),
 # as the terminal's waiting room does: the choices, the numbers, the yes/no switches.
 RULE_CHOICES: dict[str, tuple[str, ...]] = {

@@ -33,6 +33,7 @@ from netproto.client import TableClient
 from netproto.client_errors import ConnectFailed, HandshakeRefused, NotConnected
 from netproto.wire.messages import TablePhase
 from ono99tui import i18n
+from ono99tui.bots.review import REVIEW_BUDGET_S
 from ono99tui.client.outputs import (
     CloseDialogs,
     Dialog,
@@ -64,6 +65,7 @@ from ono99tui.client.story import (
 from ono99tui.game import Discard, Draw, Play, RoundEnded, Scoring, SwapFour
 from ono99tui.i18n import _
 from ono99tui.web.phone.intents import Intent, PageError, read_intent
+from ono99tui.web.phone.review import PhoneReview
 from ono99tui.web.phone.state import page_state, state_frame
 from ono99tui.web.phone.words import event_sentence, isolated, unplayable_reason
 from ono99tui.web.seats import Seat, SeatBook
@@ -114,6 +116,7 @@ class PhoneSeat:
                  spectate: bool = False, door_key: str | None = None,
                  host_key: str | None = None,
                  handshakes: asyncio.Semaphore | None = None,
+                 review_budget_s: float = REVIEW_BUDGET_S,
                  clock: Callable[[], float] = time.monotonic) -> None:
         # `spectate`: a table view (/tv), which only watches.
         self.spectate = spectate
@@ -149,6 +152,8 @@ class PhoneSeat:
         # speaks it (shared with the task that reads the table); the page's menu changes it.
         self.language = (i18n.task_language()
                          or i18n.TaskLanguage(i18n.current_language()))
+        # A coach's review of this seat's plays, asked once its match is over (`_review`).
+        self.review = PhoneReview(self._frame, budget_s=review_budget_s)
 
     # --- the table --------------------------------------------------------------------
 
@@ -179,6 +184,7 @@ class PhoneSeat:
             log.exception("phone seat %s failed", self.seat.name)
         finally:
             self.ended = True
+            await self.review.stop()
             await self._publish()
             self._on_ended(self)
 
@@ -213,6 +219,7 @@ class PhoneSeat:
         """Leave the table (`code` "hangup": the player did not choose to) and end."""
         if self._hanging_up is not None:
             self._hanging_up.cancel()
+        await self.review.stop()
         client = self.client
         if client is not None:
             with contextlib.suppress(Exception):
@@ -224,6 +231,8 @@ class PhoneSeat:
     async def _send(self, outputs: list[Output]) -> None:
         await self._carry_out(outputs)
         await self._publish()
+        if self.review.working and not self.session.may_review:
+            await self.review.stop(tell=True)  # a new match was dealt: that review is moot
 
     async def _carry_out(self, outputs: list[Output]) -> None:
         for output in outputs:
@@ -355,6 +364,9 @@ class PhoneSeat:
                     if intent.kind == "hint":
                         await self._hint()
                         continue
+                    if intent.kind == "review":
+                        await self._review()
+                        continue
                     if intent.kind == "lang":
                         self.speak(intent.text or "en")
                         await self._publish()
@@ -368,6 +380,7 @@ class PhoneSeat:
         finally:
             if self.websocket is websocket:
                 self.websocket = None
+                await self.review.stop()  # nobody is there to read it: the child is stopped
                 if not self.ended:
                     self._hanging_up = asyncio.get_running_loop().call_later(
                         self.linger, self._hang_up)
@@ -501,6 +514,25 @@ class PhoneSeat:
             raise PageError("not-now", str(error), "hint") from None
         await self._frame({"t": "hint", "suggested": hint.suggested, "reason": hint.reason,
                            "rows": [[row.card, round(row.win * 100)] for row in hint.rows]})
+
+    async def _review(self) -> None:
+        """A coach's review of this seat's plays (`ono99tui.web.phone.review`): only once
+        its match is over (`TableSession.may_review`; else a typed refusal, as for a
+        hint), one at a time (a second tap while it works is told where it is), worked
+        out in a child process, its finished figures kept until the next match."""
+        session = self.session
+        self._need(session.may_review and not session.spectating, "review")
+        match = session.story.matches_started
+        ready = self.review.ready_for(match)
+        if ready is not None:
+            await self._frame(ready)  # asked again (a reloaded page): the same review
+            return
+        if self.review.working and self.review.match == match:
+            if self.review.last is not None:
+                await self._frame(self.review.last)  # where it is: nothing new is started
+            return
+        await self.review.stop()
+        self.review.start(match, session.story.plays.decisions())
 
     @staticmethod
     def _need(allowed: bool, kind: str, code: str = "not-now") -> None:

@@ -40,6 +40,7 @@ from ono99tui.game.state import DISCARDING, MATCH_OVER
 from ono99tui.i18n import _
 from ono99tui.web.phone.words import unplayable_reason
 from ono99tui.words.duplicate import progress_text
+from ono99tui.words.plots import evening_summary
 from ono99tui.words.rule_labels import (
     ONO99_WORDS,
     RULE_SWITCHES,
@@ -192,6 +193,23 @@ def plot_state(session: TableSession) -> dict[str, Any] | None:
                   for bust in totals.busts]}
 
 
+def evening_state(session: TableSession) -> dict[str, Any] | None:
+    """Each player's rating after each rated match of the evening at this table, for the
+    page's ratings plot: `m` the matches (their numbers at this table, in order), `p` per
+    player [name, [rating after each of `m`, or None where they did not play it]], `s`
+    the same in a sentence (the plot's text alternative). None until a rated match has
+    finished. It changes only when a match's ratings come, so a move sends none of it."""
+    series = session.evening.series()
+    if not series:
+        return None
+    matches = sorted({point.match for points in series.values() for point in points})
+    players = []
+    for name, points in series.items():
+        by_match = {point.match: point.rating for point in points}
+        players.append([name, [by_match.get(match) for match in matches]])
+    return {"m": matches, "p": players, "s": evening_summary(series)}
+
+
 def room_state(session: TableSession) -> dict[str, Any] | None:
     """The waiting room (or the table between matches): seats and their ready marks."""
     lobby = session.lobby
@@ -265,6 +283,7 @@ def page_state(session: TableSession, now: float) -> dict[str, Any]:
         "room": room_state(session),
         "game": game_state(session, now),
         "plot": plot_state(session),
+        "evening": evening_state(session),
         "rated": rated_state(session),
         "may": {
             "chat": session.may_chat,
@@ -275,6 +294,8 @@ def page_state(session: TableSession, now: float) -> dict[str, Any]:
                         and not session.spectating),
             "open_room": session.may_open_room,
             "hints": session.hints_allowed and not session.spectating,
+            # A coach's review of this seat's plays: only once its match is over.
+            "review": session.may_review and not session.spectating,
         },
     }
 

@@ -238,6 +238,9 @@
       case "gone":
         end(`${frame.headline} ${frame.detail}`, false);
         break;
+      case "review":
+        receiveReview(frame);
+        break;
     }
   }
 
@@ -351,6 +354,8 @@
     if (room) drawRoom(room);
     drawWatch();
     drawResults();
+    drawReview();
+    drawEvening(Boolean(S.evening) && ((game && game.over && S.phase !== "waiting") || inRoom));
     drawClock(game);
     if (!game && !room) $("connecting").hidden = false;
   }
@@ -580,6 +585,7 @@
       const me = S.room && S.room.seats.find((s) => s.you);
       $("rematch-asked").hidden = !(me && me.ready && !S.host);
       $("rematch").hidden = $("rematch").hidden || !$("rematch-asked").hidden;
+      $("review-open").hidden = !(S.may && S.may.review) || TV || review !== null;
     } else {
       $("results-title").textContent = t("results.round", { n: results.round });
       $("results-winners").textContent = "";
@@ -591,7 +597,165 @@
       $("rematch").hidden = true;
       $("open-room").hidden = true;
       $("rematch-asked").hidden = true;
+      $("review-open").hidden = true;
     }
+  }
+
+  // --- a coach's review, once the match is over -------------------------------------
+  // The door works it out in a child process (ono99tui/web/phone/review.py) and sends
+  // "review" frames: "working" (done of of, in words), then "ready" (the summary and the
+  // costliest choices first, each with its position: the hand as chips with each card's
+  // chance), or "failed", or "stopped" (a new match was dealt). One review at a time: a
+  // second tap while it works is answered with where it is.
+  let review = null; // the review shown (its last frame), null: none open
+  let reviewClosed = false; // closed by the player: frames still coming are not shown
+
+  function receiveReview(frame) {
+    if (reviewClosed) return;
+    if (frame.phase === "stopped") { review = null; drawReview(); drawResults(); return; }
+    if (frame.phase === "working" && review && review.phase !== "working") return; // late
+    const wasReady = review !== null && review.phase === "ready";
+    review = frame;
+    drawResults();
+    drawReview();
+    if (frame.phase === "ready" && !wasReady) {
+      notice(t("review.ready"), "information"); // said by a screen reader (role=status)
+      $("review-title").focus();
+    } else if (frame.phase === "failed") notice(frame.text, "error");
+  }
+
+  function chip(label, chance, marks) {
+    const item = el("li", null, "chip");
+    for (const mark of marks) item.classList.add(`-${mark}`);
+    item.append(el("span", label, "chip-label"));
+    item.append(el("span", chance === null ? t("review.no_chance") : `${chance}%`, "chip-chance"));
+    if (marks.length) item.append(el("span", marks.map((mark) => t(`review.${mark}`)).join(" · "), "chip-mark"));
+    return item;
+  }
+
+  function drawReviewPlay(play) {
+    const item = el("li", null, "review-play");
+    item.append(el("p", play.text, "review-says"));
+    item.append(el("p", play.position, "review-position"));
+    const chips = el("ul", null, "chips");
+    chips.setAttribute("aria-label", t("review.chances"));
+    let played = false, best = false;
+    for (const [label, chance] of play.hand) {
+      const marks = [];
+      if (!played && label === play.played) { marks.push("played"); played = true; }
+      if (!best && label === play.best) { marks.push("best"); best = true; }
+      chips.append(chip(label, chance, marks));
+    }
+    item.append(chips);
+    return item;
+  }
+
+  function drawReview() {
+    const over = Boolean(S.game && S.game.over);
+    if (!over) review = null; // a new match: that review is gone (the door stopped it)
+    $("review").hidden = review === null || TV;
+    if (review === null) return;
+    const working = review.phase === "working";
+    $("review-working").hidden = !working;
+    if (working) {
+      $("review-progress-text").textContent = review.text;
+      $("review-progress").max = Math.max(1, review.of);
+      $("review-progress").value = review.done;
+    }
+    const key = JSON.stringify(review) + M.lang;
+    if ($("review").dataset.drawn === key) return;
+    $("review").dataset.drawn = key;
+    $("review-summary").textContent = review.phase === "ready" ? review.summary : review.phase === "failed" ? review.text : "";
+    $("review-note").textContent = review.phase === "ready" ? review.note : "";
+    $("review-plays").replaceChildren(...(review.phase === "ready" ? review.plays.map(drawReviewPlay) : []));
+  }
+
+  // --- the evening's ratings --------------------------------------------------------
+  // S.evening (the door's evening_state): m the matches, p per player [name, [rating after
+  // each match, or null]], s the same in a sentence. An inline SVG, one line per player,
+  // each with its own dash and marker and its name written at its end (never colour
+  // alone); the table under it is the legend and the plot's text alternative.
+  const MARKERS = ["circle", "square", "triangle", "diamond"];
+  const DASHES = ["", "6 3", "2 3", "8 3 2 3"];
+
+  function marker(kind, cx, cy) {
+    const d = 3.2;
+    if (kind === "circle") return svg("circle", { cx, cy, r: d });
+    if (kind === "square") return svg("rect", { x: cx - d, y: cy - d, width: 2 * d, height: 2 * d });
+    if (kind === "triangle") return svg("path", { d: `M${cx},${cy - d - 1}L${cx + d + 0.5},${cy + d}L${cx - d - 0.5},${cy + d}Z` });
+    return svg("path", { d: `M${cx},${cy - d - 1}L${cx + d + 1},${cy}L${cx},${cy + d + 1}L${cx - d - 1},${cy}Z` });
+  }
+
+  function drawEvening(shown) {
+    const box = $("evening");
+    box.hidden = !shown;
+    if (!shown) return;
+    const evening = S.evening;
+    const key = JSON.stringify(evening) + M.lang;
+    if (box.dataset.drawn === key) return;
+    box.dataset.drawn = key;
+    const W = 320, H = 170, L = 44, R = 78, T = 10, B = 30;
+    const n = evening.m.length;
+    const all = evening.p.flatMap(([, ratings]) => ratings.filter((v) => v !== null));
+    let low = Math.min(...all), top = Math.max(...all);
+    if (top - low < 20) { low -= 10; top += 10; }
+    const x = (i) => n > 1 ? L + (W - L - R) * i / (n - 1) : (L + W - R) / 2;
+    const y = (v) => T + (H - T - B) * (top - v) / (top - low);
+    const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": evening.s, class: "plot-svg evening-svg" });
+    root.append(svg("title", {}, evening.s));
+    const axes = svg("g", { class: "plot-axes", "aria-hidden": "true" });
+    axes.append(svg("line", { x1: L, y1: H - B, x2: W - R, y2: H - B }));
+    axes.append(svg("line", { x1: L, y1: T, x2: L, y2: H - B }));
+    for (const v of [...new Set([Math.round(low), Math.round(top)])]) {
+      axes.append(svg("text", { x: L - 7, y: y(v) + 4, "text-anchor": "end", class: "plot-tick" }, v));
+    }
+    evening.m.forEach((_, i) => {
+      if (n <= 8 || i === 0 || i === n - 1) axes.append(svg("text", { x: x(i), y: H - 16, "text-anchor": "middle", class: "plot-tick" }, i + 1));
+    });
+    axes.append(svg("text", { x: (L + W - R) / 2, y: H - 3, "text-anchor": "middle", class: "plot-label" }, t("evening.matches_axis")));
+    root.append(axes);
+    // The names at the lines' ends, pushed apart so that none is written over another.
+    const ends = [];
+    evening.p.forEach(([who, ratings], index) => {
+      const group = svg("g", { class: `evening-line -p${index % 4}`, "aria-hidden": "true", "data-name": who });
+      const points = ratings.map((v, i) => (v === null ? null : [x(i), y(v)])).filter((p) => p);
+      const line = svg("polyline", { points: points.map(([px, py]) => `${px},${py}`).join(" "), class: "plot-line" });
+      if (DASHES[index % 4]) line.setAttribute("stroke-dasharray", DASHES[index % 4]);
+      group.append(line);
+      for (const [px, py] of points) group.append(marker(MARKERS[index % 4], px, py));
+      root.append(group);
+      const last = points[points.length - 1];
+      ends.push({ who, index, x: last[0], y: last[1] });
+    });
+    ends.sort((a, b) => a.y - b.y);
+    for (let i = 1; i < ends.length; i++) ends[i].y = Math.max(ends[i].y, ends[i - 1].y + 12);
+    const labels = svg("g", { class: "evening-names", "aria-hidden": "true" });
+    for (const end of ends) {
+      const text = end.who.length > 11 ? end.who.slice(0, 10) + "…" : end.who;
+      labels.append(svg("text", { x: end.x + 8, y: end.y + 4, class: `plot-name -p${end.index % 4}` }, text));
+    }
+    root.append(labels);
+    $("evening-plot").replaceChildren(root);
+    $("evening-rows").replaceChildren(...evening.p.map(([who, ratings], index) => {
+      const seen = ratings.filter((v) => v !== null);
+      const row = el("tr");
+      const head = el("th", null);
+      head.scope = "row";
+      const swatch = el("span", ["●", "■", "▲", "◆"][index % 4], `swatch -p${index % 4}`);
+      swatch.setAttribute("aria-hidden", "true");
+      const nameNode = el("span", who);
+      nameNode.setAttribute("dir", "auto");
+      head.append(swatch, " ", nameNode);
+      const first = seen[0], now = seen[seen.length - 1], change = now - first;
+      const nowCell = el("td", String(now));
+      if (change) {
+        const told = el("span", `(${change > 0 ? "+" : "−"}${Math.abs(change)})`, "change");
+        told.setAttribute("dir", "ltr"); // "(−93)", not "(93−)", in a right-to-left page
+        nowCell.append(" ", told);
+      }
+      row.append(head, el("td", String(first)), nowCell, el("td", String(seen.length)));
+      return row;
+    }));
   }
 
   // The last finished round's total after each play (S.plot, from the door: r round, t the
@@ -699,6 +863,8 @@
     $("rematch").onclick = () => send({ t: "rematch" });
     $("open-room").onclick = () => send({ t: "open_room" });
     $("results-continue").onclick = () => { resultsClosed = JSON.stringify(S.results); drawResults(); };
+    $("review-open").onclick = () => { reviewClosed = false; send({ t: "review" }); };
+    $("review-close").onclick = () => { review = null; reviewClosed = true; drawReview(); drawResults(); $("review-open").focus(); };
     $("take-seat").onclick = () => send({ t: "take_seat" });
     $("want-seat").onclick = () => send({ t: "want_seat" });
     $("chat").onsubmit = (event) => {
