@@ -61,6 +61,7 @@ from netproto.wire.messages import (
     OpenRoom,
     Ping,
     Pong,
+    Rated,
     Ready,
     RemoveBot,
     Resume,
@@ -486,6 +487,10 @@ class TableClient:
             link.send(message)
         except LocalProtocolError as error:
             raise ClientError("unexpected-message", str(error)) from None
+        if isinstance(message, Rated):
+            # The player's wish from now on: a `hello` after a host restart (which forgot
+            # the seat) asks for it again.
+            self.unrated = not message.rated
 
     async def send_move(self, move: dict[str, Any], seq: int | None = None) -> None:
         """Play a move, based by default on the latest view received."""
@@ -498,6 +503,10 @@ class TableClient:
     async def ready(self, ready: bool = True) -> None:
         """Tell the table this seat is (not) ready for the next match."""
         await self.send(Ready(ready=ready))
+
+    async def rated(self, rated: bool) -> None:
+        """Ask the table to rate this player's play (or not: `rated` false)."""
+        await self.send(Rated(rated=rated))
 
     async def start(self) -> None:
         """Host only: start the match or the rematch."""

@@ -41,6 +41,7 @@ from netproto.wire.messages import (
     OpenRoom,
     Ping,
     Pong,
+    Rated,
     Ready,
     RemoveBot,
     Resume,
@@ -80,10 +81,11 @@ _ALWAYS = frozenset({Ping, Pong, Bye})
 _TALK = _ALWAYS | {Say}
 CLIENT_MAY_SEND: dict[State, frozenset[type[Message]]] = {
     State.HANDSHAKE: _ALWAYS | {Hello, Resume},
-    State.LOBBY: _TALK | {Ready, Start, OpenRoom, AddBot, RemoveBot, SetOptions},
+    State.LOBBY: _TALK | {Ready, Rated, Start, OpenRoom, AddBot, RemoveBot, SetOptions},
     # set_options too: a table may let some options change during a match (which ones is
-    # the table's business; the rest it refuses).
-    State.SEATED: _TALK | {Move, SetOptions},
+    # the table's business; the rest it refuses). And `rated`: the table answers it during
+    # a match with its own refusal, which says when it may be changed.
+    State.SEATED: _TALK | {Move, SetOptions, Rated},
     State.SPECTATING: _TALK,
     State.CLOSED: frozenset(),
 }

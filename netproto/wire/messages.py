@@ -247,6 +247,20 @@ class Ready(Message):
 
 
 @dataclass(frozen=True)
+class Rated(Message):
+    """Say whether this seat's player is to be rated (`rated` false: left out of the
+    ratings, as `Hello.unrated` asks at the start). The application says when it may
+    change (ono99: between matches)."""
+
+    kind: ClassVar[str] = "rated"
+    rated: bool
+
+    @classmethod
+    def from_wire(cls, data: dict[str, Any]) -> Rated:
+        return cls(rated=_bool(data, "rated", cls.kind))
+
+
+@dataclass(frozen=True)
 class Start(Message):
     """Host only: deal a match (the first one, or a rematch)."""
 
@@ -358,13 +372,18 @@ class SeatInfo:
     # The seat's player's rating as the table shows it (an application's number, e.g.
     # ono99's 1000 + 40(mu - 3 sigma)); None: the table rates nobody, or not this seat.
     rating: int | None = None
+    # Its player asked not to be rated (`Hello.unrated`, `Rated`); on the wire only when true.
+    unrated: bool = False
 
     def to_wire(self) -> dict[str, Any]:
-        """The seat's map inside a `lobby` message (`rating` only when there is one)."""
+        """The seat's map inside a `lobby` message (`rating` only when there is one,
+        `unrated` only when true)."""
         wire = {"seat": self.seat, "name": self.name, "kind": self.kind,
                 "ready": self.ready, "connected": self.connected}
         if self.rating is not None:
             wire["rating"] = self.rating
+        if self.unrated:
+            wire["unrated"] = True
         return wire
 
     @classmethod
@@ -378,14 +397,15 @@ class SeatInfo:
         seat, name, kind_text = data.get("seat"), data.get("name"), data.get("kind")
         kind = _SEAT_KIND_BY_WIRE.get(kind_text) if type(kind_text) is str else None
         ready, connected = data.get("ready"), data.get("connected")
-        rating = data.get("rating")
+        rating, unrated = data.get("rating"), data.get("unrated", False)
         if (type(seat) is int and 0 <= seat <= MAX_SEATS_LISTED and type(name) is str
                 and len(name) <= MAX_NAME_FIELD and kind is not None
                 and type(ready) is bool and type(connected) is bool
                 and (rating is None or (type(rating) is int and -MAX_RATING <= rating
-                                        <= MAX_RATING))):
+                                        <= MAX_RATING))
+                and type(unrated) is bool):
             return cls(seat, _shown(name, MAX_NAME_FIELD, UNREADABLE), kind, ready, connected,
-                       rating)
+                       rating, unrated)
         return cls.checked_from_wire(data)
 
     @classmethod
@@ -400,6 +420,7 @@ class SeatInfo:
             connected=_bool(data, "connected", "lobby.seats"),
             rating=(None if data.get("rating") is None
                     else _int(data, "rating", "lobby.seats", low=-MAX_RATING, high=MAX_RATING)),
+            unrated=_bool(data, "unrated", "lobby.seats", default=False),
         )
 
 
@@ -685,8 +706,8 @@ class Bye(Message):
 
 MESSAGE_TYPES: dict[str, type[Message]] = {
     cls.kind: cls
-    for cls in (Hello, Resume, Welcome, Ready, Start, OpenRoom, AddBot, RemoveBot, SetOptions,
-                Move, Lobby, View, Say, Chat, Error, Ping, Pong, Bye)
+    for cls in (Hello, Resume, Welcome, Ready, Rated, Start, OpenRoom, AddBot, RemoveBot,
+                SetOptions, Move, Lobby, View, Say, Chat, Error, Ping, Pong, Bye)
 }
 
 

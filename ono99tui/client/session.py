@@ -6,7 +6,7 @@ program is built the same way. A `TableSession` takes
 - what the table sends, as `netproto.client.TableClient` yields it (`receive`: a welcome,
   a lobby, a view, a refusal, a line of talk, the link dropping, coming back or ending),
   and the connection's failure to start (`connect_failed`);
-- the player's intents (`play`, `rematch`, `ready`, `start`, `add_bot`, `remove_bot`,
+- the player's intents (`play`, `rematch`, `ready`, `set_rated`, `start`, `add_bot`, `remove_bot`,
   `set_options`, `say`, `emote`, `take_seat`, `want_seat`, and the front end's own
   reports: `not_sent`, `seat_not_taken`, `table_closed`),
 
@@ -43,6 +43,7 @@ from netproto.wire.messages import (
     Move,
     OpenRoom,
     Pong,
+    Rated,
     Ready,
     RemoveBot,
     Say,
@@ -628,6 +629,23 @@ class TableSession:
         """Say this seat is (or is no longer) ready for the match."""
         return [Send(Ready(ready=ready), _("Could not change ready"))]
 
+    def set_rated(self, rated: bool) -> list[Output]:
+        """Ask the table to rate this player's play from the next match on (`rated`), or
+        to leave it out. Only a seated player at a table that rates (`may_set_rated`),
+        between matches: otherwise a notice says why, and nothing is sent."""
+        lobby = self.lobby
+        if self.spectating or lobby is None or lobby.you is None:
+            return [Notice(_("You are watching this table: only its players are rated."),
+                           title=_("Not a player"), severity="warning", timeout=4)]
+        if not self.table_rates:
+            return [Notice(_("This table rates nobody."), title=_("Rating"),
+                           severity="warning", timeout=4)]
+        if lobby.phase == TablePhase.PLAYING:
+            return [Notice(_("Not during a match: whether you are rated can change only "
+                             "between matches."), title=_("Rating not changed"),
+                           severity="warning", timeout=6)]
+        return [Send(Rated(rated=rated), _("Could not change your rating"))]
+
     def start(self) -> list[Output]:
         """The host deals the match."""
         return [Send(Start(), _("Could not start"))]
@@ -735,6 +753,30 @@ class TableSession:
         """Does the table allow hints? An honour setting: a front end works hints out from
         its own view, and offers none when this is off."""
         return self.lobby is not None and self.options.hints
+
+    @property
+    def table_rates(self) -> bool:
+        """Does the table rate its players (and take `rated`)? Its welcome says so."""
+        welcome = self.welcome
+        return welcome is not None and welcome.table.get("rates") is True
+
+    @property
+    def rated(self) -> bool | None:
+        """Is this player's play rated at this table, as the latest lobby says? None for a
+        spectator, before the table answered, or at a table that rates nobody."""
+        lobby = self.lobby
+        if not self.table_rates or self.spectating or lobby is None or lobby.you is None:
+            return None
+        mine = next((seat for seat in lobby.seats if seat.seat == lobby.you), None)
+        return None if mine is None else not mine.unrated
+
+    @property
+    def may_set_rated(self) -> bool:
+        """May this player switch their rating now? Seated at a table that rates, connected,
+        between matches."""
+        lobby = self.lobby
+        return (self.rated is not None and lobby is not None
+                and lobby.phase != TablePhase.PLAYING and self.connection_state == "connected")
 
     @property
     def may_open_room(self) -> bool:

@@ -65,6 +65,7 @@ from netproto.wire.messages import (
     Message,
     Move,
     OpenRoom,
+    Rated,
     Ready,
     RemoveBot,
     Resume,
@@ -507,6 +508,18 @@ class TableCore(TableActions):
         self._lobby.mark()
         self._maybe_autostart()
 
+    def _on_rated(self, peer: int, message: Rated) -> None:
+        """A player asks to be rated, or not, from the next match on: between matches only
+        (the deal's journal header lists the unrated seats, and a match is rated as it was
+        dealt)."""
+        seat = self._own_seat(peer)
+        self._phases.require(Action.RATED)
+        unrated = not message.rated
+        if seat.unrated != unrated:
+            seat.unrated = unrated
+            log.info("%s asked %s", seat.name, "not to be rated" if unrated else "to be rated")
+            self._lobby.mark()
+
     def _on_start(self, peer: int, _: Start) -> None:
         self._require_host(peer)
         self._start()
@@ -594,6 +607,7 @@ _HANDLERS: dict[type[Message], Callable[[TableCore, int, Any], None]] = {
     Hello: TableCore._on_hello,
     Resume: TableCore._on_resume,
     Ready: TableCore._on_ready,
+    Rated: TableCore._on_rated,
     Start: TableCore._on_start,
     OpenRoom: TableCore._on_open_room,
     AddBot: TableCore._on_add_bot,

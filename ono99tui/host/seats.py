@@ -34,7 +34,8 @@ class Seat:
     timeouts: int = 0
     # Sequence number of the last view sent to this seat (strictly increasing, never reset).
     seq: int = 0
-    # Its player asked not to be rated (`Hello.unrated`): left out of every rating.
+    # Its player asked not to be rated (`Hello.unrated`, or `Rated` between matches): left
+    # out of every rating; fixed for a match once it is dealt (the journal's header says so).
     unrated: bool = False
     # Events (wire form) not yet delivered with a view, e.g. while the player is away.
     pending_events: list[dict[str, Any]] = field(default_factory=list)
@@ -73,4 +74,5 @@ class Seat:
             ready=self.ready or not self.human,
             connected=self.connected,
             rating=rating,
+            unrated=self.unrated,
         )

@@ -855,10 +855,13 @@ class TableActions:
     # --- the lobby -----------------------------------------------------------------------
 
     def _table_info(self) -> dict[str, Any]:
-        # "chat": this table answers `say` with `chat`; "room": it answers `open_room`
-        # (docs/PROTOCOL.md §9).
-        return {"name": self.config.name, "capacity": self.config.capacity,
-                "preset": self.rules.name, "chat": True, "room": True}
+        # "chat": this table answers `say` with `chat`; "room": it answers `open_room`;
+        # "rates": it rates its players, and answers `rated` (docs/PROTOCOL.md §9).
+        info: dict[str, Any] = {"name": self.config.name, "capacity": self.config.capacity,
+                                "preset": self.rules.name, "chat": True, "room": True}
+        if self.ratings is not None:
+            info["rates"] = True
+        return info
 
     def _flush_lobby(self) -> None:
         """Send everyone the lobby as it stands now (it changed since it was last sent),

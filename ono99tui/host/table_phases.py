@@ -40,6 +40,7 @@ class Action(enum.StrEnum):
     ADD_BOT = "add-bot"
     REMOVE_BOT = "remove-bot"
     OPEN_ROOM = "open-room"
+    RATED = "rated"  # a player asks to be rated, or not
 
 
 TRANSITIONS: dict[tuple[TablePhase, PhaseChange], TablePhase] = {
@@ -57,6 +58,8 @@ ALLOWED: dict[Action, tuple[frozenset[TablePhase], TableError]] = {
     Action.REMOVE_BOT: (frozenset({WAITING, FINISHED}), TableError.MATCH_RUNNING),
     # In the waiting room already: allowed, and it changes nothing (a second press).
     Action.OPEN_ROOM: (frozenset({WAITING, FINISHED}), TableError.MATCH_RUNNING),
+    # The match header records who is unrated at the deal: it holds to the match's end.
+    Action.RATED: (frozenset({WAITING, FINISHED}), TableError.MATCH_RUNNING),
 }
 
 

@@ -56,6 +56,8 @@ def _commands() -> tuple[CommandWords, ...]:
         CommandWords("say", "c", _("c TEXT, say TEXT"), _("Say TEXT at the table.")),
         CommandWords("emotes", "e", _("e, emotes, e NAME"), _("List the emotes, or send one.")),
         CommandWords("ready", "y", _("y, ready"), _("Ready, or not ready any more.")),
+        CommandWords("rated", "a", _("a on, a off, rated on"),
+                     _("Be rated from the next match, or not.")),
         CommandWords("rematch", "m", _("m, rematch"), _("Ask for another match.")),
         CommandWords("seat", "j", _("j, seat"), _("Take a seat (when watching).")),
         CommandWords("mute", "u", _("u NAME, mute NAME"), _("Mute or unmute a name.")),
@@ -77,7 +79,8 @@ def command_words() -> tuple[CommandWords, ...]:
 # Commands whose argument is a whole number, and whether it must be given.
 _NUMBER_ARGUMENT = {"play": True, "last": False, "remove": True, "review": False}
 # Commands whose argument is text, and whether it must be given.
-_TEXT_ARGUMENT = {"say": True, "emotes": False, "bot": False, "set": False, "mute": False}
+_TEXT_ARGUMENT = {"say": True, "emotes": False, "bot": False, "set": False, "mute": False,
+                  "rated": False}
 
 
 def read_command(line: str) -> Command | None:
@@ -116,6 +119,16 @@ def read_command(line: str) -> Command | None:
     if rest:
         raise CommandError(_("{word} takes nothing after it.").format(word=word))
     return Command(word)
+
+
+def read_on_off(text: str) -> bool | None:
+    """On or off (`rated on`; a yes or a no will do too); None: neither."""
+    answer = text.strip().lower()
+    if answer in ("on", "yes", "y", _("on"), _("yes"), _("y")):
+        return True
+    if answer in ("off", "no", "n", _("off"), _("no"), _("n")):
+        return False
+    return None
 
 
 def read_yes_no(line: str) -> bool | None:

@@ -61,7 +61,13 @@ from ono99tui.game import (
 from ono99tui.game.state import MATCH_OVER
 from ono99tui.i18n import _
 from ono99tui.line import sentences
-from ono99tui.line.commands import Command, CommandError, read_command, read_yes_no
+from ono99tui.line.commands import (
+    Command,
+    CommandError,
+    read_command,
+    read_on_off,
+    read_yes_no,
+)
 from ono99tui.line.hint import hint_lines
 from ono99tui.line.host_options import HostOptionError, option_change, option_lines
 from ono99tui.line.output import LineWriter
@@ -775,6 +781,29 @@ class LineFrontEnd:
             return
         mine = next((seat for seat in lobby.seats if seat.seat == lobby.you), None)
         await self._carry_out(session.ready(not (mine is not None and mine.ready)))
+
+    async def _do_rated(self, command: Command) -> None:
+        session = self.session
+        text = command.text.strip()
+        if not text:  # alone: how it stands, and how to change it
+            rated = session.rated
+            self.writer.say(
+                _("This table rates nobody.") if rated is None and session.lobby is not None
+                and not session.table_rates
+                else _("Only a table's players are rated.") if rated is None
+                else _("Your play is rated here: type a off to play unrated.") if rated
+                else _("Your play is not rated here: type a on to be rated again."))
+            return
+        wanted = read_on_off(text)
+        if wanted is None:
+            self.writer.say(_("rated takes on or off, not {text!r}.").format(text=text[:20]),
+                            "error")
+            return
+        if wanted is session.rated:  # the table has it so already: nothing would be told
+            self.writer.say(_("Your play is rated here already.") if wanted
+                            else _("Your play is not rated here already."))
+            return
+        await self._carry_out(session.set_rated(wanted))
 
     async def _do_mute(self, command: Command) -> None:
         talk = self.session.talk

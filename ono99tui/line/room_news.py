@@ -82,10 +82,22 @@ def lobby_news(said: Lobby | None, after: Lobby, options: TableOptions, *, solo:
         elif seat.connected != was.connected:
             lines.append(_("{name} is back.").format(name=name) if seat.connected
                          else _("{name} is away.").format(name=name))
+        if was is not None and seat.unrated != was.unrated:
+            lines.append(rated_news(name, mine=seat.seat == after.you, rated=not seat.unrated))
     lines += [_("{name} left the table.").format(name=name) for name in old if name not in new]
     if said.options != after.options:
         lines += option_news(options_from_wire(said.options), options)
     return lines
+
+
+def rated_news(name: str, *, mine: bool, rated: bool) -> str:
+    """A player switched their rating on or off (`rated`): the sentence that says so."""
+    if mine:
+        return (_("Your play is rated again from the next match on.") if rated
+                else _("Your play is not rated from the next match on: your rating stays "
+                       "as it is."))
+    return (_("{name} is rated again from the next match on.") if rated
+            else _("{name} plays unrated from the next match on.")).format(name=name)
 
 
 def option_news(before: TableOptions, after: TableOptions) -> list[str]:

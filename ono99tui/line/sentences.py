@@ -239,6 +239,9 @@ def room_lines(lobby: Lobby, options: TableOptions) -> list[str]:
         if info.rating is not None:
             # TRANSLATORS: a player's rating in the waiting room's list of seats (a number).
             marks.append(_("rating {rating}").format(rating=info.rating))
+        elif info.unrated:
+            # TRANSLATORS: a seat in the waiting room whose player asked not to be rated.
+            marks.append(_("not rated"))
         name = _("{name} (you)").format(name=info.name) if info.seat == lobby.you else info.name
         lines.append(_("Seat {number}, {name}: {marks}.").format(
             number=info.seat + 1, name=name, marks=", ".join(marks)))

@@ -71,6 +71,7 @@ from ono99tui.ui.requests import (
     MoveChosen,
     OpenRoomRequested,
     OptionsChangeRequested,
+    RatedRequested,
     ReadyRequested,
     RematchRequested,
     RemoveBotRequested,
@@ -461,6 +462,9 @@ class Ono99App(TerminalApp):
 
     async def on_ready_requested(self, message: ReadyRequested) -> None:
         await self._act(self.session.ready(message.ready))
+
+    async def on_rated_requested(self, message: RatedRequested) -> None:
+        await self._act(self.session.set_rated(message.rated))
 
     async def on_add_bot_requested(self, message: AddBotRequested) -> None:
         await self._act(self.session.add_bot(message.bot))

@@ -81,6 +81,14 @@ class ReadyRequested(Message):
         self.ready = ready
 
 
+class RatedRequested(Message):
+    """The player asks to be rated from the next match on (`rated`), or not."""
+
+    def __init__(self, rated: bool) -> None:
+        super().__init__()
+        self.rated = rated
+
+
 class AddBotRequested(Message):
     """The host wants a bot of kind `bot` seated."""
 

@@ -71,6 +71,7 @@ def test_the_illegal_changes_are_exactly_these() -> None:
     (Action.ADD_BOT, PLAYING, TableError.MATCH_RUNNING),
     (Action.REMOVE_BOT, PLAYING, TableError.MATCH_RUNNING),
     (Action.OPEN_ROOM, PLAYING, TableError.MATCH_RUNNING),
+    (Action.RATED, PLAYING, TableError.MATCH_RUNNING),
 ])
 def test_an_action_the_phase_forbids_is_refused_with_its_table_error(
         action: Action, phase: TablePhase, code: TableError) -> None:
@@ -84,7 +85,8 @@ def test_an_action_the_phase_forbids_is_refused_with_its_table_error(
 
 def test_actions_the_phase_allows_pass() -> None:
     for phase in (WAITING, FINISHED):
-        for action in (Action.START, Action.ADD_BOT, Action.REMOVE_BOT, Action.OPEN_ROOM):
+        for action in (Action.START, Action.ADD_BOT, Action.REMOVE_BOT, Action.OPEN_ROOM,
+                       Action.RATED):
             TablePhases(phase).require(action)
     TablePhases(PLAYING).require(Action.MOVE)
 

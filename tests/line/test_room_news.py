@@ -97,10 +97,10 @@ def test_ratings_are_told_beside_each_seat_and_after_a_match() -> None:
     room = Lobby(phase=TablePhase.WAITING, host_seat=0, you=0, capacity=4, seats=(
         SeatInfo(0, "ana", SeatKind.HUMAN, False, True, rating=1043),
         SeatInfo(1, "Hard bot", SeatKind.BOT, True, True, rating=1924),
-        SeatInfo(2, "cy", SeatKind.HUMAN, True, True)))  # cy asked to be unrated
+        SeatInfo(2, "cy", SeatKind.HUMAN, True, True, unrated=True)))  # asked to be unrated
     assert news(None, room)[1:4] == ["Seat 1, ana (you): host, rating 1043.",
                                      "Seat 2, Hard bot: bot, rating 1924.",
-                                     "Seat 3, cy: ready."]
+                                     "Seat 3, cy: ready, not rated."]
     over = Lobby(phase=TablePhase.FINISHED, host_seat=0, you=0, capacity=4, seats=room.seats,
                  results={"winners": [1], "ratings": [{"rating": 1020, "change": -23},
                                                       {"rating": 1931, "change": 7}, None]})
@@ -142,3 +142,18 @@ def test_each_option_the_host_changes_is_named_once() -> None:
         "The table now deals duplicate sets: each deal once per seat rotation."]
     assert lobby_news(on, steps[0], options_from_wire(steps[0].options), solo=False,
                       spectating=False, host=False) == ["Duplicate sets are now off."]
+
+
+def test_a_player_switching_their_rating_is_told_in_a_sentence() -> None:
+    def room(*, ana: bool, cy: bool) -> Lobby:
+        return Lobby(phase=TablePhase.WAITING, host_seat=0, you=0, capacity=4, seats=(
+            SeatInfo(0, "ana", SeatKind.HUMAN, False, True, unrated=ana),
+            SeatInfo(1, "cy", SeatKind.HUMAN, True, True, unrated=cy)))
+
+    rated = room(ana=False, cy=False)
+    assert news(rated, room(ana=True, cy=False)) == [
+        "Your play is not rated from the next match on: your rating stays as it is."]
+    assert news(room(ana=True, cy=False), rated) == [
+        "Your play is rated again from the next match on."]
+    assert news(rated, room(ana=False, cy=True)) == ["cy plays unrated from the next match on."]
+    assert news(room(ana=False, cy=True), rated) == ["cy is rated again from the next match on."]

@@ -16,6 +16,7 @@ from netproto.wire.messages import (
     Move,
     OpenRoom,
     Ping,
+    Rated,
     Ready,
     SeatInfo,
     View,
@@ -150,6 +151,22 @@ def test_the_host_may_open_the_room_from_the_lobby_and_a_spectator_may_not() -> 
     transfer(its_server, watcher, Welcome(proto=PROTOCOL_VERSION, role="spectator"))
     events = its_server.receive_data(encode_frame(OpenRoom().to_wire()))
     assert isinstance(events[0], Violation) and its_server.errors == 1
+
+
+@pytest.mark.parametrize("phase", ["waiting", "finished", "playing"])
+def test_a_player_may_send_rated_in_every_phase_and_a_spectator_may_not(phase: str) -> None:
+    # In a match too: the table answers with its own refusal (ono99: match-running), which
+    # says when the choice may change, rather than a bare unexpected-message.
+    client, server = seated_pair(phase)
+    assert transfer(client, server, Rated(rated=False)) == [Rated(rated=False)]
+    watcher, its_server = pair()
+    transfer(watcher, its_server, Hello(proto=PROTOCOL_VERSION, name="Sam", spectate=True))
+    transfer(its_server, watcher, Welcome(proto=PROTOCOL_VERSION, role="spectator"))
+    events = its_server.receive_data(encode_frame(Rated(rated=False).to_wire()))
+    assert isinstance(events[0], Violation) and its_server.errors == 1
+    assert events[0].error.code == "unexpected-message" and events[0].error.ref == "rated"
+    with pytest.raises(LocalProtocolError):
+        watcher.send(Rated(rated=True))
 
 
 def test_a_spectators_move_is_charged() -> None:

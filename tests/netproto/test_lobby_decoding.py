@@ -20,9 +20,11 @@ from netproto.wire.messages import (
     UNREADABLE,
     Hello,
     Lobby,
+    Rated,
     SeatInfo,
     SeatKind,
     TablePhase,
+    message_from_wire,
 )
 
 RIGHT_SEAT = {"seat": 3, "name": "Ann", "kind": "human", "ready": False, "connected": True}
@@ -141,3 +143,25 @@ def test_hello_asks_to_be_unrated_only_when_it_does() -> None:
     assert Hello.from_wire({**plain.to_wire(), "unrated": False}).unrated is None
     with pytest.raises(BadMessage):
         Hello.from_wire({**plain.to_wire(), "unrated": "yes"})
+
+
+def test_a_seat_is_marked_unrated_only_when_it_is() -> None:
+    unrated = SeatInfo(3, "Ann", SeatKind.HUMAN, False, True, unrated=True)
+    assert unrated.to_wire()["unrated"] is True
+    assert SeatInfo.from_wire(unrated.to_wire()) == unrated
+    assert "unrated" not in SeatInfo(3, "Ann", SeatKind.HUMAN, False, True).to_wire()
+    assert SeatInfo.from_wire(RIGHT_SEAT).unrated is False  # absent: rated (older tables)
+    assert SeatInfo.from_wire({**RIGHT_SEAT, "unrated": False}).unrated is False
+    for wrong in ("yes", 1, None, [True]):
+        with pytest.raises(BadMessage) as error:
+            SeatInfo.from_wire({**RIGHT_SEAT, "unrated": wrong})
+        assert error.value.reason == "lobby.seats.unrated must be true or false"
+
+
+def test_rated_says_true_or_false_and_nothing_else() -> None:
+    assert message_from_wire({"kind": "rated", "rated": False}) == Rated(rated=False)
+    assert Rated(rated=True).to_wire() == {"kind": "rated", "rated": True}
+    for wrong in ({}, {"rated": "no"}, {"rated": 0}, {"rated": None}):
+        with pytest.raises(BadMessage) as error:
+            message_from_wire({"kind": "rated", **wrong})
+        assert error.value.ref == "rated"

@@ -32,6 +32,7 @@ from ono99tui.ui.requests import (
     AddBotRequested,
     LeaveRequested,
     OptionsChangeRequested,
+    RatedRequested,
     ReadyRequested,
     RemoveBotRequested,
     StartRequested,
@@ -215,6 +216,9 @@ class WaitingRoomScreen(TalkScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "toggle_ready", _("Ready")),
+        # The player's own: rated or not from the next match on (the box says which, and
+        # names the key: the footer has no room for one more at 80 columns).
+        Binding("u", "toggle_rated", _("Rate my play"), show=False),
         # A spectator's: join again asking for a seat, where one may be free.
         Binding("t", "take_seat", _("Take a seat")),
         Binding("b", "add_bot", _("Add bot")),
@@ -255,6 +259,9 @@ class WaitingRoomScreen(TalkScreen):
             with Horizontal(id="room-body"):
                 with Vertical(id="seats-panel"):
                     yield DataTable(id="seats", cursor_type="row", show_header=False)
+                    # Shown at a table that rates its players, to a seated player.
+                    yield RuleCheckbox(_("Rate my play (u)"), id="rate-me", compact=True,
+                                       value=True)
                     # After a match: the evening's standings, which a change of rules keeps.
                     yield Static("", id="standings")
                     yield Static("", id="spectators")
@@ -433,9 +440,21 @@ class WaitingRoomScreen(TalkScreen):
         self._show_hints(options.hints)
         self._show_box("#table-duplicate", options.duplicate)
         self._show_bot_level(options.bot_level)
+        self._show_rated()
         self._set_editable(self.is_host)
         self.set_status(self._status_line(lobby))
         self.refresh_bindings()
+
+    def _show_rated(self) -> None:
+        # The player's own switch: only where the table rates, for a seat of one's own.
+        rated = self.app.session.rated
+        box = self.query_one("#rate-me", Checkbox)
+        box.display = rated is not None
+        if rated is not None:
+            self._show_box("#rate-me", rated)
+        box.tooltip = (None if rated is None
+                       else _("Your play is rated here from the next match on.") if rated
+                       else _("Your play is not rated: your rating stays as it is."))
 
     def _show_bot_level(self, level: object) -> None:
         # The bots added here start at the table's own level (`ono99 host --level hard`),
@@ -448,6 +467,7 @@ class WaitingRoomScreen(TalkScreen):
     def _show_seats(self, lobby: Lobby, bot_mark: str) -> None:
         table = self.query_one("#seats", DataTable)
         rated = any(seat.rating is not None for seat in lobby.seats)
+        dash = "-" if current_glyphs(self).ascii else "\u2013"
         width = self._player_column_width(rated)
         rows = seat_rows(lobby, self.my_seat_number, bot_mark,
                          ascii_glyphs=current_glyphs(self).ascii, width=width, compact=rated)
@@ -463,7 +483,10 @@ class WaitingRoomScreen(TalkScreen):
             if rated:
                 seat = by_index.get(index)
                 rating = seat.rating if seat is not None else None
-                cells.append(Text("" if rating is None else str(rating)))
+                if seat is not None and seat.unrated:  # asked not to be rated
+                    cells.append(Text(dash, style="dim"))
+                else:
+                    cells.append(Text("" if rating is None else str(rating)))
             table.add_row(*cells, key=str(index))
         if rows:
             table.move_cursor(row=min(cursor, len(rows) - 1), animate=False)
@@ -577,6 +600,8 @@ class WaitingRoomScreen(TalkScreen):
         if action == "toggle_ready":
             # The host says "go" with s; being "ready" means nothing for them.
             return self.my_seat_number is not None and not self.is_host
+        if action == "toggle_rated":
+            return self.app.session.rated is not None
         if action == "show_join":
             return self.join is not None
         if action == "take_seat":
@@ -594,6 +619,20 @@ class WaitingRoomScreen(TalkScreen):
         """Say you are (or are no longer) ready."""
         mine = self.my_seat
         self.post_message(ReadyRequested(not (mine is not None and mine.ready)))
+
+    def action_toggle_rated(self) -> None:
+        """Ask to be rated from the next match on, or not (the box shows the table's word)."""
+        rated = self.app.session.rated
+        if rated is not None:
+            self.post_message(RatedRequested(not rated))
+
+    @on(Checkbox.Changed, "#rate-me")
+    def _rated_changed(self, event: Checkbox.Changed) -> None:
+        # A click or space on the box; the table's own word (set in `_show_rated`) is
+        # prevented from echoing back.
+        if event.value == event.checkbox.value and self.app.session.rated not in (
+                None, event.value):
+            self.post_message(RatedRequested(event.value))
 
     def action_take_seat(self) -> None:
         """A spectator: join the table again asking for a seat (the app does it: see

@@ -95,7 +95,7 @@ def read_intent(raw: str) -> Intent:
         return Intent(kind, index=_index(frame, kind))
     if kind == "remove_bot":
         return Intent(kind, index=_index(frame, kind, "seat"))
-    if kind in ("ready", "hints", "duplicate"):
+    if kind in ("ready", "hints", "duplicate", "rated"):
         return Intent(kind, flag=_flag(frame, kind))
     if kind == "say":
         text = frame.get("text")

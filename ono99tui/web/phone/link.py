@@ -203,6 +203,9 @@ class PhoneSeat:
                     self.address.host, self.address.port, name=self.seat.name,
                     spectate=self.spectate and not seat_asked, door_key=self.door_key,
                     host_key=self.host_key,
+                    # The rating switch's last word, for a new connection's hello (a
+                    # spectator taking a seat, a host restarted without the seat).
+                    unrated=self.client is not None and self.client.unrated,
                     token=None if seat_asked or self.spectate else self.seat_token)
         except (ConnectFailed, HandshakeRefused) as error:
             await self._carry_out(self.session.connect_failed(error.code, error.reason,
@@ -447,6 +450,9 @@ class PhoneSeat:
         if kind == "open_room":
             self._need(session.may_open_room, kind)
             return session.open_room()
+        if kind == "rated":  # the player's own: rated from the next match on, or not
+            self._need(session.rated is not None, kind)
+            return session.set_rated(bool(intent.flag))
         # The host's own: the table checks the rights too; the page is told at once.
         self._need(session.is_host and not session.spectating, kind, "not-host")
         if kind == "start":

@@ -221,7 +221,7 @@ def room_state(session: TableSession) -> dict[str, Any] | None:
         "seats": [{"seat": s.seat, "name": s.name, "bot": s.kind == SeatKind.BOT,
                    "ready": s.ready, "away": not s.connected and s.kind != SeatKind.BOT,
                    "you": s.seat == lobby.you, "host": s.seat == lobby.host_seat,
-                   "rating": s.rating}
+                   "rating": s.rating, "unrated": s.unrated}
                   for s in lobby.seats],
         "capacity": lobby.capacity,
         "watching": lobby.spectators,
@@ -242,6 +242,12 @@ def room_state(session: TableSession) -> dict[str, Any] | None:
         "ready": next((s.ready for s in lobby.seats if s.seat == lobby.you), False),
         "rules": host_rules(session),
     }
+
+
+def rated_state(session: TableSession) -> bool | None:
+    """The player's "Rate my play" switch: on, off, or None where the page offers none (a
+    spectator, a table that rates nobody, before the table answered)."""
+    return session.rated
 
 
 def host_rules(session: TableSession) -> dict[str, Any] | None:
@@ -278,6 +284,7 @@ def page_state(session: TableSession, now: float) -> dict[str, Any]:
         "game": game_state(session, now),
         "plot": plot_state(session),
         "evening": evening_state(session),
+        "rated": rated_state(session),
         "may": {
             "chat": session.may_chat,
             "seat": session.may_take_seat,

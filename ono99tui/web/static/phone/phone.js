@@ -510,7 +510,7 @@
     $("room-watching").textContent = room.watching ? t("room.watching", { n: room.watching }) : "";
     const seats = room.seats.map((seatInfo) => ({
       name: seatInfo.name, you: seatInfo.you, bot: seatInfo.bot, away: seatInfo.away,
-      cards: null, ready: seatInfo.ready, rating: seatInfo.rating,
+      cards: null, ready: seatInfo.ready, rating: seatInfo.rating, unrated: seatInfo.unrated,
     }));
     $("room-seats").replaceChildren(...seats.map((seatInfo) => {
       const item = el("li", null, "seat");
@@ -523,6 +523,7 @@
       if (seatInfo.away) marks.push(t("seat.away"));
       marks.push(t(seatInfo.ready || seatInfo.bot ? "room.is_ready" : "room.waiting_for"));
       if (seatInfo.rating !== null && seatInfo.rating !== undefined) marks.push(t("seat.rating", { n: seatInfo.rating }));
+      if (seatInfo.unrated) marks.push(t("seat.unrated"));
       item.append(el("span", marks.join(" · "), "marks"));
       return item;
     }));
@@ -531,6 +532,7 @@
     ready.textContent = t(room.ready ? "room.not_ready" : "room.ready");
     ready.setAttribute("aria-pressed", String(room.ready));
     ready.hidden = S.host && !room.start_when;
+    drawRated();
     $("host-options").hidden = !S.host;
     if (S.host) {
       $("preset").value = room.preset || "2022";
@@ -544,6 +546,14 @@
         return button;
       }));
     }
+  }
+
+  // The player's own "Rate my play" switch (PROTOCOL.md "Ratings"): the door says whether
+  // it is on (S.rated), or null where there is none to offer.
+  function drawRated() {
+    const offered = S.rated === true || S.rated === false;
+    $("rated-choice").hidden = !offered;
+    if (offered) $("rated-on").checked = S.rated;
   }
 
   function drawWatch() {
@@ -837,6 +847,7 @@
     $("draw").onclick = () => send({ t: "draw" });
     $("hint").onclick = () => send({ t: "hint" });
     $("ready").onclick = () => send({ t: "ready", on: !(S.room && S.room.ready) });
+    $("rated-on").onchange = () => send({ t: "rated", on: $("rated-on").checked });
     $("start").onclick = () => send({ t: "start" });
     $("add-bot").onclick = () => send({ t: "add_bot", level: $("bot-level").value });
     $("bot-level").onchange = () => { $("bot-level").dataset.chosen = "1"; };
