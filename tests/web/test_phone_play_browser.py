@@ -100,6 +100,12 @@ def test_two_phones_and_a_bot_play_a_whole_match_by_tapping(browser: Any, tmp_pa
                 assert "won" in phone.page.inner_text("#log") or "win" in phone.page.inner_text("#results")
                 assert_only_own_cards(phone)
                 assert phone.errors == []
+                # The standings go first place first: the winner heads the numbered list.
+                first = phone.page.eval_on_selector_all(
+                    "#results-rows li", "nodes => nodes.map(n => n.textContent)")[0]
+                won = phone.page.text_content("#results-winners") or ""
+                assert (" · you" in first) if won == "You win!" else won.startswith(
+                    first.split(" · ")[0]), (first, won)
     finally:
         table.stop()
 

@@ -86,7 +86,12 @@ def test_frames_never_hold_another_seats_cards(preset_name: str, scoring: str) -
         for seat, shown in enumerate(page["game"]["seats"]):
             assert shown["shown"] is None or mine.eliminated[seat]
         if state.phase == MATCH_OVER:
+            # The standings go first place first (the page numbers them as places).
+            places = page["game"]["places"]
+            assert sorted(places) == [0, 1, 2]
+            assert set(places[:len(mine.winners)]) == set(mine.winners)
             break
+        assert page["game"]["places"] is None
         acting = [seat for seat in range(3) if view(state, seat).legal_moves]
         seat = acting[0]
         state, events = apply(state, choices.choice(view(state, seat).legal_moves), rng)

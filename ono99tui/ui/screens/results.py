@@ -16,6 +16,7 @@ from ono99tui.client.duplicate import DuplicateResults, results_from_wire
 from ono99tui.client.free_seats import free_seats_text, seats_free
 from ono99tui.client.names import seat_name
 from ono99tui.client.options import options_from_wire
+from ono99tui.client.places import standings
 from ono99tui.client.plots import round_totals
 from ono99tui.client.session import TableSession
 from ono99tui.client.story import EventItem
@@ -261,21 +262,6 @@ def _matches_won(session: TableSession, seats: int) -> list[int] | None:
 def _matches_played(session: TableSession, seats: int) -> list[int] | None:
     lobby = session.match_lobby
     return matches_played(lobby.results, seats) if lobby is not None else None
-
-
-def standings(view: PlayerView, out_order: Sequence[int]) -> list[int]:
-    """Seats from first to last place."""
-    scoring = view.rules.scoring
-    seats = range(view.seats)
-    if scoring == "points-lowest":
-        return sorted(seats, key=lambda seat: (seat not in view.winners, view.scores[seat]))
-    last_out_first = [s for s in reversed(out_order) if s not in view.winners]
-    rest = [seat for seat in seats if seat not in view.winners and seat not in last_out_first]
-    # An app that came to the match late (a rejoin, a restarted host) saw only the last
-    # eliminations: those out before it was watching went out before all of them.
-    unseen_out = [seat for seat in rest if view.eliminated[seat]]
-    still_in = [seat for seat in rest if not view.eliminated[seat]]
-    return [*view.winners, *still_in, *last_out_first, *unseen_out]
 
 
 def open_plots(screen: RoundEndScreen | MatchEndScreen, *, evening: bool = False) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 
 from netproto.wire.messages import Lobby, SeatKind, TablePhase
 from ono99tui.client.names import seat_name
+from ono99tui.client.places import standings
 from ono99tui.client.plots import round_totals
 from ono99tui.client.session import TableSession
 from ono99tui.client.story import EventItem
@@ -148,6 +149,9 @@ def game_state(session: TableSession, now: float) -> dict[str, Any] | None:
         "scoring": view.rules.scoring.value,
         "preset": view.rules.name,
         "over": view.phase == MATCH_OVER,
+        # The seats from first to last place once it is over (the terminal's order).
+        "places": standings(view, session.story.out_order) if view.phase == MATCH_OVER
+                  else None,
         "winners": [_name(seat, view, seats) for seat in view.winners],
         "you_won": me is not None and me in view.winners,
         "draw_pile": view.draw_pile_size,

@@ -574,7 +574,9 @@
     if (over) {
       $("results-title").textContent = t("results.match");
       $("results-winners").textContent = game.you_won ? t("results.you_won") : t("results.won", { names: game.winners.map(name).join(" & ") });
-      rows.replaceChildren(...game.seats.map((s) => {
+      // First place first (the list's numbers are the places), not the seats' order.
+      const placed = game.places ? game.places.map((i) => game.seats[i]) : game.seats;
+      rows.replaceChildren(...placed.map((s) => {
         const marks = seatMarks({ ...s, turn: false, clock: null, owes: 0 });
         return el("li", [s.name, ...marks].join(" · "));
       }));
