@@ -1,4 +1,5 @@
-"""Table talk, the table's side: the quick emotes it knows, and how fast one may talk.
+"""Table talk, the table's side: the quick emotes it knows, and how fast one may talk (and
+change one's marks in the waiting room: `MARK_BURST`, `MARK_PER_SECOND`).
 
 The core (`ono99tui.host.core`) answers a `say` with a `chat` to everyone at the table,
 after `netproto.wire.chat_text.clean_chat_text` made the text inert. Each talker (a seat, kept
@@ -13,10 +14,17 @@ from __future__ import annotations
 from netproto.limits import TokenBucket
 from ono99tui.table_protocol import EMOTES
 
-__all__ = ["CHAT_BURST", "CHAT_PER_SECOND", "EMOTES", "TalkLimiter"]
+__all__ = ["CHAT_BURST", "CHAT_PER_SECOND", "EMOTES", "MARK_BURST", "MARK_PER_SECOND",
+           "TalkLimiter"]
 
 CHAT_BURST = 5
 CHAT_PER_SECOND = 0.5
+# A seat's own marks in the waiting room (ready, rated): each change is a lobby sent to
+# everyone at the table, up to 64 connections, so a seat flipping one as fast as it can
+# write would have the table build and send lobbies for everyone (in a test, 20,000 flips
+# got every other connection dropped as not reading). A person flips far slower than this.
+MARK_BURST = 8
+MARK_PER_SECOND = 2.0
 
 
 class TalkLimiter:
@@ -39,7 +47,7 @@ class TalkLimiter:
         """The talker left for good (a freed seat, a spectator gone)."""
         self._buckets.pop(talker, None)
 
-    def refusal(self) -> str:
-        """What `slow-down` says."""
-        return (f"slow down: at most {self.burst} messages at once, then one every "
+    def refusal(self, what: str = "messages") -> str:
+        """What `slow-down` says (`what`: the things counted)."""
+        return (f"slow down: at most {self.burst} {what} at once, then one every "
                 f"{1 / self.per_second:g} s")

@@ -504,9 +504,17 @@ class TableCore(TableActions):
 
     def _on_ready(self, peer: int, ready: Ready) -> None:
         seat = self._own_seat(peer)
-        seat.ready = ready.ready
-        self._lobby.mark()
+        if seat.ready != ready.ready:  # the same mark again changes nothing, sends nothing
+            self._allow_mark(seat)
+            seat.ready = ready.ready
+            self._lobby.mark()
         self._maybe_autostart()
+
+    def _allow_mark(self, seat: Seat) -> None:
+        """Count a change of the seat's own marks (ready, rated), or refuse it `slow-down`
+        past the limit (`host/chat.py`: each is a lobby for everyone)."""
+        if not self._marks.allow(("seat", seat.id), self._now):
+            raise ApplicationError(TableError.SLOW_DOWN.value, self._marks.refusal("changes"))
 
     def _on_rated(self, peer: int, message: Rated) -> None:
         """A player asks to be rated, or not, from the next match on: between matches only
@@ -516,6 +524,7 @@ class TableCore(TableActions):
         self._phases.require(Action.RATED)
         unrated = not message.rated
         if seat.unrated != unrated:
+            self._allow_mark(seat)
             seat.unrated = unrated
             log.info("%s asked %s", seat.name, "not to be rated" if unrated else "to be rated")
             self._lobby.mark()

@@ -47,7 +47,7 @@ from ono99tui.game.codec import event_to_wire, move_to_wire, rules_to_wire
 from ono99tui.game.duplicate import DuplicateRandom, PlaceTracker
 from ono99tui.game.finish import elimination_groups, finishing_ranks
 from ono99tui.host.bot_pacing import BotPacing, StandIn, WantedMove
-from ono99tui.host.chat import TalkLimiter
+from ono99tui.host.chat import MARK_BURST, MARK_PER_SECOND, TalkLimiter
 from ono99tui.host.duplicate_set import DuplicateSet, comparison_to_wire
 from ono99tui.host.journal.records import (
     MatchDealt,
@@ -162,6 +162,7 @@ class TableActions:
         # fast anyone may (ono99tui.host.chat).
         self.spectator_chat = config.spectator_chat
         self._talk = TalkLimiter()
+        self._marks = TalkLimiter(MARK_BURST, MARK_PER_SECOND)  # ready, rated
         self._phases = TablePhases()
         # The host took the table back to the waiting room after a match (`open_room`):
         # it deals as a rematch does, never merely because enough seats are taken.
@@ -777,6 +778,7 @@ class TableActions:
         self._seats_changed()
         self._sessions.revoke(seat)
         self._talk.forget(("seat", seat.id))
+        self._marks.forget(("seat", seat.id))
         if self.host is seat:
             self.host = None
             if first_player_hosts(self.config):
