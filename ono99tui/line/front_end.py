@@ -444,7 +444,9 @@ class LineFrontEnd:
             return
         self._hand_told = told
         self.writer.say(sentences.turn_line(view, self.session.lobby), "turn")
-        self.writer.say_all(sentences.hand_lines(view, self.session.lobby))
+        # The turn's sentence says what is owed: the hand does not say it again.
+        self.writer.say_all(sentences.hand_lines(view, self.session.lobby,
+                                                 owed_told=sentences.turn_tells_owed(view)))
         clock = self._seconds_left()
         if clock is not None:
             self.writer.say(sentences.clock_line(clock))

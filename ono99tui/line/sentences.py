@@ -102,11 +102,13 @@ def playable_cards(view: PlayerView) -> set[Card]:
     return {move.card for move in view.legal_moves if isinstance(move, kind)}
 
 
-def hand_lines(view: PlayerView, lobby: Lobby | None) -> list[str]:
+def hand_lines(view: PlayerView, lobby: Lobby | None, *, owed_told: bool = False) -> list[str]:
     """The viewer's hand, numbered, each card with its effect and whether it can be played
-    now (and why not), after the total, the limit and what is owed."""
+    now (and why not), after the total, the limit and what is owed (unless `owed_told`: the
+    turn's own sentence just said it, and a screen reader would read it twice)."""
     lines = [total_line(view)]
-    if view.obligation_seat == view.seat and view.seat is not None and view.obligation_owed:
+    if (not owed_told and view.obligation_seat == view.seat and view.seat is not None
+            and view.obligation_owed):
         lines.append(_("{card}: you owe {cards}.").format(
             card=obligation_card_name(view), cards=cards_owed(view.obligation_owed)))
     if not view.hand:
@@ -148,10 +150,16 @@ def turn_line(view: PlayerView, lobby: Lobby | None) -> str:
     if view.turn is None:
         return ""
     if view.turn == view.seat:
-        if view.obligation_seat == view.seat:
+        if turn_tells_owed(view):
             return _("Your turn: you owe {cards}.").format(cards=cards_owed(view.obligation_owed))
         return _("Your turn.")
     return _("{name} to play.").format(name=seat_name(view.turn, seats))
+
+
+def turn_tells_owed(view: PlayerView) -> bool:
+    """Does `turn_line` say what the viewer owes (their turn, under a Play 2)?"""
+    return (view.phase != MATCH_OVER and view.discarding is None and view.turn is not None
+            and view.turn == view.seat and view.obligation_seat == view.seat)
 
 
 def clock_line(seconds: int) -> str:
