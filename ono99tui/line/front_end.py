@@ -380,7 +380,8 @@ class LineFrontEnd:
                                                                         RoundEnded):
                         # The round's standing, before the next round is dealt.
                         writer.say_all(sentences.round_end_lines(
-                            story_item.event, story_item.view.rules, story_item.names))
+                            story_item.event, story_item.view.rules, story_item.names,
+                            story_item.view.eliminated))
                     if isinstance(story_item, EventItem) and isinstance(
                             story_item.event, RoundEnded | MatchEnded):
                         self._say_round_total(story_item.names)

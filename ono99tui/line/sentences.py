@@ -353,11 +353,16 @@ def ratings_line(lobby: Lobby) -> str | None:
     return _("Ratings now: {ratings}.").format(ratings=", ".join(told))
 
 
-def round_end_lines(result: RoundEnded, rules: Rules, names: Sequence[str]) -> list[str]:
-    """A round of a tokens or points match is over: each seat's tokens or points."""
+def round_end_lines(result: RoundEnded, rules: Rules, names: Sequence[str],
+                    eliminated: Sequence[bool] = ()) -> list[str]:
+    """A round of a tokens or points match is over: each seat's tokens or points. A seat
+    out of the match (`eliminated`) is said to be out: "0 tokens left" is also what a seat
+    on its last life has, and it plays on."""
     lines = []
     for seat, name in enumerate(names):
-        if rules.scoring == Scoring.TOKENS and seat < len(result.tokens):
+        if rules.scoring == Scoring.TOKENS and seat < len(eliminated) and eliminated[seat]:
+            lines.append(_("{name}: out of the match.").format(name=name))
+        elif rules.scoring == Scoring.TOKENS and seat < len(result.tokens):
             lines.append(ngettext("{name}: {count} token left.", "{name}: {count} tokens left.",
                                   result.tokens[seat]).format(name=name,
                                                               count=result.tokens[seat]))
