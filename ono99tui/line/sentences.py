@@ -267,14 +267,14 @@ def room_lines(lobby: Lobby, options: TableOptions) -> list[str]:
 
 
 def rules_lines(options: TableOptions) -> list[str]:
-    """`rules`: this table's preset and options, in sentences."""
+    """`rules`: this table's preset and options, in sentences (whether totals go below 0
+    is one of the switches: said once, with them)."""
     rules = options.rules
     if rules is None:
         return [_("The table has not said its rules yet.")]
     lines = [
         _("Preset {preset}.").format(preset=preset_label(rules)),
         _("The total must stay at {highest} or under.").format(highest=rules.bust_at - 1),
-        _("Totals may go below 0.") if rules.negative_totals else _("The total stops at 0."),
         _("ONO 99 card: {effect}.").format(effect=ono99_effect(rules.ono99_card)),
         scoring_rule(rules),
     ]
