@@ -380,7 +380,8 @@ class LineFrontEnd:
                                                                         RoundEnded):
                         # The round's standing, before the next round is dealt.
                         writer.say_all(sentences.round_end_lines(
-                            story_item.event, story_item.view.rules, story_item.names))
+                            story_item.event, story_item.view.rules, story_item.names,
+                            story_item.view.eliminated))
                     if isinstance(story_item, EventItem) and isinstance(
                             story_item.event, RoundEnded | MatchEnded):
                         self._say_round_total(story_item.names)
@@ -444,7 +445,9 @@ class LineFrontEnd:
             return
         self._hand_told = told
         self.writer.say(sentences.turn_line(view, self.session.lobby), "turn")
-        self.writer.say_all(sentences.hand_lines(view, self.session.lobby))
+        # The turn's sentence says what is owed: the hand does not say it again.
+        self.writer.say_all(sentences.hand_lines(view, self.session.lobby,
+                                                 owed_told=sentences.turn_tells_owed(view)))
         clock = self._seconds_left()
         if clock is not None:
             self.writer.say(sentences.clock_line(clock))

@@ -102,11 +102,13 @@ def playable_cards(view: PlayerView) -> set[Card]:
     return {move.card for move in view.legal_moves if isinstance(move, kind)}
 
 
-def hand_lines(view: PlayerView, lobby: Lobby | None) -> list[str]:
+def hand_lines(view: PlayerView, lobby: Lobby | None, *, owed_told: bool = False) -> list[str]:
     """The viewer's hand, numbered, each card with its effect and whether it can be played
-    now (and why not), after the total, the limit and what is owed."""
+    now (and why not), after the total, the limit and what is owed (unless `owed_told`: the
+    turn's own sentence just said it, and a screen reader would read it twice)."""
     lines = [total_line(view)]
-    if view.obligation_seat == view.seat and view.seat is not None and view.obligation_owed:
+    if (not owed_told and view.obligation_seat == view.seat and view.seat is not None
+            and view.obligation_owed):
         lines.append(_("{card}: you owe {cards}.").format(
             card=obligation_card_name(view), cards=cards_owed(view.obligation_owed)))
     if not view.hand:
@@ -148,10 +150,16 @@ def turn_line(view: PlayerView, lobby: Lobby | None) -> str:
     if view.turn is None:
         return ""
     if view.turn == view.seat:
-        if view.obligation_seat == view.seat:
+        if turn_tells_owed(view):
             return _("Your turn: you owe {cards}.").format(cards=cards_owed(view.obligation_owed))
         return _("Your turn.")
     return _("{name} to play.").format(name=seat_name(view.turn, seats))
+
+
+def turn_tells_owed(view: PlayerView) -> bool:
+    """Does `turn_line` say what the viewer owes (their turn, under a Play 2)?"""
+    return (view.phase != MATCH_OVER and view.discarding is None and view.turn is not None
+            and view.turn == view.seat and view.obligation_seat == view.seat)
 
 
 def clock_line(seconds: int) -> str:
@@ -259,14 +267,14 @@ def room_lines(lobby: Lobby, options: TableOptions) -> list[str]:
 
 
 def rules_lines(options: TableOptions) -> list[str]:
-    """`rules`: this table's preset and options, in sentences."""
+    """`rules`: this table's preset and options, in sentences (whether totals go below 0
+    is one of the switches: said once, with them)."""
     rules = options.rules
     if rules is None:
         return [_("The table has not said its rules yet.")]
     lines = [
         _("Preset {preset}.").format(preset=preset_label(rules)),
         _("The total must stay at {highest} or under.").format(highest=rules.bust_at - 1),
-        _("Totals may go below 0.") if rules.negative_totals else _("The total stops at 0."),
         _("ONO 99 card: {effect}.").format(effect=ono99_effect(rules.ono99_card)),
         scoring_rule(rules),
     ]
@@ -345,11 +353,16 @@ def ratings_line(lobby: Lobby) -> str | None:
     return _("Ratings now: {ratings}.").format(ratings=", ".join(told))
 
 
-def round_end_lines(result: RoundEnded, rules: Rules, names: Sequence[str]) -> list[str]:
-    """A round of a tokens or points match is over: each seat's tokens or points."""
+def round_end_lines(result: RoundEnded, rules: Rules, names: Sequence[str],
+                    eliminated: Sequence[bool] = ()) -> list[str]:
+    """A round of a tokens or points match is over: each seat's tokens or points. A seat
+    out of the match (`eliminated`) is said to be out: "0 tokens left" is also what a seat
+    on its last life has, and it plays on."""
     lines = []
     for seat, name in enumerate(names):
-        if rules.scoring == Scoring.TOKENS and seat < len(result.tokens):
+        if rules.scoring == Scoring.TOKENS and seat < len(eliminated) and eliminated[seat]:
+            lines.append(_("{name}: out of the match.").format(name=name))
+        elif rules.scoring == Scoring.TOKENS and seat < len(result.tokens):
             lines.append(ngettext("{name}: {count} token left.", "{name}: {count} tokens left.",
                                   result.tokens[seat]).format(name=name,
                                                               count=result.tokens[seat]))

@@ -31,6 +31,9 @@ def evening_summary(series: Mapping[str, Sequence[RatingPoint]]) -> str:
         if not points:
             continue
         first, last = points[0].rating, points[-1].rating
+        if len(points) == 1:  # "1130 to 1130 over 1 match" said nothing about a change
+            parts.append(_("{name} {rating} after one match").format(name=name, rating=last))
+            continue
         parts.append(ngettext("{name} {first} to {last} over {matches} match",
                               "{name} {first} to {last} over {matches} matches",
                               len(points)).format(name=name, first=first, last=last,

@@ -112,3 +112,10 @@ def test_a_match_of_one_round_ends_its_round_with_the_match() -> None:
     assert totals is not None and totals.ended and totals.round_no == 1
     assert totals.totals == tuple(e.total for e in table.history if isinstance(e, Played))
     assert len(totals.busts) == len(table.names) - 1  # all but the winner busted
+
+
+def test_one_rated_match_says_the_rating_after_it_not_a_change() -> None:
+    # "ana 1043 to 1043 over 1 match" read as if the rating had not moved.
+    series = {"ana": [RatingPoint(1, 1043)], "bob": [RatingPoint(1, 957), RatingPoint(2, 990)]}
+    assert evening_summary(series) == (
+        "Ratings this evening: ana 1043 after one match; bob 957 to 990 over 2 matches.")

@@ -190,8 +190,8 @@ def test_the_evenings_ratings_are_sent_only_when_they_change(tmp_path: Path) -> 
     session.receive(lobby(TablePhase.FINISHED, rated), 0.0)
     evening = evening_state(session)
     assert evening == {"m": [1], "p": [["ana", [1043]], ["bob", [957]]],
-                       "s": "Ratings this evening: ana 1043 to 1043 over 1 match; "
-                            "bob 957 to 957 over 1 match."}
+                       "s": "Ratings this evening: ana 1043 after one match; "
+                            "bob 957 after one match."}
     frame = state_frame(sent, page_state(session, 0.0))
     assert frame is not None and frame.get("p", {}).get("evening") == evening
     # The lobby told again, or a move: nothing of the evening is sent again.
