@@ -170,12 +170,16 @@ class TableSession:
 
     `hosting` says where the table runs (`Hosting`); `can_rejoin` whether the front end
     has a way to join this table again asking for a seat (a lobby's request, or the host's
-    own connection factory), which a spectator needs to take one.
+    own connection factory), which a spectator needs to take one. `touch`: the front end
+    is tapped, not typed (the phone page): the notices name its "I'm ready" button, not
+    the r key it does not have.
     """
 
-    def __init__(self, *, hosting: Hosting = "guest", can_rejoin: bool = False) -> None:
+    def __init__(self, *, hosting: Hosting = "guest", can_rejoin: bool = False,
+                 touch: bool = False) -> None:
         self.hosting: Hosting = hosting
         self.can_rejoin = can_rejoin
+        self.touch = touch
         self.talk = Talk()  # who is muted: for the whole session, whatever the table
         self.story = MatchStory()
         # Each rated match's ratings at this table, for the evening's plot.
@@ -363,6 +367,9 @@ class TableSession:
             return None
         if self.spectating:
             text = _("The host opened the waiting room for the next match.")
+        elif self.touch:
+            text = _("The host opened the waiting room: the next match's rules may change. "
+                     "Tap “I'm ready” when you are ready.")
         else:
             text = _("The host opened the waiting room: the next match's rules may change. "
                      "Press r when you are ready.")
@@ -379,9 +386,11 @@ class TableSession:
         was = next((seat for seat in before.seats if seat.seat == before.you), None)
         now = next((seat for seat in after.seats if seat.seat == after.you), None)
         if was is not None and now is not None and was.ready and not now.ready:
-            return [Notice(_("The host changed the rules of the next match: look them over, "
-                             "then press r when you are ready."), title=_("Rules changed"),
-                           timeout=8)]
+            text = (_("The host changed the rules of the next match: look them over, "
+                      "then tap “I'm ready” when you are ready.") if self.touch
+                    else _("The host changed the rules of the next match: look them over, "
+                           "then press r when you are ready."))
+            return [Notice(text, title=_("Rules changed"), timeout=8)]
         return []
 
     def _newcomers(self, before: Lobby | None, after: Lobby) -> list[Output]:
