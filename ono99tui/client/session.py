@@ -343,9 +343,14 @@ class TableSession:
             # The finished match's seats as it was played: kept while they stay the same
             # (and in the waiting room opened after it, whose seats the table below the
             # room no longer shows).
-            self._lobby_at_match_end = lobby
-            self.evening.record(self.story.matches_started,
-                                [seat.name for seat in lobby.seats], lobby.results)
+            # Its ratings are in the match's seat order: only a session that saw it played
+            # knows those seats are these. One seated after it (a bot's seat taken between
+            # matches) would put the match's ratings under the new seats' names.
+            if self._lobby_at_match_end is not None or (
+                    self.lobby is not None and self.lobby.phase == TablePhase.PLAYING):
+                self._lobby_at_match_end = lobby
+                self.evening.record(self.story.matches_started,
+                                    [seat.name for seat in lobby.seats], lobby.results)
         outputs += self._newcomers(self.lobby, lobby)
         outputs += self._ready_taken_back(self.lobby, lobby)
         before, self.lobby = self.lobby, lobby
