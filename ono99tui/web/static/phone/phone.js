@@ -714,7 +714,9 @@
     evening.m.forEach((_, i) => {
       if (n <= 8 || i === 0 || i === n - 1) axes.append(svg("text", { x: x(i), y: H - 16, "text-anchor": "middle", class: "plot-tick" }, i + 1));
     });
-    axes.append(svg("text", { x: (L + W - R) / 2, y: H - 3, "text-anchor": "middle", class: "plot-label" }, t("evening.matches_axis")));
+    axes.append(svg("text", { x: (L + W - R) / 2, y: H - 3, "text-anchor": "middle", class: "plot-label" },
+      // Under one tick "1" the plural would read "1 matches".
+      t(n === 1 ? "evening.match_axis" : "evening.matches_axis")));
     root.append(axes);
     // The names at the lines' ends, pushed apart so that none is written over another.
     const ends = [];
