@@ -170,12 +170,16 @@ class TableSession:
 
     `hosting` says where the table runs (`Hosting`); `can_rejoin` whether the front end
     has a way to join this table again asking for a seat (a lobby's request, or the host's
-    own connection factory), which a spectator needs to take one.
+    own connection factory), which a spectator needs to take one. `touch`: the front end
+    is tapped, not typed (the phone page): the notices name its "I'm ready" button, not
+    the r key it does not have.
     """
 
-    def __init__(self, *, hosting: Hosting = "guest", can_rejoin: bool = False) -> None:
+    def __init__(self, *, hosting: Hosting = "guest", can_rejoin: bool = False,
+                 touch: bool = False) -> None:
         self.hosting: Hosting = hosting
         self.can_rejoin = can_rejoin
+        self.touch = touch
         self.talk = Talk()  # who is muted: for the whole session, whatever the table
         self.story = MatchStory()
         # Each rated match's ratings at this table, for the evening's plot.
@@ -339,9 +343,14 @@ class TableSession:
             # The finished match's seats as it was played: kept while they stay the same
             # (and in the waiting room opened after it, whose seats the table below the
             # room no longer shows).
-            self._lobby_at_match_end = lobby
-            self.evening.record(self.story.matches_started,
-                                [seat.name for seat in lobby.seats], lobby.results)
+            # Its ratings are in the match's seat order: only a session that saw it played
+            # knows those seats are these. One seated after it (a bot's seat taken between
+            # matches) would put the match's ratings under the new seats' names.
+            if self._lobby_at_match_end is not None or (
+                    self.lobby is not None and self.lobby.phase == TablePhase.PLAYING):
+                self._lobby_at_match_end = lobby
+                self.evening.record(self.story.matches_started,
+                                    [seat.name for seat in lobby.seats], lobby.results)
         outputs += self._newcomers(self.lobby, lobby)
         outputs += self._ready_taken_back(self.lobby, lobby)
         before, self.lobby = self.lobby, lobby
@@ -363,6 +372,9 @@ class TableSession:
             return None
         if self.spectating:
             text = _("The host opened the waiting room for the next match.")
+        elif self.touch:
+            text = _("The host opened the waiting room: the next match's rules may change. "
+                     "Tap “I'm ready” when you are ready.")
         else:
             text = _("The host opened the waiting room: the next match's rules may change. "
                      "Press r when you are ready.")
@@ -379,9 +391,11 @@ class TableSession:
         was = next((seat for seat in before.seats if seat.seat == before.you), None)
         now = next((seat for seat in after.seats if seat.seat == after.you), None)
         if was is not None and now is not None and was.ready and not now.ready:
-            return [Notice(_("The host changed the rules of the next match: look them over, "
-                             "then press r when you are ready."), title=_("Rules changed"),
-                           timeout=8)]
+            text = (_("The host changed the rules of the next match: look them over, "
+                      "then tap “I'm ready” when you are ready.") if self.touch
+                    else _("The host changed the rules of the next match: look them over, "
+                           "then press r when you are ready."))
+            return [Notice(text, title=_("Rules changed"), timeout=8)]
         return []
 
     def _newcomers(self, before: Lobby | None, after: Lobby) -> list[Output]:
