@@ -336,21 +336,10 @@ class TableSession:
                 self._away = True
         if lobby.phase == TablePhase.PLAYING:
             self._lobby_at_match_end = None
-        elif lobby.phase == TablePhase.FINISHED and (
-                self._lobby_at_match_end is None
-                or [seat.name for seat in lobby.seats]
-                == [seat.name for seat in self._lobby_at_match_end.seats]):
-            # The finished match's seats as it was played: kept while they stay the same
-            # (and in the waiting room opened after it, whose seats the table below the
-            # room no longer shows).
-            # Its ratings are in the match's seat order: only a session that saw it played
-            # knows those seats are these. One seated after it (a bot's seat taken between
-            # matches) would put the match's ratings under the new seats' names.
-            if self._lobby_at_match_end is not None or (
-                    self.lobby is not None and self.lobby.phase == TablePhase.PLAYING):
-                self._lobby_at_match_end = lobby
-                self.evening.record(self.story.matches_started,
-                                    [seat.name for seat in lobby.seats], lobby.results)
+        elif lobby.phase == TablePhase.FINISHED and self._keeps_match_end(lobby):
+            self._lobby_at_match_end = lobby
+            self.evening.record(self.story.matches_started,
+                                [seat.name for seat in lobby.seats], lobby.results)
         outputs += self._newcomers(self.lobby, lobby)
         outputs += self._ready_taken_back(self.lobby, lobby)
         before, self.lobby = self.lobby, lobby
@@ -364,6 +353,18 @@ class TableSession:
             outputs += taken or [Notice(
                 _("No seat is free for the next match: you are still watching."), timeout=8)]
         return outputs
+
+    def _keeps_match_end(self, lobby: Lobby) -> bool:
+        """Is this finished lobby the match's as it was played? Its seats are kept while
+        they stay the same (and in the waiting room opened after it, whose seats the table
+        below the room no longer shows). Its ratings are in the match's seat order: only a
+        session that saw the match played knows those seats are these; one seated after it
+        (a bot's seat taken between matches) would put the match's ratings under the new
+        seats' names."""
+        kept = self._lobby_at_match_end
+        if kept is not None:
+            return [seat.name for seat in lobby.seats] == [seat.name for seat in kept.seats]
+        return self.lobby is not None and self.lobby.phase == TablePhase.PLAYING
 
     def _room_opened_notice(self) -> Notice | None:
         """What a player is told as the host takes the table back to the waiting room after
