@@ -170,12 +170,16 @@ class TableSession:
 
     `hosting` says where the table runs (`Hosting`); `can_rejoin` whether the front end
     has a way to join this table again asking for a seat (a lobby's request, or the host's
-    own connection factory), which a spectator needs to take one.
+    own connection factory), which a spectator needs to take one. `touch`: the front end
+    is tapped, not typed (the phone page): the notices name its "I'm ready" button, not
+    the r key it does not have.
     """
 
-    def __init__(self, *, hosting: Hosting = "guest", can_rejoin: bool = False) -> None:
+    def __init__(self, *, hosting: Hosting = "guest", can_rejoin: bool = False,
+                 touch: bool = False) -> None:
         self.hosting: Hosting = hosting
         self.can_rejoin = can_rejoin
+        self.touch = touch
         self.talk = Talk()  # who is muted: for the whole session, whatever the table
         self.story = MatchStory()
         # Each rated match's ratings at this table, for the evening's plot.
@@ -332,13 +336,7 @@ class TableSession:
                 self._away = True
         if lobby.phase == TablePhase.PLAYING:
             self._lobby_at_match_end = None
-        elif lobby.phase == TablePhase.FINISHED and (
-                self._lobby_at_match_end is None
-                or [seat.name for seat in lobby.seats]
-                == [seat.name for seat in self._lobby_at_match_end.seats]):
-            # The finished match's seats as it was played: kept while they stay the same
-            # (and in the waiting room opened after it, whose seats the table below the
-            # room no longer shows).
+        elif lobby.phase == TablePhase.FINISHED and self._keeps_match_end(lobby):
             self._lobby_at_match_end = lobby
             self.evening.record(self.story.matches_started,
                                 [seat.name for seat in lobby.seats], lobby.results)
@@ -356,6 +354,18 @@ class TableSession:
                 _("No seat is free for the next match: you are still watching."), timeout=8)]
         return outputs
 
+    def _keeps_match_end(self, lobby: Lobby) -> bool:
+        """Is this finished lobby the match's as it was played? Its seats are kept while
+        they stay the same (and in the waiting room opened after it, whose seats the table
+        below the room no longer shows). Its ratings are in the match's seat order: only a
+        session that saw the match played knows those seats are these; one seated after it
+        (a bot's seat taken between matches) would put the match's ratings under the new
+        seats' names."""
+        kept = self._lobby_at_match_end
+        if kept is not None:
+            return [seat.name for seat in lobby.seats] == [seat.name for seat in kept.seats]
+        return self.lobby is not None and self.lobby.phase == TablePhase.PLAYING
+
     def _room_opened_notice(self) -> Notice | None:
         """What a player is told as the host takes the table back to the waiting room after
         a match (the host asked for it: nothing)."""
@@ -363,6 +373,9 @@ class TableSession:
             return None
         if self.spectating:
             text = _("The host opened the waiting room for the next match.")
+        elif self.touch:
+            text = _("The host opened the waiting room: the next match's rules may change. "
+                     "Tap “I'm ready” when you are ready.")
         else:
             text = _("The host opened the waiting room: the next match's rules may change. "
                      "Press r when you are ready.")
@@ -379,9 +392,11 @@ class TableSession:
         was = next((seat for seat in before.seats if seat.seat == before.you), None)
         now = next((seat for seat in after.seats if seat.seat == after.you), None)
         if was is not None and now is not None and was.ready and not now.ready:
-            return [Notice(_("The host changed the rules of the next match: look them over, "
-                             "then press r when you are ready."), title=_("Rules changed"),
-                           timeout=8)]
+            text = (_("The host changed the rules of the next match: look them over, "
+                      "then tap “I'm ready” when you are ready.") if self.touch
+                    else _("The host changed the rules of the next match: look them over, "
+                           "then press r when you are ready."))
+            return [Notice(text, title=_("Rules changed"), timeout=8)]
         return []
 
     def _newcomers(self, before: Lobby | None, after: Lobby) -> list[Output]:

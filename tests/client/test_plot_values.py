@@ -10,6 +10,7 @@ from scripted_table import ScriptedTable, seated_session
 
 from netproto.wire.messages import TablePhase
 from ono99tui.client.plots import EVENING_MATCHES, EveningRatings, RatingPoint, round_totals
+from ono99tui.client.session import TableSession
 from ono99tui.game import Busted, Played, RoundDealt, RoundEnded
 from ono99tui.words.plots import evening_summary, round_summary
 
@@ -89,6 +90,24 @@ def test_the_session_keeps_each_rated_matchs_ratings_once() -> None:
     assert not unrated.record(1, table.names, {"ratings": [None, None, None]})
     assert not unrated.record(1, table.names, {"ratings": [{"rating": 1}]})  # wrong length
     assert unrated.series() == {} and evening_summary(unrated.series()) == ""
+
+
+def test_one_seated_after_the_match_keeps_none_of_its_ratings() -> None:
+    """A newcomer takes a bot's seat between matches: the finished lobby's ratings are in
+    the match's seat order, so under the seats as they are now they would name the wrong
+    players (the newcomer, who never played, with another's rating)."""
+    table = ScriptedTable(rules="1980", seed=3)
+    table.play_until(lambda t: t.over)
+    newcomer = TableSession()
+    newcomer.connect()
+    newcomer.receive(table.welcome(2, token="late"), 0.0)
+    now = replace(table.lobby(2, phase=TablePhase.FINISHED, names=("ana", "cy", "dee")),
+                  results={"ratings": [{"rating": 1043, "change": 23},
+                                       {"rating": 1010, "change": 10},
+                                       {"rating": 980, "change": -20}]})
+    newcomer.receive(now, 1.0)
+    newcomer.receive(now, 2.0)
+    assert newcomer.evening.series() == {}
 
 
 def test_the_evening_is_bounded_and_told_in_a_sentence() -> None:

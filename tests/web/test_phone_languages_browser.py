@@ -67,3 +67,47 @@ def test_the_page_speaks_the_phone_language(browser: Any, host: WebHost, languag
         assert phone.errors == []
     finally:
         context.close()
+
+
+# Each number card's face, the total and the last card as laid out: a face's direction, and
+# where the minus of "-10" lands (the text's first character drawn leftmost or not).
+LAID_OUT = """() => {
+  const faces = [...document.querySelectorAll('#hand .label')].filter(
+    (n) => /^-?[0-9]+$/.test(n.textContent)).map((n) => getComputedStyle(n).direction);
+  const probe = document.createElement('span');
+  probe.className = 'label';
+  probe.textContent = '-10';
+  const face = document.querySelector('#hand .label');
+  face.after(probe);
+  if (face.hasAttribute('dir')) probe.setAttribute('dir', face.getAttribute('dir'));
+  const range = document.createRange();
+  range.setStart(probe.firstChild, 0); range.setEnd(probe.firstChild, 1);
+  const minus = range.getBoundingClientRect().left;
+  range.setStart(probe.firstChild, 1); range.setEnd(probe.firstChild, 3);
+  const digits = range.getBoundingClientRect().left;
+  probe.remove();
+  return {faces, total: getComputedStyle(document.getElementById('total-value')).direction,
+          minusFirst: minus < digits,
+          last: document.getElementById('total-last').textContent};
+}"""
+
+
+def test_numbers_read_left_to_right_on_a_right_to_left_page(browser: Any, host: WebHost) -> None:
+    """In Urdu the page is mirrored, but a card's "-10" is not "10-", nor the total "-7"
+    "7-": each number keeps its own direction."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True,
+                                  is_mobile=True, locale="ur-PK")
+    try:
+        phone = Phone(context.new_page())
+        phone.open(host.base, "tess")
+        wait_for_hand(phone)
+        assert phone.page.evaluate("() => document.documentElement.dir") == "rtl"
+        laid = phone.page.evaluate(LAID_OUT)
+        assert laid["faces"] and set(laid["faces"]) == {"ltr"}
+        assert laid["total"] == "ltr"
+        assert laid["minusFirst"]
+        if laid["last"] and any(c.isdigit() for c in laid["last"]):
+            assert "\u2068" in laid["last"] and "\u2069" in laid["last"]
+        assert phone.errors == []
+    finally:
+        context.close()

@@ -38,6 +38,7 @@ EVENING = """() => {
   return {label: svg.getAttribute('aria-label'), role: svg.getAttribute('role'),
           lines: [...svg.querySelectorAll('.evening-line')].map(g => g.dataset.name),
           names: [...svg.querySelectorAll('.plot-name')].map(t => t.textContent),
+          axis: svg.querySelector('.plot-label').textContent,
           rows: [...document.querySelectorAll('#evening-rows tr')].map(
             tr => [...tr.children].map(c => c.textContent.trim()))};
 }"""
@@ -114,6 +115,7 @@ def test_a_review_after_the_match_and_the_evenings_ratings(browser: Any, tmp_pat
             assert evening["role"] == "img" and evening["label"] == sent_evening["s"]
             assert evening["label"].startswith("Ratings this evening: ")
             assert evening["lines"] == names and sorted(evening["names"]) == sorted(names)
+            assert evening["axis"] == "match"  # under its one tick "1": not "1 matches"
             assert [row[0] for row in evening["rows"]] == [f"{'●■'[i]} {n}" for i, n in enumerate(names)]
             if figures:
                 phone.page.locator("#evening").screenshot(path=str(Path(figures) / "phone-evening.png"), scale="css")

@@ -132,7 +132,7 @@ class PhoneSeat:
         self.linger = linger
         self.clock = clock
         self._on_ended = on_ended
-        self.session = TableSession(can_rejoin=not spectate)
+        self.session = TableSession(can_rejoin=not spectate, touch=True)
         self.client: TableClient | None = None
         self.websocket: web.WebSocketResponse | None = None
         self._sent: dict[str, Any] = {}  # the parts of the state the page has

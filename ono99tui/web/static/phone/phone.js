@@ -380,6 +380,12 @@
   }
 
   // A revealed card's label from its token (the page's words: Play 2 by the edition).
+  // A card's label or a number set apart from the sentence around it (first-strong
+  // isolate): "-10" keeps its minus in front in a right-to-left sentence.
+  function isolate(text) {
+    return `\u2068${text}\u2069`;
+  }
+
   function cardLabel(token) {
     if (token === "play2") return t(`card.${S.game && S.game.ob_card === "double" ? "double" : "play2"}`);
     return `tok.${token}` in M ? t(`tok.${token}`) : token;
@@ -394,7 +400,7 @@
     $("total-value").textContent = String(game.total);
     const limit = game.limit === 100 ? t("total.limit99", { max: 99 }) : t("total.limit", { limit: game.limit });
     $("total-limit").textContent = limit;
-    $("total-last").textContent = game.last ? t("total.last", { card: game.last }) : t("total.none");
+    $("total-last").textContent = game.last ? t("total.last", { card: isolate(game.last) }) : t("total.none");
     $("total").setAttribute("aria-label", `${t("total.name", { total: game.total, limit: game.limit })}; ${$("total-last").textContent}`);
     $("total").classList.toggle("-near", game.total >= game.limit - 10);
     $("direction").textContent = t(game.dir > 0 ? "dir.cw" : "dir.ccw");
@@ -423,8 +429,10 @@
       button.type = "button";
       button.dataset.i = index;
       button.dataset.tok = card.tok;
-      button.append(el("span", card.label, card.label.length > 3 ? "label -long" : "label"),
-        el("span", t(`fx.${card.fx}`, { n: card.n }), "effect"));
+      const face = el("span", card.label, card.label.length > 3 ? "label -long" : "label");
+      // Its own direction: in an Urdu or Pashto page "-10" would read "10-".
+      face.setAttribute("dir", "auto");
+      button.append(face, el("span", t(`fx.${card.fx}`, { n: card.n }), "effect"));
       const playable = card.ok && !sent;
       button.setAttribute("aria-label", cardName(card));
       button.setAttribute("aria-disabled", String(!playable));
@@ -449,7 +457,7 @@
     if (!game || sent) return;
     const card = game.hand[index];
     if (!card.ok) {
-      $("why").textContent = `${card.label}: ${card.why}`;
+      $("why").textContent = `${isolate(card.label)}: ${card.why}`;
       return;
     }
     $("why").textContent = "";
@@ -714,7 +722,9 @@
     evening.m.forEach((_, i) => {
       if (n <= 8 || i === 0 || i === n - 1) axes.append(svg("text", { x: x(i), y: H - 16, "text-anchor": "middle", class: "plot-tick" }, i + 1));
     });
-    axes.append(svg("text", { x: (L + W - R) / 2, y: H - 3, "text-anchor": "middle", class: "plot-label" }, t("evening.matches_axis")));
+    axes.append(svg("text", { x: (L + W - R) / 2, y: H - 3, "text-anchor": "middle", class: "plot-label" },
+      // Under one tick "1" the plural would read "1 matches".
+      t(n === 1 ? "evening.match_axis" : "evening.matches_axis")));
     root.append(axes);
     // The names at the lines' ends, pushed apart so that none is written over another.
     const ends = [];
