@@ -76,6 +76,10 @@ def lobby_news(said: Lobby | None, after: Lobby, options: TableOptions, *, solo:
             kind = _("A bot") if seat.kind == SeatKind.BOT else _("A player")
             lines.append(_("{kind}, {name}, sat down in seat {number}.").format(
                 kind=kind, name=name, number=seat.seat + 1))
+        elif seat.ready != was.ready and seat.kind != SeatKind.BOT and seat.seat == after.you:
+            # The viewer's own `y`, confirmed as theirs ("bo is ready." read like news of
+            # someone else).
+            lines.append(_("You are ready.") if seat.ready else _("You are not ready."))
         elif seat.ready != was.ready and seat.kind != SeatKind.BOT:
             lines.append(_("{name} is ready.").format(name=name) if seat.ready
                          else _("{name} is not ready.").format(name=name))

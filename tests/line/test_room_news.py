@@ -157,3 +157,12 @@ def test_a_player_switching_their_rating_is_told_in_a_sentence() -> None:
         "Your play is rated again from the next match on."]
     assert news(rated, room(ana=False, cy=True)) == ["cy plays unrated from the next match on."]
     assert news(room(ana=False, cy=True), rated) == ["cy is rated again from the next match on."]
+
+
+def test_the_viewer_s_own_ready_is_told_as_theirs() -> None:
+    # Typing y said "bob is ready." to bob himself, as if it were someone else's news.
+    room = lobby(TablePhase.WAITING, seat(0, "ana"), seat(1, "bob"), you=1)
+    ready = lobby(TablePhase.WAITING, seat(0, "ana", ready=True), seat(1, "bob", ready=True),
+                  you=1)
+    assert news(room, ready, host=False) == ["ana is ready.", "You are ready."]
+    assert news(ready, room, host=False) == ["ana is not ready.", "You are not ready."]
