@@ -53,7 +53,7 @@ def test_the_host_in_line_mode_runs_the_room_the_match_and_the_rematch(tmp_path:
                                   "--unrated"),
                             line_env(tmp_path, "jo"))
         guest.expect(r"Seat 1, hana: host, rating 1000\.")
-        guest.expect(r"Seat 3, jo \(you\): not ready\.")
+        guest.expect(r"Seat 3, jo \(you\): not ready, not rated\.")
         host.expect(r"A player, jo, sat down in seat 3\.")
         guest.send("g")
         guest.expect(r"Only the host can do that\.")
