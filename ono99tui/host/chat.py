@@ -47,6 +47,10 @@ class TalkLimiter:
         """The talker left for good (a freed seat, a spectator gone)."""
         self._buckets.pop(talker, None)
 
+    def forget_all(self) -> None:
+        """Everyone starts again with a full burst (a new match's waiting room)."""
+        self._buckets.clear()
+
     def refusal(self, what: str = "messages") -> str:
         """What `slow-down` says (`what`: the things counted)."""
         return (f"slow down: at most {self.burst} {what} at once, then one every "

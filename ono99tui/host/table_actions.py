@@ -369,6 +369,9 @@ class TableActions:
         self.matches_dealt += 1
         self.state = state
         self._phases.change(PhaseChange.DEAL)
+        # Each waiting room's marks start from a full burst: a ready per match is no flood,
+        # and a match has to be played through before the next room opens.
+        self._marks.forget_all()
         for seat in self.seats:
             seat.ready = not seat.human
             seat.resigned = False

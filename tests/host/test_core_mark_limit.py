@@ -14,6 +14,7 @@ from core_clock_helpers import ClockedTable, config
 from netproto.wire.errors import ApplicationError
 from netproto.wire.messages import Lobby, Message, Rated, Ready
 from ono99tui.host.chat import MARK_BURST, MARK_PER_SECOND
+from ono99tui.host.core import FINISHED
 from ono99tui.host.ratings import RatingBook
 from ono99tui.table_protocol import TableError
 
@@ -59,3 +60,15 @@ def test_changes_past_the_burst_are_refused_slow_down_and_change_nothing(
     table.advance(1 / MARK_PER_SECOND)
     table.send(bob, flip(MARK_BURST))
     assert (seat.ready, seat.unrated) != marks
+
+
+def test_every_match_gives_a_full_burst_again() -> None:
+    """A ready per match is no flood: quick matches one after another (what bench/latency.py
+    plays) never run a seat out of changes, however little time passes between them."""
+    table = ClockedTable(config(capacity=2, start_when=2, bot_delay=0.0))
+    ann, bob = table.connect("Ann"), table.connect("Bob")
+    for _ in range(MARK_BURST + 3):
+        for peer in (ann, bob):
+            table.send(peer, Ready(ready=True))
+        table.play_until(lambda: table.core.phase == FINISHED)
+    assert table.core.matches_dealt == MARK_BURST + 3
