@@ -28,6 +28,12 @@ after another, where eight players' machines would do it at once). Both measurem
 the same costs: loopback TCP, one server process, one client loop. `--in-process` runs the
 servers in the clients' loop instead (no process switches, but the server's work and the
 eight clients' work then queue for one core).
+
+`--keep-cpus-awake` runs one busy loop per CPU at the idle scheduling class (SCHED_IDLE)
+for the whole run: they take no time from anything else, but no CPU ever halts, so a
+round trip after a pause no longer pays for waking a halted virtual CPU (on this VM,
+guest halt polling is off: `/sys/module/haltpoll/parameters/guest_halt_poll_ns` is 0). It
+shows how much of a ratio is the machine's wake-up and how much the table's work.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ import os
 import platform
 import statistics
 import struct
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -397,6 +404,24 @@ async def server_cpu_per_move(seats: int, moves: int) -> float:
     return spent / moves
 
 
+KEEP_AWAKE = [False]  # --keep-cpus-awake, as the JSON reports it
+SPIN = "import os; os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))\nwhile True: pass"
+
+
+@contextlib.contextmanager
+def cpus_kept_awake(keep: bool) -> Any:
+    """With `keep`, one idle-class busy loop per CPU until the block ends (see the module's
+    docstring); without it, nothing."""
+    spinners = [subprocess.Popen([sys.executable, "-c", SPIN])
+                for _ in range(os.cpu_count() or 1)] if keep else []
+    try:
+        yield
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
+
+
 async def main(samples: int) -> dict[str, Any]:
     times = await round_trip_samples(samples)
     echo = percentiles(times["echo"])
@@ -414,6 +439,7 @@ async def main(samples: int) -> dict[str, Any]:
     return {
         "benchmark": "move latency on loopback",
         "servers": "in this process" if ChildServer.in_process else "in child processes",
+        "cpus_kept_awake": KEEP_AWAKE[0],
         "load_average_1min": round(os.getloadavg()[0], 2),
         "echo_rtt_us": echo,
         "move_to_own_view_us": own,
@@ -438,6 +464,9 @@ if __name__ == "__main__":
     parser.add_argument("--in-process", action="store_true",
                         help="run the servers in this process's loop (less scheduler noise "
                              "on a busy machine)")
+    parser.add_argument("--keep-cpus-awake", action="store_true",
+                        help="one idle-class busy loop per CPU for the run, so no CPU halts "
+                             "between samples")
     parser.add_argument("--serve", choices=("echo", "table2", "table8"),
                         help=argparse.SUPPRESS)
     arguments = parser.parse_args()
@@ -445,4 +474,6 @@ if __name__ == "__main__":
     if arguments.serve:
         asyncio.run(serve(arguments.serve))
     else:
-        print(json.dumps(asyncio.run(main(arguments.samples))))
+        KEEP_AWAKE[0] = arguments.keep_cpus_awake
+        with cpus_kept_awake(arguments.keep_cpus_awake):
+            print(json.dumps(asyncio.run(main(arguments.samples))))
