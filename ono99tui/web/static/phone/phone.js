@@ -218,7 +218,7 @@
         drawLast();
         break;
       case "notice":
-        notice(frame.text, frame.level);
+        notice(frame.text, frame.level, frame.for);
         break;
       case "error":
         sent = false;
@@ -269,10 +269,18 @@
     $("last").replaceChildren(...lines.map((line) => el("li", line.textContent)));
   }
 
-  function notice(text, level) {
+  // A notice stands until the next one, for its time when it has one, and never past a
+  // later change of screen (a "look over the new rules" is stale once the match is dealt);
+  // one that came just before the state that changes the screen is about that change.
+  let noticeTimer = null;
+  let noticeFresh = false;
+  function notice(text, level, seconds) {
     const node = $("notice");
     node.textContent = text;
     node.dataset.level = level || "information";
+    noticeFresh = Boolean(text);
+    clearTimeout(noticeTimer);
+    noticeTimer = seconds ? setTimeout(() => notice(""), seconds * 1000) : null;
   }
 
   function showError(frame) {
@@ -335,6 +343,7 @@
     document.body.classList.toggle("-offline", conn !== "connected");
   }
 
+  let shownScreen = null; // "room", "game", "over" or "none": what draw() showed last
   function draw() {
     $("connecting").hidden = true;
     if (S.table) $("table-name").textContent = S.table;
@@ -344,6 +353,10 @@
     // The waiting room; or, between matches, the table's seats for one who was not
     // seated in the match just played (a spectator who took a seat as it ended).
     const inRoom = room && (room.phase === "waiting" || (room.phase === "finished" && !game));
+    const screen = inRoom ? "room" : game ? (game.over ? "over" : "game") : "none";
+    if (shownScreen !== null && screen !== shownScreen && !noticeFresh) notice("");
+    shownScreen = screen;
+    noticeFresh = false;
     $("game").hidden = !game || inRoom;
     $("room").hidden = !(inRoom && !S.watching) || TV;
     $("watch").hidden = !(S.watching && !TV);
