@@ -597,9 +597,11 @@
       $("results-winners").textContent = game.you_won ? t("results.you_won") : t("results.won", { names: game.winners.map(name).join(" & ") });
       // First place first (the list's numbers are the places), not the seats' order.
       const placed = game.places ? game.places.map((i) => game.seats[i]) : game.seats;
-      rows.replaceChildren(...placed.map((s) => {
+      rows.replaceChildren(...placed.map((s, row) => {
         const marks = seatMarks({ ...s, turn: false, clock: null, owes: 0 });
-        return el("li", [s.name, ...marks].join(" · "));
+        const item = el("li", [s.name, ...marks].join(" · "));
+        if (game.place_numbers) item.value = game.place_numbers[row]; // equals share a place
+        return item;
       }));
       $("results-continue").hidden = true;
       drawPlot(null);
