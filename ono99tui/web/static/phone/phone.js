@@ -156,7 +156,8 @@
     // The table's sentences come in the page's language (the door's seat speaks it).
     const query = (TV ? "?watch=1&" : "?") + "lang=" + encodeURIComponent(M.lang || "en");
     socket = new WebSocket(`${scheme}//${location.host}/phone/ws/${encodeURIComponent(seat)}${query}`);
-    socket.onopen = () => { retry = 0; heard = Date.now(); };
+    let opened = false;
+    socket.onopen = () => { opened = true; retry = 0; heard = Date.now(); };
     socket.onmessage = (message) => {
       heard = Date.now();
       let frame;
@@ -170,9 +171,21 @@
       if (event.code === 4010) return end(t("ended.closed"), false);
       S.conn = "reconnecting";
       drawConn();
+      if (!opened) checkSeat();
       // Back off, but come back at once when the page is shown or the network returns.
       retryTimer = setTimeout(connect, Math.min(8000, 500 * 2 ** retry++));
     };
+  }
+
+  // The door refused the socket: is this browser still logged in, and the seat still one
+  // the door knows? A restarted host with a new password (or logins lost) asks for the
+  // password again, and a seat it no longer has for a name: the page is loaded again for
+  // that (the seat id stays in the tab, and comes back after the password). While the door
+  // is down the question cannot be asked, and the retries go on.
+  async function checkSeat() {
+    let answer;
+    try { answer = await post("/seat", { seat }); } catch (_) { return; }
+    if (answer.status === 401 || answer.status === 404) location.reload();
   }
 
   // The link is gone (the network went, or the socket fell silent): say so and try again.
