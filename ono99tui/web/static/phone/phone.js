@@ -39,6 +39,21 @@
     return text;
   }
 
+  // A counted phrase: the form the language's rule gives `count` (the door sends the forms
+  // and, in M.plural, which form each count takes: ono99tui/web/phone/messages.py).
+  function tn(key, count, params) {
+    const forms = M[key];
+    if (!Array.isArray(forms)) return t(key, { count, ...params });
+    const rule = M.plural || [];
+    const form = rule.length ? rule[count < rule.length ? count : rule.length / 2 + (count % 100)]
+                             : (count === 1 ? 0 : 1);
+    let text = forms[Math.min(form, forms.length - 1)];
+    for (const [name, value] of Object.entries({ count, ...params })) {
+      text = text.split(`{${name}}`).join(String(value));
+    }
+    return text;
+  }
+
   function el(tag, text, className) {
     const node = document.createElement(tag);
     if (text !== undefined && text !== null) node.textContent = text; // never markup
@@ -402,7 +417,7 @@
     }
     if (game.turn === null) return "";
     const other = S.watching && !TV ? t("turn.watching", { name: game.turn }) : t("turn.other", { name: game.turn });
-    return game.owes ? `${other} ${t("turn.owes", { name: game.owes[0], n: game.owes[1], card })}` : other;
+    return game.owes ? `${other} ${tn("turn.owes", game.owes[1], { name: game.owes[0], card })}` : other;
   }
 
   // A revealed card's label from its token (the page's words: Play 2 by the edition).
@@ -430,6 +445,10 @@
     $("total").setAttribute("aria-label", `${t("total.name", { total: game.total, limit: game.limit })}; ${$("total-last").textContent}`);
     $("total").classList.toggle("-near", game.total >= game.limit - 10);
     $("direction").textContent = t(game.dir > 0 ? "dir.cw" : "dir.ccw");
+    // The round (a single-round match has only one) and the cards left to draw, as the
+    // terminal's header says them.
+    $("round").textContent = [game.scoring !== "single" ? t("game.round", { n: game.round }) : null,
+                              tn("game.pile", game.draw_pile)].filter(Boolean).join(" · ");
     $("prompt").textContent = prompt(game);
     $("prompt").classList.toggle("-act", Boolean(game.mine || game.draw || game.discard));
     drawHand(game);
@@ -509,8 +528,8 @@
     if (seatInfo.out) marks.push(t("seat.out"));
     if (seatInfo.sitting_out) marks.push(t("seat.sitting_out"));
     if (seatInfo.owes) marks.push(t("seat.owes", { n: seatInfo.owes }));
-    if (seatInfo.tokens !== null && seatInfo.tokens !== undefined) marks.push(t("seat.tokens", { n: seatInfo.tokens }));
-    if (seatInfo.score !== null && seatInfo.score !== undefined) marks.push(t("seat.score", { n: seatInfo.score }));
+    if (seatInfo.tokens !== null && seatInfo.tokens !== undefined) marks.push(tn("seat.tokens", seatInfo.tokens));
+    if (seatInfo.score !== null && seatInfo.score !== undefined) marks.push(tn("seat.score", seatInfo.score));
     if (seatInfo.clock !== null && seatInfo.clock !== undefined) marks.push(t("clock.short", { n: seatInfo.clock }));
     return marks;
   }
@@ -523,7 +542,7 @@
       item.classList.toggle("-you", Boolean(seatInfo.you));
       const who = el("span", seatInfo.name, "who");
       who.setAttribute("dir", "auto");
-      const count = el("span", seatInfo.cards === 1 ? t("seat.card") : t("seat.cards", { n: seatInfo.cards }), "count");
+      const count = el("span", tn("seat.cards", seatInfo.cards), "count");
       item.append(who, count);
       const marks = seatMarks(seatInfo);
       if (marks.length) item.append(el("span", marks.join(" · "), "marks"));
@@ -541,7 +560,7 @@
     if (room.duplicate_set) told.push(room.duplicate_set); // the door's words: "deal 2 of 4"
     $("room-options").textContent = told.join(" · ");
     $("room-when").textContent = room.start_when ? t("room.start_when", { n: room.start_when }) : t("room.waiting");
-    $("room-watching").textContent = room.watching ? t("room.watching", { n: room.watching }) : "";
+    $("room-watching").textContent = room.watching ? tn("room.watching", room.watching) : "";
     const seats = room.seats.map((seatInfo) => ({
       name: seatInfo.name, you: seatInfo.you, bot: seatInfo.bot, away: seatInfo.away,
       cards: null, ready: seatInfo.ready, rating: seatInfo.rating, unrated: seatInfo.unrated,
@@ -628,7 +647,7 @@
       $("results-title").textContent = t("results.round", { n: results.round });
       $("results-winners").textContent = "";
       rows.replaceChildren(...results.rows.map((row) => el("li", row.tokens !== null
-        ? `${row.name} · ${t("seat.tokens", { n: row.tokens })}`
+        ? `${row.name} · ${tn("seat.tokens", row.tokens)}`
         : `${row.name} · ${t("results.points", { points: row.points, score: row.score })}`)));
       $("results-continue").hidden = false;
       drawPlot(results.round);
