@@ -65,6 +65,7 @@ from ono99tui.client.story import (
 )
 from ono99tui.game import Discard, Draw, Play, RoundEnded, Scoring, SwapFour
 from ono99tui.i18n import _
+from ono99tui.web.config import PHONE_LINGER
 from ono99tui.web.phone.intents import Intent, PageError, read_intent
 from ono99tui.web.phone.review import PhoneReview
 from ono99tui.web.phone.state import page_state, state_frame
@@ -76,8 +77,8 @@ log = logging.getLogger("ono99tui.web.phone")
 # Sentences of the log the page is sent when it (re)attaches.
 LOG_KEPT = 60
 # Seconds a page may be away before the seat hangs up on the table (which then holds it
-# for its own grace period).
-DEFAULT_LINGER = 90.0
+# for its own grace period): the web door's setting (`WebDoorConfig.phone_linger`).
+DEFAULT_LINGER = PHONE_LINGER
 # Close codes of the page's websocket.
 CLOSE_REPLACED = 4001
 CLOSE_ENDED = 4002
