@@ -4,31 +4,20 @@ rating goes from beside the name and comes back; a table that rates nobody has n
 
 from __future__ import annotations
 
-from lobby_helpers import running_table
-from test_ratings_shown import HOST_KEY, seat_cells
+from lobby_helpers import HOST_KEY, running_table, seat_cells, wait_for_seats
 from testkit.waiting import pilot_wait_until
 from textual.widgets import Checkbox
 
-from ono99tui.host.journal.ratings_file import Ratings
 from ono99tui.host.ratings import RatingBook
-from ono99tui.host.server import TableServer
-from ono99tui.host.table_config import TableConfig
 from ono99tui.ui.host_app import host_app
-from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
 
 
 async def test_u_switches_the_players_rating_off_and_on() -> None:
-    config = TableConfig(name="den", capacity=3, host_key=HOST_KEY, bot_delay=0.0, seed=5)
-    server = TableServer(config, ratings=Ratings(RatingBook()))
-    await server.start("127.0.0.1", 0)
-    try:
-        server.table.add_bot("easy")
+    async with running_table(name="den", capacity=3, host_key=HOST_KEY, seed=5,
+                             ratings=RatingBook(), bots=("easy",)) as server:
         app = host_app(server, player="ana")
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot_wait_until(
-                pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
-                and len(seat_cells(app)) == 3 and "ana" in seat_cells(app)[1][1],
-                what="the seats")
+            await wait_for_seats(pilot, app, 3, player=(1, "ana"))
             box = app.screen.query_one("#rate-me", Checkbox)
             assert box.display and box.value and "Rate my play (u)" in str(box.label)
             assert seat_cells(app)[1][3] == "1000"
@@ -45,16 +34,13 @@ async def test_u_switches_the_players_rating_off_and_on() -> None:
             await pilot.click("#rate-me")
             await pilot_wait_until(pilot, lambda: server.table.core.seats[1].unrated,
                                    what="unrated by the box")
-    finally:
-        await server.stop()
 
 
 async def test_a_table_that_rates_nobody_offers_no_box() -> None:
     async with running_table(name="den", capacity=3, host_key=HOST_KEY) as server:
         app = host_app(server, player="ana")
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot_wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
-                                   and len(seat_cells(app)) == 3, what="the seats")
+            await wait_for_seats(pilot, app, 3)
             assert not app.screen.query_one("#rate-me", Checkbox).display
             await pilot.press("u")
             await pilot.pause()

@@ -4,64 +4,39 @@ match-over dialog; a table that rates nobody shows neither."""
 
 from __future__ import annotations
 
-from lobby_helpers import running_table
+from lobby_helpers import HOST_KEY, column_labels, running_table, seat_cells, wait_for_seats
 from table_helpers import solo, wait_until
 from test_solo_match import play_to_the_end
-from testkit.waiting import pilot_wait_until
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from ono99tui.commands.solo import solo_config
 from ono99tui.host.journal.ratings_file import Ratings
 from ono99tui.host.ratings import BOT, PLAYER, Rated, Rating, RatingBook
 from ono99tui.host.server import TableServer
-from ono99tui.host.table_config import TableConfig
 from ono99tui.ui.host_app import host_app
 from ono99tui.ui.screens.results import MatchEndScreen
-from ono99tui.ui.screens.waiting_room import WaitingRoomScreen
-
-HOST_KEY = "the-host-key-for-rating-tests"
-
-
-def seat_cells(app: object) -> list[list[str]]:
-    table = app.screen.query_one("#seats", DataTable)  # type: ignore[attr-defined]
-    return [[str(cell) for cell in table.get_row_at(row)] for row in range(table.row_count)]
-
-
-def column_labels(app: object) -> list[str]:
-    table = app.screen.query_one("#seats", DataTable)  # type: ignore[attr-defined]
-    return [str(column.label) for column in table.columns.values()]
 
 
 async def test_the_waiting_room_shows_each_players_rating() -> None:
     book = RatingBook({Rated(PLAYER, "ana"): Rating(30.0, 4.0, 20),
                        Rated(BOT, "hard"): Rating(27.6, 1.5, 3000)})
-    config = TableConfig(name="den", capacity=4, host_key=HOST_KEY, bot_delay=0.0, seed=99)
-    server = TableServer(config, ratings=Ratings(book))
-    await server.start("127.0.0.1", 0)
-    try:
-        server.table.add_bot("hard")
-        server.table.add_bot("easy")
+    async with running_table(name="den", capacity=4, host_key=HOST_KEY, ratings=book,
+                             bots=("hard", "easy")) as server:
         app = host_app(server, player="ana")
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot_wait_until(
-                pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
-                and len(seat_cells(app)) == 4 and "ana" in seat_cells(app)[2][1],
-                what="the seats")
+            await wait_for_seats(pilot, app, 4, player=(2, "ana"))
             assert column_labels(app) == ["#", "Player", "Status", "Rating"]
             rows = seat_cells(app)
             # 1000 + 40 (mu - 3 sigma): ana 1720, the hard bot's level 1924, a new level 1000.
             assert [row[3] for row in rows[:3]] == ["1924", "1000", "1720"]
             assert rows[3][3] == ""  # the empty seat
-    finally:
-        await server.stop()
 
 
 async def test_a_table_that_rates_nobody_has_no_rating_column() -> None:
     async with running_table(name="den", capacity=3, host_key=HOST_KEY) as server:
         app = host_app(server, player="ana")
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot_wait_until(pilot, lambda: isinstance(app.screen, WaitingRoomScreen)
-                                   and len(seat_cells(app)) == 3, what="the seats")
+            await wait_for_seats(pilot, app, 3)
             assert column_labels(app) == ["#", "Player", "Status"]
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from phone_helpers import Phone, phone_context, wait_for_hand
 from testkit.qr_reading import decode_gray
-from web_helpers import PASSWORD, WebHost, wait_until
+from web_helpers import WebHost, wait_until, web_host
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -39,14 +39,8 @@ RASTERIZE = """async (size) => {
 
 @pytest.fixture
 def host(tmp_path: Path) -> Iterator[WebHost]:
-    table = WebHost("--seats", "2", "--bots", "1", "--bot-delay", "0.05", "--turn-time", "off",
-                    env={"ONO99_CONFIG_DIR": str(tmp_path / "host-config"),
-                         "ONO99_WEB_PASSWORD": PASSWORD})
-    table.wait_for_event("web-door")
-    try:
+    with web_host(tmp_path) as table:
         yield table
-    finally:
-        table.stop()
 
 
 def next_join_event(host: WebHost) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from phone_helpers import Phone, phone_context, wait_for_hand
-from web_helpers import PASSWORD, WebHost, wait_until
+from web_helpers import WebHost, wait_until, web_host
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -116,14 +116,8 @@ def test_options_set_on_the_hosts_phone_show_on_the_other(browser: Any,
 
 @pytest.fixture
 def headless(tmp_path: Path) -> Iterator[WebHost]:
-    table = WebHost("--seats", "2", "--bots", "1", "--bot-delay", "0.3", "--turn-time", "off",
-                    env={"ONO99_CONFIG_DIR": str(tmp_path / "host-config"),
-                         "ONO99_WEB_PASSWORD": PASSWORD})
-    table.wait_for_event("web-door")
-    try:
+    with web_host(tmp_path, bot_delay=0.3) as table:
         yield table
-    finally:
-        table.stop()
 
 
 def alerts(phone: Phone) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from web_helpers import PASSWORD, WebHost
+from web_helpers import PASSWORD, web_host
 
 from ono99tui.web.phone.state import apply_state_frame
 
@@ -59,41 +59,38 @@ async def state_until(socket: aiohttp.ClientWebSocketResponse, page: dict[str, A
 
 
 async def test_the_host_link_gives_a_phone_the_hosts_rights(tmp_path: Path) -> None:
-    table = WebHost("--seats", "3", "--bot-delay", "0.05", "--turn-time", "off",
-                    env={"ONO99_CONFIG_DIR": str(tmp_path / "host-config"),
-                         "ONO99_WEB_PASSWORD": PASSWORD})
-    listening = table.wait_for_event("listening")
-    link = table.wait_for_event("web-host")["url"]
-    base = table.base.rstrip("/")
-    path = "/" + link.split("/", 3)[3]  # the link names this machine by its LAN address
-    assert path == f"/host/{listening['operator_key']}"
-    host = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
-    guest = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
-    try:
-        async with guest.get(f"{base}/host/not-the-key", allow_redirects=False) as wrong:
-            assert wrong.status == 403
-            assert "host link is wrong" in await wrong.text()
-        async with host.get(base + path, allow_redirects=False) as right:
-            assert right.status == 303 and right.headers["Location"] == "/"
-        async with guest.post(f"{base}/login", data={"password": PASSWORD},
-                              headers={"Origin": base}, allow_redirects=False) as login:
-            assert login.status == 303
-        async with await sit_down(host, base, "hana") as hana, \
-                await sit_down(guest, base, "gus") as gus:
-            hanas: dict[str, Any] = {}
-            guss: dict[str, Any] = {}
-            await state_until(hana, hanas, lambda page: page.get("host")
-                              and len((page.get("room") or {}).get("seats", [])) == 2)
-            # The table rates (a new name shows 1000): each phone's room shows the ratings.
-            assert [seat["rating"] for seat in hanas["room"]["seats"]] == [1000, 1000]
-            await gus.send_str('{"t": "add_bot"}')
-            assert await error(gus, guss) == "not-host"
-            assert not guss["host"]
-            await hana.send_str('{"t": "add_bot"}')  # the third seat: a bot
-            await state_until(hana, hanas, lambda page: len(page["room"]["seats"]) == 3)
-            await hana.send_str('{"t": "start"}')
-            await state_until(gus, guss, lambda page: page.get("game"))
-    finally:
-        await host.close()
-        await guest.close()
-        table.stop()
+    with web_host(tmp_path, seats=3, bots=None) as table:
+        listening = table.wait_for_event("listening")
+        link = table.wait_for_event("web-host")["url"]
+        base = table.base.rstrip("/")
+        path = "/" + link.split("/", 3)[3]  # the link names this machine by its LAN address
+        assert path == f"/host/{listening['operator_key']}"
+        host = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+        guest = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+        try:
+            async with guest.get(f"{base}/host/not-the-key", allow_redirects=False) as wrong:
+                assert wrong.status == 403
+                assert "host link is wrong" in await wrong.text()
+            async with host.get(base + path, allow_redirects=False) as right:
+                assert right.status == 303 and right.headers["Location"] == "/"
+            async with guest.post(f"{base}/login", data={"password": PASSWORD},
+                                  headers={"Origin": base}, allow_redirects=False) as login:
+                assert login.status == 303
+            async with await sit_down(host, base, "hana") as hana, \
+                    await sit_down(guest, base, "gus") as gus:
+                hanas: dict[str, Any] = {}
+                guss: dict[str, Any] = {}
+                await state_until(hana, hanas, lambda page: page.get("host")
+                                  and len((page.get("room") or {}).get("seats", [])) == 2)
+                # The table rates (a new name shows 1000): each phone's room shows the ratings.
+                assert [seat["rating"] for seat in hanas["room"]["seats"]] == [1000, 1000]
+                await gus.send_str('{"t": "add_bot"}')
+                assert await error(gus, guss) == "not-host"
+                assert not guss["host"]
+                await hana.send_str('{"t": "add_bot"}')  # the third seat: a bot
+                await state_until(hana, hanas, lambda page: len(page["room"]["seats"]) == 3)
+                await hana.send_str('{"t": "start"}')
+                await state_until(gus, guss, lambda page: page.get("game"))
+        finally:
+            await host.close()
+            await guest.close()

@@ -12,7 +12,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from web_helpers import PASSWORD, WebHost
+from web_helpers import PASSWORD, WebHost, web_host
 
 from ono99tui.web.phone.state import apply_state_frame
 
@@ -21,14 +21,8 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture
 def host(tmp_path: Path) -> Iterator[WebHost]:
-    table = WebHost("--seats", "2", "--bots", "1", "--bot-delay", "0.05", "--turn-time", "off",
-                    env={"ONO99_CONFIG_DIR": str(tmp_path / "host-config"),
-                         "ONO99_WEB_PASSWORD": PASSWORD})
-    table.wait_for_event("web-door")
-    try:
+    with web_host(tmp_path) as table:
         yield table
-    finally:
-        table.stop()
 
 
 async def logged_in(base: str) -> aiohttp.ClientSession:
@@ -90,28 +84,22 @@ async def test_the_phone_socket_is_checked_and_answers_bad_requests(host: WebHos
 
 
 async def test_a_hint_where_the_host_allows_them(tmp_path: Path) -> None:
-    table = WebHost("--seats", "2", "--bots", "1", "--bot-delay", "0.05", "--turn-time", "off",
-                    "--hints", env={"ONO99_CONFIG_DIR": str(tmp_path / "host-config"),
-                                    "ONO99_WEB_PASSWORD": PASSWORD})
-    base = table.base.rstrip("/")
-    client = await logged_in(base)
-    try:
-        async with client.post(f"{base}/seat", json={"name": "ana"},
-                               headers={"Origin": base}) as response:
-            seat = (await response.json())["seat"]
-        async with client.ws_connect(f"{base}/phone/ws/{seat}", headers={"Origin": base}) as socket:
-            page: dict[str, Any] = {}
-            while not (page.get("game") or {}).get("mine"):  # until ana's turn
-                apply_state_frame(page, await frame(socket, "state"))
-            game = page["game"]
-            await socket.send_str('{"t": "hint"}')
-            hint = await frame(socket, "hint")
-            playable = [card["label"] for card in game["hand"] if card["ok"]]
-            assert hint["suggested"] in playable
-            assert {row[0] for row in hint["rows"]} <= set(playable)
-    finally:
-        await client.close()
-        table.stop()
+    with web_host(tmp_path, "--hints") as table:
+        base = table.base.rstrip("/")
+        async with await logged_in(base) as client:
+            async with client.post(f"{base}/seat", json={"name": "ana"},
+                                   headers={"Origin": base}) as response:
+                seat = (await response.json())["seat"]
+            async with client.ws_connect(f"{base}/phone/ws/{seat}", headers={"Origin": base}) as socket:
+                page: dict[str, Any] = {}
+                while not (page.get("game") or {}).get("mine"):  # until ana's turn
+                    apply_state_frame(page, await frame(socket, "state"))
+                game = page["game"]
+                await socket.send_str('{"t": "hint"}')
+                hint = await frame(socket, "hint")
+                playable = [card["label"] for card in game["hand"] if card["ok"]]
+                assert hint["suggested"] in playable
+                assert {row[0] for row in hint["rows"]} <= set(playable)
 
 
 async def test_a_move_sends_the_fields_it_changed_and_a_new_socket_everything(

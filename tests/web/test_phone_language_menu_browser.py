@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from phone_helpers import Phone, wait_for_hand
-from web_helpers import PASSWORD, WebHost
+from web_helpers import WebHost, web_host
 
 from ono99tui import i18n
 
@@ -27,15 +27,8 @@ DEALT = "Round {round} is dealt; {name} starts."
 
 @pytest.fixture
 def host(tmp_path: Path) -> Iterator[WebHost]:
-    table = WebHost("--seats", "2", "--bots", "1", "--bot-delay", "0.05", "--seed", "4",
-                    "--turn-time", "off",
-                    env={"ONO99_CONFIG_DIR": str(tmp_path / "host-config"),
-                         "ONO99_WEB_PASSWORD": PASSWORD})
-    table.wait_for_event("web-door")
-    try:
+    with web_host(tmp_path, seed=4) as table:
         yield table
-    finally:
-        table.stop()
 
 
 def said(language: str, message: str) -> str:

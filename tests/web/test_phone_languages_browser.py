@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from phone_helpers import Phone, wait_for_hand
-from web_helpers import PASSWORD, WebHost
+from web_helpers import PASSWORD, WebHost, web_host
 
 from ono99tui import i18n
 
@@ -25,15 +25,8 @@ LOCALES = {"be": "be-BY", "bn": "bn-BD", "kn": "kn-IN", "ur": "ur-PK", "ps": "ps
 
 @pytest.fixture
 def host(tmp_path: Path) -> Iterator[WebHost]:
-    table = WebHost("--seats", "2", "--bots", "1", "--bot-delay", "0.05", "--seed", "4",
-                    "--turn-time", "off",
-                    env={"ONO99_CONFIG_DIR": str(tmp_path / "host-config"),
-                         "ONO99_WEB_PASSWORD": PASSWORD})
-    table.wait_for_event("web-door")
-    try:
+    with web_host(tmp_path, seed=4) as table:
         yield table
-    finally:
-        table.stop()
 
 
 @pytest.mark.parametrize("language", list(LOCALES))

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from phone_helpers import Phone, phone_context, play_until, wait_for_hand
-from web_helpers import PASSWORD, WebHost
+from web_helpers import PASSWORD, WebHost, web_host
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -25,15 +25,8 @@ RTL_NAME = "سارة المهندسة"
 @pytest.fixture
 def host(tmp_path: Path) -> Iterator[WebHost]:
     assert len(LONG_TABLE) == 50
-    table = WebHost("--seats", "3", "--bots", "1", "--bot-delay", "0.05", "--seed", "4",
-                    "--turn-time", "off", "--name", LONG_TABLE,
-                    env={"ONO99_CONFIG_DIR": str(tmp_path / "host-config"),
-                         "ONO99_WEB_PASSWORD": PASSWORD})
-    table.wait_for_event("web-door")
-    try:
+    with web_host(tmp_path, "--name", LONG_TABLE, seats=3, seed=4) as table:
         yield table
-    finally:
-        table.stop()
 
 
 def violations(phone: Phone, screen: str) -> list[str]:

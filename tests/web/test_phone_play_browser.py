@@ -9,33 +9,26 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from phone_helpers import Phone, phone_context, play_until, wait_for_hand
-from web_helpers import PASSWORD, WebHost, wait_until
+from web_helpers import PASSWORD, WebHost, wait_until, web_host
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-def start_host(tmp_path: Path, *options: str) -> WebHost:
-    table = WebHost("--seats", "3", "--bots", "1", "--bot-delay", "0.05", "--seed", "5",
-                    "--grace", "30", "--turn-time", "off", *options,
-                    env={"ONO99_CONFIG_DIR": str(tmp_path / "host-config"),
-                         "ONO99_WEB_PASSWORD": PASSWORD})
-    table.wait_for_event("web-door")
-    return table
+def start_host(tmp_path: Path, *options: str) -> AbstractContextManager[WebHost]:
+    """This file's table: three seats, one of them a bot."""
+    return web_host(tmp_path, "--grace", "30", *options, seats=3, seed=5)
 
 
 @pytest.fixture
 def host(tmp_path: Path) -> Iterator[WebHost]:
-    table = start_host(tmp_path)
-    try:
+    with start_host(tmp_path) as table:
         yield table
-    finally:
-        table.stop()
 
 
 def assert_only_own_cards(phone: Phone) -> None:
@@ -88,26 +81,23 @@ def phones(browser: Any, url: str, *names: str) -> Iterator[tuple[list[Phone], l
 @pytest.mark.parametrize("preset", ["2022", "1980", "1980-set99"])
 def test_two_phones_and_a_bot_play_a_whole_match_by_tapping(browser: Any, tmp_path: Path,
                                                             preset: str) -> None:
-    table = start_host(tmp_path, "--rules", preset)
-    try:
-        with phones(browser, table.base, "ana", "bea") as ([ana, bea], _):
-            wait_for_hand(ana)
-            wait_for_hand(bea)
-            play_until([ana, bea], lambda: ana.match_over() and bea.match_over())
-            assert ana.taps + bea.taps > 2
-            for phone in (ana, bea):
-                assert phone.page.text_content("#results-title") == "The match is over"
-                assert "won" in phone.page.inner_text("#log") or "win" in phone.page.inner_text("#results")
-                assert_only_own_cards(phone)
-                assert phone.errors == []
-                # The standings go first place first: the winner heads the numbered list.
-                first = phone.page.eval_on_selector_all(
-                    "#results-rows li", "nodes => nodes.map(n => n.textContent)")[0]
-                won = phone.page.text_content("#results-winners") or ""
-                assert (" · you" in first) if won == "You win!" else won.startswith(
-                    first.split(" · ")[0]), (first, won)
-    finally:
-        table.stop()
+    with start_host(tmp_path, "--rules", preset) as table, \
+            phones(browser, table.base, "ana", "bea") as ([ana, bea], _):
+        wait_for_hand(ana)
+        wait_for_hand(bea)
+        play_until([ana, bea], lambda: ana.match_over() and bea.match_over())
+        assert ana.taps + bea.taps > 2
+        for phone in (ana, bea):
+            assert phone.page.text_content("#results-title") == "The match is over"
+            assert "won" in phone.page.inner_text("#log") or "win" in phone.page.inner_text("#results")
+            assert_only_own_cards(phone)
+            assert phone.errors == []
+            # The standings go first place first: the winner heads the numbered list.
+            first = phone.page.eval_on_selector_all(
+                "#results-rows li", "nodes => nodes.map(n => n.textContent)")[0]
+            won = phone.page.text_content("#results-winners") or ""
+            assert (" · you" in first) if won == "You win!" else won.startswith(
+                first.split(" · ")[0]), (first, won)
 
 
 def test_a_reload_mid_match_finds_the_same_hand(browser: Any, host: WebHost) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from phone_helpers import Phone, phone_context, play_until, wait_for_hand
-from web_helpers import PASSWORD, WebHost
+from web_helpers import web_host
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -41,40 +41,33 @@ def _check(phone: Phone, plot: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def test_the_round_and_the_match_end_show_the_totals_plot(browser: Any, tmp_path: Path) -> None:
-    table = WebHost("--seats", "2", "--bots", "1", "--bot-delay", "0.05", "--seed", "5",
-                    "--grace", "30", "--turn-time", "off", "--rules", "1980",
-                    env={"ONO99_CONFIG_DIR": str(tmp_path / "host-config"),
-                         "ONO99_WEB_PASSWORD": PASSWORD})
-    table.wait_for_event("web-door")
-    try:
-        with phone_context(browser) as (context, outside):
-            phone = Phone(context.new_page())
-            phone.open(table.base, "ana")
-            wait_for_hand(phone)
-            # Play up to the first round's results (its Continue not tapped yet).
-            rounds: list[Any] = []
+    with web_host(tmp_path, "--grace", "30", "--rules", "1980", seed=5) as table, \
+            phone_context(browser) as (context, outside):
+        phone = Phone(context.new_page())
+        phone.open(table.base, "ana")
+        wait_for_hand(phone)
+        # Play up to the first round's results (its Continue not tapped yet).
+        rounds: list[Any] = []
 
-            def round_shown() -> bool:
-                if phone.match_over():
-                    return True
-                if not phone.visible("#results-continue"):
-                    return False
-                rounds.append(phone.page.evaluate(PLOT))
+        def round_shown() -> bool:
+            if phone.match_over():
                 return True
+            if not phone.visible("#results-continue"):
+                return False
+            rounds.append(phone.page.evaluate(PLOT))
+            return True
 
-            play_until([phone], round_shown)
-            assert rounds, "a 1980 match at this seed has more than one round"
-            sent = _check(phone, rounds[0])
-            assert sent["r"] == 1
-            assert phone.axe() == []
-            play_until([phone], phone.match_over)
-            sent = _check(phone, phone.page.evaluate(PLOT))
-            figures = os.environ.get("ONO99_FIGURES")  # docs/WEB.md's picture of it
-            if figures:
-                phone.page.locator("#results").screenshot(path=str(Path(figures) / "phone-plot.png"))
-            assert phone.axe() == []
-            assert phone.no_horizontal_scroll()
-            assert phone.errors == []
-            assert outside.urls == []
-    finally:
-        table.stop()
+        play_until([phone], round_shown)
+        assert rounds, "a 1980 match at this seed has more than one round"
+        sent = _check(phone, rounds[0])
+        assert sent["r"] == 1
+        assert phone.axe() == []
+        play_until([phone], phone.match_over)
+        sent = _check(phone, phone.page.evaluate(PLOT))
+        figures = os.environ.get("ONO99_FIGURES")  # docs/WEB.md's picture of it
+        if figures:
+            phone.page.locator("#results").screenshot(path=str(Path(figures) / "phone-plot.png"))
+        assert phone.axe() == []
+        assert phone.no_horizontal_scroll()
+        assert phone.errors == []
+        assert outside.urls == []

@@ -13,23 +13,15 @@ from typing import Any
 
 import pytest
 from phone_helpers import Phone, phone_context, play_until, wait_for_hand
-from web_helpers import PASSWORD, WebHost, wait_until
+from web_helpers import WebHost, wait_until, web_host
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture
 def host(tmp_path: Path) -> Iterator[WebHost]:
-    table = WebHost("--seats", "3", "--bots", "1", "--bot-delay", "0.05", "--seed", "6",
-                    "--turn-time", "off",
-                    env={"ONO99_CONFIG_DIR": str(tmp_path / "host-config"),
-                         "ONO99_DATA_DIR": str(tmp_path / "host-data"),
-                         "ONO99_WEB_PASSWORD": PASSWORD})
-    table.wait_for_event("web-door")
-    try:
+    with web_host(tmp_path, seats=3, seed=6) as table:
         yield table
-    finally:
-        table.stop()
 
 
 def my_seat_marks(phone: Phone) -> str:

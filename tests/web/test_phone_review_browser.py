@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from phone_helpers import Phone, phone_context, play_until, wait_for_hand
-from web_helpers import PASSWORD, WebHost, wait_until
+from web_helpers import wait_until, web_host
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -56,14 +56,8 @@ def review_frames(phone: Phone) -> list[dict[str, Any]]:
 
 
 def test_a_review_after_the_match_and_the_evenings_ratings(browser: Any, tmp_path: Path) -> None:
-    table = WebHost("--seats", "2", "--bots", "1", "--bot-delay", "0.05", "--seed", "5",
-                    "--grace", "30", "--turn-time", "off", "--rules", "2022",
-                    env={"ONO99_CONFIG_DIR": str(tmp_path / "host-config"),
-                         "ONO99_DATA_DIR": str(tmp_path / "host-data"),
-                         "ONO99_WEB_PASSWORD": PASSWORD})
-    table.wait_for_event("web-door")
-    figures = os.environ.get("ONO99_FIGURES")  # docs/WEB.md's pictures of it
-    try:
+    with web_host(tmp_path, "--grace", "30", "--rules", "2022", seed=5) as table:
+        figures = os.environ.get("ONO99_FIGURES")  # docs/WEB.md's pictures of it
         with phone_context(browser) as (context, outside):
             phone = Phone(context.new_page())
             phone.open(table.base, "ana")
@@ -125,5 +119,3 @@ def test_a_review_after_the_match_and_the_evenings_ratings(browser: Any, tmp_pat
             assert not phone.visible("#review") and phone.visible("#review-open")
             assert phone.errors == []
             assert outside.urls == []
-    finally:
-        table.stop()

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import PASSWORD, Tab, WebHost, browser_context, wait_until
+from web_helpers import Tab, WebHost, browser_context, wait_until, web_host
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -114,15 +114,9 @@ def host(tmp_path: Path) -> Iterator[WebHost]:
     turn clock (nothing moves for a player who is reloading). The grace outlasts a reload's
     new game process on a loaded machine (at 4 s a stand-in once played for the reloading
     tab before it was back, and its hand had changed)."""
-    table = WebHost("--seats", "2", "--seed", "3", "--bot-delay", "0.2", "--grace", "12",
-                    "--on-abandon", "bot", "--turn-time", "off",
-                    env={"ONO99_CONFIG_DIR": str(tmp_path / "host-config"),
-                         "ONO99_WEB_PASSWORD": PASSWORD})
-    try:
-        table.wait_for_event("web-door")
+    with web_host(tmp_path, "--grace", "12", "--on-abandon", "bot", bots=None, bot_delay=0.2,
+                  seed=3) as table:
         yield table
-    finally:
-        table.stop()
 
 
 def test_two_tabs_play_a_whole_match_and_a_reload_takes_back_the_seat(browser: Any, host: WebHost) -> None:

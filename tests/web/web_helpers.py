@@ -108,6 +108,37 @@ class WebHost(HeadlessHost):
         return self.base + "terminal"
 
 
+@contextmanager
+def web_host(tmp_path: Path, *options: str, seats: int = 2, bots: int | None = 1,
+             bot_delay: float | None = 0.05, seed: int | None = None,
+             turn_time: str | None = "off", password: str | None = PASSWORD,
+             advertise_on: str | None = None) -> Iterator[WebHost]:
+    """A headless host with a web door, its door up (its `web-door` event come), stopped
+    on leaving.
+
+    Its config and data dirs are its own, under `tmp_path`. `password=None` opens the door
+    to anyone (`--web-open`); `bots`, `bot_delay`, `seed` and `turn_time` at None are left
+    to the host's defaults; `options` go to the host as they are (`--rules`, `--grace`, …).
+    """
+    arguments = ["--seats", str(seats)]
+    for flag, value in (("--bots", bots), ("--bot-delay", bot_delay), ("--seed", seed),
+                        ("--turn-time", turn_time)):
+        if value is not None:
+            arguments += [flag, str(value)]
+    env = {"ONO99_CONFIG_DIR": str(tmp_path / "host-config"),
+           "ONO99_DATA_DIR": str(tmp_path / "host-data")}
+    if password is None:
+        arguments.append("--web-open")
+    else:
+        env["ONO99_WEB_PASSWORD"] = password
+    table = WebHost(*arguments, *options, env=env, advertise_on=advertise_on)
+    try:
+        table.wait_for_event("web-door")
+        yield table
+    finally:
+        table.stop()
+
+
 class OutsideRequests:
     """Aborts and counts every request a page makes to anything but loopback."""
 
