@@ -141,7 +141,8 @@ async def test_the_host_reopens_the_room_changes_the_preset_and_deals(tmp_path: 
             bob.simulate_key("r")
             await wait_for_condition(lambda: host.session.lobby.seats[1].ready, what="bob ready again")
             # A change after bob said ready takes his ready back, and he is told why.
-            server.table.set_options({"rules": {"target": 150}})
+            # One token each (1980 plays for tokens): a change, and a short second match.
+            server.table.set_options({"rules": {"tokens": 1}})
             await wait_until(bob_pilot, lambda: any("changed the rules" in note.message
                                                     for note in bob._notifications),
                              what="bob told his ready was taken back")
