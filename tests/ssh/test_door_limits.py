@@ -10,7 +10,6 @@ import logging
 import os
 import shutil
 import socket
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -235,7 +234,23 @@ async def player_login(port: int, source: str) -> bool:
         return False
 
 
-GUESSERS = Path(__file__).with_name("guessers_child.py")
+async def keep_guessing(port: int, source: str, stop: asyncio.Event) -> None:
+    """A guesser: connect from `source`, try passwords as fast as the door answers, connect
+    again when it is closed, until `stop`."""
+
+    class Guesser(asyncssh.SSHClient):
+        def password_auth_requested(self) -> str | None:
+            return None if stop.is_set() else "a guess"
+
+    while not stop.is_set():
+        try:
+            async with asyncssh.connect(
+                    "127.0.0.1", port, username="guesser", known_hosts=None,
+                    client_keys=None, agent_path=None, local_addr=(source, 0),
+                    client_factory=Guesser, preferred_auth="password"):
+                pass
+        except (asyncssh.Error, OSError):
+            await asyncio.sleep(0.01)
 
 
 async def test_players_log_in_while_thirty_addresses_guess_and_reconnect(
@@ -243,16 +258,11 @@ async def test_players_log_in_while_thirty_addresses_guess_and_reconnect(
     # Found by bench/admission.py --guessing: thirty guessing addresses reopening their
     # connections displaced every login in its key exchange, and took every turn of the
     # guesses in all: 0 of 19 logins got in within 10 s.
-    # The guessers are a process of their own, as they would be other machines: in the
-    # test's event loop their thirty key exchanges took the door's own turns, and on a
-    # loaded machine the players then timed out for want of the door's loop, not its limits.
     async with running(door_config) as door:
-        guessers = await asyncio.create_subprocess_exec(
-            sys.executable, str(GUESSERS), str(door.port), "127.0.6.1", "30",
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
-        assert guessers.stdin is not None and guessers.stdout is not None
+        stop = asyncio.Event()
+        guessers = [asyncio.create_task(keep_guessing(door.port, f"127.0.6.{number}", stop))
+                    for number in range(1, 31)]
         try:
-            assert await asyncio.wait_for(guessers.stdout.readline(), 30) == b"guessing\n"
             await eventually(lambda: door.guesses.wrong_guesses("127.0.6.30", door.clock()) > 0
                              or door.guesses.refused > 100, timeout=30)
             for number in range(3):
@@ -262,12 +272,8 @@ async def test_players_log_in_while_thirty_addresses_guess_and_reconnect(
                     while not await player_login(door.port, f"127.0.7.{number + 1}"):
                         await asyncio.sleep(1.0)
         finally:
-            guessers.stdin.close()  # they stop
-            try:
-                await asyncio.wait_for(guessers.wait(), 30)
-            except TimeoutError:
-                guessers.kill()
-                await guessers.wait()
+            stop.set()
+            await asyncio.gather(*guessers, return_exceptions=True)
 
 
 # --- item 11: one line per cause ----------------------------------------------------------
