@@ -42,6 +42,7 @@ from ono99tui.ui.screens.join_qr import JoinQrScreen
 from ono99tui.ui.screens.talk_screen import TALK_BINDINGS, TalkScreen
 from ono99tui.ui.session_app import SessionApp, watch_session
 from ono99tui.ui.widgets.banner import ConnectionBanner
+from ono99tui.ui.widgets.check_box import RateMyPlayBox, RuleCheckbox
 from ono99tui.ui.widgets.log import EventLog, chat_entry
 from ono99tui.web.join_code import JoinLink
 from ono99tui.words.duplicate import progress_text
@@ -71,23 +72,6 @@ WIDEST_PLAYER_COLUMN = 37
 # What a row takes besides the player's column when stacked: the screen's padding and the
 # table's border (4), the number column and the status column, each with its cell padding.
 _ROW_BESIDE_PLAYER = 4 + (1 + 2) + (STATUS_COLUMN_WIDTH + 2) + 2
-
-
-class RuleCheckbox(Checkbox):
-    """A check box whose mark shows its state in characters, not only in colour."""
-
-    # The upper-case property names are Textual's own (Checkbox's class attributes).
-    @property
-    def BUTTON_INNER(self) -> str:  # type: ignore[override]
-        return "x" if self.value else " "
-
-    @property
-    def BUTTON_LEFT(self) -> str:  # type: ignore[override]
-        return "[" if current_glyphs(self).ascii else "▐"
-
-    @property
-    def BUTTON_RIGHT(self) -> str:  # type: ignore[override]
-        return "]" if current_glyphs(self).ascii else "▌"
 
 
 def seat_rows(lobby: Lobby, you: int | None, bot_mark: str, *, ascii_glyphs: bool = False,
@@ -260,8 +244,7 @@ class WaitingRoomScreen(TalkScreen):
                 with Vertical(id="seats-panel"):
                     yield DataTable(id="seats", cursor_type="row", show_header=False)
                     # Shown at a table that rates its players, to a seated player.
-                    yield RuleCheckbox(_("Rate my play (u)"), id="rate-me", compact=True,
-                                       value=True)
+                    yield RateMyPlayBox()
                     # After a match: the evening's standings, which a change of rules keeps.
                     yield Static("", id="standings")
                     yield Static("", id="spectators")
@@ -447,14 +430,7 @@ class WaitingRoomScreen(TalkScreen):
 
     def _show_rated(self) -> None:
         # The player's own switch: only where the table rates, for a seat of one's own.
-        rated = self.app.session.rated
-        box = self.query_one("#rate-me", Checkbox)
-        box.display = rated is not None
-        if rated is not None:
-            self._show_box("#rate-me", rated)
-        box.tooltip = (None if rated is None
-                       else _("Your play is rated here from the next match on.") if rated
-                       else _("Your play is not rated: your rating stays as it is."))
+        self.query_one(RateMyPlayBox).show(self.app.session.rated)
 
     def _show_bot_level(self, level: object) -> None:
         # The bots added here start at the table's own level (`ono99 host --level hard`),
@@ -630,9 +606,9 @@ class WaitingRoomScreen(TalkScreen):
     def _rated_changed(self, event: Checkbox.Changed) -> None:
         # A click or space on the box; the table's own word (set in `_show_rated`) is
         # prevented from echoing back.
-        if event.value == event.checkbox.value and self.app.session.rated not in (
-                None, event.value):
-            self.post_message(RatedRequested(event.value))
+        wish = RateMyPlayBox.wish(event, self.app.session.rated)
+        if wish is not None:
+            self.post_message(RatedRequested(wish))
 
     def action_take_seat(self) -> None:
         """A spectator: join the table again asking for a seat (the app does it: see
