@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from lobby_helpers import running_table
+from testkit.screens import screen_lines
 from testkit.waiting import pilot_wait_until as wait_until
 from textual.widgets import Checkbox, DataTable, Input, Select, Static
 
@@ -96,6 +97,36 @@ async def test_host_adds_and_removes_bots_changes_rules_and_starts(tmp_path: Pat
             if app.session.view.turn == app.session.view.seat:  # the host's own turn is timed: 20 s
                 seat, due = app.session.clock_deadline
                 assert seat == app.session.view.seat and 0 < due - time.monotonic() <= 20.0
+
+
+async def test_the_rules_show_only_the_options_the_scoring_uses(tmp_path: Path) -> None:
+    """RULES.md §3: a single round has neither target nor tokens; tokens scoring has the
+    tokens, the points modes the target. Switching the scoring shows what the new one uses."""
+    async with running_table(name="den", capacity=4, host_key=HOST_KEY) as server:
+        app = host_app(server, player="ana")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: seat_names(app) == ["ana"], what="the host's seat")
+            screen = room(app)
+
+            def shown() -> tuple[bool, bool]:
+                # What is on screen: the labels of the two fields ("target 100" and "3 tokens
+                # each" of the summary are lower case).
+                lines = screen_lines(app)
+                return (any(" Target " in line for line in lines),
+                        any(" Tokens " in line for line in lines))
+
+            await wait_until(pilot, lambda: rules(app)["scoring"] == "single"
+                             and shown() == (False, False), what="a single round's options")
+            for scoring, wanted in (("tokens", (False, True)),
+                                    ("points-elimination", (True, False)),
+                                    ("points-lowest", (True, False)), ("single", (False, False))):
+                screen.query_one("#opt-scoring", Select).value = scoring
+                await wait_until(pilot, lambda scoring=scoring, wanted=wanted:  # type: ignore[misc]
+                                 rules(app)["scoring"] == scoring and shown() == wanted,
+                                 what=f"the options of {scoring}")
+            # A preset brings its own scoring, and with it its options.
+            screen.query_one("#opt-preset", Select).value = "1980"
+            await wait_until(pilot, lambda: shown() == (False, True), what="1980's tokens")
 
 
 async def test_players_see_the_room_read_only_and_say_ready(tmp_path: Path) -> None:

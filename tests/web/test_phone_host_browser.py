@@ -20,6 +20,8 @@ from web_helpers import PASSWORD, WebHost
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 CHILD = Path(__file__).with_name("open_table_child.py")
+# The host's two number fields that only some scorings use, and their labels.
+OPTION_FIELDS = ("#opt-target", "#opt-tokens", "label[for=opt-target]", "label[for=opt-tokens]")
 
 # What the page may ask of the browser for a turn, counted in window.__alerts.
 ALERT_STUBS = """
@@ -87,10 +89,16 @@ def test_options_set_on_the_hosts_phone_show_on_the_other(browser: Any,
         bea.page.wait_for_function(
             "() => document.getElementById('room-options').textContent"
             ".includes('25 seconds for each move')")
+        # A single round (2022's) has neither a target nor tokens: neither field shows.
+        assert ana.page.input_value("#opt-scoring") == "single"
+        assert not any(ana.visible(field) for field in OPTION_FIELDS)
         ana.page.select_option("#opt-scoring", "points-lowest")
         bea.page.wait_for_function(
             "() => document.getElementById('room-options').textContent"
             ".includes('Scoring: points, lowest wins')")
+        ana.page.wait_for_selector("#opt-target", state="visible")
+        assert ana.visible("label[for=opt-target]") and not ana.visible("#opt-tokens")
+        assert not ana.visible("label[for=opt-tokens]")
         ana.page.uncheck("#spectator-chat")
         bea.page.wait_for_function(
             "() => document.getElementById('room-options').textContent"
@@ -98,6 +106,10 @@ def test_options_set_on_the_hosts_phone_show_on_the_other(browser: Any,
         # The host's own controls follow the table too.
         assert ana.page.input_value("#opt-turn") == "25"
         assert ana.page.input_value("#opt-scoring") == "points-lowest"
+        ana.page.select_option("#opt-scoring", "tokens")  # then only the tokens
+        ana.page.wait_for_selector("#opt-tokens", state="visible")
+        assert ana.visible("label[for=opt-tokens]") and not ana.visible("#opt-target")
+        assert not ana.visible("label[for=opt-target]")
         # A rule switch, and the bot level of the bot added.
         switch = ana.page.locator("#opt-switches input[type=checkbox]").first
         was = switch.is_checked()

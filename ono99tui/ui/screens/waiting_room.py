@@ -267,10 +267,12 @@ class WaitingRoomScreen(TalkScreen):
             yield Label(_("Scoring"), classes="option-label")
             yield Select([(_(SCORING_WORDS[mode].label), mode) for mode in SCORING_MODES],
                          allow_blank=False, id="opt-scoring", compact=True)
-        with Horizontal(classes="option-row"):
+        # Each shown only under the scoring that uses it (`_show_options`, RULES.md §3):
+        # the target with points scoring, the tokens with tokens scoring.
+        with Horizontal(classes="option-row", id="row-target"):
             yield Label(_("Target"), classes="option-label")
             yield Input(type="integer", id="opt-target", compact=True, max_length=6)
-        with Horizontal(classes="option-row"):
+        with Horizontal(classes="option-row", id="row-tokens"):
             yield Label(_("Tokens"), classes="option-label")
             yield Input(type="integer", id="opt-tokens", compact=True, max_length=3)
         with Horizontal(classes="option-row"):
@@ -480,6 +482,9 @@ class WaitingRoomScreen(TalkScreen):
             if select.value != choice:
                 with select.prevent(Select.Changed):
                     select.value = choice
+        # A single round has neither a target nor tokens: only what the scoring uses shows.
+        self.query_one("#row-target").display = rules.scoring.counts_points
+        self.query_one("#row-tokens").display = rules.scoring == Scoring.TOKENS
         for option in ("target", "tokens"):
             field = self.query_one(f"#opt-{option}", Input)
             number = getattr(rules, option)

@@ -265,6 +265,9 @@ def host_rules(session: TableSession) -> dict[str, Any] | None:
         "scorings": [[str(mode), _(words.label)] for mode, words in SCORING_WORDS.items()],
         "target": rules.target,
         "tokens": rules.tokens,
+        # Which of the two the scoring uses (RULES.md §3): the page shows only those.
+        "uses_target": rules.scoring.counts_points,
+        "uses_tokens": rules.scoring == Scoring.TOKENS,
         "ono99_card": str(rules.ono99_card),
         "ono99_cards": [[str(mode), _(words.label)] for mode, words in ONO99_WORDS.items()],
         "switches": [[switch.option, _(switch.label), bool(getattr(rules, switch.option))]

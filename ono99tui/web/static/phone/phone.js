@@ -81,6 +81,11 @@
     choices($("opt-ono99_card"), rules.ono99_cards, rules.ono99_card);
     shown($("opt-target"), String(rules.target));
     shown($("opt-tokens"), String(rules.tokens));
+    // Only the options the scoring uses: a single round has neither target nor tokens.
+    for (const [id, used] of [["opt-target", rules.uses_target], ["opt-tokens", rules.uses_tokens]]) {
+      $(id).hidden = !used;
+      document.querySelector(`label[for="${id}"]`).hidden = !used;
+    }
     $("opt-switches").replaceChildren(...rules.switches.map(([option, words, on]) => {
       const label = el("label", null, "check");
       const box = el("input");
