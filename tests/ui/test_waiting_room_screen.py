@@ -99,6 +99,49 @@ async def test_host_adds_and_removes_bots_changes_rules_and_starts(tmp_path: Pat
                 assert seat == app.session.view.seat and 0 < due - time.monotonic() <= 20.0
 
 
+async def test_the_host_s_status_says_whether_s_can_deal_and_to_whom(tmp_path: Path) -> None:
+    """It said "s starts the game; everyone is ready." over empty seats, and (after a
+    match) with nobody here to play against, where the table refuses the deal."""
+    async with running_table(name="den", capacity=3, host_key=HOST_KEY) as server:
+        app = host_app(server, player="ana")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: seat_names(app) == ["ana"], what="the host's seat")
+
+            def status() -> str:
+                return str(room(app).query_one("#room-status", Static).render())
+
+            await wait_until(pilot, lambda: status() == "Waiting for someone to play against: "
+                             "b adds a bot, then s starts.", what="alone")
+            await pilot.press("b")
+            await wait_until(pilot, lambda: status() == "s starts the game for the 2 here, all "
+                             "ready; 1 seat stays empty.", what="a seat empty")
+            await pilot.press("b")
+            await wait_until(pilot, lambda: status() == "s starts the game; everyone is ready.",
+                             what="a full table")
+
+
+def test_players_gone_do_not_count_for_the_deal() -> None:
+    """After a match a seat whose player went is still listed, but freed at the deal: with
+    only the host here the table refuses it, and the one away is no one to wait for."""
+    def lobby(*seats: SeatInfo, capacity: int = 3, phase: str = "waiting") -> Lobby:
+        return Lobby(phase=phase, seats=seats, host_seat=0, you=0, capacity=capacity,
+                     results={"matches_won": [1, 0], "matches_played": [1, 1]})
+
+    host = SeatInfo(0, "ana", SeatKind.HUMAN, False, True)
+    away = SeatInfo(1, "bob", SeatKind.HUMAN, False, False)
+    here = SeatInfo(1, "bob", SeatKind.HUMAN, True, True)
+    status = WaitingRoomScreen._host_status
+    assert status(lobby(host, away), [], next_match=True).startswith(
+        "Waiting for someone to play against")
+    assert status(lobby(host, here), [], next_match=True) == (
+        "s starts the next match for the 2 here, all ready; 1 seat stays empty.")
+    assert status(lobby(host, here, SeatInfo(2, "cy", SeatKind.HUMAN, True, False)), [],
+                  next_match=False) == (
+        "s starts the game for the 2 here, all ready; 1 seat stays empty.")
+    assert status(lobby(host, here, capacity=2), [], next_match=True) == (
+        "s starts the next match; everyone is ready.")
+
+
 async def test_the_rules_show_only_the_options_the_scoring_uses(tmp_path: Path) -> None:
     """RULES.md §3: a single round has neither target nor tokens; tokens scoring has the
     tokens, the points modes the target. Switching the scoring shows what the new one uses."""

@@ -79,8 +79,24 @@ def test_options_set_on_the_hosts_phone_show_on_the_other(browser: Any,
         ana, bea = Phone(first.new_page()), Phone(second.new_page())
         ana.open(open_table, "ana", password=None)
         ana.page.wait_for_selector("#host-options", state="visible")
+        # The table has its bot (open_table_child seats one): with only the host and a bot
+        # Deal now deals; the bot removed, the host alone is told Deal now cannot.
+        ana.page.wait_for_function(
+            "() => document.getElementById('room-when').textContent"
+            " === 'Deal now starts the game for everyone here (2).'")
+        assert ana.page.get_attribute("#start", "aria-disabled") == "false"
+        ana.page.locator("#bots button").first.tap()
+        ana.page.wait_for_function(
+            "() => document.getElementById('room-when').textContent.startsWith("
+            "'Waiting for someone to play against')")
+        assert ana.page.get_attribute("#start", "aria-disabled") == "true"
         bea.open(open_table, "bea", password=None)
         bea.page.wait_for_selector("#room-options", state="visible")
+        ana.page.wait_for_function(
+            "() => document.getElementById('room-when').textContent"
+            " === 'Deal now starts the game for everyone here (2).'")
+        assert ana.page.get_attribute("#start", "aria-disabled") == "false"
+        assert bea.page.text_content("#room-when") == "Waiting for the host to deal."
         assert not bea.visible("#host-options")  # only the host's phone has them
         assert "No turn clock" in (bea.page.text_content("#room-options") or "")
 

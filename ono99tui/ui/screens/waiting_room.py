@@ -22,6 +22,7 @@ from textual.widgets import Checkbox, DataTable, Footer, Input, Label, Select, S
 
 from netproto.wire.messages import Lobby, SeatInfo, SeatKind
 from ono99tui.bots import BOT_CHOICES
+from ono99tui.client.dealing import may_deal, players_here, seats_left_empty
 from ono99tui.client.free_seats import free_seats_text, seats_free
 from ono99tui.client.options import options_from_wire
 from ono99tui.client.story import SaidItem
@@ -538,10 +539,10 @@ class WaitingRoomScreen(TalkScreen):
             widget.disabled = not editable
 
     def _status_line(self, lobby: Lobby) -> str:
-        taken = len(lobby.seats)
-        # The host starts the game: only the others' readiness matters.
+        # The host starts the game: only the others' readiness matters (of those here: a
+        # seat whose player has gone is freed at the deal).
         waiting_for = [seat.name for seat in lobby.seats
-                       if not seat.ready and seat.seat != lobby.host_seat]
+                       if not seat.ready and seat.seat != lobby.host_seat and seat.connected]
         mine = self.my_seat
         dealing = table_deals_when(lobby, ask_ready=mine is not None and not mine.ready)
         if self.my_seat_number is None:
@@ -556,19 +557,38 @@ class WaitingRoomScreen(TalkScreen):
             return dealing
         next_match = after_a_match(lobby)
         if self.is_host:
-            if taken < 2:
-                return _("Add a bot (b) or wait for players; s starts with two or more.")
-            if waiting_for:
-                names = _(", ").join(waiting_for)
-                return (_("s starts the next match (not ready yet: {names}).") if next_match
-                        else _("s starts the game (not ready yet: {names}).")).format(names=names)
-            return (_("s starts the next match; everyone is ready.") if next_match
-                    else _("s starts the game; everyone is ready."))
+            return self._host_status(lobby, waiting_for, next_match=next_match)
         if mine and mine.ready:
             return (_("You are ready. The host starts the next match.") if next_match
                     else _("You are ready. The host starts the game."))
         return (_("Press r when you are ready. The host starts the next match.") if next_match
                 else _("Press r when you are ready. The host starts the game."))
+
+    @staticmethod
+    def _host_status(lobby: Lobby, waiting_for: list[str], *, next_match: bool) -> str:
+        """The host's line: whether s deals now, and to whom (`client/dealing.py`)."""
+        if not may_deal(lobby):
+            # Alone (or with players who have gone): the table would refuse the deal.
+            return _("Waiting for someone to play against: b adds a bot, then s starts.")
+        if waiting_for:
+            names = _(", ").join(waiting_for)
+            return (_("s starts the next match (not ready yet: {names}).") if next_match
+                    else _("s starts the game (not ready yet: {names}).")).format(names=names)
+        empty = seats_left_empty(lobby)
+        if empty:
+            # "Everyone is ready" said over empty seats read as if the table were full.
+            count = players_here(lobby)
+            return (ngettext("s starts the next match for the {count} here, all ready; "
+                             "{empty} seat stays empty.",
+                             "s starts the next match for the {count} here, all ready; "
+                             "{empty} seats stay empty.", empty) if next_match
+                    else ngettext("s starts the game for the {count} here, all ready; "
+                                  "{empty} seat stays empty.",
+                                  "s starts the game for the {count} here, all ready; "
+                                  "{empty} seats stay empty.", empty)).format(
+                count=count, empty=empty)
+        return (_("s starts the next match; everyone is ready.") if next_match
+                else _("s starts the game; everyone is ready."))
 
     def set_status(self, text: str) -> None:
         """The one-line status under the panels."""

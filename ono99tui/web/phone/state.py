@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from netproto.wire.messages import Lobby, SeatKind, TablePhase
+from ono99tui.client.dealing import players_here
 from ono99tui.client.names import seat_name
 from ono99tui.client.places import standings
 from ono99tui.client.plots import round_totals
@@ -228,6 +229,8 @@ def room_state(session: TableSession) -> dict[str, Any] | None:
                    "rating": s.rating, "unrated": s.unrated}
                   for s in lobby.seats],
         "capacity": lobby.capacity,
+        # The seats a deal now would go to (the host's Deal now needs two: client/dealing.py).
+        "here": players_here(lobby),
         "watching": lobby.spectators,
         "preset": options.preset,
         "start_when": options.start_when,

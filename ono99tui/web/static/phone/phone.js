@@ -519,7 +519,13 @@
     if (room.spectator_chat === false) told.push(t("room.no_spectator_chat"));
     if (room.duplicate_set) told.push(room.duplicate_set); // the door's words: "deal 2 of 4"
     $("room-options").textContent = told.join(" · ");
-    $("room-when").textContent = room.start_when ? t("room.start_when", { n: room.start_when }) : t("room.waiting");
+    // The host's phone says whether Deal now can deal: the table refuses with one player.
+    const alone = S.host && !room.start_when && room.here < 2;
+    $("room-when").textContent = room.start_when ? t("room.start_when", { n: room.start_when })
+      : !S.host ? t("room.waiting") : alone ? t("room.host_alone") : t("room.host_deals", { n: room.here });
+    // Still tappable (the table's refusal says why too), but marked: the line above says why.
+    $("start").setAttribute("aria-disabled", String(alone));
+    $("start").setAttribute("aria-describedby", "room-when");
     $("room-watching").textContent = room.watching ? t("room.watching", { n: room.watching }) : "";
     const seats = room.seats.map((seatInfo) => ({
       name: seatInfo.name, you: seatInfo.you, bot: seatInfo.bot, away: seatInfo.away,
