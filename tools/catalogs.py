@@ -54,8 +54,9 @@ def extract() -> Catalog:
     # messages.py serves them translated).
     table = json.loads(PHONE_TABLE.read_text(encoding="utf-8"))
     for key, value in table.items():
-        if key not in ("lang", "dir"):
-            catalog.add(value, None, [(PHONE_TABLE.relative_to(ROOT).as_posix(), 0)],
+        if key not in ("lang", "dir"):  # [singular, plural]: a plural entry, as ngettext's
+            catalog.add(tuple(value) if isinstance(value, list) else value, None,
+                        [(PHONE_TABLE.relative_to(ROOT).as_posix(), 0)],
                         auto_comments=[f"phone page: {key}"])
     return catalog
 

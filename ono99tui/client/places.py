@@ -26,3 +26,21 @@ def standings(view: PlayerView, out_order: Sequence[int]) -> list[int]:
     unseen_out = [seat for seat in rest if view.eliminated[seat]]
     still_in = [seat for seat in rest if not view.eliminated[seat]]
     return [*view.winners, *still_in, *last_out_first, *unseen_out]
+
+
+def place_numbers(view: PlayerView, order: Sequence[int]) -> list[int]:
+    """The place of each seat of `order` (as `standings` gives it), shared by equals as
+    the table rates them: the winners share the first place, and in points-lowest scoring
+    equal scores share one ("1, 2, 2, 4"); the places after a shared one are skipped."""
+    points = view.rules.scoring == "points-lowest"
+
+    def equal_key(seat: int) -> tuple[int, int]:
+        if seat in view.winners:
+            return (0, 0)
+        return (1, view.scores[seat]) if points else (2, seat)  # else: no two are equal
+
+    places: list[int] = []
+    for index, seat in enumerate(order):
+        same = index > 0 and equal_key(seat) == equal_key(order[index - 1])
+        places.append(places[-1] if same else index + 1)
+    return places

@@ -39,6 +39,14 @@ class HttpLimits:
     descriptor_reserve: int | None = None
 
 
+# How long a phone's page may be gone (a locked phone, a lost Wi-Fi, a reload) before its
+# seat hangs up on the table: the table's heartbeat timeout (`netproto.server.ServerLimits`),
+# so that a phone put away is seen away by the others as soon as a terminal whose lid
+# closed is. (It was 90 s: a locked phone's seat looked present for a minute and a half.)
+# A page back after that resumes its seat with the seat's token, as a terminal does.
+PHONE_LINGER = 20.0
+
+
 class WebDoorConfigError(ValueError):
     """The door's settings are unusable (for example, no way to let anyone in)."""
 
@@ -56,7 +64,7 @@ class WebDoorConfig(DoorSettings):
     # Phone pages' seats at once (each a `TableSession` in this process, not a process),
     # and how long a page may be away before its seat hangs up on the table.
     max_phones: int = 200
-    phone_linger: float = 90.0
+    phone_linger: float = PHONE_LINGER
     # The key the host gave this door (`ono99tui.host.doors.TrustDoor`): the phones' hellos
     # carry it, so the table counts them under the door's cap (max_phones), not as one
     # loopback address's connections (docs/WEB.md "Cap"). None: counted as any local client.

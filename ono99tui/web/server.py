@@ -51,7 +51,13 @@ from netproto.server import quiet_accept_errors
 from ono99tui import i18n
 from ono99tui.i18n import N_
 from ono99tui.web import web_url
-from ono99tui.web.access import LOGIN_COOKIE, LoginBook, password_matches, same_origin
+from ono99tui.web.access import (
+    LOGIN_COOKIE,
+    LOGINS_FILE,
+    LoginBook,
+    password_matches,
+    same_origin,
+)
 from ono99tui.web.config import WebDoorConfig
 from ono99tui.web.game_process import capped_size, game_environment
 from ono99tui.web.guard import ConnectionGuard, QuietHttpLog
@@ -128,7 +134,9 @@ class WebDoor:
         # The door's limits and timers read this clock (tests may pass a fake one).
         self.clock = clock
         self.seats = SeatBook(config.players_dir)
-        self.logins = LoginBook()
+        # Kept in the players' folder: a restarted host lets the same browsers back in.
+        self.logins = LoginBook(path=config.players_dir / LOGINS_FILE,
+                                password=config.password or "")
         # The join code (None for an open door, which needs none) and the address phones
         # are told to open (None: `phone_address` of the bind address).
         self.join: JoinCode | None = None if config.open_access else JoinCode()

@@ -59,3 +59,29 @@ def test_players_out_before_the_app_was_watching_place_last() -> None:
     assert everything == [*view.winners, *reversed(out)]
     # Only the last elimination seen: the two unseen ones went out before it.
     assert standings(view, out[-1:]) == [*view.winners, out[2], *sorted(out[:2])]
+
+
+def test_equal_scores_share_a_place() -> None:
+    # Played in tmux: a points-lowest match ended 97 / 108 / 108 / 145, both 108s rated
+    # alike (+6), and the dialog said "2. Pia" and "3. Oli".
+    from dataclasses import replace
+
+    from table_helpers import LocalMatch
+
+    from ono99tui.client.places import place_numbers, standings
+    from ono99tui.game import MATCH_OVER, legal_moves, preset
+
+    match = LocalMatch(preset("2022").replace(scoring="points-lowest"), 4, seed=3)
+    while match.state.phase != MATCH_OVER:
+        match.step(lambda state, seat: match.rng.choice(legal_moves(state, seat)))
+    view = replace(match.view(), scores=(97, 145, 108, 108), winners=(0,))
+    order = standings(view, [])
+    assert order == [0, 2, 3, 1]
+    assert place_numbers(view, order) == [1, 2, 2, 4]
+    assert places_table([*NAMES, "dee"], order, None, numbers=place_numbers(view, order)
+                        ).splitlines() == ["1. ana", "2. cy", "2. dee", "4. bob"]
+    # Winners share the first place (ties share the win); elsewhere nobody shares.
+    shared = replace(view, winners=(2, 3))
+    assert place_numbers(shared, standings(shared, [])) == [1, 1, 3, 4]
+    tokens = replace(match.view(), rules=preset("1980"), winners=(1,))
+    assert place_numbers(tokens, standings(tokens, [0, 2, 3])) == [1, 2, 3, 4]

@@ -10,12 +10,13 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from phone_helpers import Phone, phone_context, wait_for_hand
-from web_helpers import PASSWORD, WebHost
+from web_helpers import PASSWORD, WebHost, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -231,3 +232,47 @@ def test_the_turns_alerts_fire_on_the_turn_only(browser: Any, headless: WebHost)
         assert ana.page.text_content("#sound") == "Sound on"
         assert alerts(ana)["tones"] == 1
         assert not ana.errors and not outside.urls
+
+
+def test_a_notice_goes_after_its_time_and_when_the_match_is_dealt(browser: Any,
+                                                                  open_table: str) -> None:
+    """"The host changed the rules: look them over" stood on the other phone through the
+    whole match it was about. It goes after its time (8 s, as the terminal's toast does),
+    and at once when the screen changes under it. Bea's page clock is Playwright's, held
+    still: its timers fire only as the test moves it on."""
+    with phone_context(browser) as (first, _), phone_context(browser) as (second, _):
+        ana, bea = Phone(first.new_page()), Phone(second.new_page())
+        bea.page.clock.install()
+        ana.open(open_table, "ana", password=None)
+        ana.page.wait_for_selector("#host-options", state="visible")
+        bea.open(open_table, "bea", password=None)
+        bea.page.wait_for_selector("#room-options", state="visible")
+        notice = "() => document.getElementById('notice').textContent"
+
+        def changed() -> bool:  # polled from here: the page's own timers are held still
+            return "changed the rules" in bea.page.evaluate(notice)
+
+        def ready() -> None:
+            bea.page.tap("#ready")  # the notice is for a ready mark the rules took back
+            ana.page.wait_for_function("() => [...document.querySelectorAll('#room-seats li')]"
+                                       ".some((n) => /bea.*ready/s.test(n.textContent))")
+
+        # A datetime: a bare number would be read as seconds, and the page's clock would
+        # jump decades ahead (its connection given up as silent).
+        now = bea.page.evaluate("() => Date.now()") / 1000
+        bea.page.clock.pause_at(datetime.fromtimestamp(now + 1))
+        ready()
+        ana.page.select_option("#opt-scoring", "points-lowest")
+        wait_until(changed, 30, "the rules' notice")
+        bea.page.clock.run_for(7_000)
+        assert "changed the rules" in bea.page.evaluate(notice)
+        bea.page.clock.run_for(1_500)
+        assert bea.page.evaluate(notice) == ""
+
+        ready()
+        ana.page.select_option("#opt-scoring", "tokens")
+        wait_until(changed, 30, "the rules' notice")
+        ana.page.tap("#start")
+        wait_for_hand(bea)
+        assert bea.page.evaluate(notice) == ""
+        assert not ana.errors and not bea.errors

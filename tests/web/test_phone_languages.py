@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -36,7 +37,7 @@ async def words(door: WebDoor, query: str = "", **headers: str) -> dict[str, str
 async def test_the_page_asks_for_its_language(door: WebDoor, language: str) -> None:
     english = json.loads(TABLE.read_text(encoding="utf-8"))
     table = await words(door, f"?lang={language}")
-    assert table.keys() == english.keys()
+    assert table.keys() == english.keys() | {"plural"}  # and which form each count takes
     assert table["lang"] == language
     assert table["dir"] == ("rtl" if language in ("ur", "ps") else "ltr")
     catalog = i18n.translator(language)
@@ -60,3 +61,31 @@ def test_the_accept_language_header_is_read_by_preference() -> None:
     assert i18n.language_from_accept("ps-AF") == "ps"
     assert i18n.language_from_accept("fr, de;q=x") is None
     assert i18n.language_from_accept("") is None
+
+
+@pytest.mark.parametrize(("language", "counts"), [
+    # Belarusian has three forms: 1, 21, 101 and 221 take the first; 3, 22 and 104 the
+    # second; 5, 11, 12, 111 and 0 the third.
+    ("be", {1: 0, 21: 0, 101: 0, 221: 0, 3: 1, 22: 1, 104: 1, 5: 2, 11: 2, 12: 2, 111: 2, 0: 2}),
+    ("en", {1: 0, 0: 1, 2: 1, 21: 1, 301: 1}),
+    ("ps", {1: 0, 0: 1, 4: 1, 250: 1}),
+])
+async def test_counted_words_come_in_the_languages_forms(door: WebDoor, language: str,
+                                                        counts: dict[int, int]) -> None:
+    """Played by hand: the phone said "1 tokens" and "1 points". A counted entry comes as
+    the language's forms with its rule: the form of each count the page picks (as
+    phone.js's tn does, counts past the rule's span by their last two digits) is the one
+    the terminal's ngettext picks."""
+    table: dict[str, Any] = await words(door, f"?lang={language}")
+    catalog = i18n.translator(language)
+    rule = table["plural"]
+    for count, form in counts.items():
+        picked = rule[count] if count < len(rule) else rule[len(rule) // 2 + count % 100]
+        assert picked == form, count
+        assert table["seat.tokens"][picked] == catalog.ngettext(
+            "{count} token", "{count} tokens", count)
+    english = json.loads(TABLE.read_text(encoding="utf-8"))
+    plural_keys = [key for key, value in english.items() if isinstance(value, list)]
+    assert {"seat.tokens", "seat.score", "seat.cards", "game.pile", "turn.owes"} <= set(plural_keys)
+    forms = 3 if language == "be" else 2
+    assert all(len(table[key]) == forms for key in plural_keys)

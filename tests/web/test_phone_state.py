@@ -90,8 +90,11 @@ def test_frames_never_hold_another_seats_cards(preset_name: str, scoring: str) -
             places = page["game"]["places"]
             assert sorted(places) == [0, 1, 2]
             assert set(places[:len(mine.winners)]) == set(mine.winners)
+            numbers = page["game"]["place_numbers"]  # the winners share the first place
+            assert numbers[:len(mine.winners)] == [1] * len(mine.winners)
+            assert len(numbers) == 3 and numbers == sorted(numbers)
             break
-        assert page["game"]["places"] is None
+        assert page["game"]["places"] is None and page["game"]["place_numbers"] is None
         acting = [seat for seat in range(3) if view(state, seat).legal_moves]
         seat = acting[0]
         state, events = apply(state, choices.choice(view(state, seat).legal_moves), rng)

@@ -12,7 +12,13 @@ from ono99tui.cli import build_parser
 from ono99tui.commands.host import HostArgumentsError, host_options_from_args
 from ono99tui.user_settings import CONFIG_DIR_ENV
 from ono99tui.web import host_door, web_url
-from ono99tui.web.access import LoginBook, password_matches, same_origin
+from ono99tui.web.access import (
+    LOGINS_FILE,
+    MAX_LOGINS_FILE_BYTES,
+    LoginBook,
+    password_matches,
+    same_origin,
+)
 from ono99tui.web.config import MAX_COLUMNS, MAX_ROWS
 from ono99tui.web.game_process import capped_size
 from ono99tui.web.host_door import WebDoorOptions
@@ -115,6 +121,35 @@ def test_logins_and_passwords() -> None:
     assert not book.valid(None) and not book.valid("guess")
     assert password_matches("pw", "pw") and not password_matches("PW", "pw")
     assert not password_matches(None, "pw") and not password_matches("", "")
+
+
+def test_logins_are_kept_for_the_same_password(tmp_path: Path,
+                                               caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / LOGINS_FILE
+    book = LoginBook(limit=2, path=path, password="pw")
+    first, second, third = book.issue(), book.issue(), book.issue()
+    assert oct(path.stat().st_mode & 0o777) == "0o600"  # tokens let a browser in
+    again = LoginBook(limit=2, path=path, password="pw")  # the host started again
+    assert not again.valid(first) and again.valid(second) and again.valid(third)
+    assert "pw" not in path.read_text()  # a salted hash of it, not the password
+    # Another password: nobody is let in by a login given for the old one.
+    other = LoginBook(limit=2, path=path, password="new")
+    assert not other.valid(second) and not other.valid(third)
+    caplog.clear()
+    # Damaged or foreign files: an empty book, said once in the log, and logins work on.
+    for junk in (b"{not json", b"[]", b'{"salt": 3, "tokens": []}',
+                 b'{"salt": "s", "tokens": ["' + b"x" * 100 + b'"]}', b"\xff\xfe",
+                 b" " * (MAX_LOGINS_FILE_BYTES + 10) + b"{}"):
+        path.write_bytes(junk)
+        damaged = LoginBook(path=path, password="pw")
+        assert not damaged.valid(second)
+        assert damaged.valid(damaged.issue())
+    assert sum("logins" in record.getMessage() for record in caplog.records) == 6
+    # A folder that cannot be written: the logins hold in memory, with a line in the log.
+    caplog.clear()
+    unwritable = LoginBook(path=tmp_path / "gone" / LOGINS_FILE, password="pw")
+    assert unwritable.valid(unwritable.issue())
+    assert "could not be kept" in caplog.text
 
 
 def test_sizes_are_capped_and_junk_is_80_by_24() -> None:

@@ -17,7 +17,7 @@ from ono99tui.client.duplicate import DuplicateResults, results_from_wire
 from ono99tui.client.free_seats import free_seats_text, seats_free
 from ono99tui.client.names import seat_name
 from ono99tui.client.options import options_from_wire
-from ono99tui.client.places import standings
+from ono99tui.client.places import place_numbers, standings
 from ono99tui.client.plots import round_totals
 from ono99tui.client.session import TableSession
 from ono99tui.client.story import EventItem
@@ -206,12 +206,15 @@ def rating_cells(results: Mapping[str, Any], seats: int) -> list[str] | None:
 
 def places_table(names: Sequence[str], order: Sequence[int], won: Sequence[int] | None,
                  played: Sequence[int] | None = None,
-                 ratings: Sequence[str] | None = None) -> str:
+                 ratings: Sequence[str] | None = None,
+                 numbers: Sequence[int] | None = None) -> str:
     """This match's places, first to last, with the evening's standings at this table when
     the table has said: the matches each player has won there, and (from tables that count
     them) the matches they have played there; and, from a table that rates its players,
-    each one's new rating and its change (`ratings`, cells per seat)."""
-    places = [f"{place}. {names[seat]}" for place, seat in enumerate(order, start=1)]
+    each one's new rating and its change (`ratings`, cells per seat). `numbers`: the
+    place of each row (`client.places.place_numbers`: equals share one), else 1, 2, 3..."""
+    numbers = numbers if numbers is not None else range(1, len(order) + 1)
+    places = [f"{place}. {names[seat]}" for place, seat in zip(numbers, order, strict=True)]
     if ratings is not None:
         header = [_("This match")]
         columns: list[Sequence[str]] = []
@@ -447,7 +450,8 @@ class MatchEndScreen(_Dialog):
         lobby = session.match_lobby
         ratings = rating_cells(lobby.results, view.seats) if lobby is not None else None
         return places_table(_names(session, view), order, _matches_won(session, view.seats),
-                            _matches_played(session, view.seats), ratings)
+                            _matches_played(session, view.seats), ratings,
+                            place_numbers(view, order))
 
     def on_mount(self) -> None:
         # The table sends the match's last view first and the lobby with the matches won

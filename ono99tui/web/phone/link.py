@@ -35,6 +35,7 @@ from netproto.wire.messages import TablePhase
 from ono99tui import i18n
 from ono99tui.bots.review import REVIEW_BUDGET_S
 from ono99tui.client.outputs import (
+    ClearNotices,
     CloseDialogs,
     Dialog,
     Heard,
@@ -64,6 +65,7 @@ from ono99tui.client.story import (
 )
 from ono99tui.game import Discard, Draw, Play, RoundEnded, Scoring, SwapFour
 from ono99tui.i18n import _
+from ono99tui.web.config import PHONE_LINGER
 from ono99tui.web.phone.intents import Intent, PageError, read_intent
 from ono99tui.web.phone.review import PhoneReview
 from ono99tui.web.phone.state import page_state, state_frame
@@ -75,11 +77,20 @@ log = logging.getLogger("ono99tui.web.phone")
 # Sentences of the log the page is sent when it (re)attaches.
 LOG_KEPT = 60
 # Seconds a page may be away before the seat hangs up on the table (which then holds it
-# for its own grace period).
-DEFAULT_LINGER = 90.0
+# for its own grace period): the web door's setting (`WebDoorConfig.phone_linger`).
+DEFAULT_LINGER = PHONE_LINGER
 # Close codes of the page's websocket.
 CLOSE_REPLACED = 4001
 CLOSE_ENDED = 4002
+
+
+def notice_frame(notice: Notice) -> dict[str, Any]:
+    """The page's frame for a notice: its text and level, and for how many seconds it
+    stands (`for`, when the session gives it a time: the terminal's toast goes then too)."""
+    frame: dict[str, Any] = {"t": "notice", "text": notice.text, "level": notice.severity}
+    if notice.timeout is not None:
+        frame["for"] = notice.timeout
+    return frame
 
 
 def story_sentence(item: StoryItem) -> tuple[str, str] | None:
@@ -255,11 +266,11 @@ class PhoneSeat:
             elif isinstance(output, LogCleared):
                 self._clear_log()
             elif isinstance(output, Notice):
-                await self._frame({"t": "notice", "text": output.text,
-                                   "level": output.severity})
+                await self._frame(notice_frame(output))
+            elif isinstance(output, ClearNotices):
+                await self._frame({"t": "notice", "text": "", "level": "information"})
             elif isinstance(output, RoomOpened) and output.notice is not None:
-                await self._frame({"t": "notice", "text": output.notice.text,
-                                   "level": "information"})
+                await self._frame(notice_frame(output.notice))
             elif isinstance(output, TurnSignal):
                 # Every view brings one; the page hears it when it says something new.
                 if output.ring or output.title != self.title or not self._title_sent:

@@ -21,7 +21,7 @@ from typing import Any
 from netproto.wire.messages import Lobby, SeatKind, TablePhase
 from ono99tui.client.dealing import players_here
 from ono99tui.client.names import seat_name
-from ono99tui.client.places import standings
+from ono99tui.client.places import place_numbers, standings
 from ono99tui.client.plots import round_totals
 from ono99tui.client.session import TableSession
 from ono99tui.client.story import EventItem
@@ -125,6 +125,7 @@ def game_state(session: TableSession, now: float) -> dict[str, Any] | None:
         clock = (seat, max(0, int(due - now + 0.999)))
     moves = view.legal_moves
     me = view.seat
+    places = standings(view, session.story.out_order) if view.phase == MATCH_OVER else None
     return {
         "total": view.total,
         "limit": view.bust_at,
@@ -150,9 +151,10 @@ def game_state(session: TableSession, now: float) -> dict[str, Any] | None:
         "scoring": view.rules.scoring.value,
         "preset": view.rules.name,
         "over": view.phase == MATCH_OVER,
-        # The seats from first to last place once it is over (the terminal's order).
-        "places": standings(view, session.story.out_order) if view.phase == MATCH_OVER
-                  else None,
+        # The seats from first to last place once it is over (the terminal's order), and
+        # each one's place number (equals share one: "1, 2, 2, 4").
+        "places": places,
+        "place_numbers": place_numbers(view, places) if places is not None else None,
         "winners": [_name(seat, view, seats) for seat in view.winners],
         "you_won": me is not None and me in view.winners,
         "draw_pile": view.draw_pile_size,

@@ -39,6 +39,21 @@
     return text;
   }
 
+  // A counted phrase: the form the language's rule gives `count` (the door sends the forms
+  // and, in M.plural, which form each count takes: ono99tui/web/phone/messages.py).
+  function tn(key, count, params) {
+    const forms = M[key];
+    if (!Array.isArray(forms)) return t(key, { count, ...params });
+    const rule = M.plural || [];
+    const form = rule.length ? rule[count < rule.length ? count : rule.length / 2 + (count % 100)]
+                             : (count === 1 ? 0 : 1);
+    let text = forms[Math.min(form, forms.length - 1)];
+    for (const [name, value] of Object.entries({ count, ...params })) {
+      text = text.split(`{${name}}`).join(String(value));
+    }
+    return text;
+  }
+
   function el(tag, text, className) {
     const node = document.createElement(tag);
     if (text !== undefined && text !== null) node.textContent = text; // never markup
@@ -161,7 +176,8 @@
     // The table's sentences come in the page's language (the door's seat speaks it).
     const query = (TV ? "?watch=1&" : "?") + "lang=" + encodeURIComponent(M.lang || "en");
     socket = new WebSocket(`${scheme}//${location.host}/phone/ws/${encodeURIComponent(seat)}${query}`);
-    socket.onopen = () => { retry = 0; heard = Date.now(); };
+    let opened = false;
+    socket.onopen = () => { opened = true; retry = 0; heard = Date.now(); };
     socket.onmessage = (message) => {
       heard = Date.now();
       let frame;
@@ -175,9 +191,21 @@
       if (event.code === 4010) return end(t("ended.closed"), false);
       S.conn = "reconnecting";
       drawConn();
+      if (!opened) checkSeat();
       // Back off, but come back at once when the page is shown or the network returns.
       retryTimer = setTimeout(connect, Math.min(8000, 500 * 2 ** retry++));
     };
+  }
+
+  // The door refused the socket: is this browser still logged in, and the seat still one
+  // the door knows? A restarted host with a new password (or logins lost) asks for the
+  // password again, and a seat it no longer has for a name: the page is loaded again for
+  // that (the seat id stays in the tab, and comes back after the password). While the door
+  // is down the question cannot be asked, and the retries go on.
+  async function checkSeat() {
+    let answer;
+    try { answer = await post("/seat", { seat }); } catch (_) { return; }
+    if (answer.status === 401 || answer.status === 404) location.reload();
   }
 
   // The link is gone (the network went, or the socket fell silent): say so and try again.
@@ -223,7 +251,7 @@
         drawLast();
         break;
       case "notice":
-        notice(frame.text, frame.level);
+        notice(frame.text, frame.level, frame.for);
         break;
       case "error":
         sent = false;
@@ -274,10 +302,18 @@
     $("last").replaceChildren(...lines.map((line) => el("li", line.textContent)));
   }
 
-  function notice(text, level) {
+  // A notice stands until the next one, for its time when it has one, and never past a
+  // later change of screen (a "look over the new rules" is stale once the match is dealt);
+  // one that came just before the state that changes the screen is about that change.
+  let noticeTimer = null;
+  let noticeFresh = false;
+  function notice(text, level, seconds) {
     const node = $("notice");
     node.textContent = text;
     node.dataset.level = level || "information";
+    noticeFresh = Boolean(text);
+    clearTimeout(noticeTimer);
+    noticeTimer = seconds ? setTimeout(() => notice(""), seconds * 1000) : null;
   }
 
   function showError(frame) {
@@ -340,6 +376,7 @@
     document.body.classList.toggle("-offline", conn !== "connected");
   }
 
+  let shownScreen = null; // "room", "game", "over" or "none": what draw() showed last
   function draw() {
     $("connecting").hidden = true;
     if (S.table) $("table-name").textContent = S.table;
@@ -349,6 +386,10 @@
     // The waiting room; or, between matches, the table's seats for one who was not
     // seated in the match just played (a spectator who took a seat as it ended).
     const inRoom = room && (room.phase === "waiting" || (room.phase === "finished" && !game));
+    const screen = inRoom ? "room" : game ? (game.over ? "over" : "game") : "none";
+    if (shownScreen !== null && screen !== shownScreen && !noticeFresh) notice("");
+    shownScreen = screen;
+    noticeFresh = false;
     $("game").hidden = !game || inRoom;
     $("room").hidden = !(inRoom && !S.watching) || TV;
     $("watch").hidden = !(S.watching && !TV);
@@ -381,7 +422,7 @@
     }
     if (game.turn === null) return "";
     const other = S.watching && !TV ? t("turn.watching", { name: game.turn }) : t("turn.other", { name: game.turn });
-    return game.owes ? `${other} ${t("turn.owes", { name: game.owes[0], n: game.owes[1], card })}` : other;
+    return game.owes ? `${other} ${tn("turn.owes", game.owes[1], { name: game.owes[0], card })}` : other;
   }
 
   // A revealed card's label from its token (the page's words: Play 2 by the edition).
@@ -409,6 +450,10 @@
     $("total").setAttribute("aria-label", `${t("total.name", { total: game.total, limit: game.limit })}; ${$("total-last").textContent}`);
     $("total").classList.toggle("-near", game.total >= game.limit - 10);
     $("direction").textContent = t(game.dir > 0 ? "dir.cw" : "dir.ccw");
+    // The round (a single-round match has only one) and the cards left to draw, as the
+    // terminal's header says them.
+    $("round").textContent = [game.scoring !== "single" ? t("game.round", { n: game.round }) : null,
+                              tn("game.pile", game.draw_pile)].filter(Boolean).join(" · ");
     $("prompt").textContent = prompt(game);
     $("prompt").classList.toggle("-act", Boolean(game.mine || game.draw || game.discard));
     drawHand(game);
@@ -488,8 +533,8 @@
     if (seatInfo.out) marks.push(t("seat.out"));
     if (seatInfo.sitting_out) marks.push(t("seat.sitting_out"));
     if (seatInfo.owes) marks.push(t("seat.owes", { n: seatInfo.owes }));
-    if (seatInfo.tokens !== null && seatInfo.tokens !== undefined) marks.push(t("seat.tokens", { n: seatInfo.tokens }));
-    if (seatInfo.score !== null && seatInfo.score !== undefined) marks.push(t("seat.score", { n: seatInfo.score }));
+    if (seatInfo.tokens !== null && seatInfo.tokens !== undefined) marks.push(tn("seat.tokens", seatInfo.tokens));
+    if (seatInfo.score !== null && seatInfo.score !== undefined) marks.push(tn("seat.score", seatInfo.score));
     if (seatInfo.clock !== null && seatInfo.clock !== undefined) marks.push(t("clock.short", { n: seatInfo.clock }));
     return marks;
   }
@@ -502,7 +547,7 @@
       item.classList.toggle("-you", Boolean(seatInfo.you));
       const who = el("span", seatInfo.name, "who");
       who.setAttribute("dir", "auto");
-      const count = el("span", seatInfo.cards === 1 ? t("seat.card") : t("seat.cards", { n: seatInfo.cards }), "count");
+      const count = el("span", tn("seat.cards", seatInfo.cards), "count");
       item.append(who, count);
       const marks = seatMarks(seatInfo);
       if (marks.length) item.append(el("span", marks.join(" · "), "marks"));
@@ -526,7 +571,7 @@
     // Still tappable (the table's refusal says why too), but marked: the line above says why.
     $("start").setAttribute("aria-disabled", String(alone));
     $("start").setAttribute("aria-describedby", "room-when");
-    $("room-watching").textContent = room.watching ? t("room.watching", { n: room.watching }) : "";
+    $("room-watching").textContent = room.watching ? tn("room.watching", room.watching) : "";
     const seats = room.seats.map((seatInfo) => ({
       name: seatInfo.name, you: seatInfo.you, bot: seatInfo.bot, away: seatInfo.away,
       cards: null, ready: seatInfo.ready, rating: seatInfo.rating, unrated: seatInfo.unrated,
@@ -595,9 +640,11 @@
       $("results-winners").textContent = game.you_won ? t("results.you_won") : t("results.won", { names: game.winners.map(name).join(" & ") });
       // First place first (the list's numbers are the places), not the seats' order.
       const placed = game.places ? game.places.map((i) => game.seats[i]) : game.seats;
-      rows.replaceChildren(...placed.map((s) => {
+      rows.replaceChildren(...placed.map((s, row) => {
         const marks = seatMarks({ ...s, turn: false, clock: null, owes: 0 });
-        return el("li", [s.name, ...marks].join(" · "));
+        const item = el("li", [s.name, ...marks].join(" · "));
+        if (game.place_numbers) item.value = game.place_numbers[row]; // equals share a place
+        return item;
       }));
       $("results-continue").hidden = true;
       drawPlot(null);
@@ -611,7 +658,7 @@
       $("results-title").textContent = t("results.round", { n: results.round });
       $("results-winners").textContent = "";
       rows.replaceChildren(...results.rows.map((row) => el("li", row.tokens !== null
-        ? `${row.name} · ${t("seat.tokens", { n: row.tokens })}`
+        ? `${row.name} · ${tn("seat.tokens", row.tokens)}`
         : `${row.name} · ${t("results.points", { points: row.points, score: row.score })}`)));
       $("results-continue").hidden = false;
       drawPlot(results.round);
