@@ -99,6 +99,9 @@ def test_options_set_on_the_hosts_phone_show_on_the_other(browser: Any,
         assert ana.page.get_attribute("#start", "aria-disabled") == "false"
         assert bea.page.text_content("#room-when") == "Waiting for the host to deal."
         assert not bea.visible("#host-options")  # only the host's phone has them
+        # The host deals and is never "waiting" for a ready (the terminal's room says host).
+        seats = bea.page.inner_text("#room-seats").splitlines()
+        assert seats[seats.index("ana") + 1] == "host", seats
         assert "No turn clock" in (bea.page.text_content("#room-options") or "")
 
         ana.page.fill("#opt-turn", "25")

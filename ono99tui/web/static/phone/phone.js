@@ -575,6 +575,7 @@
     const seats = room.seats.map((seatInfo) => ({
       name: seatInfo.name, you: seatInfo.you, bot: seatInfo.bot, away: seatInfo.away,
       cards: null, ready: seatInfo.ready, rating: seatInfo.rating, unrated: seatInfo.unrated,
+      host: seatInfo.host,
     }));
     $("room-seats").replaceChildren(...seats.map((seatInfo) => {
       const item = el("li", null, "seat");
@@ -585,7 +586,9 @@
       if (seatInfo.you) marks.push(t("seat.you"));
       if (seatInfo.bot) marks.push(t("seat.bot"));
       if (seatInfo.away) marks.push(t("seat.away"));
-      marks.push(t(seatInfo.ready || seatInfo.bot ? "room.is_ready" : "room.waiting_for"));
+      // The host deals and says no "ready" (as the terminal's room shows it).
+      marks.push(t(seatInfo.ready || seatInfo.bot ? "room.is_ready"
+                   : seatInfo.host ? "room.host" : "room.waiting_for"));
       if (seatInfo.rating !== null && seatInfo.rating !== undefined) marks.push(t("seat.rating", { n: seatInfo.rating }));
       if (seatInfo.unrated) marks.push(t("seat.unrated"));
       item.append(el("span", marks.join(" · "), "marks"));
