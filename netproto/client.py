@@ -281,7 +281,8 @@ class TableClient:
         self.password = password
         self.spectate = spectate
         self.host_key = host_key
-        # Ask the table not to rate this player (`Hello.unrated`).
+        # Ask the table not to rate this player (`Hello.unrated`); from then on what the
+        # table's lobbies confirm (`_follow_rated`), not what was last sent.
         self.unrated = unrated
         # A door in the table's own process says hello with the key the host gave it
         # (netproto.server.Server.trust_door): its users count under the door's cap.
@@ -487,10 +488,6 @@ class TableClient:
             link.send(message)
         except LocalProtocolError as error:
             raise ClientError("unexpected-message", str(error)) from None
-        if isinstance(message, Rated):
-            # The player's wish from now on: a `hello` after a host restart (which forgot
-            # the seat) asks for it again.
-            self.unrated = not message.rated
 
     async def send_move(self, move: dict[str, Any], seq: int | None = None) -> None:
         """Play a move, based by default on the latest view received."""
@@ -673,9 +670,24 @@ class TableClient:
     def _deliver(self, item: Incoming) -> None:
         if isinstance(item, Lobby):
             self.lobby = item
+            self._follow_rated(item)
         elif isinstance(item, View):
             self.view = item
         self._queue.put_nowait(item)
+
+    def _follow_rated(self, lobby: Lobby) -> None:
+        """Keep the rating choice the table confirmed (`lobby.seats[i].unrated` of this
+        seat), for a `hello` after a host restart (which forgot the seat) to ask for again.
+        Only what the table says counts, not what was sent: a `rated` it refused
+        (`match-running`, `slow-down`) must not come back with the next hello. A table that
+        rates nobody (`welcome.table.rates` absent) says nothing about it: the choice the
+        client was started with stays."""
+        welcome = self.welcome
+        if lobby.you is None or welcome is None or welcome.table.get("rates") is not True:
+            return
+        mine = next((seat for seat in lobby.seats if seat.seat == lobby.you), None)
+        if mine is not None:
+            self.unrated = mine.unrated
 
     def _finish(self, code: str, reason: str) -> None:
         if self._closed is None:

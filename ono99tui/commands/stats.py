@@ -62,7 +62,8 @@ def _rows(tallies: list[tuple[str, Tally]]) -> list[str]:
 
 
 def render(standings: Standings, where: str) -> str:
-    """The standings as text: everyone, then a table per preset."""
+    """The standings as text: everyone, then a table per preset where more than one was
+    played (with one, a sentence names it)."""
     abandoned = standings.abandoned
     left = (ngettext(" ({count} abandoned match not counted)",
                      " ({count} abandoned matches not counted)", abandoned).format(
@@ -75,6 +76,14 @@ def render(standings: Standings, where: str) -> str:
                       "{count} finished matches in {where}{abandoned}", count).format(
                  count=count, where=where, abandoned=left), ""]
     lines += _rows(standings.ranked(standings.players))
+    if len(standings.presets) == 1:
+        # A table per preset would only repeat the one above: say which rules it was.
+        (preset,) = standings.presets
+        # (Two sentences, not a plural: "every" is not a count's plural form.)
+        said = (_("The match was played with rules {preset}.") if count == 1
+                else _("Every match was played with rules {preset}."))
+        lines += ["", said.format(preset=preset)]
+        return "\n".join(lines)
     for preset, tallies in sorted(standings.presets.items()):
         lines += ["", _("Rules {preset}:").format(preset=preset)]
         lines += _rows(standings.ranked(tallies))

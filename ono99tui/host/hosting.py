@@ -33,12 +33,12 @@ from netproto.wire.messages import PROTOCOL_VERSION
 from ono99tui.gc_freeze import startup_objects_frozen
 from ono99tui.host.doors import DoorError, OpenDoor
 from ono99tui.host.journal.ratings_file import Ratings, RatingsDamaged, open_ratings
-from ono99tui.host.journal.resume import ResumeError
+from ono99tui.host.journal.resume import ResumeError, Standing
 from ono99tui.host.journal.table import FileJournal, JournalUnusable, open_table_journal
 from ono99tui.host.options import HostOptions
 from ono99tui.host.outputs import TableSummary
 from ono99tui.host.server import TableServer
-from ono99tui.host.table_config import TableConfigError, with_table_options
+from ono99tui.host.table_config import TableConfig, TableConfigError, with_table_options
 
 if TYPE_CHECKING:
     from netproto.lan.discovery import TableAdvertiser, TableInfo
@@ -126,6 +126,27 @@ def listen_error(bind: str, port: int, error: OSError) -> str:
     return f"cannot listen on {bind}:{port}: {reason}"
 
 
+def going_on_with(config: TableConfig, standing: Standing, notices: list[str]) -> TableConfig:
+    """`config` with the rules and table options the journal's last (finished) match was
+    played with: a host restarted between two matches deals the next one as it would have
+    without the restart (issue 22: a restarted host keeps the whole table). Options this
+    table cannot be are passed over with a notice (the host's own are dealt then); the
+    evening goes on either way. `ono99 host --fresh` starts from the host's own."""
+    going_on = config
+    if standing.rules is not None:
+        going_on = dataclasses.replace(going_on, rules=standing.rules)
+    if standing.table:
+        try:
+            going_on = with_table_options(going_on, standing.table)
+        except TableConfigError as error:
+            notices.append(f"The last match's table options are not usable ({error}): the "
+                           "next match is dealt with this host's own.")
+    if going_on != config:
+        notices.append("The table goes on with the rules and options of its last match. "
+                       "To start from this command's own: ono99 host --fresh")
+    return going_on
+
+
 @contextlib.asynccontextmanager
 async def hosted_table(
     options: HostOptions,
@@ -167,6 +188,8 @@ async def hosted_table(
                 journal.close()
                 raise HostError(f"{journal.path}: the unfinished match cannot be taken up: "
                                 f"{error}. Start over with --fresh", status=2) from None
+        elif point is None and journal.standing is not None:
+            config = going_on_with(config, journal.standing, journal.notices)
     ratings: Ratings | None = None
     ratings_notices: tuple[str, ...] = ()
     if options.ratings is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ono99tui.client.options import TableOptions
-from ono99tui.game import ONO99_MODES, PRESET_NAMES, SCORING_MODES
+from ono99tui.game import ONO99_MODES, PRESET_NAMES, SCORING_MODES, Scoring
 from ono99tui.i18n import _
 
 # The yes/no rule options, by the word the host types.
@@ -35,8 +35,13 @@ def option_lines(options: TableOptions) -> list[str]:
     lines.append(_("ono99: {value} ({choices}).").format(
         value=rules.ono99_card if rules else "?", choices=", ".join(ONO99_MODES)))
     if rules is not None:
-        lines.append(_("tokens: {value}. target: {target}.").format(value=rules.tokens,
-                                                                     target=rules.target))
+        # Only what the scoring uses (RULES.md §3): a single round has neither.
+        if rules.scoring == Scoring.TOKENS:
+            lines.append(_("tokens: {value} (each player's, with tokens scoring).").format(
+                value=rules.tokens))
+        elif rules.scoring.counts_points:
+            lines.append(_("target: {value} (the points that end the match).").format(
+                value=rules.target))
         for word, option in _SWITCHES.items():
             lines.append(_("{word}: {value}.").format(
                 word=word, value=_("on") if getattr(rules, option) else _("off")))
@@ -67,6 +72,22 @@ def _whole(value: str, word: str, least: int) -> int:
     return int(value)
 
 
+def _unused_by_the_scoring(word: str, options: TableOptions) -> None:
+    """The tokens count only with tokens scoring, the target only with points scoring
+    (RULES.md §3): setting one the scoring does not use is refused, saying so."""
+    rules = options.rules
+    if rules is None:
+        return
+    if word == "tokens" and rules.scoring != Scoring.TOKENS:
+        raise HostOptionError(_("Tokens count only with tokens scoring, and the scoring is "
+                                "{scoring}: type o scoring tokens first.").format(
+            scoring=rules.scoring))
+    if word == "target" and not rules.scoring.counts_points:
+        raise HostOptionError(_("The target counts only with points scoring, and the scoring "
+                                "is {scoring}: type o scoring points-lowest (or "
+                                "points-elimination) first.").format(scoring=rules.scoring))
+
+
 def option_change(text: str, options: TableOptions) -> tuple[str, dict[str, Any]]:
     """What `set TEXT` asks: (what is said if it cannot be sent, the keyword arguments of
     `TableSession.set_options`). Raises HostOptionError."""
@@ -91,6 +112,7 @@ def option_change(text: str, options: TableOptions) -> tuple[str, dict[str, Any]
                 value=value[:20], choices=", ".join(ONO99_MODES)))
         return _("Could not change the rules"), {"rules": {"ono99_card": value}}
     if word in ("tokens", "target"):
+        _unused_by_the_scoring(word, options)
         return _("Could not change the rules"), {"rules": {word: _whole(value, word, 1)}}
     if word in _SWITCHES:
         return _("Could not change the rules"), {"rules": {_SWITCHES[word]: _switch(value, word)}}

@@ -10,6 +10,7 @@ which deal of a duplicate set is dealt).
 from __future__ import annotations
 
 from netproto.wire.messages import Lobby, SeatKind, TablePhase
+from ono99tui.client.dealing import may_deal
 from ono99tui.client.duplicate import results_from_wire
 from ono99tui.client.options import TableOptions, options_from_wire
 from ono99tui.i18n import _
@@ -17,13 +18,27 @@ from ono99tui.line.sentences import ratings_line, room_lines, standings_line
 from ono99tui.words.duplicate import comparison_sentences, progress_text
 
 
-def how_to_start(*, spectating: bool, host: bool) -> str:
-    """What the player types in the waiting room."""
+def how_to_start(*, spectating: bool, host: bool, dealable: bool = True) -> str:
+    """What the player types in the waiting room (`dealable`: the table has players enough
+    for the host's g, `client/dealing.py`)."""
     if spectating:
         return _("You are watching. Type j to take a seat.")
+    if host and not dealable:
+        return _("You host: g deals once someone is here to play against; b adds a bot, "
+                 "o changes the rules.")
     if host:
         return _("You host: g deals, b adds a bot, o changes the rules.")
     return _("Type y when you are ready.")
+
+
+def dealing_news(before: Lobby, after: Lobby) -> list[str]:
+    """The host's: someone to play against came (g deals now), or the last one went."""
+    if may_deal(after) and not may_deal(before):
+        return [_("Someone to play against is here: type g to deal.")]
+    if may_deal(before) and not may_deal(after):
+        return [_("Nobody is left to play against: g deals once someone is here (b adds a "
+                  "bot).")]
+    return []
 
 
 def away_and_back(before: Lobby, after: Lobby) -> list[str]:
@@ -65,7 +80,8 @@ def lobby_news(said: Lobby | None, after: Lobby, options: TableOptions, *, solo:
             lines += comparison_sentences(duplicate)
         if after.phase == TablePhase.WAITING:
             lines += room_lines(after, options)
-            lines.append(how_to_start(spectating=spectating, host=host))
+            lines.append(how_to_start(spectating=spectating, host=host,
+                                      dealable=may_deal(after)))
         return lines
     lines = []
     old = {seat.name: seat for seat in said.seats}
@@ -89,6 +105,8 @@ def lobby_news(said: Lobby | None, after: Lobby, options: TableOptions, *, solo:
         if was is not None and seat.unrated != was.unrated:
             lines.append(rated_news(name, mine=seat.seat == after.you, rated=not seat.unrated))
     lines += [_("{name} left the table.").format(name=name) for name in old if name not in new]
+    if host and not spectating and after.phase == TablePhase.WAITING:
+        lines += dealing_news(said, after)
     if said.options != after.options:
         lines += option_news(options_from_wire(said.options), options)
     return lines

@@ -2,8 +2,9 @@
 screen, `ono99 replay --review` and line mode's `review` command.
 
 Whole sentences through `ono99tui.i18n`, with named placeholders and plural forms where a
-number of points or plays is said: "At 84 you played 10; 7 kept you 12 points more likely
-to win."
+number of points or plays is said: "At 84 you played 10; 7 kept you 12 percentage points
+more likely to win." (Percentage points of chance, said so: "12 points" read like a
+points match's score.)
 """
 
 from __future__ import annotations
@@ -47,28 +48,28 @@ def listed(review: Review) -> list[ReviewedPlay]:
 
 
 def play_sentence(play: ReviewedPlay) -> str:
-    """"At 84 you played 10; 7 kept you 12 points more likely to win." """
+    """"At 84 you played 10; 7 kept you 12 percentage points more likely to win." """
     seen = play.view
     points = max(1, cost_points(play))
     values = {"total": seen.total, "played": move_label(play.move, seen),
               "better": move_label(play.best, seen), "points": points}
     if play.measures == "round":
         return ngettext(
-            "At {total} you played {played}; {better} kept you {points} point more likely "
-            "to get through the round.",
-            "At {total} you played {played}; {better} kept you {points} points more likely "
-            "to get through the round.", points).format(**values)
+            "At {total} you played {played}; {better} kept you {points} percentage point "
+            "more likely to get through the round.",
+            "At {total} you played {played}; {better} kept you {points} percentage points "
+            "more likely to get through the round.", points).format(**values)
     if play.measures == "points":
         return ngettext(
-            "At {total} you played {played}; {better} kept you {points} point more likely "
-            "to score less than an opponent this round.",
-            "At {total} you played {played}; {better} kept you {points} points more likely "
-            "to score less than an opponent this round.", points).format(**values)
+            "At {total} you played {played}; {better} kept you {points} percentage point "
+            "more likely to score less than an opponent this round.",
+            "At {total} you played {played}; {better} kept you {points} percentage points "
+            "more likely to score less than an opponent this round.", points).format(**values)
     return ngettext(
-        "At {total} you played {played}; {better} kept you {points} point more likely "
-        "to win.",
-        "At {total} you played {played}; {better} kept you {points} points more likely "
-        "to win.", points).format(**values)
+        "At {total} you played {played}; {better} kept you {points} percentage point "
+        "more likely to win.",
+        "At {total} you played {played}; {better} kept you {points} percentage points "
+        "more likely to win.", points).format(**values)
 
 
 def position_sentence(play: ReviewedPlay) -> str:
@@ -90,20 +91,21 @@ def chances_sentence(play: ReviewedPlay) -> str:
 
 
 def summary_sentence(review: Review) -> str:
-    """How many plays were looked at and how many cost a point or more."""
+    """How many plays were looked at and how many cost a percentage point or more."""
     looked = len(review.plays)
     costly = len(listed(review))
     if looked == 0:
         return _("None of your plays left a choice: there is nothing to review.")
     if costly == 0:
-        return ngettext("Of your {looked} play with a choice, none cost you a point: "
-                        "well played.",
-                        "Of your {looked} plays with a choice, none cost you a point: "
-                        "well played.", looked).format(looked=looked)
-    return ngettext("Of your {looked} plays with a choice, {costly} cost you a point or "
-                    "more; the costliest first.",
-                    "Of your {looked} plays with a choice, {costly} cost you a point or "
-                    "more; the costliest first.", costly).format(looked=looked, costly=costly)
+        return ngettext("Of your {looked} play with a choice, none cost you a percentage "
+                        "point: well played.",
+                        "Of your {looked} plays with a choice, none cost you a percentage "
+                        "point: well played.", looked).format(looked=looked)
+    return ngettext("Of your {looked} plays with a choice, {costly} cost you a percentage "
+                    "point or more; the costliest first.",
+                    "Of your {looked} plays with a choice, {costly} cost you a percentage "
+                    "point or more; the costliest first.", costly).format(looked=looked,
+                                                                          costly=costly)
 
 
 def progress_sentence(done: int, of: int) -> str:

@@ -218,24 +218,25 @@ def _play(total: int, hand: tuple[Card, ...], played: Card, better: Card, win_pl
 def test_the_sentences_say_the_cost_as_the_issue_asks() -> None:
     play = _play(84, (Card.TEN, Card.SEVEN, Card.TWO, Card.MINUS_TEN), Card.TEN, Card.SEVEN,
                  0.38, 0.50)
-    assert play_sentence(play) == ("At 84 you played 10; 7 kept you 12 points more likely "
-                                   "to win.")
+    # Percentage points of chance, said so: "12 points" read like a points match's score.
+    assert play_sentence(play) == ("At 84 you played 10; 7 kept you 12 percentage points more "
+                                   "likely to win.")
     one = _play(84, (Card.TEN, Card.SEVEN, Card.TWO, Card.MINUS_TEN), Card.TEN, Card.SEVEN,
                 0.38, 0.39, "round")
-    assert play_sentence(one) == ("At 84 you played 10; 7 kept you 1 point more likely to "
-                                  "get through the round.")
+    assert play_sentence(one) == ("At 84 you played 10; 7 kept you 1 percentage point more "
+                                  "likely to get through the round.")
     tiny = _play(50, (Card.TEN, Card.SEVEN, Card.TWO, Card.MINUS_TEN), Card.TEN, Card.SEVEN,
                  0.381, 0.384)
     review = Review(0, (one, play, tiny), skipped=2)
     assert listed(review) == [play, one]  # costliest first; under a point left out
     lines = review_lines(review)
-    assert lines[0] == ("Of your 3 plays with a choice, 2 cost you a point or more; the "
-                        "costliest first.")
-    assert lines[1].startswith("At 84 you played 10; 7 kept you 12 points")
+    assert lines[0] == ("Of your 3 plays with a choice, 2 cost you a percentage point or more; "
+                        "the costliest first.")
+    assert lines[1].startswith("At 84 you played 10; 7 kept you 12 percentage points")
     assert "Round 1, total 84 of 99; you held 10, 7, 2, -10." in lines[1]
     assert "Chances: 10 38%, 7 50%, 2 20%, -10 20%." in lines[1]
     assert review_lines(Review(0, (tiny,), 0)) == [
-        "Of your 1 play with a choice, none cost you a point: well played."]
+        "Of your 1 play with a choice, none cost you a percentage point: well played."]
 
 
 def test_the_review_in_a_child_process_gives_the_same_figures(

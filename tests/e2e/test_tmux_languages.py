@@ -79,6 +79,13 @@ def translate(language: str, message: str) -> str:
     return visual_line(text) if language in RIGHT_TO_LEFT else text
 
 
+def translate_plural(language: str, one: str, many: str, n: int, **fields: object) -> str:
+    """`ngettext` of the language's catalog, its fields filled, as a line shows it."""
+    with (LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.mo").open("rb") as stream:
+        text = gettext.GNUTranslations(stream).ngettext(one, many, n).format(**fields)
+    return visual_line(text) if language in RIGHT_TO_LEFT else text
+
+
 CARD_TOP = re.compile("[╭┏╔█][─╍═▀]{12}[╮┓╗█]")
 
 
@@ -158,7 +165,10 @@ def test_the_host_s_waiting_room_and_its_dialogs_speak_the_language(
     tmux.start([*ONO99, "host", "--lang", language, "--bind", "127.0.0.1", "--port", "0",
                 "--no-advertise", "--name", "ono", "--player", "tess", "--seats", "3",
                 "--bots", "1", "--bot-delay", "0", "--seed", "5"])
-    ready = translate(language, "s starts the game; everyone is ready.")
+    # The host and a bot, a seat empty.
+    ready = translate_plural(language, "s starts the game for the {count} here, all ready; "
+                             "{empty} seat stays empty.", "s starts the game for the {count} "
+                             "here, all ready; {empty} seats stay empty.", 1, count=2, empty=1)
     tmux.wait_for(re.escape(ready), timeout=60)
     screens = [tmux.capture()]
     # Whole, never cut: beside the Rating column a language's longer words give way to

@@ -33,7 +33,7 @@ def test_the_review_from_the_dialog_and_from_the_journal(tmux: TmuxSession) -> N
     tmux.wait_for(REVIEWED, timeout=120)
     tmux.wait_until_still(still_for=0.5, timeout=15)
     screen = tmux.capture()
-    if "none cost you a point" not in screen:
+    if "none cost you a percentage point" not in screen:
         assert "1. At " in screen and "you held" in screen, screen
     assert all(len(line) <= 80 for line in screen.splitlines())
     tmux.send_keys("Escape")

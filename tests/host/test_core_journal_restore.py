@@ -392,3 +392,50 @@ def test_closing_a_finished_table_on_purpose_records_nothing() -> None:
     count = len(table.records)
     table.run(table.core.close(table.now, on_purpose=True))
     assert len(table.records) == count
+
+
+def test_a_restart_between_matches_deals_the_next_with_the_last_matchs_rules_and_options(
+) -> None:
+    # Played by hand: a host set points scoring and a 45 s clock, the match ended, the host
+    # was killed at the results and started again with the same command: the next match
+    # was dealt single-round with no clock, the command line's.
+    from ono99tui.game import preset
+    from ono99tui.host.hosting import going_on_with
+
+    before = JournaledTable(config(capacity=3, start_when=3, bot_delay=0.5, host_key="k"))
+    ana = before.connect("ana", host_key="k")
+    before.connect("bo")
+    before.send(ana, SetOptions(options={"rules": {"scoring": "points-lowest", "target": 40},
+                                         "hints": True}))
+    before.run(before.core.add_bot("greedy", before.now))
+    before.play_until(lambda: before.moves_played() >= 3)
+    before.send(ana, SetOptions(options={"turn_seconds": 45}))  # mid-match: journaled
+    before.play_until(lambda: before.core.phase == FINISHED)
+    standing = standing_after(before.records)
+    assert standing is not None and standing.rules == before.core.rules
+    assert standing.table["turn_seconds"] == 45.0 and standing.table["hints"] is True
+
+    command_line = config(capacity=3, start_when=3, bot_delay=0.5, rules=preset("2022"))
+    notices: list[str] = []
+    going_on = going_on_with(command_line, standing, notices)
+    assert going_on.rules.scoring == "points-lowest" and going_on.rules.target == 40
+    assert going_on.turn_seconds == 45.0 and going_on.hints is True
+    assert "goes on with the rules and options of its last match" in notices[0]
+    after = JournaledTable(going_on)
+    after.run(after.core.go_on_from(standing, 0.0))
+    for name in ("ana", "bo"):
+        after.connect(name)
+    after.run(after.core.add_bot("greedy", after.now))
+    assert after.records[0]["rules"] == before.records[0]["rules"]
+    assert after.records[0]["table"]["turn_seconds"] == 45.0
+
+    # Options this table cannot be cost only themselves, with a notice; so do rules this
+    # version cannot read (the evening's standings go on either way).
+    records = [dict(record) for record in before.records]
+    records[0] = records[0] | {"rules": {"deck": "moon"}, "table": {"turn_seconds": "soon"}}
+    records = [record for record in records if record["kind"] != "options"]
+    broken = standing_after(records)
+    assert broken is not None and broken.rules is None and broken.number == 1
+    notices = []
+    assert going_on_with(command_line, broken, notices) == command_line
+    assert "not usable" in notices[0]

@@ -203,7 +203,17 @@ def test_stats_as_text(
     status, out, _ = run(capsys, "stats")
     lines = out.splitlines()
     assert status == 0 and lines[0].startswith("2 finished matches")
-    assert lines[3].split()[:3] == [winner, "2", "2"] and "Rules 2022:" in lines
+    assert lines[3].split()[:3] == [winner, "2", "2"]
+    # One rules preset played: no second table that repeats the first, a sentence instead.
+    assert "Rules 2022:" not in lines and lines[-1] == "Every match was played with rules 2022."
+    assert len(lines) == 3 + len(records[0]["names"]) + 2
+    # Two presets: everyone, then a table per preset.
+    shutil.copyfile(GOLDEN.with_name("1980.journal"), tables / "u.journal")
+    status, out, _ = run(capsys, "stats")
+    lines = out.splitlines()
+    assert status == 0 and lines[0].startswith("3 finished matches")
+    assert "Rules 1980:" in lines and "Rules 2022:" in lines
+    assert not any(line.startswith("Every match") for line in lines)
 
 
 def test_the_export_and_the_stats_load_no_textual(tmp_path: Path) -> None:

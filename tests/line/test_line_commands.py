@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from ono99tui.client.options import options_from_wire
+from ono99tui.client.options import TableOptions, options_from_wire
 from ono99tui.game import preset
 from ono99tui.game.codec import rules_to_wire
 from ono99tui.line.commands import Command, CommandError, command_words, read_command, read_yes_no
-from ono99tui.line.host_options import HostOptionError, option_change
+from ono99tui.line.host_options import HostOptionError, option_change, option_lines
 
 
 def test_every_command_has_a_word_and_a_short_form_none_shared() -> None:
@@ -70,12 +70,41 @@ def test_the_host_s_options_become_the_session_s_changes() -> None:
     assert option_change("duplicate off", options)[1] == {"table": {"duplicate": False}}
     assert option_change("turn 0", options) == ("Could not change the turn time",
                                                 {"table": {"turn_seconds": None}})
-    assert option_change("tokens 5", options) == ("Could not change the rules",
-                                                  {"rules": {"tokens": 5}})
+    tokens = options_from_wire({"rules": rules_to_wire(preset("1980")), "hints": False})
+    assert option_change("tokens 5", tokens) == ("Could not change the rules",
+                                                 {"rules": {"tokens": 5}})
     assert option_change("swap off", options) == ("Could not change the rules",
                                                   {"rules": {"four_ono99_swap": False}})
-    for bad, why in [("preset 1999", "No preset '1999'"), ("tokens many", "whole number"),
+    with pytest.raises(HostOptionError, match="whole number"):
+        option_change("tokens many", tokens)
+    for bad, why in [("preset 1999", "No preset '1999'"),
                      ("hints maybe", "on or off"), ("colour red", "No option 'colour'"),
                      ("preset", "needs a value")]:
         with pytest.raises(HostOptionError, match=why):
             option_change(bad, options)
+
+
+def test_the_options_listed_and_set_are_those_the_scoring_uses() -> None:
+    """RULES.md §3: a single round has neither target nor tokens, tokens scoring the
+    tokens, points scoring the target; the one the scoring does not use is neither listed
+    nor set (the refusal says why and what to type)."""
+    def options(preset_name: str, **changes: object) -> TableOptions:
+        rules = preset(preset_name).replace(**changes)
+        return options_from_wire({"rules": rules_to_wire(rules), "hints": False})
+
+    def said(options: TableOptions) -> str:
+        return "\n".join(option_lines(options))
+
+    single, tokens = options("2022"), options("1980")
+    points = options("1980", scoring="points-lowest", target=150)
+    assert "tokens:" not in said(single) and "target:" not in said(single)
+    assert "tokens: 3 (each player's, with tokens scoring)." in said(tokens)
+    assert "target:" not in said(tokens)
+    assert "target: 150 (the points that end the match)." in said(points)
+    assert "tokens:" not in said(points)
+    assert option_change("target 200", points)[1] == {"rules": {"target": 200}}
+    assert option_change("tokens 4", tokens)[1] == {"rules": {"tokens": 4}}
+    for word, wrong in (("target", single), ("target", tokens), ("tokens", single),
+                        ("tokens", points)):
+        with pytest.raises(HostOptionError, match=r"type o scoring .* first"):
+            option_change(f"{word} 5", wrong)

@@ -39,7 +39,7 @@ def test_the_review_is_told_after_the_match_and_refused_before(tmp_path: Path) -
         player.close()
     summary = next(i for i, line in enumerate(lines) if line.startswith("Of your "))
     costly = [line for line in lines[summary + 1:] if line.startswith("At ")]
-    if "none cost you a point" in lines[summary]:
+    if "none cost you a percentage point" in lines[summary]:
         assert costly == []
     else:
         assert costly, lines

@@ -26,16 +26,40 @@ def news(said: Lobby | None, after: Lobby, **kinds: bool) -> list[str]:
 def test_the_room_is_told_once_then_only_what_changes() -> None:
     room = lobby(TablePhase.WAITING, seat(0, "ana"))
     assert news(None, room) == ["Waiting room: 1 of 4 seats taken.", "Seat 1, ana (you): host.",
-                                "You host: g deals, b adds a bot, o changes the rules."]
+                                "You host: g deals once someone is here to play against; b "
+                                "adds a bot, o changes the rules."]
     joined = lobby(TablePhase.WAITING, seat(0, "ana"), seat(1, "bob"), seat(2, "Easy bot", bot=True))
     assert news(room, joined) == ["A player, bob, sat down in seat 2.",
-                                  "A bot, Easy bot, sat down in seat 3."]
+                                  "A bot, Easy bot, sat down in seat 3.",
+                                  "Someone to play against is here: type g to deal."]
     ready = lobby(TablePhase.WAITING, seat(0, "ana"), seat(1, "bob", ready=True),
                   seat(2, "Easy bot", bot=True))
     assert news(joined, ready) == ["bob is ready."]
     left = lobby(TablePhase.WAITING, seat(0, "ana"), seat(1, "Easy bot", bot=True))
     assert news(ready, left) == ["bob left the table."]
     assert news(left, left) == []
+
+
+def test_the_host_is_told_when_g_can_deal_and_when_it_cannot() -> None:
+    """Alone, "g deals" is not true: the table refuses a deal with one player. The host is
+    told when someone to play against comes, and when the last one goes (or is away)."""
+    alone = lobby(TablePhase.WAITING, seat(0, "ana"))
+    assert news(None, alone)[-1] == ("You host: g deals once someone is here to play "
+                                     "against; b adds a bot, o changes the rules.")
+    joined = lobby(TablePhase.WAITING, seat(0, "ana"), seat(1, "bob"))
+    assert news(alone, joined) == ["A player, bob, sat down in seat 2.",
+                                   "Someone to play against is here: type g to deal."]
+    assert news(None, joined)[-1] == "You host: g deals, b adds a bot, o changes the rules."
+    away = lobby(TablePhase.WAITING, seat(0, "ana"), seat(1, "bob", connected=False))
+    assert news(joined, away) == ["bob is away.", "Nobody is left to play against: g deals "
+                                  "once someone is here (b adds a bot)."]
+    bot = lobby(TablePhase.WAITING, seat(0, "ana"), seat(1, "Easy bot", bot=True))
+    assert news(alone, bot)[-1] == "Someone to play against is here: type g to deal."
+    # Only the host is told (a player does not deal), and only before a deal.
+    assert news(alone, joined, host=False) == ["A player, bob, sat down in seat 2."]
+    over = lobby(TablePhase.FINISHED, seat(0, "ana"), seat(1, "bob"))
+    assert "Nobody is left" not in " ".join(
+        news(over, lobby(TablePhase.FINISHED, seat(0, "ana"))))
 
 
 def test_mid_match_only_people_going_and_coming_back_are_told() -> None:

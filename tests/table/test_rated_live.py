@@ -1,7 +1,8 @@
 """`rated{rated}` over real sockets: a player switches their rating off and back on in the
 waiting room and everyone's lobby says so; during a match the table refuses it; a spectator
-may not send it; a non-bool is a typed error; and the choice outlives a host restarted in
-the waiting room (the client's hello asks for it again)."""
+may not send it; a non-bool is a typed error; and the choice the table confirmed (not a
+refused one) outlives a host restarted in the waiting room (the client's hello asks for it
+again)."""
 
 from __future__ import annotations
 
@@ -49,8 +50,8 @@ async def test_a_player_switches_rating_off_and_on_and_a_match_refuses_it() -> N
         await bob.rated(False)
         lobby = await ann.wait_for(Lobby, 2, lambda m: seat(m, "Bob").unrated)
         assert seat(lobby, "Bob").rating is None and seat(lobby, "Ann").rating == 1000
-        assert bob.unrated  # what a hello after a host restart asks for
         await bob.wait_for(Lobby, 2, lambda m: seat(m, "Bob").unrated)
+        assert bob.unrated  # the table said so: what a hello after a host restart asks for
         # A non-bool is a typed error, and changes nothing.
         raw_send(bob, {"kind": "rated", "rated": "no"})
         refused = await bob.wait_for(Error, 2)
@@ -67,6 +68,8 @@ async def test_a_player_switches_rating_off_and_on_and_a_match_refuses_it() -> N
         assert (refused.code, refused.ref) == ("match-running", "rated")
         assert refused.reason == "not while a match is being played"
         assert not server.table.core.seats[1].unrated
+        # Refused, so not remembered: a hello after a host restart must not ask for it.
+        assert not bob.unrated
     finally:
         await server.stop()
 

@@ -144,11 +144,27 @@ async def test_the_footer_names_every_key_at_80x24() -> None:
         await shown(pilot, 0)
         await wait_until(pilot, lambda: "Quit" in screen_text(app).splitlines()[-1])
         footer = screen_text(app).splitlines()[-1]
-        for words in ("→ Next", "← Back", "↓ Next round", "↑ Round back", "q Quit"):
+        for words in ("→ Next", "← Back", "↓ Next round", "↑ Round back", "g Plot", "q Quit"):
             assert words in footer
         text = screen_text(app)
         assert "Home: the deal  End: the last move" in text
         assert all(name in hands(app) for name in NAMES)  # eight hands fit
+
+
+@pytest.mark.parametrize("width", [55, 61, 70, 80])
+async def test_the_plot_key_is_in_the_footer_at_narrow_widths_too(width: int) -> None:
+    """`g` (the round's plot) was in no footer nor title: at 61 columns nothing named it.
+    Every key shows down to 60 columns, and packed closer below that."""
+    match, steps = golden("1980")
+    app = replay_app(match, steps)
+    async with app.run_test(size=(width, 24)) as pilot:
+        await shown(pilot, 0)
+        await wait_until(pilot, lambda: "Quit" in screen_text(app).splitlines()[-1])
+        footer = screen_text(app).splitlines()[-1]
+        assert "g Plot" in footer and footer.rstrip().endswith("q Quit")
+        assert " → Next  " in footer if width >= 60 else footer.startswith("→ Next ← Back")
+        await pilot.press("g")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "PlotsScreen")
 
 
 @pytest.mark.parametrize("preset_name", ["1980-set99"])
@@ -184,5 +200,5 @@ async def test_in_ascii_at_60x18_the_footer_names_the_arrows_in_ascii() -> None:
         await wait_until(pilot, lambda: "Quit" in screen_text(app).splitlines()[-1])
         footer = screen_text(app).splitlines()[-1]
         assert footer.split() == [">", "Next", "<", "Back", "v", "Next", "round",
-                                  "^", "Round", "back", "q", "Quit"]
+                                  "^", "Round", "back", "g", "Plot", "q", "Quit"]
         assert "→" not in screen_text(app) and "▶" not in screen_text(app)

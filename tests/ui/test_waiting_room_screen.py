@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from lobby_helpers import running_table
+from testkit.screens import screen_lines
 from testkit.waiting import pilot_wait_until as wait_until
 from textual.widgets import Checkbox, DataTable, Input, Select, Static
 
@@ -96,6 +97,79 @@ async def test_host_adds_and_removes_bots_changes_rules_and_starts(tmp_path: Pat
             if app.session.view.turn == app.session.view.seat:  # the host's own turn is timed: 20 s
                 seat, due = app.session.clock_deadline
                 assert seat == app.session.view.seat and 0 < due - time.monotonic() <= 20.0
+
+
+async def test_the_host_s_status_says_whether_s_can_deal_and_to_whom(tmp_path: Path) -> None:
+    """It said "s starts the game; everyone is ready." over empty seats, and (after a
+    match) with nobody here to play against, where the table refuses the deal."""
+    async with running_table(name="den", capacity=3, host_key=HOST_KEY) as server:
+        app = host_app(server, player="ana")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: seat_names(app) == ["ana"], what="the host's seat")
+
+            def status() -> str:
+                return str(room(app).query_one("#room-status", Static).render())
+
+            await wait_until(pilot, lambda: status() == "Waiting for someone to play against: "
+                             "b adds a bot, then s starts.", what="alone")
+            await pilot.press("b")
+            await wait_until(pilot, lambda: status() == "s starts the game for the 2 here, all "
+                             "ready; 1 seat stays empty.", what="a seat empty")
+            await pilot.press("b")
+            await wait_until(pilot, lambda: status() == "s starts the game; everyone is ready.",
+                             what="a full table")
+
+
+def test_players_gone_do_not_count_for_the_deal() -> None:
+    """After a match a seat whose player went is still listed, but freed at the deal: with
+    only the host here the table refuses it, and the one away is no one to wait for."""
+    def lobby(*seats: SeatInfo, capacity: int = 3, phase: str = "waiting") -> Lobby:
+        return Lobby(phase=phase, seats=seats, host_seat=0, you=0, capacity=capacity,
+                     results={"matches_won": [1, 0], "matches_played": [1, 1]})
+
+    host = SeatInfo(0, "ana", SeatKind.HUMAN, False, True)
+    away = SeatInfo(1, "bob", SeatKind.HUMAN, False, False)
+    here = SeatInfo(1, "bob", SeatKind.HUMAN, True, True)
+    status = WaitingRoomScreen._host_status
+    assert status(lobby(host, away), [], next_match=True).startswith(
+        "Waiting for someone to play against")
+    assert status(lobby(host, here), [], next_match=True) == (
+        "s starts the next match for the 2 here, all ready; 1 seat stays empty.")
+    assert status(lobby(host, here, SeatInfo(2, "cy", SeatKind.HUMAN, True, False)), [],
+                  next_match=False) == (
+        "s starts the game for the 2 here, all ready; 1 seat stays empty.")
+    assert status(lobby(host, here, capacity=2), [], next_match=True) == (
+        "s starts the next match; everyone is ready.")
+
+
+async def test_the_rules_show_only_the_options_the_scoring_uses(tmp_path: Path) -> None:
+    """RULES.md §3: a single round has neither target nor tokens; tokens scoring has the
+    tokens, the points modes the target. Switching the scoring shows what the new one uses."""
+    async with running_table(name="den", capacity=4, host_key=HOST_KEY) as server:
+        app = host_app(server, player="ana")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: seat_names(app) == ["ana"], what="the host's seat")
+            screen = room(app)
+
+            def shown() -> tuple[bool, bool]:
+                # What is on screen: the labels of the two fields ("target 100" and "3 tokens
+                # each" of the summary are lower case).
+                lines = screen_lines(app)
+                return (any(" Target " in line for line in lines),
+                        any(" Tokens " in line for line in lines))
+
+            await wait_until(pilot, lambda: rules(app)["scoring"] == "single"
+                             and shown() == (False, False), what="a single round's options")
+            for scoring, wanted in (("tokens", (False, True)),
+                                    ("points-elimination", (True, False)),
+                                    ("points-lowest", (True, False)), ("single", (False, False))):
+                screen.query_one("#opt-scoring", Select).value = scoring
+                await wait_until(pilot, lambda scoring=scoring, wanted=wanted:  # type: ignore[misc]
+                                 rules(app)["scoring"] == scoring and shown() == wanted,
+                                 what=f"the options of {scoring}")
+            # A preset brings its own scoring, and with it its options.
+            screen.query_one("#opt-preset", Select).value = "1980"
+            await wait_until(pilot, lambda: shown() == (False, True), what="1980's tokens")
 
 
 async def test_players_see_the_room_read_only_and_say_ready(tmp_path: Path) -> None:

@@ -21,6 +21,8 @@ from web_helpers import WebHost, wait_until, web_host
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 CHILD = Path(__file__).with_name("open_table_child.py")
+# The host's two number fields that only some scorings use, and their labels.
+OPTION_FIELDS = ("#opt-target", "#opt-tokens", "label[for=opt-target]", "label[for=opt-tokens]")
 
 # What the page may ask of the browser for a turn, counted in window.__alerts.
 ALERT_STUBS = """
@@ -78,9 +80,28 @@ def test_options_set_on_the_hosts_phone_show_on_the_other(browser: Any,
         ana, bea = Phone(first.new_page()), Phone(second.new_page())
         ana.open(open_table, "ana", password=None)
         ana.page.wait_for_selector("#host-options", state="visible")
+        # The table has its bot (open_table_child seats one): with only the host and a bot
+        # Deal now deals; the bot removed, the host alone is told Deal now cannot.
+        ana.page.wait_for_function(
+            "() => document.getElementById('room-when').textContent"
+            " === 'Deal now starts the game for everyone here (2).'")
+        assert ana.page.get_attribute("#start", "aria-disabled") == "false"
+        ana.page.locator("#bots button").first.tap()
+        ana.page.wait_for_function(
+            "() => document.getElementById('room-when').textContent.startsWith("
+            "'Waiting for someone to play against')")
+        assert ana.page.get_attribute("#start", "aria-disabled") == "true"
         bea.open(open_table, "bea", password=None)
         bea.page.wait_for_selector("#room-options", state="visible")
+        ana.page.wait_for_function(
+            "() => document.getElementById('room-when').textContent"
+            " === 'Deal now starts the game for everyone here (2).'")
+        assert ana.page.get_attribute("#start", "aria-disabled") == "false"
+        assert bea.page.text_content("#room-when") == "Waiting for the host to deal."
         assert not bea.visible("#host-options")  # only the host's phone has them
+        # The host deals and is never "waiting" for a ready (the terminal's room says host).
+        seats = bea.page.inner_text("#room-seats").splitlines()
+        assert seats[seats.index("ana") + 1] == "host", seats
         assert "No turn clock" in (bea.page.text_content("#room-options") or "")
 
         ana.page.fill("#opt-turn", "25")
@@ -88,10 +109,16 @@ def test_options_set_on_the_hosts_phone_show_on_the_other(browser: Any,
         bea.page.wait_for_function(
             "() => document.getElementById('room-options').textContent"
             ".includes('25 seconds for each move')")
+        # A single round (2022's) has neither a target nor tokens: neither field shows.
+        assert ana.page.input_value("#opt-scoring") == "single"
+        assert not any(ana.visible(field) for field in OPTION_FIELDS)
         ana.page.select_option("#opt-scoring", "points-lowest")
         bea.page.wait_for_function(
             "() => document.getElementById('room-options').textContent"
             ".includes('Scoring: points, lowest wins')")
+        ana.page.wait_for_selector("#opt-target", state="visible")
+        assert ana.visible("label[for=opt-target]") and not ana.visible("#opt-tokens")
+        assert not ana.visible("label[for=opt-tokens]")
         ana.page.uncheck("#spectator-chat")
         bea.page.wait_for_function(
             "() => document.getElementById('room-options').textContent"
@@ -99,6 +126,10 @@ def test_options_set_on_the_hosts_phone_show_on_the_other(browser: Any,
         # The host's own controls follow the table too.
         assert ana.page.input_value("#opt-turn") == "25"
         assert ana.page.input_value("#opt-scoring") == "points-lowest"
+        ana.page.select_option("#opt-scoring", "tokens")  # then only the tokens
+        ana.page.wait_for_selector("#opt-tokens", state="visible")
+        assert ana.visible("label[for=opt-tokens]") and not ana.visible("#opt-target")
+        assert not ana.visible("label[for=opt-target]")
         # A rule switch, and the bot level of the bot added.
         switch = ana.page.locator("#opt-switches input[type=checkbox]").first
         was = switch.is_checked()

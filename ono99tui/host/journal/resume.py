@@ -15,6 +15,7 @@ counting from it: `standing_after` gives its number and the standings after it.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -50,6 +51,8 @@ HUMAN = "human"
 RECORD_VERSIONS = {OPTIONS: 2}
 # A `match` or `won` record of a duplicate set's match (its `duplicate` field).
 DUPLICATE_VERSION = 3
+
+log = logging.getLogger(__name__)
 
 
 def record_version(record: dict[str, Any]) -> int:
@@ -132,6 +135,11 @@ class Standing:
     played: dict[str, int]
     # The duplicate set after that match, if it was one of a set (`MatchWon.duplicate`).
     duplicate: dict[str, Any] | None = None
+    # The rules and the table options that match was played with (its header's, and any
+    # changed during it): the next deal has them, as it would have without the restart.
+    # None / empty: not in the journal (the host's own then), or not readable (said).
+    rules: Rules | None = None
+    table: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -322,7 +330,25 @@ def standing_after(records: Sequence[dict[str, Any]]) -> Standing | None:
         duplicate = _duplicate(end.get("duplicate")) if end.get("kind") == WON else None
     except (KeyError, TypeError) as error:
         raise ResumeError(f"the match header is not usable ({error!r})") from None
-    return Standing(number=number, won=won, played=played, duplicate=duplicate)
+    # The match is over: a header whose rules or options this version cannot read costs
+    # only them (the host's own are dealt next), not the evening's standings.
+    try:
+        rules: Rules | None = rules_from_wire(header["rules"])
+    except (KeyError, TypeError, ValueError) as error:
+        log.warning("the journal's last match's rules are not usable (%s): the next match "
+                    "is dealt with the host's own", error)
+        rules = None
+    try:
+        table = _table_options(header.get("table"))
+        for step in records[start + 1:]:
+            if step.get("kind") == OPTIONS:
+                table |= _table_options(step.get("table"))
+    except ResumeError as error:
+        log.warning("the journal's last match's table options are not usable (%s): the "
+                    "next match is dealt with the host's own", error)
+        table = {}
+    return Standing(number=number, won=won, played=played, duplicate=duplicate,
+                    rules=rules, table=table)
 
 
 def matches_from_records(records: Sequence[dict[str, Any]]) -> list[MatchRecord]:

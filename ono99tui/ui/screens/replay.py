@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.cells import cell_len
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -43,6 +44,9 @@ from ono99tui.ui.widgets.seats import SeatList
 from ono99tui.ui.widgets.static_text import update_if_changed
 from ono99tui.ui.widgets.total import TotalPanel
 from ono99tui.words.rule_labels import card_label
+
+# The narrowest screen whose Footer shows every key with its usual spacing.
+SPACED_FOOTER_WIDTH = 60
 
 
 def table_name(match: RecordedMatch) -> str:
@@ -115,8 +119,10 @@ class ReplayScreen(Screen[None]):
         Binding("end", "jump(-1)", _("End"), show=False),
         # The replayed match's rules (the app's own F1 would show a table's).
         Binding("question_mark,f1", "rules", _("Rules"), show=False),
-        # The total of the round shown so far, as a plot (ui/screens/plots.py).
-        Binding("g", "plots", _("Plot"), show=False),
+        # The total of the round shown so far, as a plot (ui/screens/plots.py): in the
+        # Footer, which has room for these six keys down to 60 columns (narrower, it packs
+        # them closer: `on_resize`).
+        Binding("g", "plots", _("Plot")),
         Binding("q,escape", "app.quit", _("Quit")),
     ]
 
@@ -148,12 +154,21 @@ class ReplayScreen(Screen[None]):
             hands_pane.border_subtitle = _("Home: the deal  End: the last move  ?: rules")
             yield Static("", id="hands", markup=False)
         yield Static("", id="step-line", markup=False)
-        # No palette entry: the five keys then fit down to 60 columns.
+        # No palette entry: the six keys then fit down to 60 columns.
         yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         # The widgets compose their own children once this screen is mounted.
         self.call_after_refresh(self.show_step)
+        self._fit_footer(self.app.size.width)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_footer(event.size.width)
+
+    def _fit_footer(self, width: int) -> None:
+        # Under 60 columns the spaced keys would lose the last ones (q Quit, g Plot) off
+        # the edge: packed closer they fit down to 53.
+        self.query_one(Footer).compact = width < SPACED_FOOTER_WIDTH
 
     # --- drawing --------------------------------------------------------------------------
 

@@ -6,10 +6,11 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.cells import cell_len
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Checkbox, Footer, Static
 
 from netproto.wire.messages import Lobby, SeatKind
 from ono99tui.client.duplicate import DuplicateResults, results_from_wire
@@ -23,10 +24,16 @@ from ono99tui.client.story import EventItem
 from ono99tui.game import PlayerView, RoundEnded
 from ono99tui.i18n import N_, _
 from ono99tui.ui.present import bust_lines, bust_notice, matches_played, matches_won, winners_text
-from ono99tui.ui.requests import OpenRoomRequested, RematchRequested, TakeSeatRequested
+from ono99tui.ui.requests import (
+    OpenRoomRequested,
+    RatedRequested,
+    RematchRequested,
+    TakeSeatRequested,
+)
 from ono99tui.ui.screens.bust import held_line
 from ono99tui.ui.screens.own_modal import OwnModal
 from ono99tui.ui.session_app import SessionApp, watch_session
+from ono99tui.ui.widgets.check_box import RateMyPlayBox
 from ono99tui.words.duplicate import (
     best_lines,
     compared,
@@ -363,6 +370,9 @@ class MatchEndScreen(_Dialog):
         Binding("v", "review", _("Review")),
         # The last round's total and the evening's ratings, as plots (ui/screens/plots.py).
         Binding("g", "plots", _("Plots")),
+        # The player's own, as in the waiting room: rated or not from the next match on
+        # (the box names the key: the Footer has no room for one more at 80 columns).
+        Binding("u", "toggle_rated", _("Rate my play"), show=False),
         Binding("escape", "dismiss", _("Back to the table")),
         Binding("q", "app.quit", _("Quit")),
     ]
@@ -406,6 +416,8 @@ class MatchEndScreen(_Dialog):
             # sight rather than being cut off below.
             with Vertical(id="match-actions"):
                 yield Static("", id="rematch-status", markup=False)
+                # Shown to a seated player at a table that rates (`_show_rated`).
+                yield RateMyPlayBox()
                 with Horizontal(classes="results-buttons"):
                     if self._spectating():
                         # Shown when the table may have a seat free (`_show_seat_offer`).
@@ -446,6 +458,7 @@ class MatchEndScreen(_Dialog):
         # just after: show them when they come.
         watch_session(self, lambda session: session.lobby, self._show_matches_won, init=False)
         watch_session(self, lambda session: session.lobby, self._show_host_actions)
+        watch_session(self, lambda session: session.lobby, self._show_rated)
         self._show_duplicate()
         self.set_class(self._spectating(), "-spectating")
         if self._spectating():
@@ -454,8 +467,10 @@ class MatchEndScreen(_Dialog):
         # The first focusable widget takes the focus, as Textual's own auto-focus would give
         # it, but without scrolling to it: that scrolled a short dialog past who won.
         # (A spectator offered no seat gets no focus: Enter must not land on Quit.)
+        # (Nor the rating box: Enter must press Rematch, not switch the rating.)
         first = next((widget for widget in self.query("*")
-                      if widget.focusable and widget.display and widget.id != "quit"), None)
+                      if widget.focusable and widget.display
+                      and widget.id not in ("quit", "rate-me")), None)
         if first is not None:
             self.set_focus(first, scroll_visible=False)
         if self._rematch_at_once:
@@ -499,6 +514,14 @@ class MatchEndScreen(_Dialog):
             status.first(Static).update(rematch_readiness(lobby))
         self.refresh_bindings()
 
+    def _show_rated(self, _lobby: Lobby | None) -> None:
+        """The player's own "Rate my play (u)" box: only where the table rates, for a seat
+        of one's own (a spectator's session has no rating to switch)."""
+        found = self.query(RateMyPlayBox)
+        if found:  # (none while the dialog is closing)
+            found.first().show(self.app.session.rated)
+        self.refresh_bindings()
+
     def _show_seat_offer(self, lobby: Lobby | None) -> None:
         """A spectator's dialog: the _("Take a seat") button where a seat may be free, and
         what the seats are, in words."""
@@ -528,6 +551,8 @@ class MatchEndScreen(_Dialog):
             return self.app.session.may_open_room
         if action == "review":
             return self.app.session.may_review
+        if action == "toggle_rated":
+            return self.app.session.rated is not None
         return True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -539,6 +564,21 @@ class MatchEndScreen(_Dialog):
             self.action_open_room()
         else:
             self.app.exit()
+
+    def action_toggle_rated(self) -> None:
+        """Ask to be rated from the next match on, or not (the box shows the table's word),
+        as the waiting room's u does."""
+        rated = self.app.session.rated
+        if rated is not None:
+            self.post_message(RatedRequested(not rated))
+
+    @on(Checkbox.Changed, "#rate-me")
+    def _rated_changed(self, event: Checkbox.Changed) -> None:
+        # A click or space on the box (the table's own word is not echoed back).
+        event.stop()
+        wish = RateMyPlayBox.wish(event, self.app.session.rated)
+        if wish is not None:
+            self.post_message(RatedRequested(wish))
 
     def action_rematch(self) -> None:
         """Ask for another match with the same table."""

@@ -22,6 +22,7 @@ from textual.widgets import Checkbox, DataTable, Footer, Input, Label, Select, S
 
 from netproto.wire.messages import Lobby, SeatInfo, SeatKind
 from ono99tui.bots import BOT_CHOICES
+from ono99tui.client.dealing import may_deal, players_here, seats_left_empty
 from ono99tui.client.free_seats import free_seats_text, seats_free
 from ono99tui.client.options import options_from_wire
 from ono99tui.client.story import SaidItem
@@ -42,6 +43,7 @@ from ono99tui.ui.screens.join_qr import JoinQrScreen
 from ono99tui.ui.screens.talk_screen import TALK_BINDINGS, TalkScreen
 from ono99tui.ui.session_app import SessionApp, watch_session
 from ono99tui.ui.widgets.banner import ConnectionBanner
+from ono99tui.ui.widgets.check_box import RateMyPlayBox, RuleCheckbox
 from ono99tui.ui.widgets.log import EventLog, chat_entry
 from ono99tui.web.join_code import JoinLink
 from ono99tui.words.duplicate import progress_text
@@ -71,23 +73,6 @@ WIDEST_PLAYER_COLUMN = 37
 # What a row takes besides the player's column when stacked: the screen's padding and the
 # table's border (4), the number column and the status column, each with its cell padding.
 _ROW_BESIDE_PLAYER = 4 + (1 + 2) + (STATUS_COLUMN_WIDTH + 2) + 2
-
-
-class RuleCheckbox(Checkbox):
-    """A check box whose mark shows its state in characters, not only in colour."""
-
-    # The upper-case property names are Textual's own (Checkbox's class attributes).
-    @property
-    def BUTTON_INNER(self) -> str:  # type: ignore[override]
-        return "x" if self.value else " "
-
-    @property
-    def BUTTON_LEFT(self) -> str:  # type: ignore[override]
-        return "[" if current_glyphs(self).ascii else "▐"
-
-    @property
-    def BUTTON_RIGHT(self) -> str:  # type: ignore[override]
-        return "]" if current_glyphs(self).ascii else "▌"
 
 
 def seat_rows(lobby: Lobby, you: int | None, bot_mark: str, *, ascii_glyphs: bool = False,
@@ -260,8 +245,7 @@ class WaitingRoomScreen(TalkScreen):
                 with Vertical(id="seats-panel"):
                     yield DataTable(id="seats", cursor_type="row", show_header=False)
                     # Shown at a table that rates its players, to a seated player.
-                    yield RuleCheckbox(_("Rate my play (u)"), id="rate-me", compact=True,
-                                       value=True)
+                    yield RateMyPlayBox()
                     # After a match: the evening's standings, which a change of rules keeps.
                     yield Static("", id="standings")
                     yield Static("", id="spectators")
@@ -284,10 +268,12 @@ class WaitingRoomScreen(TalkScreen):
             yield Label(_("Scoring"), classes="option-label")
             yield Select([(_(SCORING_WORDS[mode].label), mode) for mode in SCORING_MODES],
                          allow_blank=False, id="opt-scoring", compact=True)
-        with Horizontal(classes="option-row"):
+        # Each shown only under the scoring that uses it (`_show_options`, RULES.md §3):
+        # the target with points scoring, the tokens with tokens scoring.
+        with Horizontal(classes="option-row", id="row-target"):
             yield Label(_("Target"), classes="option-label")
             yield Input(type="integer", id="opt-target", compact=True, max_length=6)
-        with Horizontal(classes="option-row"):
+        with Horizontal(classes="option-row", id="row-tokens"):
             yield Label(_("Tokens"), classes="option-label")
             yield Input(type="integer", id="opt-tokens", compact=True, max_length=3)
         with Horizontal(classes="option-row"):
@@ -447,14 +433,7 @@ class WaitingRoomScreen(TalkScreen):
 
     def _show_rated(self) -> None:
         # The player's own switch: only where the table rates, for a seat of one's own.
-        rated = self.app.session.rated
-        box = self.query_one("#rate-me", Checkbox)
-        box.display = rated is not None
-        if rated is not None:
-            self._show_box("#rate-me", rated)
-        box.tooltip = (None if rated is None
-                       else _("Your play is rated here from the next match on.") if rated
-                       else _("Your play is not rated: your rating stays as it is."))
+        self.query_one(RateMyPlayBox).show(self.app.session.rated)
 
     def _show_bot_level(self, level: object) -> None:
         # The bots added here start at the table's own level (`ono99 host --level hard`),
@@ -504,6 +483,9 @@ class WaitingRoomScreen(TalkScreen):
             if select.value != choice:
                 with select.prevent(Select.Changed):
                     select.value = choice
+        # A single round has neither a target nor tokens: only what the scoring uses shows.
+        self.query_one("#row-target").display = rules.scoring.counts_points
+        self.query_one("#row-tokens").display = rules.scoring == Scoring.TOKENS
         for option in ("target", "tokens"):
             field = self.query_one(f"#opt-{option}", Input)
             number = getattr(rules, option)
@@ -557,10 +539,10 @@ class WaitingRoomScreen(TalkScreen):
             widget.disabled = not editable
 
     def _status_line(self, lobby: Lobby) -> str:
-        taken = len(lobby.seats)
-        # The host starts the game: only the others' readiness matters.
+        # The host starts the game: only the others' readiness matters (of those here: a
+        # seat whose player has gone is freed at the deal).
         waiting_for = [seat.name for seat in lobby.seats
-                       if not seat.ready and seat.seat != lobby.host_seat]
+                       if not seat.ready and seat.seat != lobby.host_seat and seat.connected]
         mine = self.my_seat
         dealing = table_deals_when(lobby, ask_ready=mine is not None and not mine.ready)
         if self.my_seat_number is None:
@@ -575,19 +557,38 @@ class WaitingRoomScreen(TalkScreen):
             return dealing
         next_match = after_a_match(lobby)
         if self.is_host:
-            if taken < 2:
-                return _("Add a bot (b) or wait for players; s starts with two or more.")
-            if waiting_for:
-                names = _(", ").join(waiting_for)
-                return (_("s starts the next match (not ready yet: {names}).") if next_match
-                        else _("s starts the game (not ready yet: {names}).")).format(names=names)
-            return (_("s starts the next match; everyone is ready.") if next_match
-                    else _("s starts the game; everyone is ready."))
+            return self._host_status(lobby, waiting_for, next_match=next_match)
         if mine and mine.ready:
             return (_("You are ready. The host starts the next match.") if next_match
                     else _("You are ready. The host starts the game."))
         return (_("Press r when you are ready. The host starts the next match.") if next_match
                 else _("Press r when you are ready. The host starts the game."))
+
+    @staticmethod
+    def _host_status(lobby: Lobby, waiting_for: list[str], *, next_match: bool) -> str:
+        """The host's line: whether s deals now, and to whom (`client/dealing.py`)."""
+        if not may_deal(lobby):
+            # Alone (or with players who have gone): the table would refuse the deal.
+            return _("Waiting for someone to play against: b adds a bot, then s starts.")
+        if waiting_for:
+            names = _(", ").join(waiting_for)
+            return (_("s starts the next match (not ready yet: {names}).") if next_match
+                    else _("s starts the game (not ready yet: {names}).")).format(names=names)
+        empty = seats_left_empty(lobby)
+        if empty:
+            # "Everyone is ready" said over empty seats read as if the table were full.
+            count = players_here(lobby)
+            return (ngettext("s starts the next match for the {count} here, all ready; "
+                             "{empty} seat stays empty.",
+                             "s starts the next match for the {count} here, all ready; "
+                             "{empty} seats stay empty.", empty) if next_match
+                    else ngettext("s starts the game for the {count} here, all ready; "
+                                  "{empty} seat stays empty.",
+                                  "s starts the game for the {count} here, all ready; "
+                                  "{empty} seats stay empty.", empty)).format(
+                count=count, empty=empty)
+        return (_("s starts the next match; everyone is ready.") if next_match
+                else _("s starts the game; everyone is ready."))
 
     def set_status(self, text: str) -> None:
         """The one-line status under the panels."""
@@ -630,9 +631,9 @@ class WaitingRoomScreen(TalkScreen):
     def _rated_changed(self, event: Checkbox.Changed) -> None:
         # A click or space on the box; the table's own word (set in `_show_rated`) is
         # prevented from echoing back.
-        if event.value == event.checkbox.value and self.app.session.rated not in (
-                None, event.value):
-            self.post_message(RatedRequested(event.value))
+        wish = RateMyPlayBox.wish(event, self.app.session.rated)
+        if wish is not None:
+            self.post_message(RatedRequested(wish))
 
     def action_take_seat(self) -> None:
         """A spectator: join the table again asking for a seat (the app does it: see

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from netproto.wire.messages import Lobby, SeatKind, TablePhase
+from ono99tui.client.dealing import players_here
 from ono99tui.client.names import seat_name
 from ono99tui.client.places import place_numbers, standings
 from ono99tui.client.plots import round_totals
@@ -230,6 +231,8 @@ def room_state(session: TableSession) -> dict[str, Any] | None:
                    "rating": s.rating, "unrated": s.unrated}
                   for s in lobby.seats],
         "capacity": lobby.capacity,
+        # The seats a deal now would go to (the host's Deal now needs two: client/dealing.py).
+        "here": players_here(lobby),
         "watching": lobby.spectators,
         "preset": options.preset,
         "start_when": options.start_when,
@@ -267,6 +270,9 @@ def host_rules(session: TableSession) -> dict[str, Any] | None:
         "scorings": [[str(mode), _(words.label)] for mode, words in SCORING_WORDS.items()],
         "target": rules.target,
         "tokens": rules.tokens,
+        # Which of the two the scoring uses (RULES.md §3): the page shows only those.
+        "uses_target": rules.scoring.counts_points,
+        "uses_tokens": rules.scoring == Scoring.TOKENS,
         "ono99_card": str(rules.ono99_card),
         "ono99_cards": [[str(mode), _(words.label)] for mode, words in ONO99_WORDS.items()],
         "switches": [[switch.option, _(switch.label), bool(getattr(rules, switch.option))]

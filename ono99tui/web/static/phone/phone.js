@@ -96,6 +96,11 @@
     choices($("opt-ono99_card"), rules.ono99_cards, rules.ono99_card);
     shown($("opt-target"), String(rules.target));
     shown($("opt-tokens"), String(rules.tokens));
+    // Only the options the scoring uses: a single round has neither target nor tokens.
+    for (const [id, used] of [["opt-target", rules.uses_target], ["opt-tokens", rules.uses_tokens]]) {
+      $(id).hidden = !used;
+      document.querySelector(`label[for="${id}"]`).hidden = !used;
+    }
     $("opt-switches").replaceChildren(...rules.switches.map(([option, words, on]) => {
       const label = el("label", null, "check");
       const box = el("input");
@@ -559,11 +564,18 @@
     if (room.spectator_chat === false) told.push(t("room.no_spectator_chat"));
     if (room.duplicate_set) told.push(room.duplicate_set); // the door's words: "deal 2 of 4"
     $("room-options").textContent = told.join(" · ");
-    $("room-when").textContent = room.start_when ? t("room.start_when", { n: room.start_when }) : t("room.waiting");
+    // The host's phone says whether Deal now can deal: the table refuses with one player.
+    const alone = S.host && !room.start_when && room.here < 2;
+    $("room-when").textContent = room.start_when ? t("room.start_when", { n: room.start_when })
+      : !S.host ? t("room.waiting") : alone ? t("room.host_alone") : t("room.host_deals", { n: room.here });
+    // Still tappable (the table's refusal says why too), but marked: the line above says why.
+    $("start").setAttribute("aria-disabled", String(alone));
+    $("start").setAttribute("aria-describedby", "room-when");
     $("room-watching").textContent = room.watching ? tn("room.watching", room.watching) : "";
     const seats = room.seats.map((seatInfo) => ({
       name: seatInfo.name, you: seatInfo.you, bot: seatInfo.bot, away: seatInfo.away,
       cards: null, ready: seatInfo.ready, rating: seatInfo.rating, unrated: seatInfo.unrated,
+      host: seatInfo.host,
     }));
     $("room-seats").replaceChildren(...seats.map((seatInfo) => {
       const item = el("li", null, "seat");
@@ -574,7 +586,9 @@
       if (seatInfo.you) marks.push(t("seat.you"));
       if (seatInfo.bot) marks.push(t("seat.bot"));
       if (seatInfo.away) marks.push(t("seat.away"));
-      marks.push(t(seatInfo.ready || seatInfo.bot ? "room.is_ready" : "room.waiting_for"));
+      // The host deals and says no "ready" (as the terminal's room shows it).
+      marks.push(t(seatInfo.ready || seatInfo.bot ? "room.is_ready"
+                   : seatInfo.host ? "room.host" : "room.waiting_for"));
       if (seatInfo.rating !== null && seatInfo.rating !== undefined) marks.push(t("seat.rating", { n: seatInfo.rating }));
       if (seatInfo.unrated) marks.push(t("seat.unrated"));
       item.append(el("span", marks.join(" · "), "marks"));
