@@ -17,6 +17,8 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from testkit.ports import free_port
+
 SSHD = "/usr/sbin/sshd"
 # sshd refuses to start without its privilege separation directory.
 PRIVSEP_DIR = Path("/run/sshd")
@@ -29,13 +31,6 @@ def missing_requirement() -> str | None:
     if os.geteuid() != 0:
         return "sshd for another user's login needs root"
     return None
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def make_key(path: Path) -> Path:

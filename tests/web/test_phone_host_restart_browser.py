@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,15 +17,10 @@ from typing import Any
 import pytest
 from phone_helpers import Phone, phone_context, wait_for_hand
 from testkit.headless import HeadlessHost
+from testkit.ports import free_port
 from web_helpers import PASSWORD, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class RestartingHost:

@@ -15,7 +15,6 @@ import os
 import shlex
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -26,6 +25,7 @@ import aiohttp
 import pytest
 from packet_child import TABLE_DRIVER, TerminalView
 from table_watch import OWN_SEAT, child_env, current_hand, seat_named, start_table, wait_for_hand
+from testkit.ports import free_port
 
 from netproto.client import TableClient
 from netproto.wire.messages import SeatKind
@@ -37,12 +37,6 @@ import sys
 from textual_serve.server import Server
 Server(sys.argv[2], host="127.0.0.1", port=int(sys.argv[1])).serve()
 """
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class ServedJoin:

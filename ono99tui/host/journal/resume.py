@@ -188,6 +188,17 @@ def _table_options(value: Any) -> dict[str, Any]:
     return dict(value)
 
 
+def _match_table_options(records: Sequence[dict[str, Any]], start: int) -> dict[str, Any]:
+    """The table options the match whose header is `records[start]` was played with: the
+    header's, then each `options` record's after it (a later match's header is not read:
+    the caller's match is the journal's last)."""
+    table = _table_options(records[start].get("table"))
+    for step in records[start + 1:]:
+        if step.get("kind") == OPTIONS:
+            table |= _table_options(step.get("table"))
+    return table
+
+
 def _duplicate(value: Any) -> dict[str, Any] | None:
     """A header's or end's duplicate set (absent: the match was no set's). Checked by the
     table that takes it up (`DuplicateSet.from_wire`)."""
@@ -234,10 +245,7 @@ def resume_point(records: Sequence[dict[str, Any]]) -> ResumePoint | None:
         if not isinstance(unrated, list) or not all(
                 type(seat) is int and 0 <= seat < seats for seat in unrated):
             raise ResumeError("the match header's unrated seats are not its seats")
-        table = _table_options(header.get("table"))
-        for step in records[start + 1:]:
-            if step.get("kind") == OPTIONS:
-                table |= _table_options(step.get("table"))
+        table = _match_table_options(records, start)
         return ResumePoint(
             number=int(header["number"]), seed=int(header["seed"]),
             rules=rules_from_wire(header["rules"]), names=names, kinds=kinds,
@@ -339,10 +347,7 @@ def standing_after(records: Sequence[dict[str, Any]]) -> Standing | None:
                     "is dealt with the host's own", error)
         rules = None
     try:
-        table = _table_options(header.get("table"))
-        for step in records[start + 1:]:
-            if step.get("kind") == OPTIONS:
-                table |= _table_options(step.get("table"))
+        table = _match_table_options(records, start)
     except ResumeError as error:
         log.warning("the journal's last match's table options are not usable (%s): the "
                     "next match is dealt with the host's own", error)

@@ -32,7 +32,10 @@
   const DEAD_MS = 12000;
 
   function t(key, params) {
-    let text = key in M ? M[key] : key;
+    return filledIn(key in M ? M[key] : key, params);
+  }
+
+  function filledIn(text, params) {
     for (const [name, value] of Object.entries(params || {})) {
       text = text.split(`{${name}}`).join(String(value));
     }
@@ -47,11 +50,7 @@
     const rule = M.plural || [];
     const form = rule.length ? rule[count < rule.length ? count : rule.length / 2 + (count % 100)]
                              : (count === 1 ? 0 : 1);
-    let text = forms[Math.min(form, forms.length - 1)];
-    for (const [name, value] of Object.entries({ count, ...params })) {
-      text = text.split(`{${name}}`).join(String(value));
-    }
-    return text;
+    return filledIn(forms[Math.min(form, forms.length - 1)], { count, ...params });
   }
 
   function el(tag, text, className) {
