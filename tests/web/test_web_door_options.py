@@ -126,12 +126,15 @@ def test_logins_and_passwords() -> None:
 def test_logins_are_kept_for_the_same_password(tmp_path: Path,
                                                caplog: pytest.LogCaptureFixture) -> None:
     path = tmp_path / LOGINS_FILE
-    book = LoginBook(limit=2, path=path, password="pw")
+    # A space and a "!" are in no base64 token or hash, so the password cannot
+    # turn up in the file by chance (a two-letter one did, once in a few hundred).
+    secret = "door pass!"
+    book = LoginBook(limit=2, path=path, password=secret)
     first, second, third = book.issue(), book.issue(), book.issue()
     assert oct(path.stat().st_mode & 0o777) == "0o600"  # tokens let a browser in
-    again = LoginBook(limit=2, path=path, password="pw")  # the host started again
+    again = LoginBook(limit=2, path=path, password=secret)  # the host started again
     assert not again.valid(first) and again.valid(second) and again.valid(third)
-    assert "pw" not in path.read_text()  # a salted hash of it, not the password
+    assert secret not in path.read_text()  # a salted hash of it, not the password
     # Another password: nobody is let in by a login given for the old one.
     other = LoginBook(limit=2, path=path, password="new")
     assert not other.valid(second) and not other.valid(third)
@@ -141,13 +144,13 @@ def test_logins_are_kept_for_the_same_password(tmp_path: Path,
                  b'{"salt": "s", "tokens": ["' + b"x" * 100 + b'"]}', b"\xff\xfe",
                  b" " * (MAX_LOGINS_FILE_BYTES + 10) + b"{}"):
         path.write_bytes(junk)
-        damaged = LoginBook(path=path, password="pw")
+        damaged = LoginBook(path=path, password=secret)
         assert not damaged.valid(second)
         assert damaged.valid(damaged.issue())
     assert sum("logins" in record.getMessage() for record in caplog.records) == 6
     # A folder that cannot be written: the logins hold in memory, with a line in the log.
     caplog.clear()
-    unwritable = LoginBook(path=tmp_path / "gone" / LOGINS_FILE, password="pw")
+    unwritable = LoginBook(path=tmp_path / "gone" / LOGINS_FILE, password=secret)
     assert unwritable.valid(unwritable.issue())
     assert "could not be kept" in caplog.text
 
