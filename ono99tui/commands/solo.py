@@ -95,10 +95,11 @@ def run(args: argparse.Namespace) -> int:
 
 def player_name(requested: str | None) -> str:
     """The name to sit down with: the one asked for (`--player`, already checked), the
-    remembered one, or "you"."""
+    remembered one, or "you" in the language in use (a Bengali player's seat, log and
+    results said "you" in English)."""
     from ono99tui.commands.player_option import remembered_player_name
 
-    return requested or remembered_player_name() or "you"
+    return requested or remembered_player_name() or _("you")
 
 
 def solo_app(
