@@ -17,6 +17,7 @@ from ono99tui.i18n import _, ngettext
 from ono99tui.line.front_end import LineFrontEnd
 from ono99tui.line.output import DEFAULT_WIDTH, LineWriter
 from ono99tui.line.sentences import table_list_lines
+from ono99tui.words.addresses import address_problem
 
 if TYPE_CHECKING:
     from netproto.client import TableClient
@@ -84,7 +85,8 @@ def _pick_table(writer: LineWriter, tables: Sequence[DiscoveredTable]
         try:
             return parse_address(answer)
         except AddressError as error:
-            writer.say(_("Not a table number or an address: {error}.").format(error=error),
+            writer.say(_("Not a table number or an address: {error}.").format(
+                error=address_problem(error)),
                        "error")
 
 
