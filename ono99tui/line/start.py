@@ -184,14 +184,15 @@ def solo_intro(bots: int) -> str:
                     bots).format(count=bots)
 
 
-async def solo_plain(start_server: Callable[[], Awaitable[TableServer]], *, name: str,
-                     bots: int, bot: str, settings: LineSettings = LineSettings()) -> int:
+async def solo_plain(start_server: Callable[[Callable[[str], None]], Awaitable[TableServer]],
+                     *, name: str, bots: int, bot: str,
+                     settings: LineSettings = LineSettings()) -> int:
     """`ono99 solo --plain`: the table starts in-process, the player sits first, the bots
     after."""
     from netproto.client import TableClient
 
     async def connecting(seat: bool) -> TableClient:
-        server = await start_server()
+        server = await start_server(front.tell_host)
         client = await TableClient.connect("127.0.0.1", server.port, name=name)
         for _index in range(bots):
             server.table.add_bot(bot)  # the table deals once every seat is taken
