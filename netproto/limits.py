@@ -237,10 +237,12 @@ class _Record:
         self.next_in_line = False
         self.in_flight = False
 
-    def place(self, now: float) -> tuple[int, float]:
-        """Its place in line: the fewest recent wrong guesses first, then the one waiting
-        longest (one that is not waiting yet starts to at `now`)."""
-        return (len(self.wrong), self.waiting_since if self.asks else now)
+    def place(self, now: float, asking: bool = False) -> tuple[int, int, float]:
+        """Its place in line: the fewest recent wrong guesses first, then the fewest guesses
+        turned away since its last check (counting the one it is `asking` now), then the
+        one waiting longest (one that is not waiting yet starts to at `now`)."""
+        return (len(self.wrong), self.asks + asking,
+                self.waiting_since if self.asks else now)
 
 
 class GuessThrottle:
@@ -255,12 +257,13 @@ class GuessThrottle:
 
     The turns in all go to the address first in line, not to the first that asks: of the
     addresses turned away since their last check, the one with the fewest recent wrong
-    guesses, then the one waiting longest. Guessers ask thousands of times a second; a
-    player who has not guessed wrong (or who mistyped once) is behind only those with as
-    few wrong guesses that were waiting before it (each of which, once checked, has one
-    more), never starved by them. (Before, the newest came first among equals: ten
-    guessing addresses whose first guess came after a player's each went first, and the
-    player was turned away for ten seconds.)
+    guesses, then the one turned away the fewest times since (guessers ask thousands of
+    times a second, a person once a try), then the one waiting longest. So a player who has
+    not guessed wrong (or who mistyped once) has the next turn, or waits behind addresses
+    as clean that asked as seldom and came first, never starved by the guessers. (Before,
+    the newest came first among equals: ten guessing addresses whose first guess came after
+    a player's each went first, and the player was turned away for ten seconds; with the
+    one waiting longest first, and no count, those that came before it did the same.)
     """
 
     def __init__(self, policy: GuessPolicy | None = None, *, now: float = 0.0) -> None:
@@ -363,7 +366,7 @@ class GuessThrottle:
         guess now (not waiting for its own wrong guesses, none in flight) is ahead of
         `record`."""
         since = now - 2 * max(self.policy.max_pause_in_all, 1.0)
-        mine = record.place(now)
+        mine = record.place(now, asking=True)
         for other in self._records.values():
             if other is record or not other.asks or other.last < since or other.in_flight:
                 continue
