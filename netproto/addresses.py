@@ -29,8 +29,15 @@ _WEB_PORTS = {"http": 80, "https": 443}
 class AddressError(ValueError):
     """A typed address is not HOST, HOST:PORT, [IPv6] or [IPv6]:PORT with a port 1..65535.
 
-    The message says what is wrong, in words a player can act on.
+    The message says what is wrong, in English words a player can act on; `code` says which
+    problem it is and `values` what it names (`text`, `host`, `port`), so that a front end
+    can say it in the player's language.
     """
+
+    def __init__(self, code: str, message: str, **values: str | int) -> None:
+        super().__init__(message)
+        self.code = code
+        self.values = values
 
 
 @dataclass(frozen=True)
@@ -63,8 +70,8 @@ class WebAddressGiven(AddressError):
     """The text is a web address (`http://HOST:PORT/…`), not a table's: `web` holds it."""
 
     def __init__(self, text: str, web: WebAddress) -> None:
-        super().__init__(f"{text!r} is a web address (for a browser), not a table's "
-                         "address: type HOST:PORT")
+        super().__init__("web_address", f"{text!r} is a web address (for a browser), not a "
+                         "table's address: type HOST:PORT", text=text)
         self.web = web
 
 
@@ -72,14 +79,17 @@ def _web_address(text: str, scheme: str) -> WebAddress:
     """The web server of a typed `scheme://…` URL; AddressError for any other kind of URL
     or one with no usable host or port."""
     if scheme.lower() not in _WEB_PORTS:
-        raise AddressError(f"{text!r} is a URL, not a table's address: type HOST:PORT")
+        raise AddressError("other_url", f"{text!r} is a URL, not a table's address: type HOST:PORT",
+                           text=text)
     try:
         parts = urllib.parse.urlsplit(text)
         host, port = parts.hostname, parts.port
     except ValueError:  # a port out of range, or a bracket not closed
-        raise AddressError(f"{text!r}: not a web address a browser could open") from None
+        raise AddressError("bad_web_address", f"{text!r}: not a web address a browser could "
+                           "open", text=text) from None
     if not host:
-        raise AddressError(f"{text!r}: a web address with no host")
+        raise AddressError("web_address_without_host", f"{text!r}: a web address with no host",
+                           text=text)
     return WebAddress(scheme.lower(), host, port or _WEB_PORTS[scheme.lower()])
 
 
@@ -92,7 +102,7 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> Address:
     """
     text = text.strip()
     if not text:
-        raise AddressError("type an address: HOST or HOST:PORT")
+        raise AddressError("empty", "type an address: HOST or HOST:PORT")
     scheme = _SCHEME.match(text)
     if scheme is not None:
         web = _web_address(text, scheme.group(1))
@@ -101,31 +111,36 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> Address:
     if text.startswith("["):
         host, bracket, rest = text[1:].partition("]")
         if not bracket:
-            raise AddressError(f"{text!r}: missing ']' after the IPv6 address")
+            raise AddressError("no_closing_bracket",
+                               f"{text!r}: missing ']' after the IPv6 address", text=text)
         if rest and not rest.startswith(":"):
-            raise AddressError(f"{text!r}: expected ':PORT' after ']'")
+            raise AddressError("junk_after_bracket", f"{text!r}: expected ':PORT' after ']'",
+                               text=text)
         port_text = rest[1:] if rest else None
         try:
             ipaddress.IPv6Address(host)
         except ValueError:
-            raise AddressError(f"{host!r} is not an IPv6 address") from None
+            raise AddressError("not_ipv6", f"{host!r} is not an IPv6 address",
+                               host=host) from None
     elif text.count(":") > 1:
         host, port_text = text, None  # a bare IPv6 address
         try:
             ipaddress.IPv6Address(host)
         except ValueError:
-            raise AddressError(f"{text!r}: write an IPv6 address as [ADDRESS]:PORT") from None
+            raise AddressError("bare_ipv6_with_port", f"{text!r}: write an IPv6 address as "
+                               "[ADDRESS]:PORT", text=text) from None
     else:
         host, colon, after_colon = text.partition(":")
         port_text = after_colon if colon else None
     if not host or len(host) > MAX_HOST_LENGTH or any(c.isspace() for c in host):
-        raise AddressError(f"{text!r}: not a host name or address")
+        raise AddressError("bad_host", f"{text!r}: not a host name or address", text=text)
     if port_text is None:
         return Address(host, default_port)
     # isdecimal, not isdigit: "²" is a digit that int() refuses.
     if (not port_text.isascii() or not port_text.isdecimal()
             or not LOWEST_PORT <= int(port_text) <= HIGHEST_PORT):
-        raise AddressError(f"{port_text!r} is not a port ({LOWEST_PORT} to {HIGHEST_PORT})")
+        raise AddressError("bad_port", f"{port_text!r} is not a port ({LOWEST_PORT} to "
+                           f"{HIGHEST_PORT})", port=port_text)
     return Address(host, int(port_text))
 
 

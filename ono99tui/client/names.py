@@ -26,9 +26,10 @@ def names_of(view: PlayerView, seats: Sequence[SeatInfo]) -> list[str]:
 
 
 def is_named_you(name: str) -> bool:
-    """Does this name read as "you"? (`ono99 solo`'s default name: a seat line must not say
-    "you (you)", nor a log line "you starts".)"""
-    return name.strip().casefold() == YOU
+    """Does this name read as "you"? (`ono99 solo`'s default name, in English or in the
+    language in use: a seat line must not say "you (you)", nor a log line "you starts".)"""
+    said = name.strip().casefold()
+    return said == YOU or said == _("you").casefold()
 
 
 def agreeing(subject: str, third_person: str, second_person: str) -> str:

@@ -49,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
     from ono99tui.client.bot_player import BotPlayerError, play_matches
     from ono99tui.client.connect_errors import connect_error_text
     from ono99tui.commands.player_option import PlayerNameError, checked_player_name
+    from ono99tui.words.addresses import address_problem
 
     try:
         name = checked_player_name(args.name, "--player/--name")
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         address = parse_address(args.address)
     except AddressError as error:
         print(_("ono99 bot: {error}; give the table as HOST:PORT").format(
-            error=error), file=sys.stderr)
+            error=address_problem(error)), file=sys.stderr)
         return 2
     try:
         bot = make_bot(args.bot)

@@ -75,7 +75,10 @@ def checked_rules(preset_name: str, settings: Mapping[str, Any] | None = None) -
     try:
         rules = preset(preset_name)
         return rules.replace(**settings) if settings else rules
-    except (UnknownPreset, InvalidRules) as error:
+    except UnknownPreset as error:
+        raise GameOptionError(_("unknown rules preset {name!r}; valid presets: {valid}").format(
+            name=error.name, valid=", ".join(error.valid))) from None
+    except InvalidRules as error:
         raise GameOptionError(str(error)) from None
 
 

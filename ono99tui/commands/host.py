@@ -184,8 +184,20 @@ def admin_password_from(args: argparse.Namespace, *, headless: bool = True) -> s
 
 def table_config_from_args(args: argparse.Namespace, *, headless: bool) -> TableConfig:
     """The TableConfig the options describe; raises ValueError with a readable message."""
+    from ono99tui.game.rules import MAX_PLAYERS, MIN_PLAYERS
     from ono99tui.host.table_config import HEADLESS_DEAL_SETTLE, TableConfig
 
+    # Said here, in the player's language, what TableConfig would refuse in English (its
+    # words are for logs and for a journal that does not describe a table).
+    if not MIN_PLAYERS <= args.seats <= MAX_PLAYERS:
+        raise ValueError(_("--seats must be {lowest} to {highest}, not {seats}").format(
+            lowest=MIN_PLAYERS, highest=MAX_PLAYERS, seats=args.seats))
+    if args.start_when is not None and not MIN_PLAYERS <= args.start_when <= args.seats:
+        raise ValueError(_("--start-when must be {lowest} to the number of seats ({seats}), "
+                           "not {start_when}").format(lowest=MIN_PLAYERS, seats=args.seats,
+                                                      start_when=args.start_when))
+    if not args.name.strip():
+        raise ValueError(_("--name: a table needs a name"))
     start_when = args.start_when
     if start_when is None and headless:
         start_when = args.seats
@@ -193,7 +205,8 @@ def table_config_from_args(args: argparse.Namespace, *, headless: bool) -> Table
     if args.turn_time is None and headless:
         turn_seconds = HEADLESS_TURN_SECONDS
     if not 0 <= args.bots <= args.seats:
-        raise ValueError("--bots must be between 0 and --seats")
+        raise ValueError(_("--bots must be 0 to the number of seats ({seats}), not {bots}")
+                         .format(seats=args.seats, bots=args.bots))
     return TableConfig(
         name=args.name, rules=checked_rules(args.rules), capacity=args.seats,
         password=args.password, admin_password=admin_password_from(args, headless=headless),
@@ -230,12 +243,13 @@ def host_options_from_args(args: argparse.Namespace, *, headless: bool) -> HostO
               "ask with ono99 join --unrated)"))
     admin_password = admin_password_from(args, headless=headless)
     if not headless and admin_password is not None:
-        raise HostArgumentsError(
-            "--admin-password is for --headless tables: with the app, your own seat is the host")
+        raise HostArgumentsError(_(
+            "--admin-password is for --headless tables: with the app, your own seat is the host"))
     if admin_password is not None and not admin_password:
-        raise HostArgumentsError("--admin-password must not be empty")
+        raise HostArgumentsError(_("--admin-password must not be empty"))
     if not 0 <= args.port <= 65535:
-        raise HostArgumentsError(f"--port must be 0 to 65535, not {args.port}")
+        raise HostArgumentsError(_("--port must be 0 to 65535, not {port}").format(
+            port=args.port))
     try:
         table = table_config_from_args(args, headless=headless)
     except ValueError as error:

@@ -68,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
     from netproto.addresses import AddressError, WebAddressGiven, parse_address
     from netproto.lan.interfaces import InterfaceError, resolve_interfaces
     from ono99tui.commands.player_option import PlayerNameError, checked_player_name
+    from ono99tui.words.addresses import address_problem
 
     try:
         name = checked_player_name(args.name, "--player/--name")
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
                 return 2
             address = found
         except AddressError as error:
-            print(_("ono99 join: {error}").format(error=error), file=sys.stderr)
+            print(_("ono99 join: {error}").format(error=address_problem(error)), file=sys.stderr)
             return 2
         # The address needs no mDNS; the lobby browses only if the player comes back to
         # it (the table closed), so a bad interface must not stop this join.

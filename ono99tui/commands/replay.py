@@ -63,17 +63,17 @@ def review_seat(match: RecordedMatch, player: str | None) -> int:
             return people[0]
         raise ReplayRefused(_("{match} has {count} players who are not bots: say whose plays "
                               "to review with --player NAME ({names})").format(
-            match=match.describe(), count=len(people), names=names))
+            match=_named(match), count=len(people), names=names))
     seats = [seat for seat, name in enumerate(match.names) if name == player]
     if not seats:
         seats = [seat for seat, name in enumerate(match.names)
                  if name.casefold() == player.casefold()]
     if not seats:
         raise ReplayRefused(_("{match} has no player named '{name}'; its players: {names}")
-                            .format(match=match.describe(), name=player, names=names))
+                            .format(match=_named(match), name=player, names=names))
     if len(seats) > 1:
         raise ReplayRefused(_("{match} has more than one player named '{name}'; its players: "
-                              "{names}").format(match=match.describe(), name=player,
+                              "{names}").format(match=_named(match), name=player,
                                                 names=names))
     return seats[0]
 
@@ -82,18 +82,18 @@ def _finished(match: RecordedMatch) -> RecordedMatch:
     if match.status == "cut off":
         raise ReplayRefused(_("{match} is cut off: the file ends in the middle of a record (its "
                               "host was killed while writing it, or the file was truncated), so "
-                              "the match has no end to replay").format(match=match.describe()))
+                              "the match has no end to replay").format(match=_named(match)))
     if match.status == "in progress":
         raise ReplayRefused(_("{match} is still being played (or its host stopped mid-match): a "
                               "match can be replayed once it is over").format(
-            match=match.describe()))
+            match=_named(match)))
     if not match.finished:
-        why = match.outcome.partition(": ")[2]
+        why = _why_abandoned(match)
         raise ReplayRefused((_("{match} was abandoned before it ended ({why}): only a finished "
                                "match can be replayed") if why
                              else _("{match} was abandoned before it ended: only a finished "
                                     "match can be replayed")).format(
-            match=match.describe(), why=why))
+            match=_named(match), why=why))
     return match
 
 
@@ -143,9 +143,41 @@ def last_match(directory: Path) -> RecordedMatch:
                "there)").format(folder=where))
 
 
-def _problem(path: Path, error: Exception) -> str:
-    from ono99tui.host.journal.file import JournalError
+def _named(match: RecordedMatch) -> str:
+    """ "match 3 of Kitchen-….journal", in the language in use (the journal's own
+    `describe` is English, for logs)."""
+    return _("match {number} of {path}").format(number=match.index, path=match.path)
 
+
+def _why_abandoned(match: RecordedMatch) -> str:
+    """Why an abandoned match ended, in the language in use ("" when nobody said)."""
+    from ono99tui.host.journal.history import ABANDONED_MATCH
+    from ono99tui.host.journal.resume import FRESH
+
+    if match.status != ABANDONED_MATCH:
+        return ""
+    return {FRESH: _("its host started over with --fresh"),
+            "closed": _("its host closed the table")}.get(match.reason or "", "")
+
+
+def _outcome(match: RecordedMatch) -> str:
+    """How an unfinished match stands, as `--list` says it: "abandoned: its host closed
+    the table", "in progress", "cut off"."""
+    from ono99tui.host.journal.history import ABANDONED_MATCH, CUT_OFF, FINISHED, IN_PROGRESS
+
+    status = {FINISHED: _("finished"), IN_PROGRESS: _("in progress"), CUT_OFF: _("cut off"),
+              ABANDONED_MATCH: _("abandoned")}.get(match.status, match.status)
+    why = _why_abandoned(match)
+    # TRANSLATORS: an abandoned match in `ono99 replay --list` ("abandoned: its host
+    # closed the table").
+    return _("{status}: {why}").format(status=status, why=why) if why else status
+
+
+def _problem(path: Path, error: Exception) -> str:
+    from ono99tui.host.journal.file import JournalError, NotAJournal
+
+    if isinstance(error, NotAJournal):
+        return _("{path}: this is not an ono99 journal file").format(path=error.path)
     if isinstance(error, JournalError):
         return str(error)
     if isinstance(error, OSError):
@@ -172,7 +204,7 @@ def _list(paths: list[Path]) -> int:
                 won = _(" and ").join(match.names[seat] for seat in match.winners or ())
                 outcome = _("won by {names}").format(names=won)
             else:
-                outcome = match.outcome
+                outcome = _outcome(match)
             print(_("  {index:>4}  {rules:<10}  {names}  ({moves} moves, {outcome})").format(
                 index=match.index, rules=match.rules.name, names=", ".join(match.names),
                 moves=len(match.steps), outcome=outcome))

@@ -67,15 +67,15 @@ def run(args: argparse.Namespace) -> int:
         overrides = rule_settings(args.set)
         rules = checked_rules(args.rules, overrides)
         if args.games < 1:
-            raise ValueError("--games must be at least 1")
+            raise ValueError(_("--games must be at least 1"))
         bot_names = checked_bot_list(args.bots)
         if args.same_deal and args.duplicate:
-            raise ValueError("--same-deal and --duplicate are two ways to compare: "
-                             "choose one")
+            raise ValueError(_("--same-deal and --duplicate are two ways to compare: "
+                               "choose one"))
         if args.same_deal and args.rate:
-            raise ValueError("--rate rates the matches of a series: not with --same-deal")
+            raise ValueError(_("--rate rates the matches of a series: not with --same-deal"))
         if args.duplicate and args.rate:
-            raise ValueError("--rate rates the matches of a series: not with --duplicate")
+            raise ValueError(_("--rate rates the matches of a series: not with --duplicate"))
         if args.duplicate:
             sets = play_duplicate_sets(rules, args.players, args.games, args.seed, bot_names)
             return _report_duplicate(sets, overrides, args.json)

@@ -95,14 +95,17 @@ def run(args: argparse.Namespace) -> int:
 
 def player_name(requested: str | None) -> str:
     """The name to sit down with: the one asked for (`--player`, already checked), the
-    remembered one, or "you"."""
+    remembered one, or "you" in the language in use (a Bengali player's seat, log and
+    results said "you" in English)."""
     from ono99tui.commands.player_option import remembered_player_name
 
-    return requested or remembered_player_name() or "you"
+    return requested or remembered_player_name() or _("you")
 
 
 def solo_app(
-    start_server: Callable[[], Awaitable[TableServer]],
+    # Starts the solo table; its argument tells the player about the table's journal (a
+    # full disk: the match will not be kept for `ono99 replay` and `ono99 stats`).
+    start_server: Callable[[Callable[[str], None]], Awaitable[TableServer]],
     *,
     name: str,
     bots: int,
@@ -119,16 +122,17 @@ def solo_app(
     async def connect() -> TableClient:
         from netproto.client import TableClient
 
-        server = await start_server()
+        server = await start_server(app.tell_host)
         client = await TableClient.connect("127.0.0.1", server.port, name=name)
         for _seat in range(bots):
             server.table.add_bot(bot)  # the table deals once every seat is taken
         return client
 
-    return Ono99App(
+    app = Ono99App(
         connect, start_screen=TableScreen, ascii_glyphs=ascii_glyphs,
         sixteen_colours=sixteen_colours, hosting="solo",
     )
+    return app
 
 
 def solo_config(*, bots: int, rules: str, seed: int | None, bot_delay: float,
@@ -161,12 +165,17 @@ async def _play(args: argparse.Namespace, player: str | None) -> int:
     servers: list[TableServer] = []
     journals: list[FileJournal] = []
 
-    async def start_server() -> TableServer:
+    async def start_server(tell_player: Callable[[str], None]) -> TableServer:
         from ono99tui.host.server import start_table
 
-        journal = solo_journal()
+        journal, notices = solo_journal()
+        # As a host is told: a journal that cannot be written (a full disk) means the
+        # match will not be there for `ono99 replay` or `ono99 stats`.
+        for notice in notices:
+            tell_player(notice)
         if journal is not None:
             journals.append(journal)
+            journal.on_trouble = tell_player
         # 127.0.0.1, a free port, not advertised.
         servers.append(await start_table(config, journal=journal))
         return servers[-1]
@@ -197,17 +206,18 @@ async def _play(args: argparse.Namespace, player: str | None) -> int:
 SOLO_TABLE = "Solo"
 
 
-def solo_journal() -> FileJournal | None:
+def solo_journal() -> tuple[FileJournal | None, list[str]]:
     """The solo table's journal file, opened to append (never to take a match up), or
     None when it cannot be used: the game is then played with its journal in memory, as
-    solo always was (the reason is logged; `open_table_journal` says it)."""
+    solo always was; and what the player must be told of it (why it cannot be kept)."""
     from ono99tui.host.journal.file import journal_path
     from ono99tui.host.journal.table import JournalChoice, JournalUnusable, open_table_journal
     from ono99tui.user_settings import data_dir
 
     try:
-        journal, _ = open_table_journal(
+        journal, _resumed = open_table_journal(
             JournalChoice(journal_path(data_dir(), SOLO_TABLE), resume=False))
-    except JournalUnusable:
-        return None
-    return journal
+    except JournalUnusable as error:
+        return None, [_("This match cannot be kept for ono99 replay and ono99 stats: "
+                        "{reason}").format(reason=error)]
+    return journal, list(journal.notices)

@@ -14,6 +14,8 @@ import sys
 from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
+from ono99tui.i18n import _
+
 
 @dataclass(frozen=True, kw_only=True)
 class DoorSettings:
@@ -44,19 +46,26 @@ class DoorSettings:
         give; *other_way_in* names the door's own way in besides a password ("--ssh-authorized-keys
         FILE") and *other_ways_given* says whether it was given.
         """
-        ways_in = f"{flag}-password, {other_way_in}, or {flag}-open" if other_way_in else (
-            f"{flag}-password (or set ONO99_{door.upper()}_PASSWORD), or {flag}-open")
+        # Whole sentences, translated: the operator reads them at the command line.
+        # TRANSLATORS: the web door's name in "the {door} door lets nobody in" (SSH stays SSH).
+        shown = _("web") if door == "web" else door
+        named = {"flag": flag, "door": shown, "other_way_in": other_way_in or "",
+                 "variable": f"ONO99_{door.upper()}_PASSWORD", "port": self.port}
         if not (self.password or self.open_access or other_ways_given):
-            return f"the {door} door lets nobody in by default: give {ways_in}"
+            if other_way_in:
+                return _("the {door} door lets nobody in by default: give {flag}-password, "
+                         "{other_way_in}, or {flag}-open").format(**named)
+            return _("the {door} door lets nobody in by default: give {flag}-password (or set "
+                     "{variable}), or {flag}-open").format(**named)
         if self.open_access and (self.password or other_ways_given):
-            others = "a password or keys" if other_way_in else "a password"
-            return f"{flag}-open cannot be combined with {others}"
+            return (_("{flag}-open cannot be combined with a password or keys") if other_way_in
+                    else _("{flag}-open cannot be combined with a password")).format(**named)
         if self.max_sessions < 1:
-            return f"the {door} session cap must be at least 1"
+            return _("the {door} session cap must be at least 1").format(**named)
         if self.idle_timeout < 0:
-            return f"the {door} idle timeout must not be negative"
+            return _("the {door} idle timeout must not be negative").format(**named)
         if not 0 <= self.port <= 65535:
-            return f"not a port number: {self.port}"
+            return _("not a port number: {port}").format(**named)
         return None
 
 

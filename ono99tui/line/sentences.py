@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from netproto.lan.discovery import DiscoveredTable
 from netproto.wire.messages import Lobby, SeatKind, TablePhase
-from ono99tui.client.names import names_of, seat_name
+from ono99tui.client.names import is_named_you, names_of, seat_name
 from ono99tui.client.options import TableOptions
 from ono99tui.client.story import EventItem, SaidItem, StandInItem, StoryItem
 from ono99tui.game import (
@@ -220,7 +220,9 @@ def seat_lines(view: PlayerView, lobby: Lobby | None) -> list[str]:
             facts.append(_("out this round"))
         if seat == view.turn and view.phase != MATCH_OVER:
             facts.append(_("to play"))
-        who = _("{name} (you)").format(name=name) if seat == view.seat else name
+        # "(you)" marks the viewer, unless the name says it already (solo's default).
+        mine = seat == view.seat and not is_named_you(name)
+        who = _("{name} (you)").format(name=name) if mine else name
         lines.append(_("Seat {number}, {name}: {facts}.").format(
             number=seat + 1, name=who, facts=", ".join(facts)))
     return lines
@@ -250,7 +252,8 @@ def room_lines(lobby: Lobby, options: TableOptions) -> list[str]:
         elif info.unrated:
             # TRANSLATORS: a seat in the waiting room whose player asked not to be rated.
             marks.append(_("not rated"))
-        name = _("{name} (you)").format(name=info.name) if info.seat == lobby.you else info.name
+        mine = info.seat == lobby.you and not is_named_you(info.name)
+        name = _("{name} (you)").format(name=info.name) if mine else info.name
         lines.append(_("Seat {number}, {name}: {marks}.").format(
             number=info.seat + 1, name=name, marks=", ".join(marks)))
     if lobby.spectators:

@@ -17,6 +17,7 @@ from ono99tui.i18n import _, ngettext
 from ono99tui.line.front_end import LineFrontEnd
 from ono99tui.line.output import DEFAULT_WIDTH, LineWriter
 from ono99tui.line.sentences import table_list_lines
+from ono99tui.words.addresses import address_problem
 
 if TYPE_CHECKING:
     from netproto.client import TableClient
@@ -84,7 +85,8 @@ def _pick_table(writer: LineWriter, tables: Sequence[DiscoveredTable]
         try:
             return parse_address(answer)
         except AddressError as error:
-            writer.say(_("Not a table number or an address: {error}.").format(error=error),
+            writer.say(_("Not a table number or an address: {error}.").format(
+                error=address_problem(error)),
                        "error")
 
 
@@ -182,14 +184,15 @@ def solo_intro(bots: int) -> str:
                     bots).format(count=bots)
 
 
-async def solo_plain(start_server: Callable[[], Awaitable[TableServer]], *, name: str,
-                     bots: int, bot: str, settings: LineSettings = LineSettings()) -> int:
+async def solo_plain(start_server: Callable[[Callable[[str], None]], Awaitable[TableServer]],
+                     *, name: str, bots: int, bot: str,
+                     settings: LineSettings = LineSettings()) -> int:
     """`ono99 solo --plain`: the table starts in-process, the player sits first, the bots
     after."""
     from netproto.client import TableClient
 
     async def connecting(seat: bool) -> TableClient:
-        server = await start_server()
+        server = await start_server(front.tell_host)
         client = await TableClient.connect("127.0.0.1", server.port, name=name)
         for _index in range(bots):
             server.table.add_bot(bot)  # the table deals once every seat is taken

@@ -48,11 +48,31 @@ from ono99tui.i18n import _, ngettext
 from ono99tui.words.rule_labels import card_label, ono99_effect
 
 __all__ = [
-    "BustNotice", "bust_lines", "bust_notice", "can_swap", "card_effect",
-    "cards_owed", "event_line", "last_card_text", "limit_text", "matches_played",
+    "BustNotice", "as_sentence", "bust_lines", "bust_notice", "can_swap", "card_effect",
+    "cards_owed", "closed", "event_line", "last_card_text", "limit_text", "matches_played",
     "matches_won", "must_draw", "obligation_card_name", "stand_in_line", "unplayable_reason",
     "winners_text",
 ]
+
+# What may already close a sentence: Latin and Cyrillic stops, Bengali's and Kannada's
+# daṇḍa, Urdu's full stop and question mark.
+_SENTENCE_ENDS = (".", "!", "?", "\u0964", "\u06d4", "\u061f")
+
+
+def closed(sentence: str) -> str:
+    """`sentence` closed with the language's own full stop (Bengali ends with "।", Urdu
+    with "۔"), unless it is closed already."""
+    if not sentence or sentence.endswith(_SENTENCE_ENDS):
+        return sentence
+    # TRANSLATORS: closes a sentence; put your language's full stop ("{sentence}।", "{sentence}۔").
+    return _("{sentence}.").format(sentence=sentence)
+
+
+def as_sentence(words: str) -> str:
+    """`words` (a fragment: "it is not your turn") as a sentence for a screen reader or the
+    phone: its first letter capitalised, and `closed`. (Not for a line that opens with a
+    player's name: names stay as their players typed them.)"""
+    return closed(words[:1].upper() + words[1:])
 
 
 def card_effect(card: Card, rules: Rules) -> str:
@@ -194,7 +214,7 @@ def event_line(event: Event, names: Sequence[str], view: PlayerView, arrow: str 
         return text
     if text[:4] == "you ":  # `ono99 solo`'s default name opens the sentence
         text = "You " + text[4:]
-    return text if text.endswith((".", "!", "?")) else text + "."
+    return closed(text)
 
 
 def _event_text(event: Event, names: Sequence[str], view: PlayerView, arrow: str,

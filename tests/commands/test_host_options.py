@@ -70,9 +70,10 @@ def test_the_ssh_flags_become_one_door(config_dir: Path, monkeypatch: pytest.Mon
 @pytest.mark.parametrize(
     ("arguments", "message", "status"),
     [
-        (["--bots", "5"], "--bots must be between 0 and --seats", 2),
-        (["--seats", "9"], "seats must be 2 to 8", 2),
-        (["--start-when", "1"], "start-when must be 2 to the number of seats", 2),
+        (["--bots", "5"], "--bots must be 0 to the number of seats (4), not 5", 2),
+        (["--seats", "9"], "--seats must be 2 to 8, not 9", 2),
+        (["--start-when", "1"], "--start-when must be 2 to the number of seats (4), not 1", 2),
+        (["--name", " "], "--name: a table needs a name", 2),
         (["--port", "70000"], "--port must be 0 to 65535, not 70000", 2),
         (["--player", "ana"], "--player names the host's own seat; a --headless table has none", 2),
         (["--ssh-port", "0"], "the SSH door lets nobody in by default: give --ssh-password, "
@@ -169,3 +170,23 @@ def test_an_unknown_stand_in_level_is_refused() -> None:
     with pytest.raises(TableConfigError, match="bot level must be one of"):
         TableConfig(takeover_bot="grandmaster")
     assert TableConfig(takeover_bot="greedy").public_options()["bot_level"] == "normal"
+
+
+def test_impossible_arguments_are_refused_in_the_language_in_use(
+    config_dir: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Found with `ono99 host --lang bn --seats 1`: "seats must be 2 to 8", in English.
+    from ono99tui import i18n
+
+    try:
+        for arguments in (["--seats", "9"], ["--bots", "5"], ["--start-when", "1"],
+                          ["--port", "70000"], ["--name", " "], ["--rules", "nope"],
+                          ["--web-port", "0"], ["--ssh-port", "0"],
+                          ["--ssh-port", "0", "--ssh-open", "--ssh-password", "pw"]):
+            assert main(["--lang", "bn", "host", "--headless", *arguments]) == 2
+            _, err = capsys.readouterr()
+            said = err.removeprefix("ono99 host: ")
+            assert not {"must", "needs", "unknown", "nobody", "cannot"} & set(said.split()), said
+            assert "Traceback" not in err
+    finally:
+        i18n.use_language(None)

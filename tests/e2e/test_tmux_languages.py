@@ -17,6 +17,7 @@ import ctypes.util
 import gettext
 import locale
 import re
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -24,12 +25,14 @@ from pathlib import Path
 import pytest
 from testkit.tmux import TmuxSession, TmuxTimeout
 
+from ono99tui.host.journal.file import JOURNAL_VERSION
 from ono99tui.i18n import DOMAIN, LOCALE_DIR, RIGHT_TO_LEFT
 from ono99tui.ui.rtl import visual_line
 
 pytestmark = [pytest.mark.tmux, pytest.mark.slow]
 
 ONO99 = [sys.executable, "-m", "ono99tui"]
+GOLDEN = Path(__file__).parents[1] / "host" / "journals"
 LANGUAGES = ("be", "bn", "kn", "ur", "ps")
 # Words a translated screen may still show: names (the bots' and the player's, the solo
 # table's "Solo"), the game's and the keys' own names, what the catalogs keep as it is (they
@@ -190,30 +193,25 @@ def test_the_host_s_waiting_room_and_its_dialogs_speak_the_language(
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_replay_of_a_solo_match_speaks_the_language(
+def test_the_replay_of_a_match_speaks_the_language(
         tmux: TmuxSession, tmp_path: Path, language: str) -> None:
-    # A solo match played to its end by the bots' pace (an English one: the replay's
-    # language is the replay's own), then `ono99 replay --last` in the language, stepped
-    # through from the deal to the match's end.
+    # A finished match's journal (the golden file of the newest format: three players at a
+    # real headless table, written in English: the replay's language is the replay's own),
+    # then `ono99 replay --last` in the language, stepped from the deal to the match's end.
     words = english_words()
+    tables = tmp_path / "data" / "tables"
+    tables.mkdir(parents=True)
+    shutil.copyfile(GOLDEN / f"v{JOURNAL_VERSION}" / "2022.journal", tables / "2022.journal")
     tmux.env["ONO99_DATA_DIR"] = str(tmp_path / "data")
-    tmux.start([*ONO99, "solo", "--bots", "1", "--bot-delay", "0", "--seed", "5",
-                "--name", "tess"])
-    key = 0
-    deadline = time.monotonic() + 240
-    while "Back to the table" not in (screen := tmux.capture()):
-        if time.monotonic() > deadline:
-            raise TmuxTimeout(f"the match did not end:\n{screen}")
-        tmux.send_keys(str(key % 4 + 1))
-        key += 1
-        tmux.wait_until_changed(screen, timeout=0.5)
-    tmux.respawn([*ONO99, "replay", "--last", "--lang", language])
+    tmux.start([*ONO99, "replay", "--last", "--lang", language])
     tmux.wait_for(re.escape(translate(language, "Every hand, face up")), timeout=60)
     screens = [tmux.capture()]
-    for keys in (["Right"], ["Right", "Right", "Right"], ["Down"], ["End"]):
+    # Each step changes the screen (a single round's ↓ already goes to its last move, so
+    # Home goes back to the deal before End).
+    for keys in (["Right"], ["Right", "Right", "Right"], ["Down"], ["Home"], ["End"]):
         before = tmux.capture()
         tmux.send_keys(*keys)
-        tmux.wait_until_changed(before, timeout=15)
+        assert tmux.wait_until_changed(before, timeout=15) != before, keys
         tmux.wait_until_still(still_for=0.3, timeout=15)
         screens.append(tmux.capture())
     over = translate(language, "Match over: {winners}.").split("{winners}")[0].strip()

@@ -103,6 +103,29 @@ def test_a_match_in_progress_or_abandoned_is_not_replayed(
     assert (status, out) == (1, "") and "holds 2 matches, not a match 3" in err
 
 
+def test_the_list_says_how_each_match_stands_in_the_language_in_use(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Found in `ono99 replay --lang bn --list`: "(73 চাল, in progress)".
+    from ono99tui import i18n
+
+    match = golden_records()
+    path = write(tmp_path / "t.journal", [*match[:6], {"kind": "abandoned", "reason": "closed"},
+                                          *match[:4]])
+    status, out, _ = run(capsys, "replay", "--list", str(path))
+    assert status == 0 and "abandoned: its host closed the table)" in out
+    assert "in progress)" in out
+    try:
+        status, out, err = run(capsys, "--lang", "bn", "replay", "--list", str(path))
+        assert status == 0 and f"{i18n._('abandoned')}: {i18n._('its host closed the table')})" in out
+        assert f"{i18n._('in progress')})" in out and "progress" not in out
+        status, out, err = run(capsys, "--lang", "bn", "replay", "--json", str(path))
+        assert status == 1 and i18n._("match {number} of {path}").format(
+            number=2, path=path) in err and "match 2 of" not in err
+    finally:
+        i18n.use_language(None)
+
+
 @pytest.mark.parametrize(("damage", "error", "words"), [
     (lambda data: b"PK\x03\x04" + data[4:], NotAJournal, "this is not an ono99 journal file"),
     (lambda data: MAGIC + bytes([JOURNAL_VERSION + 1]) + data[len(MAGIC) + 1:], JournalTooNew,

@@ -190,3 +190,8 @@ def test_the_viewer_s_own_ready_is_told_as_theirs() -> None:
                   you=1)
     assert news(room, ready, host=False) == ["ana is ready.", "You are ready."]
     assert news(ready, room, host=False) == ["ana is not ready.", "You are not ready."]
+
+
+def test_solo_s_default_name_is_not_marked_you_twice() -> None:
+    # "Seat 1, you (you): host." in English, "আপনি (আপনি)" in Bengali.
+    assert news(None, lobby(TablePhase.WAITING, seat(0, "you")))[1] == "Seat 1, you: host."

@@ -164,7 +164,7 @@ def solo(server: TableServer, *, bots: int = 2, **options: Any) -> Ono99App:
     options.setdefault("ascii_glyphs", False)
     options.setdefault("sixteen_colours", False)
 
-    async def running() -> TableServer:
+    async def running(tell_player: Callable[[str], None]) -> TableServer:
         return server
 
     return solo_app(running, name="ana", bots=bots, **options)

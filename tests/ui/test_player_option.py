@@ -157,3 +157,19 @@ def test_a_name_that_cannot_be_written_is_reported_not_raised(
     monkeypatch.setenv(CONFIG_DIR_ENV, str(blocker / "config"))  # under a file: unwritable
     problem = remember_player_name("ana")
     assert problem is not None and "cannot write" in problem
+
+
+def test_solo_s_default_name_is_you_in_the_language_in_use(config_dir: Path) -> None:
+    # Found in `ono99 solo --lang bn`: the seat, the log and the line mode said "you" in
+    # English ("রাউন্ড 1: you বেঁটেছে") among Bengali words.
+    from ono99tui import i18n
+    from ono99tui.client.names import is_named_you
+
+    try:
+        assert i18n.use_language("bn")
+        name = player_name(None)
+        assert name == i18n._("you") and name != "you"
+        assert is_named_you(name) and is_named_you("you") and not is_named_you("ana")
+        assert player_name("ana") == "ana"
+    finally:
+        i18n.use_language(None)

@@ -53,3 +53,30 @@ def test_your_own_moves_are_sentences_of_their_own_in_every_language() -> None:
             "You played 10. The total is 10.")
     finally:
         i18n.use_language(None)
+
+
+def test_a_card_refused_on_the_phone_is_said_in_the_language_in_use() -> None:
+    # Found on the phone in Bengali: "The ONO 99 card can never be played." came in the
+    # engine's English, which words its refusals for logs and the wire.
+    import random
+
+    from ono99tui import i18n
+    from ono99tui.game import start_match, view
+    from ono99tui.web.phone.words import unplayable_reason
+    from ono99tui.words.events import unplayable_reason as terminal_reason
+
+    # The first deal that gives the seat to play an ONO 99 card, dead in 2022's rules.
+    seen = next(on_turn for on_turn in (view(state, state.turn) for state, _ in (
+        start_match(preset("2022"), 3, random.Random(seed)) for seed in range(100)))
+        if Card.ONO99 in on_turn.hand)
+    dead = Card.ONO99
+    try:
+        assert unplayable_reason(seen, dead) == "The ONO 99 card can never be played."
+        for language, stop in (("bn", "\u0964"), ("ur", "\u06d4"), ("be", ".")):
+            assert i18n.use_language(language)
+            said = unplayable_reason(seen, dead)
+            assert said == terminal_reason(seen, dead)[:1].upper() + terminal_reason(
+                seen, dead)[1:] + stop, (language, said)
+            assert "ONO 99 card" not in said
+    finally:
+        i18n.use_language(None)

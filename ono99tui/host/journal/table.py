@@ -349,9 +349,13 @@ def open_table_journal(choice: JournalChoice) -> tuple[FileJournal, ResumePoint 
         if not existed:  # nothing there to lose: the table plays without one
             if choice.named:
                 raise JournalUnusable(f"cannot open the journal {path}: {reason}") from None
-            log.error("cannot create the table's journal %s (%s): the table plays on, but "
-                      "its matches will not survive a restart of the host", path, reason)
-            return FileJournal(path, None), None
+            text = (f"Cannot create the table's journal {path} ({reason}): the table plays "
+                    "on, but its matches will not survive a restart of the host, nor be "
+                    "there for ono99 replay and ono99 stats.")
+            log.error("%s", text)
+            journal = FileJournal(path, None)
+            journal.notices.append(text)  # the host sees it, not only the log
+            return journal, None
         return _unusable(choice, f"cannot open the table's journal {path} to read and write "
                                  f"it: {reason}", existed, unreadable=True,
                          permissions=error.errno == errno.EACCES)

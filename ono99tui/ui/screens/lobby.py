@@ -43,6 +43,7 @@ from ono99tui.ui.screens.password_prompt import PasswordPrompt
 from ono99tui.ui.session_app import SessionApp
 from ono99tui.user_settings import ConfigError, ResumeTokens, Settings, load_settings, save_settings
 from ono99tui.web import web_url
+from ono99tui.words.addresses import address_problem
 
 if TYPE_CHECKING:
     from textual import getters
@@ -457,7 +458,7 @@ class LobbyScreen(Screen[None]):
         except WebAddressGiven as given:  # a table's web door, maybe: ask it (below)
             address, web = None, given.web
         except AddressError as error:
-            self.set_status(_("Address: {error}").format(error=error))
+            self.set_status(_("Address: {error}").format(error=address_problem(error)))
             field.focus()
             return
         name = self._player_name()

@@ -24,6 +24,7 @@ from netproto.wire.messages import Lobby, SeatInfo, SeatKind
 from ono99tui.bots import BOT_CHOICES
 from ono99tui.client.dealing import may_deal, players_here, seats_left_empty
 from ono99tui.client.free_seats import free_seats_text, seats_free
+from ono99tui.client.names import is_named_you
 from ono99tui.client.options import options_from_wire
 from ono99tui.client.story import SaidItem
 from ono99tui.game import ONO99_MODES, PRESET_NAMES, SCORING_MODES, Rules, Scoring
@@ -108,7 +109,7 @@ def _player_label(seat: SeatInfo, you: int | None, bot_mark: str, width: int,
         extras.append(_("{mark} bot").format(mark=bot_mark))
     elif seat.kind == SeatKind.RESIGNED:
         extras.append(_("out, watching"))
-    if seat.seat == you and seat.name.strip().casefold() != "you":
+    if seat.seat == you and not is_named_you(seat.name):
         extras.append(_("you"))
     # Two spaces: the name ends visibly where the marks begin (and the room never reads
     # "ana (you)" as the table's seat list does).

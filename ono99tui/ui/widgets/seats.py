@@ -16,6 +16,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ono99tui.client.names import is_named_you
 from ono99tui.i18n import _, ngettext
 from ono99tui.ui.glyphs import Glyphs, current_glyphs
 from ono99tui.ui.widgets.glyph_aware import RedrawnWithGlyphs
@@ -122,7 +123,7 @@ class SeatLine(RedrawnWithGlyphs):
         glyphs = current_glyphs(self)
         turn = glyphs.turn_marker if info.is_turn else " "
         # "(you)" marks the viewer, except when the name already says it (solo's default).
-        marked = info.is_you and info.name.strip().casefold() != "you"
+        marked = info.is_you and not is_named_you(info.name)
         name = _("{name} (you)").format(name=info.name) if marked else info.name
         width = max(self.content_size.width, 10)
         return Content(seat_row(f"{turn} {name}", (info.right_side(glyphs),

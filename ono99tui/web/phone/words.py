@@ -16,13 +16,11 @@ from ono99tui.game import (
     Discarded,
     Eliminated,
     Event,
-    IllegalMove,
     MatchEnded,
     MissedDraw,
     ObligationCreated,
     ObligationPassed,
     OutOfRound,
-    Play,
     Played,
     PlayerView,
     Reshuffled,
@@ -33,11 +31,11 @@ from ono99tui.game import (
     SwappedFour,
     TimedOut,
     TokenLost,
-    refusal_for_view,
 )
 from ono99tui.game.cards import Card
-from ono99tui.game.state import DISCARDING, MATCH_OVER
 from ono99tui.i18n import _
+from ono99tui.words.events import as_sentence
+from ono99tui.words.events import unplayable_reason as terminal_reason
 from ono99tui.words.rule_labels import card_label
 
 
@@ -150,19 +148,8 @@ def _own_sentence(event: Event, rules: Rules, viewer: int | None) -> str | None:
 
 
 def unplayable_reason(view: PlayerView, card: Card) -> str:
-    """Why the viewer may not play `card` now, in the engine's own words (empty: it may)."""
-    if view.seat is None:
-        return _("You are watching.")
-    if view.phase == MATCH_OVER:
-        return _("The match is over.")
-    if view.eliminated[view.seat]:
-        return _("You are out of the match.")
-    if view.out_of_round[view.seat]:
-        return _("You sit out the rest of this round.")
-    if view.turn != view.seat or view.phase == DISCARDING:
-        return _("It is not your turn.")
-    error = refusal_for_view(view, Play(view.seat, card))
-    if error is None:
-        return ""
-    reason = error.reason if isinstance(error, IllegalMove) else str(error)
-    return reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else ".")
+    """Why the viewer may not play `card` now, as a sentence (empty: it may): the
+    terminal's words for it, in the language in use. The engine words its refusals in
+    English, for logs and the wire; a phone in Bengali once showed them as they came."""
+    reason = terminal_reason(view, card)
+    return as_sentence(reason) if reason else ""
