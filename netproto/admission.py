@@ -16,8 +16,11 @@ refused or displaced, and what its owner reports (a wrong password), in the last
 `strike_window` seconds. A connection under way (at `protect_from_stage` or above) that
 is younger than `protect_for` and whose address has fewer than `strikes_allowed` strikes is
 never displaced, so a churning flood cannot cut every login off in its key exchange. The
-newcomer is refused when its address already holds as many as any, when it is in bad
-standing itself, or when nothing may be displaced. So whatever one address does, it only
+newcomer is refused when its address already holds as many as any, when nothing may be
+displaced, or when it is in bad standing itself and the one to go is from an address in no
+worse standing (this refusal is no strike: the standing wears off however often the
+address tries, and an address that was turned away a few times still displaces the
+guessers, struck far more often). So whatever one address does, it only
 displaces itself; a new login finds a place while the door is full of connections that
 never log in, or of guessers (OpenSSH's MaxStartups refuses newcomers at random for the
 same end; displacing the idle and the guessers keeps the newcomer).
@@ -109,14 +112,20 @@ class AdmissionPool(Generic[Key]):
                 return self._refuse(address, now, f"the door holds {self.in_all} connections "
                                                   f"not logged in, and this address as many "
                                                   f"as any")
-            if self.strikes(address, now) >= self.strikes_allowed:
-                return self._refuse(address, now, f"the door holds {self.in_all} connections "
-                                                  f"not logged in, and this address was "
-                                                  f"turned away lately")
             victim = self._first_to_go(busiest, now)
             if victim is None:
                 return self._refuse(address, now, f"the door holds {self.in_all} connections "
                                                   f"not logged in, all under way")
+            standing = self.strikes(address, now)
+            if (standing >= self.strikes_allowed
+                    and standing >= self.strikes(victim.address, now)):
+                # No strike for this refusal: it is the address's standing at work, not
+                # more of its doing. Striking it kept a person who retried every few
+                # seconds (after three mistyped or throttled passwords) out for as long
+                # as guessers kept the door full; now the standing wears off.
+                return Admission(False, (), f"the door holds {self.in_all} connections not "
+                                            f"logged in, and this address was turned away "
+                                            f"lately")
             reason = (f"the door holds {self.in_all} connections not logged in: the oldest "
                       f"idle one of an address holding the most is closed")
         else:

@@ -225,18 +225,24 @@ class GuessPolicy:
 
 
 class _Record:
-    __slots__ = ("wrong", "first", "last", "asks", "in_flight")
+    __slots__ = ("wrong", "last", "asks", "waiting_since", "next_in_line", "in_flight")
 
     def __init__(self, now: float) -> None:
         self.wrong: deque[float] = deque()  # when each recent wrong guess was made
-        self.first = now  # when it first asked (as far as this throttle remembers)
         self.last = now  # when it last asked
         self.asks = 0  # guesses turned away since its last one was checked
+        self.waiting_since = now  # when the first of those was turned away
+        # Its last guess was turned away only because the next turn had not come yet, and
+        # it was first in line for it.
+        self.next_in_line = False
         self.in_flight = False
 
-    def place(self) -> tuple[int, float]:
-        """Its place in line: the fewest recent wrong guesses first, then the newcomer."""
-        return (len(self.wrong), -self.first)
+    def place(self, now: float, asking: bool = False) -> tuple[int, int, float]:
+        """Its place in line: the fewest recent wrong guesses first, then the fewest guesses
+        turned away since its last check (counting the one it is `asking` now), then the
+        one waiting longest (one that is not waiting yet starts to at `now`)."""
+        return (len(self.wrong), self.asks + asking,
+                self.waiting_since if self.asks else now)
 
 
 class GuessThrottle:
@@ -251,9 +257,13 @@ class GuessThrottle:
 
     The turns in all go to the address first in line, not to the first that asks: of the
     addresses turned away since their last check, the one with the fewest recent wrong
-    guesses, then the one that came last. Guessers ask thousands of times a second, from
-    addresses that have been guessing for a while; a player who has not guessed wrong (or
-    who mistyped once) is checked at the next turn, never starved by them.
+    guesses, then the one turned away the fewest times since (guessers ask thousands of
+    times a second, a person once a try), then the one waiting longest. So a player who has
+    not guessed wrong (or who mistyped once) has the next turn, or waits behind addresses
+    as clean that asked as seldom and came first, never starved by the guessers. (Before,
+    the newest came first among equals: ten guessing addresses whose first guess came after
+    a player's each went first, and the player was turned away for ten seconds; with the
+    one waiting longest first, and no count, those that came before it did the same.)
     """
 
     def __init__(self, policy: GuessPolicy | None = None, *, now: float = 0.0) -> None:
@@ -278,20 +288,22 @@ class GuessThrottle:
         record.last = now
         self._expire(record.wrong, now)
         if record.in_flight:
-            return self._refuse(record, 1.0)  # one at a time: ask again once it is answered
+            # One at a time: ask again once it is answered.
+            return self._refuse(record, 1.0, now)
         wait = self._own_wait(record, now)
         if wait > 0:
-            return self._refuse(record, wait)
+            return self._refuse(record, wait, now)
         # A first try (no wrong guess, not turned away since its last check) may skip the
         # line while such tries stay rare.
         if record.wrong or record.asks or not self._fresh.take(now):
             self._expire(self._wrong_in_all, now)
             pause = policy.pause_in_all(len(self._wrong_in_all))
             if pause > 0:
+                first = self._first_in_line(record, now)
                 if self._next_turn > now:
-                    return self._refuse(record, self._next_turn - now)
-                if not self._first_in_line(record, now):
-                    return self._refuse(record, pause)
+                    return self._refuse(record, self._next_turn - now, now, next_in_line=first)
+                if not first:
+                    return self._refuse(record, pause, now)
                 self._next_turn = now + pause
         record.in_flight = True
         record.asks = 0
@@ -323,15 +335,22 @@ class GuessThrottle:
         """Whether `wait` (from `begin`) is only a turn in line, worth waiting out before
         answering (a second at most) rather than refusing at once: a door that can hold a
         request a moment (the web and SSH doors) then lets a player in without a retry.
-        Only for an address turned away once since its last check: one that keeps asking
-        is answered at once, so guessers queue no more politely than they ask, and a
-        player, who asks once, stays ahead of them in line."""
+        For an address turned away once since its last check, and for one first in line
+        for the next turn (it gets that turn if it asks again then); any other that keeps
+        asking is answered at once. Before, an address that had been turned away twice
+        was answered at once even when first in line: a player's retry was refused
+        unread (and, at the SSH door, counted against its address) while it waited for a
+        turn that was its own."""
         record = self._records.get(address)
-        return (record is not None and record.asks <= 1
+        return (record is not None and (record.asks <= 1 or record.next_in_line)
                 and 0 < wait <= min(self.policy.max_pause_in_all, 1.0))
 
-    def _refuse(self, record: _Record, wait: float) -> float:
+    def _refuse(self, record: _Record, wait: float, now: float,
+                next_in_line: bool = False) -> float:
+        if not record.asks:
+            record.waiting_since = now
         record.asks += 1
+        record.next_in_line = next_in_line
         self.refused += 1
         return wait
 
@@ -347,12 +366,12 @@ class GuessThrottle:
         guess now (not waiting for its own wrong guesses, none in flight) is ahead of
         `record`."""
         since = now - 2 * max(self.policy.max_pause_in_all, 1.0)
-        mine = record.place()
+        mine = record.place(now, asking=True)
         for other in self._records.values():
             if other is record or not other.asks or other.last < since or other.in_flight:
                 continue
             self._expire(other.wrong, now)
-            if other.place() < mine and self._own_wait(other, now) <= 0:
+            if other.place(now) < mine and self._own_wait(other, now) <= 0:
                 return False
         return True
 

@@ -21,6 +21,11 @@ os.environ.setdefault("ONO99_MDNS_INTERFACES", "127.0.0.1")
 # The tests (and the programs they start) speak English whatever the machine's locale: the
 # snapshots are English; tests of other languages ask for theirs (`--lang`, use_language).
 os.environ["LANGUAGE"] = "en"
+# The snapshots are drawn in Unicode. On a machine with no locale (CI's container), Python
+# starts in the C locale, which the app now draws in ASCII (ono99tui/ui/glyphs.py); the
+# tests and the programs they start get a UTF-8 one there. Tests of ASCII ask for it.
+if not os.environ.get("LC_ALL") and os.environ.get("LANG", "C") in ("C", "POSIX"):
+    os.environ["LANG"] = "C.UTF-8"
 
 # No test writes into the real user data dir (tables' journals): the whole session gets a
 # temporary one, and each test its own directory in it (`own_data_dir`), so that a host a

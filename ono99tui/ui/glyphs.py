@@ -9,6 +9,7 @@ with plain ASCII. `ono99 solo --ascii` and the command palette switch it by hand
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -176,18 +177,38 @@ ASCII = Glyphs(
 )
 
 _LOCALE_VARIABLES = ("LC_ALL", "LC_CTYPE", "LANG")
+# What Python puts in LC_CTYPE when it starts in the C or POSIX locale (PEP 538).
+_COERCED_CTYPES = ("C.UTF-8", "C.utf8", "UTF-8")
+
+
+def _python_coerced_the_locale(environ: Mapping[str, str]) -> bool:
+    """Whether this process's LC_CTYPE is Python's, not the user's.
+
+    Started in the C or POSIX locale (LANG=C, or nothing set, as with `env -i` or an SSH
+    client that sends no locale), Python sets LC_CTYPE=C.UTF-8 in its own environment
+    (PEP 538) and turns on its UTF-8 mode (PEP 540): the locale then seemed to promise
+    UTF-8, and `LANG=C` got box drawing, arrows and card symbols all the same. UTF-8 mode is
+    on without being asked for (PYTHONUTF8, -X utf8) only when the locale was C or POSIX, so
+    a user's own LC_CTYPE=C.UTF-8 is still read as theirs.
+    """
+    return (environ.get("LC_CTYPE") in _COERCED_CTYPES and not environ.get("LC_ALL")
+            and bool(sys.flags.utf8_mode) and not os.environ.get("PYTHONUTF8")
+            and "utf8" not in sys._xoptions)
 
 
 def detect_ascii(environ: Mapping[str, str] | None = None) -> bool:
     """True when the locale does not promise UTF-8, so the app should draw in ASCII.
 
     The first of LC_ALL, LC_CTYPE, LANG that is set decides (the POSIX precedence); none
-    set at all is the "C" locale, which is ASCII.
+    set at all is the "C" locale, which is ASCII. Read from this process's environment (no
+    `environ` given), an LC_CTYPE that Python set itself is not the user's and is skipped
+    (`_python_coerced_the_locale`).
     """
+    coerced = environ is None and _python_coerced_the_locale(os.environ)
     environ = os.environ if environ is None else environ
     for variable in _LOCALE_VARIABLES:
         value = environ.get(variable, "")
-        if value:
+        if value and not (coerced and variable == "LC_CTYPE"):
             normalized = value.lower().replace("-", "").replace("_", "")
             return "utf8" not in normalized
     return True

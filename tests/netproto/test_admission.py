@@ -97,3 +97,35 @@ def test_silent_connections_are_never_protected() -> None:
                                              protect_from_stage=2)
     pool.admit("silent", "10.0.0.1", 0.0, 99.0, stage=1)
     assert pool.admit("login", "10.0.0.2", 0.1, 99.0, stage=1).displaced == ("silent",)
+
+
+def test_a_person_turned_away_a_few_times_still_displaces_the_guessers() -> None:
+    # Found with thirty guessers in a process of their own: a player whose password was
+    # turned away unread three times (three strikes) was then refused at the full door on
+    # every retry, each refusal one more strike: locked out for as long as they guessed.
+    pool: AdmissionPool[str] = AdmissionPool(per_address=4, in_all=2, protect_for=3.0)
+    for number, guesser in enumerate(("10.0.0.2", "10.0.0.3")):
+        pool.admit(f"guessing-{number}", guesser, 0.0, 99.0, stage=0)
+        for when in range(10):
+            pool.strike(guesser, when * 0.1)  # its wrong passwords
+    for when in (1.0, 1.1, 1.2):
+        pool.strike("10.0.0.1", when)  # the player's passwords, turned away unread
+    decided = pool.admit("player", "10.0.0.1", 2.0, 99.0, stage=1)
+    assert decided.admitted and decided.displaced == ("guessing-0",)
+
+
+def test_a_refusal_for_bad_standing_is_no_strike_so_the_standing_wears_off() -> None:
+    pool: AdmissionPool[str] = AdmissionPool(per_address=4, in_all=1, strike_window=30.0)
+    pool.admit("guessing", "10.0.0.2", 0.0, 999.0, stage=0)
+    for when in (0.0, 0.1, 0.2):
+        pool.strike("10.0.0.2", when)
+        pool.strike("10.0.0.1", when)
+    # Each try refused while the door is full and 10.0.0.1 is in no better standing; its
+    # retries, once a second, leave its standing as it was ...
+    for when in range(1, 30):
+        decided = pool.admit(f"try-{when}", "10.0.0.1", float(when), 999.0)
+        assert not decided.admitted and "turned away lately" in decided.reason
+        assert pool.strikes("10.0.0.1", float(when)) == 3
+    # ... so it wears off 30 s after the last strike, and the next try gets in.
+    assert pool.strikes("10.0.0.1", 30.3) == 0
+    assert pool.admit("again", "10.0.0.1", 30.3, 999.0).displaced == ("guessing",)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 import pytest
 
@@ -233,3 +234,59 @@ def test_a_player_gets_the_next_turn_while_many_addresses_hammer() -> None:
             raise AssertionError("the player never got a turn")
         assert waited <= QUICK.max_pause_in_all
         now += waited + 0.05
+
+
+# Turns in all a second apart at most (short enough for a door to hold a login for its
+# turn), and no first tries that skip them once the first three are used.
+TURNS = replace(QUICK, max_pause_in_all=1.0, fresh_per_second=0.0)
+
+
+@pytest.mark.parametrize("came", ["before", "after"])
+def test_guessers_that_have_guessed_nothing_wrong_yet_do_not_go_first(came: str) -> None:
+    # Found with thirty guessers in a process of their own: ten addresses whose first
+    # guesses came after a player's went first in line, newest first, and the player, who
+    # had guessed nothing wrong, was turned away for ten seconds; with the one waiting
+    # longest first instead, those that came before the player did the same.
+    throttle = GuessThrottle(TURNS)
+    now = 0.0
+    for _ in range(100):  # five guessers keep the pause in all on
+        for number in range(5):
+            guess(throttle, f"10.0.8.{number}", now)
+        now += 0.1
+    now += 0.05  # between two turns
+    newcomers = [f"10.0.8.{number}" for number in range(100, 110)]
+    # The turn now goes to a guesser: to one of the ten if they came before the player.
+    takers = newcomers if came == "before" else ["10.0.8.99"]
+    assert sorted(guess(throttle, address, now) > 0 for address in takers)[0] is False
+    now += 0.01
+    asked = now
+    assert throttle.begin("10.0.9.1", now) > 0  # the player waits for the next turn
+    for _ in range(20):  # the ten, who have guessed nothing wrong yet, hammer
+        now += 0.1
+        for _hammer in range(5):
+            for address in newcomers:
+                guess(throttle, address, now)
+        if guess(throttle, "10.0.9.1", now, right=True) == 0:
+            break
+    else:
+        raise AssertionError("the player never got a turn")
+    assert now - asked <= TURNS.max_pause_in_all + 0.1  # the next turn
+
+
+def test_an_address_first_in_line_is_held_for_its_turn_however_often_it_asked() -> None:
+    throttle = GuessThrottle(TURNS)
+    now = 0.0
+    for _ in range(100):
+        for number in range(5):
+            guess(throttle, f"10.0.10.{number}", now)
+        now += 0.1
+    for _ in range(3):  # turned away three times (its logins, tried again)
+        wait = throttle.begin("10.0.11.1", now)
+        assert 0 < wait <= TURNS.max_pause_in_all
+    # First in line, it is worth holding until its turn, not refused unread.
+    assert throttle.short_wait("10.0.11.1", wait)
+    # A guesser behind it, turned away as often, is answered at once.
+    for _ in range(3):
+        guesser_wait = throttle.begin("10.0.10.0", now)
+    assert guesser_wait > 0 and not throttle.short_wait("10.0.10.0", guesser_wait)
+    assert throttle.begin("10.0.11.1", now + wait) == 0

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 from table_helpers import lobby_for
@@ -60,6 +63,30 @@ SEATS = lobby_for(3).seats
 )
 def test_ascii_mode_follows_the_locale(environ: dict[str, str], ascii_only: bool) -> None:
     assert detect_ascii(environ) is ascii_only
+
+
+@pytest.mark.parametrize(
+    ("environ", "ascii_only"),
+    [
+        ({"LANG": "C"}, True),
+        ({}, True),  # env -i, or an SSH client that sends no locale to a plain sshd
+        ({"LANG": "C.UTF-8"}, False),
+        ({"LANG": "C", "LC_CTYPE": "C.UTF-8"}, False),  # the user's own LC_CTYPE
+        ({"LANG": "C", "PYTHONUTF8": "1"}, False),  # UTF-8 asked for: taken at its word
+    ],
+)
+def test_ascii_mode_follows_the_locale_python_started_in(
+        environ: dict[str, str], ascii_only: bool) -> None:
+    # Before: Python, started in the C locale, sets LC_CTYPE=C.UTF-8 in its own environment
+    # (PEP 538), and `LANG=C ono99 ...` (the SSH door's session of a client sending LANG=C
+    # too) drew box drawing and card symbols; detect_ascii() read Python's LC_CTYPE.
+    probe = "from ono99tui.ui.glyphs import detect_ascii; print(detect_ascii())"
+    env = {"PATH": os.environ.get("PATH", ""), **environ}
+    if "PYTHONPATH" in os.environ:
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    shown = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                           text=True, check=True, timeout=60).stdout.strip()
+    assert shown == str(ascii_only)
 
 
 def test_big_digits_are_three_even_rows_and_ascii_stays_ascii() -> None:
