@@ -21,9 +21,10 @@ os.environ.setdefault("ONO99_MDNS_INTERFACES", "127.0.0.1")
 # The tests (and the programs they start) speak English whatever the machine's locale: the
 # snapshots are English; tests of other languages ask for theirs (`--lang`, use_language).
 os.environ["LANGUAGE"] = "en"
-# The snapshots are drawn in Unicode. On a machine with no locale (CI's container), Python
-# starts in the C locale, which the app now draws in ASCII (ono99tui/ui/glyphs.py); the
-# tests and the programs they start get a UTF-8 one there. Tests of ASCII ask for it.
+# The snapshots are drawn in Unicode. On a machine whose locale is C (or none, as in CI's
+# container), the tests and the programs they start get a UTF-8 one, so that what they
+# draw is the same on every machine (`LANG=C` draws in ASCII: ono99tui/ui/glyphs.py).
+# Tests of ASCII ask for it.
 if not os.environ.get("LC_ALL") and os.environ.get("LANG", "C") in ("C", "POSIX"):
     os.environ["LANG"] = "C.UTF-8"
 

@@ -199,8 +199,11 @@ def _python_coerced_the_locale(environ: Mapping[str, str]) -> bool:
 def detect_ascii(environ: Mapping[str, str] | None = None) -> bool:
     """True when the locale does not promise UTF-8, so the app should draw in ASCII.
 
-    The first of LC_ALL, LC_CTYPE, LANG that is set decides (the POSIX precedence); none
-    set at all is the "C" locale, which is ASCII. Read from this process's environment (no
+    The first of LC_ALL, LC_CTYPE, LANG that is set decides (the POSIX precedence): `C`,
+    `POSIX` or another non-UTF-8 locale asked for is ASCII. None set at all (a container's
+    shell, `env -i`) says nothing of the terminal, and almost every terminal is UTF-8: the
+    app draws in Unicode then, as the SSH door assumes for a client that sends no locale
+    (`--ascii` and F2 are there for the rest). Read from this process's environment (no
     `environ` given), an LC_CTYPE that Python set itself is not the user's and is skipped
     (`_python_coerced_the_locale`).
     """
@@ -211,7 +214,7 @@ def detect_ascii(environ: Mapping[str, str] | None = None) -> bool:
         if value and not (coerced and variable == "LC_CTYPE"):
             normalized = value.lower().replace("-", "").replace("_", "")
             return "utf8" not in normalized
-    return True
+    return False
 
 
 def glyphs_for(ascii_only: bool) -> Glyphs:

@@ -55,7 +55,8 @@ SEATS = lobby_for(3).seats
         ({"LANG": "en_GB.UTF-8"}, False),
         ({"LANG": "C.utf8"}, False),
         ({"LANG": "C"}, True),
-        ({}, True),
+        ({"LANG": "POSIX"}, True),
+        ({}, False),  # nothing said of the terminal: Unicode, as almost every one is UTF-8
         ({"LANG": "en_GB.UTF-8", "LC_ALL": "C"}, True),  # LC_ALL wins
         ({"LANG": "C", "LC_CTYPE": "de_DE.UTF-8"}, False),  # LC_CTYPE before LANG
         ({"LANG": "en_US.ISO-8859-1"}, True),
@@ -69,7 +70,7 @@ def test_ascii_mode_follows_the_locale(environ: dict[str, str], ascii_only: bool
     ("environ", "ascii_only"),
     [
         ({"LANG": "C"}, True),
-        ({}, True),  # env -i, or an SSH client that sends no locale to a plain sshd
+        ({}, False),  # env -i, a container's shell: nothing said, Unicode
         ({"LANG": "C.UTF-8"}, False),
         ({"LANG": "C", "LC_CTYPE": "C.UTF-8"}, False),  # the user's own LC_CTYPE
         ({"LANG": "C", "PYTHONUTF8": "1"}, False),  # UTF-8 asked for: taken at its word
