@@ -150,15 +150,25 @@ def ratings_plot(book: RatingBook, width: int = 80, height: int = 20) -> str:
     plt.clear_figure()
     plt.theme("clear")
     plt.plotsize(width, height)
-    for (who, shown), mark in zip(drawn, PLOT_MARKS, strict=False):
-        plt.plot(list(range(1, len(shown) + 1)), list(shown), marker=mark, label=who.label)
+    # No plotext legend: it is drawn inside the plot's top left corner, over the lines
+    # and beside the top rating. The marks are named on a line of their own under it.
+    for (_who, shown), mark in zip(drawn, PLOT_MARKS, strict=False):
+        plt.plot(list(range(1, len(shown) + 1)), list(shown), marker=mark)
     longest = max(len(shown) for _who, shown in drawn)
     step = max(1, -(-longest // 6))
     plt.xticks([float(tick) for tick in sorted({*range(1, longest, step), longest})])
+    # Ratings are whole numbers: so are the ticks (plotext's own read "1830.5").
+    low = min(min(shown) for _who, shown in drawn)
+    high = max(max(shown) for _who, shown in drawn)
+    rise = max(1, -(-(high - low) // 4))
+    plt.yticks([float(low + rise * i) for i in range(5) if low + rise * i <= high + rise])
     plt.title(_("Ratings after each of their last matches"))
     plt.xlabel(_("match"))
     # The clear theme draws no colour, but plotext still ends each row with a reset code.
-    return re.sub(r"\x1b\[[0-9;]*m", "", str(plt.build()))
+    drawing = re.sub(r"\x1b\[[0-9;]*m", "", str(plt.build())).rstrip("\n")
+    legend = "   ".join(f"{mark} {who.label}" for (who, _shown), mark
+                        in zip(drawn, PLOT_MARKS, strict=False))
+    return f"{drawing}\n      {legend}\n"
 
 
 def run_ratings(args: argparse.Namespace) -> int:

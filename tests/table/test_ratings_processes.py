@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import os
 import sys
 from pathlib import Path
@@ -124,8 +125,15 @@ async def test_stats_plots_each_ratings_history(tmp_path: Path) -> None:
     lines = text.splitlines()
     assert "Ratings after each of their last matches" in text
     assert any(line.strip() == "match" for line in lines)  # the x axis' label
-    for entry in entries:  # the legend names each rating beside its mark
-        assert entry["name"] in text
+    # The legend names each rating beside its mark, under the plot (plotext's own was drawn
+    # in the plot's corner, over the lines), and the ticks are whole ratings.
+    axis = max(i for i, line in enumerate(lines) if line.strip() == "match")
+    legend = "\n".join(lines[axis + 1:])
+    for entry, mark in zip(entries, "•+x", strict=False):
+        assert f"{mark} {entry['name']}" in legend
+        plot_from = next(i for i, line in enumerate(lines) if "Ratings after each" in line)
+        assert entry["name"] not in "\n".join(lines[plot_from:axis])
+    assert not any(re.match(r"\s*\d+\.\d+┤", line) for line in lines)
     assert "\x1b" not in text  # plain text: no colour codes
     title = next(i for i, line in enumerate(lines) if "Ratings after each" in line)
     assert all(len(line) <= 80 for line in lines[title:])  # the plot fits 80 columns
